@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "FetchKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FetchKit", targets: ["FetchKit"]),
+        .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
+        .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
+        .executable(name: "fetchkit", targets: ["fetchkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "FetchKit",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Backends/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "FetchKitSQLite",
+            dependencies: ["FetchKit", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            path: "Backends/SQLite",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FetchKitTesting",
+            dependencies: ["FetchKit"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "fetchkit",
+            dependencies: [
+                "FetchKit", "FetchKitSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitTests",
+            dependencies: ["FetchKit", "FetchKitTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitSQLiteTests",
+            dependencies: ["FetchKit", "FetchKitSQLite", "FetchKitTesting", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,22 @@
+/// A typed record: a `Codable` struct stored as one row of its entity's table.
+///
+/// Stored properties map to attributes by name; rename one with `CodingKeys`
+/// (the coding key's string is the attribute name).
+///
+/// ```swift
+/// struct Task: Record {
+///     static let entity = Entity("Task", table: "task", attributes: [
+///         Attribute("title", .text), Attribute("done", .bool, default: false),
+///     ])
+///     var id: Int64?
+///     var title: String
+///     var done = false
+/// }
+/// ```
+///
+/// An integer primary key may be optional in the record: inserting a record whose key is `nil`
+/// lets the store assign one.
+public protocol Record: Codable, Sendable {
+    /// The entity this type stores.
+    static var entity: Entity { get }
+}

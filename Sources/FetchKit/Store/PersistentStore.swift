@@ -1,0 +1,67 @@
+/// The backend plugin contract: what every store (SQLite, PostgreSQL, a third party's) provides.
+///
+/// A store fetches and counts through compiled SQL, runs writes as single transactions,
+/// and speaks one ``SQLDialect``. Stores are `Sendable`: any task may call them; the
+/// blocking database calls run on the store's own threads, never on the cooperative pool.
+///
+/// ```swift
+/// let store = try await SQLiteStore.open(path: "app.sqlite", schema: schema)
+/// try await store.write { tx in try tx.insert(Task(title: "Ship it")) }
+/// let open = try await store.fetch(FetchRequest(Task.self, predicate: try FetchPredicate(format: "done == NO")),
+///                                  as: Task.self)
+/// ```
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The entities this store holds.
+    var schema: Schema { get }
+    /// How this store's SQL is written.
+    var dialect: SQLDialect { get }
+
+    /// Fetches the rows matching `request`, in its order.
+    func fetch(_ request: FetchRequest) async throws -> [Row]
+    /// Fetches the records matching `request`, in its order.
+    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R]
+    /// Counts the objects matching `request` (its limit and offset apply).
+    func count(_ request: FetchRequest) async throws -> Int
+    /// Runs `body` in one transaction on the writer: it commits when `body` returns and rolls back
+    /// whole when `body` (or the commit) throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T
+    /// Closes every connection; later calls throw ``FetchKitError/closed``.
+    func close() async
+}
+
+/// The handle a ``PersistentStore/write(_:)`` closure receives. Valid only inside that closure.
+///
+/// Every method throws a ``FetchKitError`` and leaves the transaction to be rolled back
+/// when the error escapes the closure.
+public protocol WriteTransaction: AnyObject {
+    /// The store's schema.
+    var schema: Schema { get }
+
+    /// Inserts `record`; returns it with its primary key filled in when the store assigned one.
+    @discardableResult func insert<R: Record>(_ record: R) throws -> R
+    /// Inserts a row into `entity`; absent attributes take their defaults. Returns the primary key.
+    @discardableResult func insert(_ row: Row, into entity: String) throws -> Value
+    /// Inserts `record`, or replaces every attribute of the row with the same primary key.
+    func upsert<R: Record>(_ record: R) throws
+    /// Inserts `row`, or updates the attributes it names on the row with the same primary key.
+    func upsert(_ row: Row, into entity: String) throws
+    /// Writes every attribute of `record` to the row with its primary key; throws if there is none.
+    func update<R: Record>(_ record: R) throws
+    /// Sets the attributes named in `values` on the row whose primary key is `key`; returns
+    /// whether such a row existed.
+    @discardableResult func update(_ entity: String, key: Value, set values: Row) throws -> Bool
+    /// Sets `values` on every row of `entity` matching `predicate`; returns how many rows changed.
+    @discardableResult func update(_ entity: String, where predicate: FetchPredicate, set values: Row) throws -> Int
+    /// Deletes `record`'s row; returns whether it existed.
+    @discardableResult func delete<R: Record>(_ record: R) throws -> Bool
+    /// Deletes the row of `entity` whose primary key is `key`; returns whether it existed.
+    @discardableResult func delete(_ entity: String, key: Value) throws -> Bool
+    /// Deletes every row of `entity` matching `predicate`; returns how many.
+    @discardableResult func delete(_ entity: String, where predicate: FetchPredicate) throws -> Int
+    /// Runs raw SQL with bound values; returns the number of rows changed.
+    @discardableResult func execute(_ sql: String, _ bindings: [Value]) throws -> Int
+    /// Fetches inside the transaction (sees its uncommitted writes).
+    func fetch(_ request: FetchRequest) throws -> [Row]
+    /// Fetches records inside the transaction.
+    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R]
+}

@@ -1,0 +1,3 @@
+import Testing
+import FetchKitSQLite
+@Test func placeholder() { #expect(Bool(true)) }
