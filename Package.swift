@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "fetchkit",
             dependencies: [
-                "FetchKit", "FetchKitSQLite",
+                "FetchKit", "FetchKitSQLite", "FetchKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

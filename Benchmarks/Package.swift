@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// FetchKit's benchmarks live in their own package so library users never resolve it.
+// Run: cd Benchmarks && swift run -c release fetchkit-benchmarks [name…]
+let package = Package(
+    name: "FetchKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLiteBench",
+            path: "Sources/CSQLiteBench",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "fetchkit-benchmarks",
+            dependencies: [
+                .product(name: "FetchKit", package: "FetchKit"),
+                .product(name: "FetchKitSQLite", package: "FetchKit"),
+                "CSQLiteBench",
+            ],
+            path: "Sources/FetchKitBenchmarks",
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,96 @@
+import CSQLiteBench
+import FetchKit
+import FetchKitSQLite
+import Foundation
+
+/// The six-column record the fetch benchmark reads.
+struct BenchRecord: Record {
+    static let entity = Entity(
+        "Bench", table: "bench", primaryKey: .integer("id"),
+        attributes: [
+            Attribute("name", .text),
+            Attribute("score", .double),
+            Attribute("count", .integer),
+            Attribute("flag", .bool),
+            Attribute("created", .date),
+        ])
+    var id: Int64
+    var name: String
+    var score: Double
+    var count: Int64
+    var flag: Bool
+    var created: Date
+}
+
+/// Fetch N rows of a 6-column table into typed records: FetchKit vs a raw sqlite3 loop, same file, same run.
+enum FetchBenchmark {
+    static func run(rows: Int, iterations: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bench.sqlite").path
+
+        let schema = try Schema([BenchRecord.entity])
+        let store = try await SQLiteStore.open(path: path, schema: schema)
+        try await store.write { tx in
+            for i in 0..<rows {
+                try tx.insert(
+                    BenchRecord(
+                        id: Int64(i + 1), name: "row number \(i)", score: Double(i) * 0.5, count: Int64(i * 7),
+                        flag: i % 2 == 0, created: Date(microsecondsSince1970: 1_700_000_000_000_000 + Int64(i))))
+            }
+        }
+        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")])
+        let raw = try RawSQLiteReader(path: path)
+
+        print("fetch \(rows) rows x 6 columns into typed records (release build)")
+        var rawCount = 0
+        var fetchKitCount = 0
+        let (baseline, candidate) = try await compare(
+            baseline: "raw sqlite3 loop",
+            {
+                rawCount = try raw.readAll().count
+            },
+            candidate: "FetchKit fetch(as: BenchRecord.self)",
+            {
+                fetchKitCount = try await store.fetch(request, as: BenchRecord.self).count
+            }, iterations: iterations)
+        precondition(rawCount == rows && fetchKitCount == rows, "both sides must read every row")
+        report(baseline, candidate)
+        await store.close()
+    }
+}
+
+/// The baseline: prepare, step, read six columns into Swift values, append — nothing else.
+final class RawSQLiteReader {
+    private var db: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw FetchKitError.database(code: 0, message: "cannot open \(path)", sql: nil)
+        }
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func readAll() throws -> [BenchRecord] {
+        var statement: OpaquePointer?
+        let sql = "SELECT id, name, score, count, flag, created FROM bench ORDER BY id"
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw FetchKitError.database(code: 0, message: "prepare failed", sql: sql)
+        }
+        defer { sqlite3_finalize(statement) }
+        var result: [BenchRecord] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            result.append(
+                BenchRecord(
+                    id: sqlite3_column_int64(statement, 0),
+                    name: String(cString: sqlite3_column_text(statement, 1)),
+                    score: sqlite3_column_double(statement, 2),
+                    count: sqlite3_column_int64(statement, 3),
+                    flag: sqlite3_column_int64(statement, 4) != 0,
+                    created: Date(microsecondsSince1970: sqlite3_column_int64(statement, 5))))
+        }
+        return result
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Times closures and reports medians: a tiny harness so every figure in BENCHMARKS.md comes from one command.
+struct Measurement {
+    let name: String
+    let samples: [Duration]
+
+    var median: Duration {
+        let sorted = samples.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    var minimum: Duration { samples.min() ?? .zero }
+
+    static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1_000 + Double(d.components.attoseconds) / 1e15
+    }
+}
+
+/// Runs `body` `warmup` times untimed, then `iterations` times timed, interleaving nothing.
+func measure(_ name: String, warmup: Int = 2, iterations: Int, _ body: () async throws -> Void) async rethrows
+    -> Measurement
+{
+    for _ in 0..<warmup { try await body() }
+    var samples: [Duration] = []
+    let clock = ContinuousClock()
+    for _ in 0..<iterations {
+        let start = clock.now
+        try await body()
+        samples.append(clock.now - start)
+    }
+    return Measurement(name: name, samples: samples)
+}
+
+/// Measures a baseline and a candidate alternately (A B A B …) so drift on a shared machine hits both.
+func compare(
+    baseline: String, _ a: () async throws -> Void, candidate: String, _ b: () async throws -> Void,
+    warmup: Int = 2, iterations: Int = 11
+) async rethrows -> (Measurement, Measurement) {
+    for _ in 0..<warmup {
+        try await a()
+        try await b()
+    }
+    var sa: [Duration] = []
+    var sb: [Duration] = []
+    let clock = ContinuousClock()
+    for _ in 0..<iterations {
+        var start = clock.now
+        try await a()
+        sa.append(clock.now - start)
+        start = clock.now
+        try await b()
+        sb.append(clock.now - start)
+    }
+    return (Measurement(name: baseline, samples: sa), Measurement(name: candidate, samples: sb))
+}
+
+func report(_ baseline: Measurement, _ candidate: Measurement) {
+    let b = Measurement.milliseconds(baseline.median)
+    let c = Measurement.milliseconds(candidate.median)
+    let line = String(
+        format: "%-44@ median %9.3f ms  (min %9.3f ms, %d runs)", baseline.name as NSString, b,
+        Measurement.milliseconds(baseline.minimum), baseline.samples.count)
+    let line2 = String(
+        format: "%-44@ median %9.3f ms  (min %9.3f ms, %d runs)", candidate.name as NSString, c,
+        Measurement.milliseconds(candidate.minimum), candidate.samples.count)
+    print(line)
+    print(line2)
+    print(String(format: "ratio %@ / %@: %.2fx", candidate.name, baseline.name, c / b))
+}
