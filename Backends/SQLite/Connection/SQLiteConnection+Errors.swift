@@ -1,0 +1,51 @@
+import CSQLite
+import FetchKit
+
+extension SQLiteConnection {
+    /// The ``FetchKitError`` for result code `code`, with the connection's current error message.
+    func error(_ code: Int32, sql: String?) -> FetchKitError {
+        SQLiteErrorMapping.error(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// Maps SQLite result codes to ``FetchKitError``.
+enum SQLiteErrorMapping {
+    /// The error for an (extended) result code and SQLite's message.
+    ///
+    /// Constraint failures name the constraint SQLite reports: `task.title` for a unique or
+    /// NOT NULL column, the constraint's name for a named CHECK.
+    static func error(code: Int32, message: String, sql: String?) -> FetchKitError {
+        switch code & 0xFF {
+        case SQLITE_CONSTRAINT:
+            return .constraintViolation(constraint(for: code), name: constraintName(in: message), message: message)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .busy(sql.map { "\(message) (running: \($0))" } ?? message)
+        default:
+            return .database(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// The kind of constraint an extended `SQLITE_CONSTRAINT_*` code names.
+    ///
+    /// The `SQLITE_CONSTRAINT_*` macros are expressions Swift does not import; their values are
+    /// `SQLITE_CONSTRAINT | (n << 8)`.
+    static func constraint(for code: Int32) -> FetchKitError.Constraint {
+        guard code & 0xFF == SQLITE_CONSTRAINT else { return .other }
+        switch code >> 8 {
+        case 8: return .unique
+        case 6: return .primaryKey
+        case 3: return .foreignKey
+        case 5: return .notNull
+        case 1: return .check
+        default: return .other
+        }
+    }
+
+    /// What follows "constraint failed: " in SQLite's message (`task.title`, `task.a, task.b`,
+    /// a CHECK's name), or `nil` when the message names nothing (foreign keys).
+    static func constraintName(in message: String) -> String? {
+        guard let range = message.range(of: "constraint failed: ") else { return nil }
+        let name = message[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A dedicated thread that opens one connection, runs the jobs it takes from a ``JobQueue``
+/// in order, and closes the connection when the queue shuts down.
+///
+/// Every SQLite call on the connection happens on this thread, never on the cooperative pool.
+enum ConnectionThread {
+    /// Starts a thread named `name`; returns once its connection is open.
+    ///
+    /// - Parameters:
+    ///   - open: opens the connection, on the new thread.
+    ///   - onExit: called on the thread after the connection is closed (or failed to open).
+    /// - Throws: the error `open` threw; the thread has then already exited.
+    static func start(
+        name: String, queue: JobQueue, open: @escaping @Sendable () throws -> SQLiteConnection,
+        onExit: @escaping @Sendable () -> Void
+    ) async throws {
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                // Linux keeps at most 15 bytes of a thread name (and otherwise inherits the creator's).
+                Thread.current.name = String(name.utf8.prefix(15)) ?? name
+                let connection: SQLiteConnection
+                do {
+                    connection = try open()
+                } catch {
+                    onExit()
+                    started.resume(throwing: error)
+                    return
+                }
+                started.resume()
+                while let job = queue.next() {
+                    job(connection)
+                }
+                connection.close()
+                onExit()
+            }
+            thread.name = name
+            thread.start()
+        }
+    }
+}

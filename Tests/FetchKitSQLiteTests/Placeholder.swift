@@ -1,3 +1,0 @@
-import Testing
-import FetchKitSQLite
-@Test func placeholder() { #expect(Bool(true)) }
