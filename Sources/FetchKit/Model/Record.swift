@@ -19,4 +19,21 @@
 public protocol Record: Codable, Sendable {
     /// The entity this type stores.
     static var entity: Entity { get }
+
+    /// The attribute that stores the property `name` (used to translate `#Predicate` key paths).
+    ///
+    /// The default returns `name`. A record whose `CodingKeys` rename a property returns the
+    /// coding key's string here too:
+    ///
+    /// ```swift
+    /// static func attributeName(forProperty name: String) -> String {
+    ///     name == "isDone" ? "done" : name
+    /// }
+    /// ```
+    static func attributeName(forProperty name: String) -> String
+}
+
+extension Record {
+    /// Properties are stored in attributes of the same name.
+    public static func attributeName(forProperty name: String) -> String { name }
 }

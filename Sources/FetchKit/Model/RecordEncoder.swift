@@ -1,0 +1,62 @@
+/// The `Encoder` a record's `encode(to:)` writes one row through.
+final class RecordEncoder: Encoder {
+    let entity: Entity
+    /// The value of each attribute, by the attribute's position in the entity; nil when not encoded.
+    private var values: [Value?]
+    /// The first problem met where `Encoder` cannot throw (a nested container was asked for).
+    private var failure: FetchKitError?
+
+    init(entity: Entity) {
+        self.entity = entity
+        self.values = Array(repeating: nil, count: entity.attributes.count)
+    }
+
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let error = FetchKitError.recordMapping(
+            entity: entity.name, detail: "a record encodes keyed attributes, not a list")
+        fail(error)
+        return RejectingUnkeyedContainer(root: self, error: error)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        fail(.recordMapping(entity: entity.name, detail: "a record encodes keyed attributes, not a single value"))
+        return SingleValueEncoder(root: self, key: "")
+    }
+
+    /// Remembers the first failure; ``row()`` throws it.
+    func fail(_ error: FetchKitError) {
+        if failure == nil { failure = error }
+    }
+
+    /// Stores `value` for the attribute `name`, in the attribute's canonical case.
+    func store(_ value: Value, for name: String) throws {
+        guard let index = entity.attributes.firstIndex(where: { $0.name == name }) else {
+            throw FetchKitError.unknownKey(name, entity: entity.name, offset: nil)
+        }
+        let type = entity.attributes[index].type
+        // `accepts` first: `coerce` alone answers `.null` (Value is nil-literal expressible) for a misfit.
+        guard type.accepts(value), let canonical = type.coerce(value) else {
+            throw FetchKitError.recordMapping(
+                entity: entity.name, detail: "'\(name)' is \(type) attribute, got \(value)")
+        }
+        values[index] = canonical
+    }
+
+    /// The encoded attributes, in the entity's order.
+    func row() throws -> Row {
+        if let failure { throw failure }
+        var pairs: [(String, Value)] = []
+        pairs.reserveCapacity(values.count)
+        for (attribute, value) in zip(entity.attributes, values) {
+            if let value { pairs.append((attribute.name, value)) }
+        }
+        return Row(pairs)
+    }
+}
