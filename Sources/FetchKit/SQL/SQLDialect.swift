@@ -1,6 +1,15 @@
 /// How one backend writes SQL: placeholders, quoting and capability flags.
 ///
-/// The compiler asks capabilities, never a dialect's name, so a new backend is a new value.
+/// The compiler asks capabilities, never a dialect's name, so a new backend is a new value:
+///
+/// ```swift
+/// var dialect = SQLDialect(name: "MyDB", placeholderStyle: .dollarNumbered)
+/// dialect.caseFoldFunction = "lower"
+/// dialect.textOrderCollation = "C"
+/// let compiler = SQLCompiler(schema: schema, dialect: dialect)
+/// ```
+///
+/// Identifiers are always quoted with double quotes, an embedded `"` doubled (``quote(_:)``).
 public struct SQLDialect: Sendable, Hashable {
     /// How bound parameters are written.
     public enum PlaceholderStyle: Sendable, Hashable {
@@ -10,11 +19,128 @@ public struct SQLDialect: Sendable, Hashable {
         case dollarNumbered
     }
 
+    /// How an `IN` list longer than ``SQLDialect/inlineListLimit`` is bound as one parameter.
+    public enum LargeListExpansion: Sendable, Hashable {
+        /// `x IN (SELECT value FROM json_each(?))`: the list is bound as one JSON array text.
+        ///
+        /// Integers and finite doubles are JSON numbers, text JSON strings, booleans `true`/`false`,
+        /// dates integer microseconds since 1970. Lists holding binary values or infinities stay inline.
+        case jsonEach
+        /// `x = ANY(CAST(? AS <column type>[]))`: the list is bound as one text in PostgreSQL's
+        /// array-literal syntax (`{1,2}`, `{"a","b"}`, booleans `t`/`f`, dates as UTC timestamps
+        /// `2024-01-31 12:00:00.000000+00`). Lists holding binary values stay inline.
+        case anyArray
+    }
+
+    /// How an upsert (insert or update on a primary-key conflict) is written.
+    public enum UpsertSyntax: Sendable, Hashable {
+        /// `INSERT … ON CONFLICT ("pk") DO UPDATE SET "c" = excluded."c"` (SQLite ≥ 3.24, PostgreSQL ≥ 9.5).
+        case onConflictDoUpdate
+    }
+
+    /// The backend's name, used only in error messages ("… on SQLite"); the compiler never branches on it.
+    public var name: String
     /// How bound parameters are written.
     public var placeholderStyle: PlaceholderStyle
+    /// The most bound parameters one statement may have; compiling a bigger statement throws.
+    public var maxBoundParameters: Int
+    /// The SQL function that folds case for `[c]` and case-insensitive sorts (`fk_casefold`, `lower`).
+    public var caseFoldFunction: String
+    /// The SQL function that removes diacritics for `[d]`; `nil` when the backend has none,
+    /// and then `[d]` throws ``FetchKitError/unsupported(_:)``.
+    public var diacriticFoldFunction: String?
+    /// The collation that orders text by code point, emitted as `COLLATE "C"` wherever text is sorted
+    /// or compared for order; `nil` when the default order already is code-point order (SQLite's BINARY).
+    public var textOrderCollation: String?
+    /// The operator that compares two values treating `NULL` as a value (`IS`, `IS NOT DISTINCT FROM`).
+    public var nullSafeEqualOperator: String
+    /// The negation of ``nullSafeEqualOperator`` (`IS NOT`, `IS DISTINCT FROM`).
+    public var nullSafeNotEqualOperator: String
+    /// Whether `ORDER BY x ASC NULLS FIRST` is understood; otherwise it is emulated with `(x IS NULL) DESC`.
+    public var supportsNullsOrdering: Bool
+    /// How a long `IN` list is bound as one parameter; `nil` keeps every list inline.
+    public var largeListExpansion: LargeListExpansion?
+    /// `IN` lists with more elements than this use ``largeListExpansion``.
+    public var inlineListLimit: Int
+    /// The declared column type of each attribute type (`createTable`, `CAST` of list parameters).
+    public var columnTypes: [AttributeType: String]
+    /// The column definition of an integer primary key the database assigns when an insert leaves it out
+    /// (`INTEGER PRIMARY KEY` in SQLite, a rowid alias).
+    public var integerPrimaryKeyDefinition: String
+    /// The operator of a regular-expression match; `nil` makes `MATCHES` throw. Regular expression
+    /// flavours differ between backends, so the shipped dialects leave it `nil`.
+    public var regexOperator: String?
+    /// How upserts are written; `nil` makes ``SQLCompiler/upsert(_:into:)`` throw.
+    public var upsertSyntax: UpsertSyntax?
+    /// Whether `INSERT … RETURNING` is understood. When it is, compiled inserts return the primary key.
+    public var supportsReturning: Bool
+    /// The clause written before `OFFSET ?` when a request has an offset but no limit
+    /// (`LIMIT -1` for SQLite, which needs a limit; empty when `OFFSET` may stand alone).
+    public var offsetWithoutLimit: String
 
-    /// Creates a dialect. (The full set of capability flags is filled in by the SQL compiler work.)
-    public init(placeholderStyle: PlaceholderStyle) {
+    /// Creates a dialect; every capability not given takes a standard-SQL default.
+    public init(
+        name: String = "SQL",
+        placeholderStyle: PlaceholderStyle,
+        maxBoundParameters: Int = 32_766,
+        caseFoldFunction: String = "lower",
+        diacriticFoldFunction: String? = nil,
+        textOrderCollation: String? = nil,
+        nullSafeEqualOperator: String = "IS NOT DISTINCT FROM",
+        nullSafeNotEqualOperator: String = "IS DISTINCT FROM",
+        supportsNullsOrdering: Bool = true,
+        largeListExpansion: LargeListExpansion? = nil,
+        inlineListLimit: Int = 100,
+        columnTypes: [AttributeType: String] = SQLDialect.standardColumnTypes,
+        integerPrimaryKeyDefinition: String = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        regexOperator: String? = nil,
+        upsertSyntax: UpsertSyntax? = .onConflictDoUpdate,
+        supportsReturning: Bool = true,
+        offsetWithoutLimit: String = ""
+    ) {
+        self.name = name
         self.placeholderStyle = placeholderStyle
+        self.maxBoundParameters = maxBoundParameters
+        self.caseFoldFunction = caseFoldFunction
+        self.diacriticFoldFunction = diacriticFoldFunction
+        self.textOrderCollation = textOrderCollation
+        self.nullSafeEqualOperator = nullSafeEqualOperator
+        self.nullSafeNotEqualOperator = nullSafeNotEqualOperator
+        self.supportsNullsOrdering = supportsNullsOrdering
+        self.largeListExpansion = largeListExpansion
+        self.inlineListLimit = inlineListLimit
+        self.columnTypes = columnTypes
+        self.integerPrimaryKeyDefinition = integerPrimaryKeyDefinition
+        self.regexOperator = regexOperator
+        self.upsertSyntax = upsertSyntax
+        self.supportsReturning = supportsReturning
+        self.offsetWithoutLimit = offsetWithoutLimit
+    }
+
+    /// Standard SQL column types: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`.
+    public static let standardColumnTypes: [AttributeType: String] = [
+        .integer: "BIGINT", .double: "DOUBLE PRECISION", .text: "TEXT", .bool: "BOOLEAN",
+        .date: "TIMESTAMPTZ", .binary: "BYTEA",
+    ]
+
+    /// Whether `MATCHES` can be compiled.
+    public var supportsRegex: Bool { regexOperator != nil }
+
+    /// The declared column type for `type` (falls back to the standard type when the table has no entry).
+    public func columnType(for type: AttributeType) -> String {
+        columnTypes[type] ?? SQLDialect.standardColumnTypes[type] ?? "BLOB"
+    }
+
+    /// `identifier` in double quotes, each embedded `"` doubled: `a"b` → `"a""b"`.
+    public func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The placeholder of the `index`-th bound parameter (1-based): `?` or `$index`.
+    public func placeholder(_ index: Int) -> String {
+        switch placeholderStyle {
+        case .questionMark: return "?"
+        case .dollarNumbered: return "$\(index)"
+        }
     }
 }

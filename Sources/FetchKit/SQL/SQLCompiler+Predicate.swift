@@ -1,0 +1,295 @@
+/// A compiled boolean expression and whether it can be SQL `NULL` (unknown).
+///
+/// FetchKit predicates are two-valued, as in Foundation: a comparison with `NULL` is false, so
+/// `NOT (priority > 3)` holds for a task without a priority. A negation of a condition that may be
+/// `NULL` is therefore written `NOT COALESCE((cond), FALSE)`.
+struct SQLCondition {
+    var sql: SQLFragment
+    var isNullable: Bool
+    /// Whether `sql` can follow `NOT` as is (a parenthesised group, `EXISTS (…)`).
+    var isGrouped = false
+
+    static let alwaysTrue = SQLCondition(sql: "1 = 1", isNullable: false)
+    static let alwaysFalse = SQLCondition(sql: "1 = 0", isNullable: false)
+
+    /// The condition in parentheses unless it already is a group.
+    var grouped: SQLFragment { isGrouped ? sql : sql.parenthesized }
+
+    /// The two-valued negation.
+    var negated: SQLCondition {
+        if isNullable {
+            return SQLCondition(sql: "NOT COALESCE(" + grouped + ", FALSE)", isNullable: false)
+        }
+        return SQLCondition(sql: "NOT " + grouped, isNullable: false)
+    }
+}
+
+/// A compiled scalar operand: its SQL, its type and whether it can be `NULL`.
+struct SQLOperand {
+    var sql: SQLFragment
+    var type: AttributeType
+    var isNullable: Bool
+}
+
+extension SQLCompiler {
+    /// Compiles a validated predicate evaluated against the rows of `scope`.
+    func condition(_ predicate: FetchPredicate, in scope: QueryScope) throws -> SQLCondition {
+        switch predicate {
+        case .constant(let value):
+            return value ? .alwaysTrue : .alwaysFalse
+        case .and(let predicates):
+            return try combine(predicates, with: "AND", empty: .alwaysTrue, in: scope)
+        case .or(let predicates):
+            return try combine(predicates, with: "OR", empty: .alwaysFalse, in: scope)
+        case .not(let predicate):
+            return try condition(predicate, in: scope).negated
+        case .comparison(let comparison):
+            return try self.comparison(comparison, in: scope)
+        }
+    }
+
+    private func combine(
+        _ predicates: [FetchPredicate], with keyword: String, empty: SQLCondition, in scope: QueryScope
+    ) throws -> SQLCondition {
+        let parts = try predicates.map { try condition($0, in: scope) }
+        guard let first = parts.first else { return empty }
+        if parts.count == 1 { return first }
+        return SQLCondition(
+            sql: parts.map(\.sql).joined(separator: " \(keyword) ").parenthesized,
+            isNullable: parts.contains { $0.isNullable }, isGrouped: true)
+    }
+
+    // MARK: - Comparisons
+
+    private func comparison(_ comparison: FetchPredicate.Comparison, in scope: QueryScope) throws -> SQLCondition {
+        if comparison.quantifier != .one {
+            return try quantified(comparison, in: scope)
+        }
+        let lhs = try operand(comparison.lhs, in: scope)
+        return try apply(comparison.op, to: lhs, comparison.rhs, options: comparison.options, in: scope)
+    }
+
+    /// `ANY`/`ALL`/`NONE`: a correlated `EXISTS` over the to-many relationship's rows.
+    private func quantified(_ comparison: FetchPredicate.Comparison, in scope: QueryScope) throws -> SQLCondition {
+        guard case .key(let key) = comparison.lhs else {
+            throw FetchKitError.invalidPredicate(
+                "\(comparison.quantifier.notation) needs a key path on its left", offset: comparison.lhs.offset)
+        }
+        let path = try schema.resolve(key, from: scope.entity)
+        guard let toMany = path.firstToManyHop else {
+            throw FetchKitError.invalidPredicate(
+                "\(comparison.quantifier.notation) needs a key path that crosses a to-many relationship; "
+                    + "'\(key)' does not",
+                offset: key.offset)
+        }
+        let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: scope)
+        let remainder = path.hops[(toMany + 1)...]
+        guard remainder.allSatisfy(\.isToOne) else {
+            throw FetchKitError.invalidPredicate(
+                "'\(key)' crosses more than one to-many relationship", offset: key.offset)
+        }
+        let column = sub.alias(after: remainder, dialect: dialect) + "." + quote(path.attribute.column)
+        let lhs = SQLOperand(
+            sql: SQLFragment(column), type: path.attribute.type,
+            isNullable: path.attribute.isOptional || !remainder.isEmpty)
+        var inner = try apply(comparison.op, to: lhs, comparison.rhs, options: comparison.options, in: scope)
+        if comparison.quantifier == .all { inner = inner.negated }
+        let exists = "EXISTS (SELECT 1 FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation
+            + " AND " + inner.sql + ")"
+        let condition = SQLCondition(sql: exists, isNullable: false, isGrouped: true)
+        return comparison.quantifier == .any ? condition : condition.negated
+    }
+
+    /// A subquery scope over the destination of the to-many hop at `index`, and the condition that
+    /// ties its rows to the current row of `scope` (`s1."category_id" = t0."id"`).
+    private func correlatedSubquery(
+        _ path: ResolvedKeyPath, toManyAt index: Int, in scope: QueryScope
+    ) -> (QueryScope, String) {
+        let parent = scope.alias(after: path.hops[..<index], dialect: dialect)
+        let hop = path.hops[index]
+        let sub = scope.subquery(of: hop.destination)
+        let correlation = "\(sub.alias).\(quote(hop.foreignKey.column)) = "
+            + "\(parent).\(quote(hop.source.primaryKeyAttribute.column))"
+        return (sub, correlation)
+    }
+
+    /// A key path, `@count` or `SELF` as a scalar operand of `scope`.
+    func operand(_ operand: FetchPredicate.Operand, in scope: QueryScope) throws -> SQLOperand {
+        switch operand {
+        case .key(let key):
+            let path = try schema.resolve(key, from: scope.entity)
+            guard !path.crossesToMany else {
+                throw FetchKitError.invalidPredicate(
+                    "'\(key)' crosses a to-many relationship: use ANY, ALL or NONE, or @count", offset: key.offset)
+            }
+            return SQLOperand(
+                sql: SQLFragment(scope.column(path, dialect: dialect)), type: path.attribute.type,
+                isNullable: path.isNullable)
+        case .count(let key):
+            let path = try schema.resolve(key, from: scope.entity)
+            guard let toMany = path.firstToManyHop, toMany == path.hops.count - 1 else {
+                throw FetchKitError.invalidPredicate(
+                    "@count needs a to-many relationship; '\(key)' is not one", offset: key.offset)
+            }
+            let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: scope)
+            let sql = "(SELECT COUNT(*) FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation + ")"
+            return SQLOperand(sql: SQLFragment(sql), type: .integer, isNullable: false)
+        case .object:
+            let key = scope.entity.primaryKeyAttribute
+            return SQLOperand(
+                sql: SQLFragment(scope.alias + "." + quote(key.column)), type: key.type, isNullable: false)
+        case .value(let value):
+            return SQLOperand(
+                sql: .binding(value), type: value.attributeType ?? .text, isNullable: value.isNull)
+        case .list, .variable:
+            throw FetchKitError.invalidPredicate(
+                "a list or variable cannot be compared here; validate the predicate first", offset: operand.offset)
+        }
+    }
+
+    // MARK: - Operators
+
+    private func apply(
+        _ op: FetchPredicate.Operator, to lhs: SQLOperand, _ rhs: FetchPredicate.Operand,
+        options: FetchPredicate.StringOptions, in scope: QueryScope
+    ) throws -> SQLCondition {
+        switch op {
+        case .equal, .notEqual:
+            return try equality(op == .equal, lhs, rhs, options: options, in: scope)
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            let right = try operand(rhs, in: scope)
+            let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + folded(right.sql, options)
+            return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
+        case .between:
+            guard case .list(let bounds) = rhs, bounds.count == 2 else {
+                throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values on its right", offset: nil)
+            }
+            let sql = try ordered(lhs, options: options) + " BETWEEN " + folded(.binding(bounds[0]), options)
+                + " AND " + folded(.binding(bounds[1]), options)
+            return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
+        case .in:
+            guard case .list(let values) = rhs else {
+                throw FetchKitError.invalidPredicate("IN needs a list on its right", offset: nil)
+            }
+            return try membership(lhs, in: values, options: options)
+        case .beginsWith, .endsWith, .contains, .like:
+            return try patternMatch(op, lhs, rhs, options: options, in: scope)
+        case .matches:
+            guard let regex = dialect.regexOperator else {
+                throw FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")
+            }
+            let right = try operand(rhs, in: scope)
+            let sql = try folded(lhs.sql, options) + " \(regex) " + folded(right.sql, options)
+            return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
+        }
+    }
+
+    /// `==` and `!=` with Foundation's `NULL` semantics: `nil == nil` holds, `NULL != 5` holds.
+    private func equality(
+        _ isEqual: Bool, _ lhs: SQLOperand, _ rhs: FetchPredicate.Operand,
+        options: FetchPredicate.StringOptions, in scope: QueryScope
+    ) throws -> SQLCondition {
+        if case .value(.null) = rhs {
+            return SQLCondition(sql: lhs.sql + (isEqual ? " IS NULL" : " IS NOT NULL"), isNullable: false)
+        }
+        let right = try operand(rhs, in: scope)
+        let left = try folded(lhs.sql, options)
+        let value = try folded(right.sql, options)
+        let eitherNullable = lhs.isNullable || right.isNullable
+        if case .value = rhs {
+            if isEqual { return SQLCondition(sql: left + " = " + value, isNullable: lhs.isNullable) }
+            let op = lhs.isNullable ? dialect.nullSafeNotEqualOperator : "<>"
+            return SQLCondition(sql: left + " \(op) " + value, isNullable: false)
+        }
+        let op = isEqual
+            ? (eitherNullable ? dialect.nullSafeEqualOperator : "=")
+            : (eitherNullable ? dialect.nullSafeNotEqualOperator : "<>")
+        return SQLCondition(sql: left + " \(op) " + value, isNullable: false)
+    }
+
+    /// `IN`: inline placeholders, or one parameter through the dialect's list expansion when long.
+    private func membership(
+        _ lhs: SQLOperand, in list: [Value], options: FetchPredicate.StringOptions
+    ) throws -> SQLCondition {
+        let values = list.filter { !$0.isNull }
+        let includesNull = values.count < list.count
+        let nullTest = SQLCondition(sql: lhs.sql + " IS NULL", isNullable: false)
+        guard !values.isEmpty else { return includesNull ? nullTest : .alwaysFalse }
+        let left = try folded(lhs.sql, options)
+        var condition: SQLCondition
+        if options.isEmpty, values.count > dialect.inlineListLimit, let expansion = dialect.largeListExpansion,
+            let encoded = expansion.encode(values)
+        {
+            switch expansion {
+            case .jsonEach:
+                condition = SQLCondition(
+                    sql: left + " IN (SELECT value FROM json_each(" + .binding(.text(encoded)) + "))",
+                    isNullable: lhs.isNullable)
+            case .anyArray:
+                let cast = " AS " + dialect.columnType(for: lhs.type) + "[]))"
+                condition = SQLCondition(
+                    sql: left + " = ANY(CAST(" + .binding(.text(encoded)) + cast, isNullable: lhs.isNullable)
+            }
+        } else {
+            let placeholders = try values.map { try folded(.binding($0), options) }.joined(separator: ", ")
+            condition = SQLCondition(sql: left + " IN (" + placeholders + ")", isNullable: lhs.isNullable)
+        }
+        guard includesNull else { return condition }
+        return SQLCondition(
+            sql: (condition.sql + " OR " + nullTest.sql).parenthesized, isNullable: false, isGrouped: true)
+    }
+
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` and `LIKE` as SQL `LIKE … ESCAPE '\'`.
+    private func patternMatch(
+        _ op: FetchPredicate.Operator, _ lhs: SQLOperand, _ rhs: FetchPredicate.Operand,
+        options: FetchPredicate.StringOptions, in scope: QueryScope
+    ) throws -> SQLCondition {
+        let pattern: SQLFragment
+        var isNullable = lhs.isNullable
+        switch rhs {
+        case .value(.text(let text)):
+            pattern = .binding(.text(LikePattern.pattern(for: op, text)))
+        case .value(.null):
+            return .alwaysFalse
+        case .key:
+            guard op != .like else {
+                throw FetchKitError.unsupported("LIKE with a key path as the pattern")
+            }
+            let right = try operand(rhs, in: scope)
+            isNullable = isNullable || right.isNullable
+            pattern = LikePattern.sqlPattern(for: op, escaping: right.sql)
+        default:
+            throw FetchKitError.invalidPredicate("\(op.rawValue) needs a text or a key path on its right", offset: nil)
+        }
+        let sql = try folded(lhs.sql, options) + " LIKE " + folded(pattern, options) + " ESCAPE '\\'"
+        return SQLCondition(sql: sql, isNullable: isNullable)
+    }
+
+    // MARK: - Folding and collation
+
+    /// `sql` wrapped in the case fold (`[c]`) and then the diacritic fold (`[d]`) functions.
+    func folded(_ sql: SQLFragment, _ options: FetchPredicate.StringOptions) throws -> SQLFragment {
+        var result = sql
+        if options.contains(.caseInsensitive) {
+            result = dialect.caseFoldFunction + "(" + result + ")"
+        }
+        if options.contains(.diacriticInsensitive) {
+            guard let unaccent = dialect.diacriticFoldFunction else {
+                throw FetchKitError.unsupported("diacritic-insensitive comparison ([d]) on \(dialect.name)")
+            }
+            result = unaccent + "(" + result + ")"
+        }
+        return result
+    }
+
+    /// The left side of an order comparison: folded, and for text in the dialect's code-point collation.
+    private func ordered(_ lhs: SQLOperand, options: FetchPredicate.StringOptions) throws -> SQLFragment {
+        collated(try folded(lhs.sql, options), type: lhs.type)
+    }
+
+    /// `sql COLLATE "C"` for text when the dialect needs a collation for code-point order.
+    func collated(_ sql: SQLFragment, type: AttributeType) -> SQLFragment {
+        guard type == .text, let collation = dialect.textOrderCollation else { return sql }
+        return sql + " COLLATE " + quote(collation)
+    }
+}
