@@ -113,6 +113,29 @@ extension FetchPredicate {
         case variable(String, offset: Int?)
         /// `SELF`: the evaluated object, compared through its primary key.
         case object
+
+        /// Two operands are equal when their meanings are: a variable's offset, like a key's, is ignored.
+        public static func == (lhs: Operand, rhs: Operand) -> Bool {
+            switch (lhs, rhs) {
+            case let (.key(a), .key(b)), let (.count(a), .count(b)): return a == b
+            case let (.value(a), .value(b)): return a == b
+            case let (.list(a), .list(b)): return a == b
+            case let (.variable(a, _), .variable(b, _)): return a == b
+            case (.object, .object): return true
+            default: return false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let key): hasher.combine(0); hasher.combine(key)
+            case .value(let value): hasher.combine(1); hasher.combine(value)
+            case .list(let values): hasher.combine(2); hasher.combine(values)
+            case .count(let key): hasher.combine(3); hasher.combine(key)
+            case .variable(let name, _): hasher.combine(4); hasher.combine(name)
+            case .object: hasher.combine(5)
+            }
+        }
     }
 
     /// A key path: attribute or relationship names separated by dots, with the place it came from.

@@ -1,0 +1,169 @@
+import Foundation
+
+extension FetchPredicate: CustomStringConvertible {
+    /// The predicate's format string; see ``predicateFormat``.
+    public var description: String { predicateFormat }
+}
+
+extension FetchPredicate {
+    /// The format-string form: parsing it gives back an equal predicate.
+    ///
+    /// ```swift
+    /// let p = try FetchPredicate(format: "name beginswith[c] 'a' && !(tasks.@count > 2)")
+    /// p.predicateFormat   // name BEGINSWITH[c] "a" AND NOT tasks.@count > 2
+    /// ```
+    ///
+    /// Strings are double-quoted and escaped, lists are in braces, reserved words used as keys get a `#`,
+    /// dates are written `CAST(seconds since 2001, "NSDate")` as NSPredicate does, infinities
+    /// `CAST("inf", "NSNumber")` and binary data `CAST("00ff", "NSData")`.
+    /// An empty `AND` is written `TRUEPREDICATE`, an empty `OR` `FALSEPREDICATE` and a one-element `AND` or
+    /// `OR` as its element: those parse back to their meaning rather than their shape. Keys whose components
+    /// are not names (`[A-Za-z_][A-Za-z0-9_]*`) and text containing NUL have no format-string form.
+    public var predicateFormat: String {
+        var text = ""
+        render(into: &text)
+        return text
+    }
+
+    private func render(into text: inout String) {
+        switch self {
+        case .constant(let value):
+            text += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and(let predicates):
+            Self.render(predicates, joinedBy: " AND ", ifEmpty: "TRUEPREDICATE", into: &text)
+        case .or(let predicates):
+            Self.render(predicates, joinedBy: " OR ", ifEmpty: "FALSEPREDICATE", into: &text)
+        case .not(let predicate):
+            text += "NOT "
+            predicate.renderGrouped(into: &text)
+        case .comparison(let comparison):
+            comparison.render(into: &text)
+        }
+    }
+
+    private static func render(
+        _ predicates: [FetchPredicate], joinedBy separator: String, ifEmpty: String, into text: inout String
+    ) {
+        guard predicates.count > 1 else {
+            if let only = predicates.first { only.render(into: &text) } else { text += ifEmpty }
+            return
+        }
+        for (index, predicate) in predicates.enumerated() {
+            if index > 0 { text += separator }
+            predicate.renderGrouped(into: &text)
+        }
+    }
+
+    /// Renders the predicate, in parentheses when it is an `AND` or an `OR`.
+    private func renderGrouped(into text: inout String) {
+        switch self {
+        case .and, .or:
+            text += "("
+            render(into: &text)
+            text += ")"
+        case .constant, .not, .comparison:
+            render(into: &text)
+        }
+    }
+}
+
+extension FetchPredicate.Comparison {
+    fileprivate func render(into text: inout String) {
+        switch quantifier {
+        case .one: break
+        case .any: text += "ANY "
+        case .all: text += "ALL "
+        case .none: text += "NONE "
+        }
+        lhs.render(into: &text)
+        text += " " + op.rawValue
+        if !options.isEmpty {
+            text += "["
+            if options.contains(.caseInsensitive) { text += "c" }
+            if options.contains(.diacriticInsensitive) { text += "d" }
+            text += "]"
+        }
+        text += " "
+        rhs.render(into: &text)
+    }
+}
+
+extension FetchPredicate.Operand {
+    fileprivate func render(into text: inout String) {
+        switch self {
+        case .key(let key):
+            key.render(into: &text)
+        case .value(let value):
+            value.renderFormatLiteral(into: &text)
+        case .list(let values):
+            text += "{"
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += ", " }
+                value.renderFormatLiteral(into: &text)
+            }
+            text += "}"
+        case .count(let key):
+            key.render(into: &text)
+            text += ".@count"
+        case .variable(let name, _):
+            text += "$" + name
+        case .object:
+            text += "SELF"
+        }
+    }
+}
+
+extension FetchPredicate.Key {
+    /// The dotted form with `#` before components that are reserved words.
+    fileprivate func render(into text: inout String) {
+        for (index, component) in components.enumerated() {
+            if index > 0 { text += "." }
+            if FormatKeyword(name: component) != nil { text += "#" }
+            text += component
+        }
+    }
+}
+
+extension Value {
+    /// The value as a format-string constant.
+    fileprivate func renderFormatLiteral(into text: inout String) {
+        switch self {
+        case .null:
+            text += "NULL"
+        case .bool(let value):
+            text += value ? "TRUE" : "FALSE"
+        case .integer(let value):
+            text += String(value)
+        case .double(let value) where value.isFinite:
+            text += String(value)
+        case .double(let value):
+            text += "CAST(\"\(value)\", \"NSNumber\")"
+        case .text(let value):
+            Self.renderQuoted(value, into: &text)
+        case .date(let date):
+            text += "CAST(\(date.timeIntervalSinceReferenceDate), \"NSDate\")"
+        case .blob(let data):
+            text += "CAST(\"\(FormatBytes.hexadecimal(data))\", \"NSData\")"
+        }
+    }
+
+    /// `"..."` with `"`, `\` and control characters escaped.
+    private static func renderQuoted(_ value: String, into text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            case "\r": text += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -1,0 +1,168 @@
+/// Splits a predicate format string into tokens, one at a time, working on its UTF-8 bytes.
+///
+/// Every error carries the UTF-8 offset of the byte where the problem is.
+///
+/// - Complexity: O(n) over the whole string; each byte is read a constant number of times.
+struct FormatLexer {
+    /// The format string's UTF-8 bytes.
+    let bytes: [UInt8]
+    /// The offset of the next unread byte.
+    var position = 0
+
+    init(_ format: String) {
+        bytes = Array(format.utf8)
+    }
+
+    /// Reads the next token, or `.end` at the end of the input.
+    mutating func next() throws(FetchKitError) -> FormatToken {
+        skipWhitespace()
+        let start = position
+        guard let byte = peek() else { return FormatToken(kind: .end, start: start, end: start) }
+        let kind: FormatToken.Kind
+        switch byte {
+        case _ where FormatBytes.isNameStart(byte): kind = lexWord(escaped: false)
+        case UInt8(ascii: "#"): kind = try lexEscapedWord()
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): kind = try lexNumber()
+        case UInt8(ascii: "."):
+            if FormatBytes.isDigit(peek(at: 1)) { kind = try lexNumber() } else { kind = single(.dot) }
+        case UInt8(ascii: "-"):
+            guard FormatBytes.isDigit(peek(at: 1))
+                || (peek(at: 1) == UInt8(ascii: ".") && FormatBytes.isDigit(peek(at: 2)))
+            else { throw FetchKitError.invalidPredicate("stray '-'", offset: start) }
+            kind = try lexNumber()
+        case UInt8(ascii: "'"), UInt8(ascii: "\""): kind = try lexString()
+        case UInt8(ascii: "$"): kind = try lexPrefixedName(FormatToken.Kind.variable, what: "a variable name after '$'")
+        case UInt8(ascii: "@"): kind = try lexPrefixedName(FormatToken.Kind.aggregate, what: "a name after '@'")
+        case UInt8(ascii: "%"): kind = try lexSpecifier()
+        default: kind = try lexPunctuation(byte)
+        }
+        return FormatToken(kind: kind, start: start, end: position)
+    }
+
+    // MARK: - Bytes
+
+    func peek(at distance: Int = 0) -> UInt8? {
+        let index = position + distance
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), FormatBytes.isWhitespace(byte) { position += 1 }
+    }
+
+    private mutating func single(_ kind: FormatToken.Kind) -> FormatToken.Kind {
+        position += 1
+        return kind
+    }
+
+    /// Consumes `[A-Za-z0-9_]*` and returns it.
+    mutating func scanName() -> String {
+        let start = position
+        while let byte = peek(), FormatBytes.isNameContinuation(byte) { position += 1 }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    // MARK: - Names
+
+    private mutating func lexWord(escaped: Bool) -> FormatToken.Kind {
+        let name = scanName()
+        return .word(name, keyword: escaped ? nil : FormatKeyword(name: name))
+    }
+
+    private mutating func lexEscapedWord() throws(FetchKitError) -> FormatToken.Kind {
+        guard let byte = peek(at: 1), FormatBytes.isNameStart(byte) else {
+            throw FetchKitError.invalidPredicate("expected a name after '#'", offset: position)
+        }
+        position += 1
+        return lexWord(escaped: true)
+    }
+
+    private mutating func lexPrefixedName(
+        _ make: (String) -> FormatToken.Kind, what: String
+    ) throws(FetchKitError) -> FormatToken.Kind {
+        guard let byte = peek(at: 1), FormatBytes.isNameStart(byte) else {
+            throw FetchKitError.invalidPredicate("expected \(what)", offset: position)
+        }
+        position += 1
+        return make(scanName())
+    }
+
+    // MARK: - Format specifiers
+
+    /// The specifiers, longest first so that `%ld` is not read as `%l` followed by `d`.
+    private static let specifiers: [FormatSpecifier] = [
+        .object, .key,
+        .integer("%lld"), .integer("%lli"), .integer("%llu"), .integer("%ld"), .integer("%li"), .integer("%lu"),
+        .double("%lf"), .integer("%d"), .integer("%i"), .integer("%u"), .double("%f"),
+    ]
+
+    private mutating func lexSpecifier() throws(FetchKitError) -> FormatToken.Kind {
+        if matches("%%") {
+            position += 2
+            return .percent
+        }
+        for specifier in Self.specifiers where matches(specifier.spelling) {
+            position += specifier.spelling.utf8.count
+            return .argument(specifier)
+        }
+        throw FetchKitError.invalidPredicate("stray '%'", offset: position)
+    }
+
+    private func matches(_ text: String) -> Bool {
+        var index = position
+        for byte in text.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    // MARK: - Punctuation and operators
+
+    private mutating func lexPunctuation(_ byte: UInt8) throws(FetchKitError) -> FormatToken.Kind {
+        let next = peek(at: 1)
+        switch byte {
+        case UInt8(ascii: "("): return single(.openParen)
+        case UInt8(ascii: ")"): return single(.closeParen)
+        case UInt8(ascii: "{"): return single(.openBrace)
+        case UInt8(ascii: "}"): return single(.closeBrace)
+        case UInt8(ascii: "["): return single(.openBracket)
+        case UInt8(ascii: "]"): return single(.closeBracket)
+        case UInt8(ascii: ","): return single(.comma)
+        case UInt8(ascii: "="):
+            switch next {
+            case UInt8(ascii: "="): return pair(.comparison(.equal))
+            case UInt8(ascii: "<"): return pair(.comparison(.lessThanOrEqual))
+            case UInt8(ascii: ">"): return pair(.comparison(.greaterThanOrEqual))
+            default: return single(.comparison(.equal))
+            }
+        case UInt8(ascii: "!"):
+            return next == UInt8(ascii: "=") ? pair(.comparison(.notEqual)) : single(.not)
+        case UInt8(ascii: "<"):
+            switch next {
+            case UInt8(ascii: "="): return pair(.comparison(.lessThanOrEqual))
+            case UInt8(ascii: ">"): return pair(.comparison(.notEqual))
+            default: return single(.comparison(.lessThan))
+            }
+        case UInt8(ascii: ">"):
+            if next == UInt8(ascii: "=") { return pair(.comparison(.greaterThanOrEqual)) }
+            return single(.comparison(.greaterThan))
+        case UInt8(ascii: "&"):
+            guard next == UInt8(ascii: "&") else { throw FetchKitError.invalidPredicate("stray '&'", offset: position) }
+            return pair(.and)
+        case UInt8(ascii: "|"):
+            guard next == UInt8(ascii: "|") else { throw FetchKitError.invalidPredicate("stray '|'", offset: position) }
+            return pair(.or)
+        case UInt8(ascii: "\\"):
+            throw FetchKitError.invalidPredicate("stray '\\'", offset: position)
+        default:
+            throw FetchKitError.invalidPredicate(
+                "unexpected character \(FormatBytes.describeCharacter(in: bytes, at: position))", offset: position)
+        }
+    }
+
+    private mutating func pair(_ kind: FormatToken.Kind) -> FormatToken.Kind {
+        position += 2
+        return kind
+    }
+}

@@ -1,0 +1,191 @@
+extension FormatParser {
+    /// `[ANY|SOME|ALL|NONE] operand operator[options] operand`
+    mutating func parseComparison() throws(FetchKitError) -> FetchPredicate.Comparison {
+        let quantifier = try parseQuantifier()
+        let lhs = try parseOperand()
+        let op = try parseOperator()
+        let options = try parseOptions()
+        let rhs = op == .between ? try parseBetweenBounds() : try parseOperand()
+        return FetchPredicate.Comparison(lhs, op, rhs, options: options, quantifier: quantifier)
+    }
+
+    private mutating func parseQuantifier() throws(FetchKitError) -> FetchPredicate.Quantifier {
+        let quantifier: FetchPredicate.Quantifier
+        switch token.kind {
+        case .word(_, keyword: .any?), .word(_, keyword: .some?): quantifier = .any
+        case .word(_, keyword: .all?): quantifier = .all
+        case .word(_, keyword: .none?): quantifier = .none
+        default: return .one
+        }
+        try advance()
+        return quantifier
+    }
+
+    private mutating func parseOperator() throws(FetchKitError) -> FetchPredicate.Operator {
+        let op: FetchPredicate.Operator
+        switch token.kind {
+        case .comparison(let symbol): op = symbol
+        case .word(_, keyword: let keyword?) where keyword.comparisonOperator != nil:
+            op = keyword.comparisonOperator ?? .equal
+        default:
+            throw FetchKitError.invalidPredicate("expected a comparison operator", offset: token.start)
+        }
+        try advance()
+        return op
+    }
+
+    /// `[c]`, `[d]`, `[cd]` (in any order and case) after an operator.
+    private mutating func parseOptions() throws(FetchKitError) -> FetchPredicate.StringOptions {
+        guard case .openBracket = token.kind else { return [] }
+        try advance()
+        guard case .word(let letters, _) = token.kind else {
+            throw FetchKitError.invalidPredicate("expected options c, d or cd", offset: token.start)
+        }
+        var options: FetchPredicate.StringOptions = []
+        for (index, letter) in letters.utf8.enumerated() {
+            switch letter {
+            case UInt8(ascii: "c"), UInt8(ascii: "C"): options.insert(.caseInsensitive)
+            case UInt8(ascii: "d"), UInt8(ascii: "D"): options.insert(.diacriticInsensitive)
+            default:
+                let character = FormatBytes.describeCharacter(in: lexer.bytes, at: token.start + index)
+                throw FetchKitError.invalidPredicate(
+                    "unknown option \(character) (expected c or d)", offset: token.start + index)
+            }
+        }
+        try advance()
+        try expect("']'") { if case .closeBracket = $0 { true } else { false } }
+        return options
+    }
+
+    /// The right side of `BETWEEN`: a two-element list literal, a two-element list argument or a `$VARIABLE`.
+    private mutating func parseBetweenBounds() throws(FetchKitError) -> FetchPredicate.Operand {
+        let start = token.start
+        let bounds = try parseOperand()
+        switch bounds {
+        case .variable:
+            return bounds
+        case .list(let values) where values.count == 2:
+            return bounds
+        case .list(let values):
+            throw FetchKitError.invalidPredicate("BETWEEN needs two values, got \(values.count)", offset: start)
+        default:
+            throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values, such as {1, 5}", offset: start)
+        }
+    }
+
+    // MARK: - Operands
+
+    /// A key path, `key.@count`, `SELF`, a literal, a list, a `CAST`, a `$VARIABLE` or a substitution.
+    mutating func parseOperand() throws(FetchKitError) -> FetchPredicate.Operand {
+        let current = token
+        switch current.kind {
+        case .word(let name, keyword: nil):
+            try advance()
+            return try parseKeyPath([name], start: current.start)
+        case .word(_, keyword: .self?):
+            try advance()
+            guard case .dot = token.kind else { return .object }
+            try advance()
+            guard case .word(let name, _) = token.kind else {
+                throw FetchKitError.invalidPredicate("expected a key after 'SELF.'", offset: token.start)
+            }
+            let start = token.start
+            try advance()
+            return try parseKeyPath([name], start: start)
+        case .word(_, keyword: .null?), .word(_, keyword: .nil?):
+            try advance()
+            return .value(.null)
+        case .word(_, keyword: .true?), .word(_, keyword: .yes?):
+            try advance()
+            return .value(.bool(true))
+        case .word(_, keyword: .false?), .word(_, keyword: .no?):
+            try advance()
+            return .value(.bool(false))
+        case .word(_, keyword: .cast?):
+            return .value(try parseCast())
+        case .integer(let value):
+            try advance()
+            return .value(.integer(value))
+        case .double(let value):
+            try advance()
+            return .value(.double(value))
+        case .string(let value):
+            try advance()
+            return .value(.text(value))
+        case .variable(let name):
+            try advance()
+            return .variable(name, offset: current.start)
+        case .argument(let specifier):
+            try advance()
+            let operand = try substitute(specifier, at: current.start)
+            guard case .key(let key) = operand, case .dot = token.kind else { return operand }
+            return try parseKeyPath(key.components, start: current.start)
+        case .openBrace:
+            return .list(try parseList())
+        case .aggregate(let name):
+            throw FetchKitError.invalidPredicate("@\(name) needs a key path before it", offset: current.start)
+        default:
+            throw unexpected(current)
+        }
+    }
+
+    /// The rest of a key path whose first components have been read: `.name`* then an optional `.@count`.
+    private mutating func parseKeyPath(
+        _ components: [String], start: Int
+    ) throws(FetchKitError) -> FetchPredicate.Operand {
+        var components = components
+        while case .dot = token.kind {
+            try advance()
+            switch token.kind {
+            case .word(let name, _):
+                components.append(name)
+                try advance()
+            case .aggregate(let name):
+                guard name.lowercased() == "count" else {
+                    throw FetchKitError.invalidPredicate("unsupported aggregate '@\(name)'", offset: token.start)
+                }
+                try advance()
+                return .count(FetchPredicate.Key(components: components, offset: start))
+            default:
+                throw FetchKitError.invalidPredicate("expected a key after '.'", offset: token.start)
+            }
+        }
+        if components.count == 1, case .openParen = token.kind {
+            throw FetchKitError.invalidPredicate("unsupported function '\(components[0])'", offset: start)
+        }
+        return .key(FetchPredicate.Key(components: components, offset: start))
+    }
+
+    /// `{value, ...}`: constants only.
+    private mutating func parseList() throws(FetchKitError) -> [Value] {
+        try advance()
+        var values: [Value] = []
+        if case .closeBrace = token.kind {
+            try advance()
+            return values
+        }
+        while true {
+            let start = token.start
+            if case .openBrace = token.kind {
+                throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
+            }
+            switch try parseOperand() {
+            case .value(let value):
+                values.append(value)
+            case .list:
+                throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
+            default:
+                throw FetchKitError.invalidPredicate("a list can only contain constants", offset: start)
+            }
+            switch token.kind {
+            case .comma:
+                try advance()
+            case .closeBrace:
+                try advance()
+                return values
+            default:
+                throw FetchKitError.invalidPredicate("expected ',' or '}'", offset: token.start)
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// Parses an NSPredicate-style format string into a ``FetchPredicate``.
+///
+/// The predicate level (`AND`, `OR`, `NOT`, parentheses) is parsed with an explicit stack, so hostile
+/// input such as 100,000 `(` cannot overflow the call stack; nesting is limited to ``maximumDepth``.
+/// Comparisons have no nesting of their own.
+///
+/// - Complexity: O(n) in the length of the format string.
+struct FormatParser {
+    /// How deeply parentheses and `NOT`s may nest.
+    static let maximumDepth = 1000
+
+    var lexer: FormatLexer
+    /// The current token (one token of lookahead).
+    var token: FormatToken
+    let arguments: [any FormatArgument]
+    /// The index of the next unused argument.
+    var nextArgument = 0
+
+    init(format: String, arguments: [any FormatArgument]) throws(FetchKitError) {
+        lexer = FormatLexer(format)
+        self.arguments = arguments
+        token = try lexer.next()
+    }
+
+    /// Parses the whole format string and checks that every argument was used.
+    mutating func parse() throws(FetchKitError) -> FetchPredicate {
+        if case .end = token.kind { throw FetchKitError.invalidPredicate("empty format string", offset: nil) }
+        let predicate = try parsePredicate()
+        guard nextArgument == arguments.count else {
+            let given = arguments.count
+            throw FetchKitError.invalidPredicate(
+                "\(given) argument\(given == 1 ? "" : "s") given, \(nextArgument) used", offset: nil)
+        }
+        return predicate
+    }
+
+    mutating func advance() throws(FetchKitError) {
+        token = try lexer.next()
+    }
+
+    // MARK: - Predicate level
+
+    /// One parenthesized group (or the whole string) being parsed.
+    private struct Group {
+        /// Alternatives already complete (joined by `OR`).
+        var alternatives: [FetchPredicate] = []
+        /// The conjuncts of the alternative being read (joined by `AND`).
+        var conjuncts: [FetchPredicate] = []
+        /// `NOT`s read before the next operand.
+        var pendingNots = 0
+
+        /// The alternative being read, as one predicate.
+        private var currentAlternative: FetchPredicate {
+            conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts)
+        }
+
+        mutating func closeAlternative() {
+            alternatives.append(currentAlternative)
+            conjuncts = []
+        }
+
+        /// The group's predicate once its last operand has been read.
+        func finished() -> FetchPredicate {
+            alternatives.isEmpty ? currentAlternative : .or(alternatives + [currentAlternative])
+        }
+    }
+
+    /// Parses `OR` of `AND` of `NOT`* (parenthesized predicate | simple predicate), up to the end of input.
+    private mutating func parsePredicate() throws(FetchKitError) -> FetchPredicate {
+        var groups = [Group()]
+        var depth = 0
+        while true {
+            if token.kind.isNot || isOpenParen {
+                depth += 1
+                guard depth <= Self.maximumDepth else {
+                    throw FetchKitError.invalidPredicate(
+                        "nesting deeper than \(Self.maximumDepth)", offset: token.start)
+                }
+                if isOpenParen { groups.append(Group()) } else { groups[groups.count - 1].pendingNots += 1 }
+                try advance()
+                continue
+            }
+            var operand = try parseSimplePredicate()
+            while true {
+                let top = groups.count - 1
+                for _ in 0..<groups[top].pendingNots { operand = .not(operand) }
+                depth -= groups[top].pendingNots
+                groups[top].pendingNots = 0
+                groups[top].conjuncts.append(operand)
+                if token.kind.isAnd {
+                    try advance()
+                    break
+                }
+                if token.kind.isOr {
+                    groups[top].closeAlternative()
+                    try advance()
+                    break
+                }
+                switch token.kind {
+                case .closeParen where top > 0:
+                    operand = groups.removeLast().finished()
+                    depth -= 1
+                    try advance()
+                case .end where top == 0:
+                    return groups[0].finished()
+                case _ where top > 0:
+                    throw FetchKitError.invalidPredicate("expected ')'", offset: token.start)
+                default:
+                    throw unexpected(token)
+                }
+            }
+        }
+    }
+
+    private var isOpenParen: Bool {
+        if case .openParen = token.kind { return true }
+        return false
+    }
+
+    /// `TRUEPREDICATE`, `FALSEPREDICATE` or a comparison.
+    private mutating func parseSimplePredicate() throws(FetchKitError) -> FetchPredicate {
+        switch token.kind {
+        case .word(_, keyword: .truePredicate?):
+            try advance()
+            return .constant(true)
+        case .word(_, keyword: .falsePredicate?):
+            try advance()
+            return .constant(false)
+        default:
+            return .comparison(try parseComparison())
+        }
+    }
+
+    // MARK: - Errors
+
+    /// "unexpected 'x'" for a token that cannot appear where it is.
+    func unexpected(_ token: FormatToken) -> FetchKitError {
+        switch token.kind {
+        case .end:
+            return .invalidPredicate("unexpected end of input", offset: token.start)
+        case .word(let name, keyword: .some):
+            return .invalidPredicate(
+                "unexpected '\(name)' (a reserved word; write #\(name) to use it as a key)", offset: token.start)
+        default:
+            let text = FormatBytes.excerpt(lexer.bytes[token.start..<token.end])
+            return .invalidPredicate("unexpected '\(text)'", offset: token.start)
+        }
+    }
+
+    /// Throws `expected 'x'` unless the current token is of `kind`, then moves past it.
+    mutating func expect(_ description: String, _ matches: (FormatToken.Kind) -> Bool) throws(FetchKitError) {
+        guard matches(token.kind) else {
+            throw FetchKitError.invalidPredicate("expected \(description)", offset: token.start)
+        }
+        try advance()
+    }
+}

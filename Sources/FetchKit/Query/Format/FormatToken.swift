@@ -1,0 +1,115 @@
+/// One token of a predicate format string, with the UTF-8 range it came from.
+struct FormatToken {
+    /// What the token is.
+    var kind: Kind
+    /// The UTF-8 offset of its first byte.
+    var start: Int
+    /// The UTF-8 offset just past its last byte.
+    var end: Int
+
+    enum Kind {
+        /// A name; `keyword` is set when it is a reserved word that was not escaped with `#`.
+        case word(String, keyword: FormatKeyword?)
+        case integer(Int64)
+        case double(Double)
+        case string(String)
+        /// `$NAME`
+        case variable(String)
+        /// `@count` and the like.
+        case aggregate(String)
+        /// `%@`, `%K`, `%d`, `%f`...
+        case argument(FormatSpecifier)
+        /// `%%`
+        case percent
+        /// `==`, `<`, `<>`...
+        case comparison(FetchPredicate.Operator)
+        /// `&&`
+        case and
+        /// `||`
+        case or
+        /// `!`
+        case not
+        case openParen, closeParen, openBrace, closeBrace, openBracket, closeBracket, comma, dot
+        case end
+    }
+}
+
+/// A format specifier: what kind of argument it consumes.
+enum FormatSpecifier: Equatable {
+    /// `%@`: any value or list.
+    case object
+    /// `%K`: a key path given as a string.
+    case key
+    /// `%d`, `%i`, `%ld`...: an integer; the payload is the spelling.
+    case integer(String)
+    /// `%f`, `%lf`: a number.
+    case double(String)
+
+    /// How it is written: `%@`, `%K`, `%ld`...
+    var spelling: String {
+        switch self {
+        case .object: return "%@"
+        case .key: return "%K"
+        case .integer(let text), .double(let text): return text
+        }
+    }
+}
+
+/// The reserved words of the format language (matched case-insensitively).
+enum FormatKeyword: String, CaseIterable {
+    case and = "AND", or = "OR", not = "NOT"
+    case `in` = "IN", between = "BETWEEN", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH"
+    case contains = "CONTAINS", like = "LIKE", matches = "MATCHES"
+    case null = "NULL", `nil` = "NIL", `true` = "TRUE", yes = "YES", `false` = "FALSE", no = "NO"
+    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
+    case `self` = "SELF", any = "ANY", some = "SOME", all = "ALL", none = "NONE", cast = "CAST"
+
+    private static let byName: [String: FormatKeyword] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The keyword spelled `name` in any case, if it is one.
+    init?(name: String) {
+        guard name.utf8.count <= 15, let keyword = Self.byName[name.uppercased()] else { return nil }
+        self = keyword
+    }
+
+    /// The comparison operator the keyword names, if it names one.
+    var comparisonOperator: FetchPredicate.Operator? {
+        switch self {
+        case .in: return .in
+        case .between: return .between
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        case .contains: return .contains
+        case .like: return .like
+        case .matches: return .matches
+        default: return nil
+        }
+    }
+}
+
+extension FormatToken.Kind {
+    /// `AND` or `&&`.
+    var isAnd: Bool {
+        switch self {
+        case .and, .word(_, keyword: .and?): return true
+        default: return false
+        }
+    }
+
+    /// `OR` or `||`.
+    var isOr: Bool {
+        switch self {
+        case .or, .word(_, keyword: .or?): return true
+        default: return false
+        }
+    }
+
+    /// `NOT` or `!`.
+    var isNot: Bool {
+        switch self {
+        case .not, .word(_, keyword: .not?): return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import FetchKit
+
+private typealias F = FormatFixture
+
+@Suite("Format parser: %@ %K %d %f substitutions")
+struct FormatArgumentTests {
+    static let date = Date(timeIntervalSince1970: 1_700_000_000)
+    static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
+
+    /// (format, arguments, expected predicate)
+    static let substitutions: [(String, [any FormatArgument], FetchPredicate)] = [
+        ("a == %@", ["x"], F.compare("a", .equal, "x")),
+        ("a == %@", [3], F.compare("a", .equal, 3)),
+        ("a == %@", [Int64(-4)], F.compare("a", .equal, -4)),
+        ("a == %@", [Int32(5)], F.compare("a", .equal, 5)),
+        ("a == %@", [2.5], F.compare("a", .equal, 2.5)),
+        ("a == %@", [Float(0.5)], F.compare("a", .equal, 0.5)),
+        ("a == %@", [true], F.compare("a", .equal, true)),
+        ("a == %@", [date], F.compare("a", .equal, .date(date))),
+        ("a == %@", [Data([1, 2])], F.compare("a", .equal, .blob(Data([1, 2])))),
+        ("a == %@", [uuid], F.compare("a", .equal, .text(uuid.uuidString))),
+        ("a == %@", [String?.none], F.compare("a", .equal, .null)),
+        ("a == %@", [String?.some("x")], F.compare("a", .equal, "x")),
+        ("a == %@", [Value.null], F.compare("a", .equal, .null)),
+        ("a == %@", [Value.integer(9)], F.compare("a", .equal, 9)),
+        ("a IN %@", [[1, 2, 3]], F.compare(F.key("a"), .in, .list([1, 2, 3]))),
+        ("a IN %@", [Set([7])], F.compare(F.key("a"), .in, .list([7]))),
+        ("a IN %@", [ContiguousArray(["a", "b"])], F.compare(F.key("a"), .in, .list(["a", "b"]))),
+        ("a IN %@", [["a", nil] as [String?]], F.compare(F.key("a"), .in, .list(["a", .null]))),
+        ("a IN %@", [[Int]()], F.compare(F.key("a"), .in, .list([]))),
+        ("a BETWEEN %@", [[1, 5]], F.compare(F.key("a"), .between, .list([1, 5]))),
+        ("a BETWEEN %@", [[date, date]], F.compare(F.key("a"), .between, .list([.date(date), .date(date)]))),
+        ("a IN {%@, %d}", ["x", 2], F.compare(F.key("a"), .in, .list(["x", 2]))),
+        ("%@ == a", [1], F.compare(.value(1), .equal, F.key("a"))),
+        ("%@ == %@", [1, 2], F.compare(.value(1), .equal, .value(2))),
+        ("%K == %@", ["title", "x"], F.compare("title", .equal, "x")),
+        ("%K == 1", ["category.name"], F.compare("category.name", .equal, 1)),
+        ("%K == 1", ["in"], F.compare("in", .equal, 1)),
+        ("%K == 1", ["_a1.b_2"], F.compare("_a1.b_2", .equal, 1)),
+        ("%K > 2", ["tasks.@count"], F.compare(F.count("tasks"), .greaterThan, .value(2))),
+        ("%K.@count > %d", ["tasks", 2], F.compare(F.count("tasks"), .greaterThan, .value(2))),
+        ("%K.name == 1", ["category"], F.compare("category.name", .equal, 1)),
+        ("ANY %K == %@", ["tags.name", "x"], F.compare("tags.name", .equal, "x", quantifier: .any)),
+        ("%K BEGINSWITH[c] %@", ["title", "w"], F.compare("title", .beginsWith, "w", .caseInsensitive)),
+        ("a == %d", [3], F.compare("a", .equal, 3)),
+        ("a == %i", [Int64.max], F.compare("a", .equal, .integer(.max))),
+        ("a == %u", [Int32(7)], F.compare("a", .equal, 7)),
+        ("a == %ld", [-8], F.compare("a", .equal, -8)),
+        ("a == %li", [8], F.compare("a", .equal, 8)),
+        ("a == %lu", [8], F.compare("a", .equal, 8)),
+        ("a == %lld", [Int64.min], F.compare("a", .equal, .integer(.min))),
+        ("a == %lli", [9], F.compare("a", .equal, 9)),
+        ("a == %llu", [9], F.compare("a", .equal, 9)),
+        ("a == %f", [2.5], F.compare("a", .equal, 2.5)),
+        ("a == %lf", [Float(1.5)], F.compare("a", .equal, 1.5)),
+        ("a == %f", [3], F.compare("a", .equal, 3.0)),
+        ("a == '%@' AND b == %@", ["x"], .and([F.compare("a", .equal, "%@"), F.compare("b", .equal, "x")])),
+        ("a == \"%d\" OR b == %d", [1], .or([F.compare("a", .equal, "%d"), F.compare("b", .equal, 1)])),
+        ("a == %@ AND b == %@ AND c == %@", [1, "two", 3.0],
+         .and([F.compare("a", .equal, 1), F.compare("b", .equal, "two"), F.compare("c", .equal, 3.0)])),
+    ]
+
+    @Test("each argument kind substitutes", arguments: substitutions)
+    func substitution(format: String, arguments: [any FormatArgument], expected: FetchPredicate) throws {
+        #expect(try FetchPredicate(format: format, argumentArray: arguments) == expected)
+    }
+
+    @Test func variadicAndArrayFormsAgree() throws {
+        let variadic = try FetchPredicate(format: "a == %@ AND b IN %@ AND %K > %d", "x", [1, 2], "c", 3)
+        let array = try FetchPredicate(format: "a == %@ AND b IN %@ AND %K > %d", argumentArray: ["x", [1, 2], "c", 3])
+        #expect(variadic == array)
+        #expect(variadic == .and([
+            F.compare("a", .equal, "x"), F.compare(F.key("b"), .in, .list([1, 2])), F.compare("c", .greaterThan, 3),
+        ]))
+    }
+
+    @Test func keyArgumentOffsetIsTheSpecifiers() throws {
+        let first = try #require(F.comparison(try FetchPredicate(format: "  %K == 2", "b")))
+        #expect(F.offset(first.lhs) == 2)
+        guard case .or(let parts) = try FetchPredicate(format: "a == 1 OR %K.@count == 2", "b.c"),
+            let last = parts.last
+        else {
+            Issue.record("expected an OR")
+            return
+        }
+        let second = try #require(F.comparison(last))
+        #expect(F.offset(second.lhs) == 10)
+    }
+
+    @Test func argumentValuesOfCollections() {
+        #expect([1, 2].formatArgumentValue == .list([1, 2]))
+        #expect(Set(["a"]).formatArgumentValue == .list(["a"]))
+        #expect(ContiguousArray([true]).formatArgumentValue == .list([true]))
+        #expect(Int?.none.formatArgumentValue == .value(.null))
+        #expect(Data([9]).formatArgumentValue == .value(.blob(Data([9]))))
+        #expect("s".formatArgumentValue == .value("s"))
+    }
+
+    /// (format, arguments, message, offset)
+    static let argumentErrors: [(String, [any FormatArgument], String, Int?)] = [
+        ("a == %@", [], "%@ has no argument", 5),
+        ("a == %@ AND b == %d", [1], "%d has no argument", 17),
+        ("%K == 1", [], "%K has no argument", 0),
+        ("a == %lld", [], "%lld has no argument", 5),
+        ("a == 1", [1], "1 argument given, 0 used", nil),
+        ("a == %@", [1, 2], "2 arguments given, 1 used", nil),
+        ("a == '%@'", ["x"], "1 argument given, 0 used", nil),
+        ("%K == 1", ["name; DROP TABLE task"], "%K argument 'name; DROP TABLE task' is not a key path", 0),
+        ("%K == 1", ["x; DROP TABLE t"], "%K argument 'x; DROP TABLE t' is not a key path", 0),
+        ("a == 1 AND %K == 1", [""], "%K argument '' is not a key path", 11),
+        ("%K == 1", ["a..b"], "%K argument 'a..b' is not a key path", 0),
+        ("%K == 1", ["1abc"], "%K argument '1abc' is not a key path", 0),
+        ("%K == 1", ["a.b."], "%K argument 'a.b.' is not a key path", 0),
+        ("%K == 1", ["@count"], "%K argument '@count' is not a key path", 0),
+        ("%K == 1", ["tasks.@sum"], "%K argument 'tasks.@sum' is not a key path", 0),
+        ("%K == 1", ["na me"], "%K argument 'na me' is not a key path", 0),
+        ("%K == 1", ["\"name\""], "%K argument '\"name\"' is not a key path", 0),
+        ("%K == 1", [3], "%K needs a string argument, got an integer", 0),
+        ("%K == 1", [["a"]], "%K needs a string argument, got a list of 1 value", 0),
+        ("a == %d", ["x"], "%d needs an integer argument, got a text", 5),
+        ("a == %d", [2.5], "%d needs an integer argument, got a double", 5),
+        ("a == %i", [true], "%i needs an integer argument, got a bool", 5),
+        ("a == %ld", [String?.none], "%ld needs an integer argument, got NULL", 5),
+        ("a == %d", [[1, 2]], "%d needs an integer argument, got a list of 2 values", 5),
+        ("a == %f", ["x"], "%f needs a number argument, got a text", 5),
+        ("a == %lf", [Date(timeIntervalSince1970: 0)], "%lf needs a number argument, got a date", 5),
+        ("a BETWEEN %@", [[1]], "BETWEEN needs two values, got 1", 10),
+        ("a BETWEEN %@", [3], "BETWEEN needs a list of two values, such as {1, 5}", 10),
+        ("a IN {%@}", [[1, 2]], "a list cannot contain a list", 6),
+    ]
+
+    @Test("argument errors", arguments: argumentErrors)
+    func argumentError(format: String, arguments: [any FormatArgument], message: String, offset: Int?) {
+        #expect(throws: FetchKitError.invalidPredicate(message, offset: offset)) {
+            try FetchPredicate(format: format, argumentArray: arguments)
+        }
+    }
+}
