@@ -1,0 +1,76 @@
+extension SQLCompiler {
+    /// The statements that create `entity`'s table and indexes when they do not exist yet.
+    ///
+    /// ```sql
+    /// CREATE TABLE IF NOT EXISTS "task" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, …,
+    ///   FOREIGN KEY ("category_id") REFERENCES "category" ("id") ON DELETE SET NULL)
+    /// CREATE INDEX IF NOT EXISTS "task_category_id_idx" ON "task" ("category_id")
+    /// ```
+    ///
+    /// Columns take the dialect's types (``SQLDialect/columnType(for:)``), `NOT NULL` unless optional, and
+    /// the dialect's code-point collation for text. An integer primary key uses
+    /// ``SQLDialect/integerPrimaryKeyDefinition`` (SQLite's rowid alias). Each to-one relationship is a
+    /// foreign key with `ON DELETE SET NULL`. Every foreign-key column and every indexed attribute gets an index.
+    ///
+    /// Columns carry no `DEFAULT`: defaults live in the schema and ``insert(_:into:)`` writes them, so they
+    /// never need rendering as SQL literals.
+    public func createTable(_ entity: Entity) -> [SQLStatement] {
+        let entity = (try? schemaEntity(entity)) ?? entity
+        let key = entity.primaryKeyAttribute
+        var definitions: [String] = []
+        for attribute in entity.attributes {
+            if attribute.name == key.name && attribute.type == .integer {
+                definitions.append(quote(attribute.column) + " " + dialect.integerPrimaryKeyDefinition)
+                continue
+            }
+            var definition = quote(attribute.column) + " " + dialect.columnType(for: attribute.type)
+            if attribute.type == .text, let collation = dialect.textOrderCollation {
+                definition += " COLLATE " + quote(collation)
+            }
+            if !attribute.isOptional || attribute.name == key.name { definition += " NOT NULL" }
+            if attribute.name == key.name { definition += " PRIMARY KEY" }
+            definitions.append(definition)
+        }
+        var indexed: [Attribute] = []
+        for relationship in entity.relationships {
+            guard case .toOne(let foreignKeyName) = relationship.kind,
+                let foreignKey = entity.attribute(named: foreignKeyName),
+                let destination = try? schema.entity(named: relationship.destination)
+            else { continue }
+            definitions.append(
+                "FOREIGN KEY (" + quote(foreignKey.column) + ") REFERENCES " + quote(destination.table) + " ("
+                    + quote(destination.primaryKeyAttribute.column) + ") ON DELETE SET NULL")
+            indexed.append(foreignKey)
+        }
+        indexed += entity.attributes.filter { $0.isIndexed && $0.name != key.name }
+        var statements = [SQLStatement(sql: "CREATE TABLE IF NOT EXISTS " + quote(entity.table) + " ("
+            + definitions.joined(separator: ", ") + ")")]
+        var seen: Set<String> = []
+        for attribute in entity.attributes where indexed.contains(attribute) && seen.insert(attribute.column).inserted {
+            statements.append(SQLStatement(
+                sql: "CREATE INDEX IF NOT EXISTS " + quote("\(entity.table)_\(attribute.column)_idx") + " ON "
+                    + quote(entity.table) + " (" + quote(attribute.column) + ")"))
+        }
+        return statements
+    }
+
+    /// The statements that create every table of the schema, a table after the tables its foreign keys
+    /// reference (declaration order otherwise; a reference cycle keeps declaration order).
+    public func createSchema() -> [SQLStatement] {
+        var ordered: [Entity] = []
+        var placed: Set<String> = []
+        var remaining = schema.entities
+        while !remaining.isEmpty {
+            let ready = remaining.firstIndex { entity in
+                entity.relationships.allSatisfy { relationship in
+                    !relationship.isToOne || placed.contains(relationship.destination)
+                        || relationship.destination == entity.name
+                }
+            } ?? 0
+            let entity = remaining.remove(at: ready)
+            placed.insert(entity.name)
+            ordered.append(entity)
+        }
+        return ordered.flatMap { createTable($0) }
+    }
+}

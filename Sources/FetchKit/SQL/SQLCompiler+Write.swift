@@ -1,0 +1,197 @@
+extension SQLCompiler {
+    /// Compiles an `INSERT` of `row` into `entity`.
+    ///
+    /// Every attribute but the primary key is written: the row's value, else the attribute's default,
+    /// else `NULL`. An integer primary key that is absent or `NULL` is left out, so the database assigns
+    /// it. When the dialect supports `RETURNING`, the statement returns the primary key as one row.
+    ///
+    /// ```swift
+    /// try compiler.insert(["title": "Ship it"], into: Fixtures.task)
+    /// // INSERT INTO "task" ("title", "notes", "priority", …) VALUES (?, ?, ?, …) RETURNING "id"
+    /// ```
+    ///
+    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` for a name that is not an attribute,
+    ///   ``FetchKitError/typeMismatch(key:expected:got:offset:)`` for a value of the wrong type,
+    ///   ``FetchKitError/invalidValue(_:)`` for NaN or text containing NUL, and
+    ///   ``FetchKitError/constraintViolation(_:name:message:)`` (`.notNull`) for a required attribute
+    ///   without a value.
+    public func insert(_ row: Row, into entity: Entity) throws -> SQLStatement {
+        let entity = try schemaEntity(entity)
+        var sql = try insertClause(row, into: entity)
+        if dialect.supportsReturning { sql.append(" RETURNING " + quote(entity.primaryKeyAttribute.column)) }
+        return try sql.statement(in: dialect)
+    }
+
+    /// Compiles an upsert: insert `row`, or, when a row with its primary key exists, set the attributes
+    /// `row` names on it (`ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title"`).
+    ///
+    /// A row that names only the primary key becomes `ON CONFLICT ("id") DO NOTHING`.
+    ///
+    /// - Throws: the errors of ``insert(_:into:)``, and ``FetchKitError/unsupported(_:)`` when the dialect
+    ///   has no upsert syntax.
+    public func upsert(_ row: Row, into entity: Entity) throws -> SQLStatement {
+        guard dialect.upsertSyntax != nil else {
+            throw FetchKitError.unsupported("upsert on \(dialect.name)")
+        }
+        let entity = try schemaEntity(entity)
+        var sql = try insertClause(row, into: entity)
+        let key = entity.primaryKeyAttribute
+        let updated = entity.attributes.dropFirst().filter { row[$0.name] != nil }.map { quote($0.column) }
+        sql.append(" ON CONFLICT (" + quote(key.column) + ") DO ")
+        if updated.isEmpty {
+            sql.append("NOTHING")
+        } else {
+            sql.append("UPDATE SET " + updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        }
+        return try sql.statement(in: dialect)
+    }
+
+    /// Compiles an `UPDATE` of the attributes named in `values` on the row whose primary key is `key`.
+    ///
+    /// ```swift
+    /// try compiler.update(Fixtures.task, key: 7, set: ["done": true])
+    /// // UPDATE "task" SET "done" = ? WHERE "id" = ?      bindings: [true, 7]
+    /// ```
+    ///
+    /// - Throws: the value errors of ``insert(_:into:)``, and ``FetchKitError/invalidValue(_:)`` when
+    ///   `values` is empty, changes the primary key, or `key` is `NULL`.
+    public func update(_ entity: Entity, key: Value, set values: Row) throws -> SQLStatement {
+        let entity = try schemaEntity(entity)
+        let key = try primaryKey(key, of: entity)
+        var sql = try setClause(entity, values, keeping: key)
+        sql.append(" WHERE " + quote(entity.primaryKeyAttribute.column) + " = " + .binding(key))
+        return try sql.statement(in: dialect)
+    }
+
+    /// Compiles an `UPDATE` of the attributes named in `values` on every row matching `predicate`.
+    ///
+    /// A predicate that needs no join is written against the table itself
+    /// (`UPDATE "task" SET "done" = ? WHERE "task"."priority" > ?`); one that crosses a to-one
+    /// relationship selects the keys to update in a subquery. Correlated subqueries (`ANY`, `@count`)
+    /// work in both forms.
+    ///
+    /// - Throws: the errors of ``FetchPredicate/validated(for:in:)`` and the value errors of
+    ///   ``update(_:key:set:)`` (the primary key cannot be set).
+    public func update(_ entity: Entity, where predicate: FetchPredicate, set values: Row) throws -> SQLStatement {
+        let entity = try schemaEntity(entity)
+        var sql = try setClause(entity, values, keeping: nil)
+        sql.append(try filter(entity, predicate))
+        return try sql.statement(in: dialect)
+    }
+
+    /// Compiles a `DELETE` of the row whose primary key is `key`.
+    ///
+    /// - Throws: ``FetchKitError/typeMismatch(key:expected:got:offset:)`` when `key` is not of the
+    ///   primary key's type, ``FetchKitError/invalidValue(_:)`` when it is `NULL`.
+    public func delete(_ entity: Entity, key: Value) throws -> SQLStatement {
+        let entity = try schemaEntity(entity)
+        let key = try primaryKey(key, of: entity)
+        let sql = "DELETE FROM " + quote(entity.table) + " WHERE " + quote(entity.primaryKeyAttribute.column)
+            + " = " + .binding(key)
+        return try sql.statement(in: dialect)
+    }
+
+    /// Compiles a `DELETE` of every row matching `predicate` (written like ``update(_:where:set:)``).
+    ///
+    /// - Throws: the errors of ``FetchPredicate/validated(for:in:)``.
+    public func delete(_ entity: Entity, where predicate: FetchPredicate) throws -> SQLStatement {
+        let entity = try schemaEntity(entity)
+        let sql = "DELETE FROM " + quote(entity.table) + (try filter(entity, predicate))
+        return try sql.statement(in: dialect)
+    }
+
+    // MARK: - Clauses
+
+    /// `INSERT INTO "t" ("a", …) VALUES (?, …)` with every value checked and defaults filled in.
+    private func insertClause(_ row: Row, into entity: Entity) throws -> SQLFragment {
+        try rejectUnknownNames(row, of: entity)
+        var columns: [String] = []
+        var values: [SQLFragment] = []
+        for (index, attribute) in entity.attributes.enumerated() {
+            let given = row[attribute.name]
+            if index == 0 && attribute.type == .integer && (given ?? .null).isNull { continue }
+            let value = try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity)
+            columns.append(quote(attribute.column))
+            values.append(.binding(value))
+        }
+        let table = "INSERT INTO " + quote(entity.table)
+        guard !columns.isEmpty else { return SQLFragment(table + " DEFAULT VALUES") }
+        return table + " (" + columns.joined(separator: ", ") + ") VALUES (" + values.joined(separator: ", ") + ")"
+    }
+
+    /// `UPDATE "t" SET "a" = ?, …` for the attributes `values` names, in declaration order.
+    private func setClause(_ entity: Entity, _ values: Row, keeping key: Value?) throws -> SQLFragment {
+        try rejectUnknownNames(values, of: entity)
+        let keyAttribute = entity.primaryKeyAttribute
+        var assignments: [SQLFragment] = []
+        for attribute in entity.attributes {
+            guard let given = values[attribute.name] else { continue }
+            let value = try storable(given, for: attribute, of: entity)
+            if attribute.name == keyAttribute.name {
+                guard let key, value == key else {
+                    throw FetchKitError.invalidValue(
+                        "an update cannot change the primary key '\(attribute.name)' of \(entity.name)")
+                }
+                continue
+            }
+            assignments.append(quote(attribute.column) + " = " + .binding(value))
+        }
+        guard !assignments.isEmpty else {
+            throw FetchKitError.invalidValue("an update of \(entity.name) must set at least one attribute")
+        }
+        return "UPDATE " + quote(entity.table) + " SET " + assignments.joined(separator: ", ")
+    }
+
+    /// ` WHERE …` for an `UPDATE` or `DELETE` of `entity`: against the table itself when the predicate
+    /// needs no join, otherwise `"id" IN (SELECT t0."id" FROM "t" AS t0 LEFT JOIN … WHERE …)`.
+    private func filter(_ entity: Entity, _ predicate: FetchPredicate) throws -> SQLFragment {
+        let predicate = try predicate.validated(for: entity, in: schema)
+        if predicate.isTriviallyTrue { return SQLFragment() }
+        let direct = QueryScope(
+            entity: entity, alias: quote(entity.table), aliases: AliasAllocator(), isSubquery: false)
+        let condition = try condition(predicate, in: direct)
+        if direct.joins.isEmpty { return " WHERE " + condition.sql }
+        let scope = QueryScope(entity: entity, alias: "t0", aliases: AliasAllocator(), isSubquery: false)
+        let aliased = try self.condition(predicate, in: scope)
+        let key = quote(entity.primaryKeyAttribute.column)
+        return " WHERE " + key + " IN (SELECT t0." + key + " FROM " + scope.fromClause(dialect: dialect)
+            + " WHERE " + aliased.sql + ")"
+    }
+
+    // MARK: - Values
+
+    private func rejectUnknownNames(_ row: Row, of entity: Entity) throws {
+        for name in row.names where entity.attribute(named: name) == nil {
+            throw FetchKitError.unknownKey(name, entity: entity.name, offset: nil)
+        }
+    }
+
+    /// `key` as a value of `entity`'s primary key type.
+    private func primaryKey(_ key: Value, of entity: Entity) throws -> Value {
+        let attribute = entity.primaryKeyAttribute
+        guard !key.isNull else {
+            throw FetchKitError.invalidValue("the primary key '\(attribute.name)' of \(entity.name) cannot be NULL")
+        }
+        return try storable(key, for: attribute, of: entity)
+    }
+
+    /// `value` converted to `attribute`'s type and checked to be storable.
+    func storable(_ value: Value, for attribute: Attribute, of entity: Entity) throws -> Value {
+        guard let coerced = attribute.type.coerce(value) else {
+            throw FetchKitError.typeMismatch(
+                key: attribute.name, expected: attribute.type, got: value.description, offset: nil)
+        }
+        switch coerced {
+        case .null where !attribute.isOptional:
+            throw FetchKitError.constraintViolation(
+                .notNull, name: "\(entity.table).\(attribute.column)",
+                message: "\(entity.name).\(attribute.name) is required and has no value")
+        case .double(let number) where number.isNaN:
+            throw FetchKitError.invalidValue("\(entity.name).\(attribute.name) cannot store NaN")
+        case .text(let text) where text.unicodeScalars.contains("\0"):
+            throw FetchKitError.invalidValue("\(entity.name).\(attribute.name) cannot store text containing NUL")
+        default:
+            return coerced
+        }
+    }
+}
