@@ -49,7 +49,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, CustomStrin
         case (.integer, .double(let d)): return Int64(exactly: d).map(Value.integer)
         case (.double, .integer(let i)): return .double(Double(i))
         case (.bool, .integer(let i)) where i == 0 || i == 1: return .bool(i == 1)
-        default: return accepts(value) ? value : nil
+        default: return accepts(value) ? value : Optional<Value>.none
         }
     }
 }
