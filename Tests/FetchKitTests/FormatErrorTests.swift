@@ -16,6 +16,8 @@ struct FormatErrorTests {
         ("TRUE", "expected a comparison operator", 4),
         ("a == 1 b == 2", "unexpected 'b'", 7),
         ("a == 1 foo", "unexpected 'foo'", 7),
+        ("a == 1 NOT b == 2", "unexpected 'NOT'", 7),
+        ("a == 1 TRUEPREDICATE", "unexpected 'TRUEPREDICATE'", 7),
         ("a == 1 == 2", "unexpected '=='", 7),
         ("a == 1)", "unexpected ')'", 6),
         ("(a == 1", "expected ')'", 7),

@@ -125,7 +125,7 @@ extension FormatParser {
         case .aggregate(let name):
             throw FetchKitError.invalidPredicate("@\(name) needs a key path before it", offset: current.start)
         default:
-            throw unexpected(current)
+            throw unexpected(current, operand: true)
         }
     }
 

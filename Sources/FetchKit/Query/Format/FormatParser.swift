@@ -133,12 +133,13 @@ struct FormatParser {
 
     // MARK: - Errors
 
-    /// "unexpected 'x'" for a token that cannot appear where it is.
-    func unexpected(_ token: FormatToken) -> FetchKitError {
+    /// "unexpected 'x'" for a token that cannot appear where it is; `operand` adds a hint for a reserved word
+    /// where a key could have been meant.
+    func unexpected(_ token: FormatToken, operand: Bool = false) -> FetchKitError {
         switch token.kind {
         case .end:
             return .invalidPredicate("unexpected end of input", offset: token.start)
-        case .word(let name, keyword: .some):
+        case .word(let name, keyword: .some) where operand:
             return .invalidPredicate(
                 "unexpected '\(name)' (a reserved word; write #\(name) to use it as a key)", offset: token.start)
         default:
