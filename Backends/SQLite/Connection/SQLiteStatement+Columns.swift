@@ -33,6 +33,12 @@ extension SQLiteStatement {
         }
     }
 
+    /// The integer of column `index` (`NULL` reads as 0, text and floats as SQLite converts them).
+    @inline(__always)
+    func integer(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
     /// The text of column `index` (UTF-8, invalid sequences repaired).
     @inline(__always)
     func text(at index: Int32) -> String {

@@ -1,0 +1,62 @@
+import Logging
+
+extension SQLiteStore {
+    /// What a store does with the schema's tables when it opens.
+    public enum SchemaPolicy: Sendable, Hashable {
+        /// Create the tables (and their indexes) that do not exist, in one transaction,
+        /// and validate the ones that do.
+        case createMissing
+        /// Only validate: a missing table is a ``FetchKitError/schemaMismatch(table:detail:)``.
+        case validateOnly
+    }
+
+    /// How a store opens and runs its connections.
+    ///
+    /// ```swift
+    /// var options = SQLiteStore.Options()
+    /// options.readerCount = 2
+    /// options.busyTimeout = .milliseconds(500)
+    /// let store = try await SQLiteStore.open(path: "app.sqlite", schema: schema, options: options)
+    /// ```
+    public struct Options: Sendable {
+        /// How many read-only connections (each on its own thread) serve fetches of a file store.
+        /// `0` reads on the writer connection. An in-memory store always reads on its writer.
+        public var readerCount: Int
+        /// How long a statement waits for a lock another connection or process holds before it
+        /// fails with ``FetchKitError/busy(_:)``.
+        public var busyTimeout: Duration
+        /// How many prepared statements each connection keeps (least recently used are finalized).
+        public var statementCacheCapacity: Int
+        /// Where the store logs (opening, schema creation, closing at info; rollbacks at debug).
+        public var logger: Logger
+        /// Whether missing tables are created.
+        public var schemaPolicy: SchemaPolicy
+
+        /// Creates options; the defaults are 4 readers, a 5 s busy timeout, 64 cached statements,
+        /// a silent logger and ``SchemaPolicy/createMissing``.
+        public init(
+            readerCount: Int = 4, busyTimeout: Duration = .seconds(5), statementCacheCapacity: Int = 64,
+            logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing
+        ) {
+            self.readerCount = readerCount
+            self.busyTimeout = busyTimeout
+            self.statementCacheCapacity = statementCacheCapacity
+            self.logger = logger
+            self.schemaPolicy = schemaPolicy
+        }
+
+        /// The default logger: label `fetchkit.sqlite`, discarding everything.
+        public static var silentLogger: Logger {
+            Logger(label: "fetchkit.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
+        }
+
+        /// ``busyTimeout`` in whole milliseconds, clamped to what SQLite accepts.
+        var busyTimeoutMilliseconds: Int32 {
+            let (seconds, attoseconds) = busyTimeout.components
+            guard seconds >= 0 else { return 0 }
+            let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+            guard !milliseconds.overflow, milliseconds.partialValue < Int64(Int32.max) else { return Int32.max }
+            return Int32(clamping: milliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import FetchKit
+import Logging
+
+// Every write goes through this file: the writer connection and the transaction boundaries
+// (BEGIN IMMEDIATE, COMMIT, ROLLBACK) live here, so a change feed can hook the writer
+// (update/commit/rollback hooks, an authorizer) and publish each committed batch in one place.
+
+extension SQLiteStore {
+    /// Runs `body` in one transaction on the writer thread: `BEGIN IMMEDIATE`, the body, `COMMIT`.
+    ///
+    /// When `body` throws, or the commit fails, the transaction rolls back whole and the error is
+    /// rethrown. The body is synchronous, so a write cannot start another write.
+    ///
+    /// ```swift
+    /// let task = try await store.write { tx in
+    ///     try tx.insert(Task(title: "Ship it"))
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws; ``FetchKitError/busy(_:)`` when another process holds the
+    ///   write lock past the busy timeout; ``FetchKitError/closed`` after ``close()``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
+        try await writer.run { [compiler, logger] connection in
+            try SQLiteStore.transaction(on: connection, compiler: compiler, logger: logger, body)
+        }
+    }
+
+    /// The transaction boundary, on the writer thread.
+    static func transaction<T>(
+        on connection: SQLiteConnection, compiler: SQLCompiler, logger: Logger,
+        _ body: (any WriteTransaction) throws -> T
+    ) throws -> T {
+        try connection.run("BEGIN IMMEDIATE")
+        let transaction = SQLiteWriteTransaction(connection: connection, compiler: compiler)
+        defer { transaction.end() }
+        do {
+            let result = try body(transaction)
+            try connection.run("COMMIT")
+            return result
+        } catch {
+            rollBack(connection, after: error, logger: logger)
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already.
+    private static func rollBack(_ connection: SQLiteConnection, after error: any Error, logger: Logger) {
+        logger.debug("write rolled back", metadata: ["error": "\(error)"])
+        guard connection.isInTransaction else { return }
+        do {
+            try connection.run("ROLLBACK")
+        } catch {
+            logger.info("rollback failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

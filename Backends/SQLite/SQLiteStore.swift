@@ -1,0 +1,116 @@
+import FetchKit
+import Logging
+
+/// The embedded store: a SQLite database file (or a private in-memory database).
+///
+/// One writer connection runs every write transaction; a pool of read-only connections serves
+/// fetches of a file store, which uses WAL so readers see the last committed state while a write
+/// runs. Each connection lives on its own thread: no SQLite call runs on the cooperative pool.
+///
+/// ```swift
+/// let store = try await SQLiteStore.open(path: "tasks.sqlite", schema: schema)
+/// try await store.write { tx in try tx.insert(Task(title: "Ship it")) }
+/// let tasks = try await store.fetch(FetchRequest(Task.self), as: Task.self)
+/// await store.close()
+/// ```
+public final class SQLiteStore: PersistentStore {
+    /// The entities this store holds.
+    public let schema: Schema
+    /// The database file, or `nil` for an in-memory store.
+    public let path: String?
+    /// The options the store was opened with.
+    public let options: Options
+    /// SQLite's dialect.
+    public var dialect: SQLDialect { .sqlite }
+
+    let compiler: SQLCompiler
+    let logger: Logger
+    /// The one read-write connection: every write transaction, and reads of an in-memory store.
+    let writer: ConnectionPool
+    /// The read-only connections, or `nil` when reads run on the writer.
+    let readers: ConnectionPool?
+
+    private init(
+        schema: Schema, path: String?, options: Options, writer: ConnectionPool, readers: ConnectionPool?
+    ) {
+        self.schema = schema
+        self.path = path
+        self.options = options
+        self.compiler = SQLCompiler(schema: schema, dialect: .sqlite)
+        self.logger = options.logger
+        self.writer = writer
+        self.readers = readers
+    }
+
+    deinit {
+        // Without close(), the threads still finish queued jobs, close their connections and end.
+        readers?.shutDownWithoutWaiting()
+        writer.shutDownWithoutWaiting()
+    }
+
+    /// Opens (creating if needed) the database file at `path`, creates the schema's missing tables
+    /// and validates the existing ones (see ``Options/schemaPolicy``).
+    ///
+    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` when a table does not match;
+    ///   ``FetchKitError/database(code:message:sql:)`` when the file cannot be opened.
+    public static func open(path: String, schema: Schema, options: Options = .init()) async throws -> SQLiteStore {
+        guard !path.isEmpty, path != ":memory:" else {
+            throw FetchKitError.invalidValue(
+                "'\(path)' is not a file path; use SQLiteStore.inMemory(schema:) for an in-memory store")
+        }
+        return try await start(path: path, schema: schema, options: options)
+    }
+
+    /// Opens a private in-memory database holding the schema's tables; it vanishes on ``close()``.
+    ///
+    /// Reads and writes share its one connection.
+    public static func inMemory(schema: Schema, options: Options = .init()) async throws -> SQLiteStore {
+        try await start(path: nil, schema: schema, options: options)
+    }
+
+    private static func start(path: String?, schema: Schema, options: Options) async throws -> SQLiteStore {
+        let location = path ?? ":memory:"
+        var configuration = SQLiteConnection.Configuration(
+            path: path, readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+            statementCacheCapacity: options.statementCacheCapacity)
+        let writerConfiguration = configuration
+        let writer = try await ConnectionPool.start(name: "fk.sqlite.w", size: 1) { _ in
+            try SQLiteConnection.open(writerConfiguration)
+        }
+        do {
+            let compiler = SQLCompiler(schema: schema, dialect: .sqlite)
+            try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
+                try SQLiteSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
+                    .run(on: connection)
+            }
+            var readers: ConnectionPool?
+            if path != nil, options.readerCount > 0 {
+                configuration.readOnly = true
+                let readerConfiguration = configuration
+                readers = try await ConnectionPool.start(name: "fk.sqlite.r", size: options.readerCount) { _ in
+                    try SQLiteConnection.open(readerConfiguration)
+                }
+            }
+            options.logger.info(
+                "opened SQLite store",
+                metadata: ["path": "\(location)", "readers": "\(readers?.size ?? 0)"])
+            return SQLiteStore(schema: schema, path: path, options: options, writer: writer, readers: readers)
+        } catch {
+            await writer.shutDown()
+            throw error
+        }
+    }
+
+    /// Lets queued work finish, then closes every connection. Later calls throw ``FetchKitError/closed``.
+    public func close() async {
+        guard !writer.isClosed else { return }
+        await readers?.shutDown()
+        await writer.shutDown()
+        logger.info("closed SQLite store", metadata: ["path": "\(path ?? ":memory:")"])
+    }
+
+    /// Runs `body` on a reader connection (the writer when there are no readers).
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await (readers ?? writer).run(body)
+    }
+}

@@ -1,0 +1,173 @@
+import FetchKit
+
+/// The ``WriteTransaction`` a ``SQLiteStore/write(_:)`` closure receives: it runs the compiler's
+/// statements on the writer connection, inside the store's `BEGIN IMMEDIATE … COMMIT`.
+///
+/// Confined to the writer thread and valid only while the closure runs.
+final class SQLiteWriteTransaction: WriteTransaction {
+    let schema: Schema
+    private let connection: SQLiteConnection
+    private let compiler: SQLCompiler
+    private var isActive = true
+
+    init(connection: SQLiteConnection, compiler: SQLCompiler) {
+        self.connection = connection
+        self.compiler = compiler
+        self.schema = compiler.schema
+    }
+
+    /// Marks the transaction over: later calls throw.
+    func end() {
+        isActive = false
+    }
+
+    private func entity(named name: String) throws -> Entity {
+        guard isActive else {
+            throw FetchKitError.unsupported("a write transaction used after its write closure returned")
+        }
+        return try schema.entity(named: name)
+    }
+
+    // MARK: - Insert
+
+    func insert<R: Record>(_ record: R) throws -> R {
+        let entity = try entity(named: R.entity.name)
+        let keyName = entity.primaryKey.name
+        var row = try RecordCoding.encode(record)
+        if row[keyName]?.isNull ?? true {
+            row = row.removing(keyName)
+        }
+        let key = try insert(row, into: entity)
+        row.set(keyName, to: key)
+        return try RecordCoding.decode(R.self, from: row)
+    }
+
+    func insert(_ row: Row, into entityName: String) throws -> Value {
+        try insert(row, into: entity(named: entityName))
+    }
+
+    private func insert(_ row: Row, into entity: Entity) throws -> Value {
+        let statement = try compiler.insert(row, into: entity)
+        let keyType = entity.primaryKey.type
+        return try connection.withStatement(statement.sql) { prepared in
+            try prepared.bind(statement.bindings)
+            if try prepared.step() {
+                // INSERT … RETURNING the key.
+                let key = prepared.value(at: 0, as: keyType)
+                while try prepared.step() {}
+                return key
+            }
+            if let given = row[entity.primaryKey.name], !given.isNull {
+                return keyType.coerce(given) ?? given
+            }
+            return .integer(connection.lastInsertRowID)
+        }
+    }
+
+    // MARK: - Upsert
+
+    func upsert<R: Record>(_ record: R) throws {
+        let entity = try entity(named: R.entity.name)
+        let row = try RecordCoding.encode(record)
+        guard let key = row[entity.primaryKey.name], !key.isNull else {
+            // Without a key nothing can conflict: the store assigns one.
+            _ = try insert(row.removing(entity.primaryKey.name), into: entity)
+            return
+        }
+        try run(compiler.upsert(row, into: entity))
+    }
+
+    func upsert(_ row: Row, into entityName: String) throws {
+        try run(compiler.upsert(row, into: entity(named: entityName)))
+    }
+
+    // MARK: - Update
+
+    func update<R: Record>(_ record: R) throws {
+        let entity = try entity(named: R.entity.name)
+        let row = try RecordCoding.encode(record)
+        let keyName = entity.primaryKey.name
+        guard let key = row[keyName], !key.isNull else {
+            throw FetchKitError.recordMapping(
+                entity: entity.name, detail: "cannot update a record without a primary key ('\(keyName)' is nil)")
+        }
+        let values = row.removing(keyName)
+        let changed = values.names.isEmpty ? try exists(entity, key: key) : try update(entity, key: key, set: values)
+        guard changed else {
+            throw FetchKitError.recordMapping(entity: entity.name, detail: "no row has primary key \(key) to update")
+        }
+    }
+
+    func update(_ entityName: String, key: Value, set values: Row) throws -> Bool {
+        try update(entity(named: entityName), key: key, set: values)
+    }
+
+    private func update(_ entity: Entity, key: Value, set values: Row) throws -> Bool {
+        try run(compiler.update(entity, key: key, set: values)) > 0
+    }
+
+    func update(_ entityName: String, where predicate: FetchPredicate, set values: Row) throws -> Int {
+        try run(compiler.update(entity(named: entityName), where: predicate, set: values))
+    }
+
+    private func exists(_ entity: Entity, key: Value) throws -> Bool {
+        let request = FetchRequest(
+            entity: entity.name,
+            predicate: .comparison(.init(.key(.init(entity.primaryKey.name)), .equal, .value(key))),
+            fetchLimit: 1)
+        return try connection.count(compiler.count(request)) > 0
+    }
+
+    // MARK: - Delete
+
+    func delete<R: Record>(_ record: R) throws -> Bool {
+        let entity = try entity(named: R.entity.name)
+        let row = try RecordCoding.encode(record)
+        guard let key = row[entity.primaryKey.name], !key.isNull else { return false }
+        return try run(compiler.delete(entity, key: key)) > 0
+    }
+
+    func delete(_ entityName: String, key: Value) throws -> Bool {
+        try run(compiler.delete(entity(named: entityName), key: key)) > 0
+    }
+
+    func delete(_ entityName: String, where predicate: FetchPredicate) throws -> Int {
+        try run(compiler.delete(entity(named: entityName), where: predicate))
+    }
+
+    // MARK: - Raw SQL and fetches
+
+    func execute(_ sql: String, _ bindings: [Value]) throws -> Int {
+        guard isActive else {
+            throw FetchKitError.unsupported("a write transaction used after its write closure returned")
+        }
+        return try run(SQLStatement(sql: sql, bindings: bindings))
+    }
+
+    func fetch(_ request: FetchRequest) throws -> [Row] {
+        _ = try entity(named: request.entityName)
+        return try connection.fetchRows(compiler.fetch(request))
+    }
+
+    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
+        _ = try entity(named: request.entityName)
+        return try connection.fetchRecords(compiler.compileFetch(request, as: R.self), as: R.self)
+    }
+
+    /// Runs one statement to completion; returns the rows it changed (0 for one that changes none).
+    @discardableResult
+    private func run(_ statement: SQLStatement) throws -> Int {
+        let before = connection.totalChanges
+        try connection.run(statement.sql, statement.bindings)
+        // sqlite3_changes() keeps the count of the last INSERT/UPDATE/DELETE: report it only when
+        // this statement changed something, so a SELECT or DDL returns 0.
+        return connection.totalChanges == before ? 0 : connection.changes
+    }
+}
+
+extension Row {
+    /// The row without column `name`.
+    func removing(_ name: String) -> Row {
+        Row(zip(names, values).filter { $0.0 != name })
+    }
+}

@@ -1,0 +1,160 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKitSQLite
+
+@Suite("SQLite store: readers, writers, busy handling", .serialized)
+struct SQLiteStoreConcurrencyTests {
+    typealias Task = Fixtures.TaskRecord
+
+    @Test("readers see the last committed state while a write runs, then the new state; no deadlock")
+    func readersDuringWrite() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await SQLiteStore.open(
+            path: directory.path("concurrent.sqlite"), schema: Fixtures.schema, options: .testing(readers: 2))
+        try await store.seed()
+        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+        let proceed = DispatchSemaphore(value: 0)
+        let write = _Concurrency.Task {
+            try await store.write { tx in
+                try tx.insert(Task(title: "uncommitted"))
+                try tx.delete("Task", key: 1)
+                insertedSignal.yield()
+                // Hold the transaction open on the writer thread until the readers are done.
+                _ = proceed.wait(timeout: .now() + 10)
+                return try tx.fetch(FetchRequest(entity: "Task")).count
+            }
+        }
+        var iterator = inserted.makeAsyncIterator()
+        await iterator.next()
+        let during = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 { group.addTask { try await store.count(of: "Task") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(during == Array(repeating: 10, count: 6))
+        let titles = try await store.allTasks().map(\.title)
+        #expect(!titles.contains("uncommitted") && titles.contains("Write report"))
+        proceed.signal()
+        #expect(try await write.value == 10)
+        let after = try await store.allTasks()
+        #expect(after.count == 10)
+        #expect(after.contains { $0.title == "uncommitted" })
+        #expect(!after.contains { $0.id == 1 })
+        await store.close()
+    }
+
+    @Test("concurrent writes run one at a time and all commit")
+    func serializedWrites() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try await store.write { tx in
+                        let count = try tx.fetch(FetchRequest(entity: "Task")).count
+                        try tx.insert(Task(title: "t\(index)", priority: count))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let priorities = try await store.allTasks().map(\.priority).sorted()
+        #expect(priorities == Array(0..<20))
+        await store.close()
+    }
+
+    /// A second connection on the same file holding the write lock, as another process would.
+    private func lockingConnection(_ path: String) throws -> SQLiteConnection {
+        let other = try SQLiteConnection.open(
+            .init(path: path, readOnly: false, busyTimeoutMilliseconds: 0, statementCacheCapacity: 0))
+        try other.run("BEGIN IMMEDIATE")
+        try other.run("INSERT INTO category (name, position) VALUES ('other process', 9)")
+        return other
+    }
+
+    @Test("a write waits for another connection's transaction and fails busy after the timeout")
+    func busyTimeout() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("busy.sqlite")
+        let store = try await SQLiteStore.open(
+            path: path, schema: Fixtures.schema, options: .testing(readers: 1, busyTimeout: .milliseconds(200)))
+        let other = try lockingConnection(path)
+        let started = ContinuousClock.now
+        do {
+            try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(name: "mine")) }
+            Issue.record("the write succeeded while another connection held the lock")
+        } catch FetchKitError.busy(let message) {
+            #expect(message.contains("locked"), "\(message)")
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(150))
+        // Readers are not blocked by the other writer.
+        #expect(try await store.count(of: "Category") == 0)
+        try other.run("ROLLBACK")
+        other.close()
+        try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(name: "mine")) }
+        #expect(try await store.count(of: "Category") == 1)
+        await store.close()
+    }
+
+    @Test("a write waiting on another connection succeeds once that one commits")
+    func busyThenCommit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("wait.sqlite")
+        let store = try await SQLiteStore.open(
+            path: path, schema: Fixtures.schema, options: .testing(readers: 1, busyTimeout: .seconds(10)))
+        let other = try lockingConnection(path)
+        let write = _Concurrency.Task {
+            try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(name: "mine")).id }
+        }
+        try await _Concurrency.Task.sleep(for: .milliseconds(300))
+        try other.run("COMMIT")
+        other.close()
+        let id = try await write.value
+        #expect(id == 2)
+        let names = try await store.fetch(
+            FetchRequest(Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("id")]),
+            as: Fixtures.CategoryRecord.self
+        ).map(\.name)
+        #expect(names == ["other process", "mine"])
+        await store.close()
+    }
+
+    @Test("a repeated fetch reuses the reader's prepared statement")
+    func statementReuse() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await SQLiteStore.open(
+            path: directory.path("cache.sqlite"), schema: Fixtures.schema, options: .testing(readers: 1))
+        try await store.seed()
+        let request = FetchRequest(Task.self, predicate: try FetchPredicate(format: "priority > %d", 1))
+        let reader = try #require(store.readers)
+        let before = try await reader.run { ($0.statements.hits, $0.statements.misses) }
+        for _ in 0..<5 { _ = try await store.fetch(request, as: Task.self) }
+        let after = try await reader.run { ($0.statements.hits, $0.statements.misses) }
+        #expect(after.1 - before.1 == 1)
+        #expect(after.0 - before.0 == 4)
+        await store.close()
+    }
+
+    @Test("[c] and [d] comparisons run through fk_casefold and fk_unaccent")
+    func foldingFunctions() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.seed()
+        func titles(_ format: String, _ argument: String) async throws -> [String] {
+            try await store.fetch(
+                FetchRequest(Task.self, predicate: try FetchPredicate(format: format, argument),
+                             sortDescriptors: [.ascending("id")]), as: Task.self
+            ).map(\.title)
+        }
+        #expect(try await titles("title BEGINSWITH[c] %@", "write") == ["Write report", "WRITE tests"])
+        #expect(try await titles("title BEGINSWITH %@", "write") == [])
+        #expect(try await titles("title ==[cd] %@", "CAFE ORDER") == ["Café order"])
+        #expect(try await titles("notes CONTAINS[d] %@", "resume") == ["Café order"])
+        #expect(try await titles("title LIKE %@", "write*") == [])
+        await store.close()
+    }
+}

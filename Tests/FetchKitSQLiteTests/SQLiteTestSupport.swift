@@ -1,0 +1,52 @@
+import FetchKit
+import FetchKitSQLite
+import FetchKitTesting
+import Foundation
+
+/// A directory under the system's temporary directory, removed by ``remove()``.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+extension SQLiteStore.Options {
+    /// Options for tests: a short busy timeout so a failure never hangs a run.
+    static func testing(readers: Int = 2, busyTimeout: Duration = .seconds(2)) -> SQLiteStore.Options {
+        SQLiteStore.Options(readerCount: readers, busyTimeout: busyTimeout)
+    }
+}
+
+extension SQLiteStore {
+    /// Inserts the fixture categories and tasks.
+    func seed() async throws {
+        try await write { tx in
+            for category in Fixtures.sampleCategories { try tx.insert(category) }
+            for task in Fixtures.sampleTasks { try tx.insert(task) }
+        }
+    }
+
+    /// Every task record, by primary key.
+    func allTasks() async throws -> [Fixtures.TaskRecord] {
+        try await fetch(FetchRequest(Fixtures.TaskRecord.self, sortDescriptors: [.ascending("id")]),
+                        as: Fixtures.TaskRecord.self)
+    }
+
+    /// How many rows `entity` holds.
+    func count(of entity: String) async throws -> Int {
+        try await count(FetchRequest(entity: entity))
+    }
+}
+
+/// An error a write closure throws on purpose.
+struct DeliberateError: Error, Equatable {}
