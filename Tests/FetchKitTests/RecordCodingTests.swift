@@ -100,6 +100,64 @@ private struct WithUnsigned: Record {
     var count: UInt64
 }
 
+/// A record whose `init(from:)` asks for different keys depending on a value.
+private struct Branching: Record, Equatable {
+    static let entity = Entity(
+        "Branching",
+        attributes: [
+            Attribute("kind", .text), Attribute("number", .integer, optional: true),
+            Attribute("text", .text, optional: true),
+        ])
+
+    enum CodingKeys: String, CodingKey { case id, kind, number, text }
+
+    var id: Int64?
+    var kind: String
+    var number: Int?
+    var text: String?
+
+    init(id: Int64?, number: Int) {
+        (self.id, kind, self.number, text) = (id, "number", number, nil)
+    }
+
+    init(id: Int64?, text: String) {
+        (self.id, kind, number, self.text) = (id, "text", nil, text)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        kind = try container.decode(String.self, forKey: .kind)
+        if kind == "number" {
+            number = try container.decode(Int.self, forKey: .number)
+        } else if container.contains(.text) {
+            text = try container.decode(String.self, forKey: .text)
+        }
+    }
+}
+
+/// A record that lists the attributes its row has.
+private struct Inventory: Record {
+    static let entity = Entity(
+        "Inventory", attributes: [Attribute("a", .integer, optional: true), Attribute("b", .integer, optional: true)])
+
+    enum CodingKeys: String, CodingKey { case id, a, b }
+
+    var id: Int64?
+    var present: [String]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        present = container.allKeys.map(\.stringValue).sorted()
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+    }
+}
+
 /// A reader without a layout identity, over parallel arrays.
 private struct ArrayReader: ColumnReader {
     var names: [String]
@@ -218,7 +276,8 @@ private struct ArrayReader: ColumnReader {
             try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
         }
         let wrongDate: Row = ["id": 1, "title": "t", "priority": 1, "done": false, "due": "tomorrow"]
-        #expect(throws: FetchKitError.recordMapping(entity: "Task", detail: "'due' expected Date, found \"tomorrow\"")) {
+        let tomorrow = FetchKitError.recordMapping(entity: "Task", detail: "'due' expected Date, found \"tomorrow\"")
+        #expect(throws: tomorrow) {
             try RecordCoding.decode(Fixtures.TaskRecord.self, from: wrongDate)
         }
         let nullTitle: Row = ["id": 1, "title": .null, "priority": 1, "done": false]
@@ -246,7 +305,8 @@ private struct ArrayReader: ColumnReader {
         }
         let unsigned = try RecordCoding.decode(WithUnsigned.self, from: ["id": 1, "count": 5] as Row)
         #expect(unsigned.count == 5)
-        #expect(throws: FetchKitError.recordMapping(entity: "WithUnsigned", detail: "'count' expected UInt64, found -1")) {
+        let negative = FetchKitError.recordMapping(entity: "WithUnsigned", detail: "'count' expected UInt64, found -1")
+        #expect(throws: negative) {
             try RecordCoding.decode(WithUnsigned.self, from: ["id": 1, "count": -1] as Row)
         }
     }
@@ -287,7 +347,8 @@ private struct ArrayReader: ColumnReader {
 
     @Test func nestedCodableTypesAreRejected() {
         let nested = FetchKitError.recordMapping(
-            entity: "WithNested", detail: "'point' is a nested Codable type; a record's properties must be attribute values")
+            entity: "WithNested",
+            detail: "'point' is a nested Codable type; a record's properties must be attribute values")
         #expect(throws: nested) {
             try RecordCoding.encode(WithNested(id: 1, point: .init(x: 1, y: 2)))
         }
@@ -295,7 +356,8 @@ private struct ArrayReader: ColumnReader {
             try RecordCoding.decode(WithNested.self, from: ["id": 1, "point": "1,2"] as Row)
         }
         let list = FetchKitError.recordMapping(
-            entity: "WithList", detail: "'tags' is a nested Codable type; a record's properties must be attribute values")
+            entity: "WithList",
+            detail: "'tags' is a nested Codable type; a record's properties must be attribute values")
         #expect(throws: list) {
             try RecordCoding.encode(WithList(id: 1, tags: ["a"]))
         }
@@ -325,6 +387,61 @@ private struct ArrayReader: ColumnReader {
             #expect(try decoder.decode(from: first) == .init(id: 1, title: "a", notes: "n", priority: 1))
             #expect(try decoder.decode(from: reordered) == .init(id: 2, title: "b", priority: 9, done: true))
             #expect(try decoder.decode(from: fewer) == .init(id: 3, title: "c"))
+        }
+    }
+
+    @Test func recordsThatAskForDifferentKeysPerRowDecodeEveryRow() throws {
+        let decoder = RecordDecoder(Branching.self)
+        let records = [
+            Branching(id: 1, number: 5), Branching(id: 2, text: "five"), Branching(id: 3, number: 6),
+            Branching(id: 4, text: "six"), Branching(id: 5, text: "seven"), Branching(id: 6, number: 7),
+        ]
+        let rows = try records.map { try RecordCoding.encode($0) }
+        for _ in 0..<2 {
+            for (row, record) in zip(rows, records) {
+                #expect(try decoder.decode(from: row) == record)
+                #expect(try RecordCoding.decode(Branching.self, from: row) == record)
+            }
+        }
+        let withoutText: Row = ["id": 7, "kind": "text", "number": .null]
+        let decoded = try decoder.decode(from: withoutText)
+        #expect(decoded.id == 7 && decoded.kind == "text" && decoded.number == nil && decoded.text == nil)
+    }
+
+    @Test func allKeysFollowsTheLayout() throws {
+        let decoder = RecordDecoder(Inventory.self)
+        let both: Row = ["id": 1, "a": 1, "b": 2]
+        let onlyB: Row = ["id": 2, "b": 2]
+        for _ in 0..<2 {
+            #expect(try decoder.decode(from: both).present == ["a", "b", "id"])
+            #expect(try decoder.decode(from: both).present == ["a", "b", "id"])
+            #expect(try decoder.decode(from: onlyB).present == ["b", "id"])
+            #expect(try RecordCoding.decode(Inventory.self, from: onlyB).present == ["b", "id"])
+        }
+    }
+
+    @Test func staticDecodeFollowsReadersWithoutLayoutIdentity() throws {
+        let task = try #require(Fixtures.sampleTasks.first)
+        let row = try RecordCoding.encode(task)
+        let forward = row.names
+        let backward = Array(forward.reversed())
+        for names in [forward, backward, forward] {
+            let reader = ArrayReader(names: names, values: names.map { row[$0] ?? .null })
+            #expect(try RecordCoding.decode(Fixtures.TaskRecord.self, from: reader) == task)
+        }
+    }
+
+    @Test func freshLayoutsNeverReuseAStalePlan() throws {
+        let decoder = RecordDecoder(Fixtures.TaskRecord.self)
+        for index in 0..<200 {
+            var names = ["id", "title", "priority", "done"]
+            if index.isMultiple(of: 2) { names.reverse() }
+            let values: [String: Value] = [
+                "id": .integer(Int64(index)), "title": .text("t\(index)"), "priority": 7, "done": true,
+            ]
+            let row = Row(layout: RowLayout(names: names), values: names.map { values[$0] ?? .null })
+            let expected = Fixtures.TaskRecord(id: Int64(index), title: "t\(index)", priority: 7, done: true)
+            #expect(try decoder.decode(from: row) == expected)
         }
     }
 

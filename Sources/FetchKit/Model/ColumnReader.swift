@@ -16,15 +16,17 @@ public protocol ColumnReader {
     func value(at index: Int) -> Value
     /// An object shared by every reader with the same columns in the same order, or nil.
     ///
-    /// ``RecordDecoder`` remembers the column of each key and forgets it when this identity changes.
-    /// A reader that returns nil (the default) promises that one decoder only ever sees readers of
-    /// one layout, as when a decoder is created per fetch and fed the rows of one statement.
-    var columnLayoutIdentity: ObjectIdentifier? { get }
+    /// Decoders remember the column of each of a record's keys per layout (holding the object, so its
+    /// identity cannot be reused): return an immutable object, such as the ``RowLayout`` of fetched rows
+    /// or a prepared statement whose SQL never changes. With nil (the default), a ``RecordDecoder``
+    /// assumes it only ever sees readers of one layout, as when it is created per fetch and fed the
+    /// rows of one statement; ``RecordCoding/decode(_:from:)`` then finds every column by name.
+    var columnLayout: AnyObject? { get }
 }
 
 extension ColumnReader {
-    /// No identity: one decoder sees one layout.
-    public var columnLayoutIdentity: ObjectIdentifier? { nil }
+    /// No layout object: one decoder sees one layout.
+    public var columnLayout: AnyObject? { nil }
 }
 
 extension Row: ColumnReader {
@@ -36,6 +38,6 @@ extension Row: ColumnReader {
     /// The value at `index`.
     public func value(at index: Int) -> Value { values[index] }
 
-    /// The row's shared layout: rows fetched together decode with one column cache.
-    public var columnLayoutIdentity: ObjectIdentifier? { ObjectIdentifier(layout) }
+    /// The row's shared layout: rows fetched together decode with one column plan.
+    public var columnLayout: AnyObject? { layout }
 }

@@ -15,8 +15,12 @@ public enum RecordCoding {
     ///
     /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
+    @inlinable
     public static func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
-        try RecordDecoder(type).decode(from: reader)
+        let state = RecordDecodingState.checkOut(type)
+        defer { RecordDecodingState.checkIn(state, for: type) }
+        if reader.columnLayout == nil { state.forget() }
+        return try state.decode(type, from: reader)
     }
 
     /// Encodes `record` into a Row of attribute name → value (every encoded key must be an attribute of R.entity;

@@ -1,29 +1,23 @@
 /// Reads a record's properties from the columns of one row.
-struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: RowDecoder<Reader>
+struct RecordKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: RecordDecodingState
 
     var codingPath: [any CodingKey] { [] }
 
-    var allKeys: [Key] {
-        decoder.cache.attributes.compactMap { name in
-            decoder.reader.columnIndex(of: name) == nil ? nil : Key(stringValue: name)
-        }
-    }
+    var allKeys: [Key] { state.presentAttributeNames().compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool {
-        decoder.cache.column(of: key.stringValue, in: decoder.reader) != nil
-    }
+    func contains(_ key: Key) -> Bool { state.contains(key.stringValue) }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        decoder.value(for: key.stringValue)?.isNull ?? true
+        try state.value(for: key.stringValue)?.isNull ?? true
     }
 
     // MARK: Required values
 
     @inline(__always)
     private func required<T>(_ key: Key, _ type: T.Type) throws -> Value {
-        guard let value = decoder.value(for: key.stringValue) else {
-            throw ValueDecoding.missing(key.stringValue, type, entity: decoder.cache.entity)
+        guard let value = try state.value(for: key.stringValue) else {
+            throw ValueDecoding.missing(key.stringValue, type, entity: state.entity)
         }
         return value
     }
@@ -32,7 +26,7 @@ struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingCon
     private func convert<T: ValueConvertible>(_ key: Key, _ type: T.Type) throws -> T {
         let value = try required(key, type)
         guard let result = T.fromDatabaseValue(value) else {
-            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: decoder.cache.entity)
+            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: state.entity)
         }
         return result
     }
@@ -40,7 +34,7 @@ struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingCon
     @inline(__always)
     private func integer<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T {
         let value = try required(key, type)
-        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: decoder.cache.entity)
+        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: state.entity)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try convert(key, type) }
@@ -60,24 +54,24 @@ struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingCon
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try required(key, type)
-        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: decoder.cache.entity)
+        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: state.entity)
     }
 
     // MARK: Optional values (one lookup each; a missing column or NULL is nil)
 
     @inline(__always)
     private func convertIfPresent<T: ValueConvertible>(_ key: Key, _ type: T.Type) throws -> T? {
-        guard let value = decoder.value(for: key.stringValue), !value.isNull else { return nil }
+        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
         guard let result = T.fromDatabaseValue(value) else {
-            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: decoder.cache.entity)
+            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: state.entity)
         }
         return result
     }
 
     @inline(__always)
     private func integerIfPresent<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T? {
-        guard let value = decoder.value(for: key.stringValue), !value.isNull else { return nil }
-        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: decoder.cache.entity)
+        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
+        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: state.entity)
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try convertIfPresent(key, type) }
@@ -96,8 +90,8 @@ struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingCon
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key, type) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = decoder.value(for: key.stringValue), !value.isNull else { return nil }
-        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: decoder.cache.entity)
+        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
+        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: state.entity)
     }
 
     // MARK: Nested containers are not attributes
@@ -105,16 +99,16 @@ struct RowKeyedContainer<Reader: ColumnReader, Key: CodingKey>: KeyedDecodingCon
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        throw ValueDecoding.nested(key.stringValue, entity: decoder.cache.entity)
+        throw ValueDecoding.nested(key.stringValue, entity: state.entity)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw ValueDecoding.nested(key.stringValue, entity: decoder.cache.entity)
+        throw ValueDecoding.nested(key.stringValue, entity: state.entity)
     }
 
-    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder() throws -> any Decoder { state }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        throw ValueDecoding.nested(key.stringValue, entity: decoder.cache.entity)
+        throw ValueDecoding.nested(key.stringValue, entity: state.entity)
     }
 }

@@ -31,6 +31,15 @@ enum ValueDecoding {
             guard let bool = Bool.fromDatabaseValue(value) else { throw mismatch(key, type, value, entity: entity) }
             return unsafeBitCast(bool, to: T.self)
         }
+        return try decodeOther(value, as: type, key: key, entity: entity)
+    }
+
+    /// The slow path of ``decode(_:as:key:entity:)``, kept apart so the fast path never needs the
+    /// metadata of `Optional<T>` (a costly runtime lookup per call).
+    @inline(never)
+    private static func decodeOther<T: Decodable>(
+        _ value: Value, as type: T.Type, key: String, entity: String
+    ) throws -> T {
         if let convertible = T.self as? any ValueConvertible.Type {
             guard let result = convertible.fromDatabaseValue(value) as? T else {
                 throw mismatch(key, type, value, entity: entity)
@@ -41,7 +50,9 @@ enum ValueDecoding {
     }
 
     /// `value` as the integer type `T`, when it holds an integer that fits.
-    static func integer<T: FixedWidthInteger>(_ value: Value, as type: T.Type, key: String, entity: String) throws -> T {
+    static func integer<T: FixedWidthInteger>(
+        _ value: Value, as type: T.Type, key: String, entity: String
+    ) throws -> T {
         guard let int = Int64.fromDatabaseValue(value), let result = T(exactly: int) else {
             throw mismatch(key, type, value, entity: entity)
         }
