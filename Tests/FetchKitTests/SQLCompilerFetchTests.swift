@@ -96,7 +96,8 @@ struct SQLCompilerFetchTests {
         let request = FetchRequest(
             entity: "Task",
             sortDescriptors: [.ascending("title", caseInsensitive: true), .descending("ordering"),
-                              .ascending("notes", caseInsensitive: true), .ascending("priority", caseInsensitive: true)],
+                              .ascending("notes", caseInsensitive: true),
+                              .ascending("priority", caseInsensitive: true)],
             propertiesToFetch: [])
         let fetch = try compiler.fetch(request)
         #expect(fetch.statement.sql.hasSuffix(

@@ -48,7 +48,8 @@ struct ValidationTests {
 
     @Test func typeMismatchesQuoteTheValue() throws {
         #expect(throws: FetchKitError.typeMismatch(key: "ordering", expected: .double, got: "\"abc\"", offset: 4)) {
-            try compare(key("ordering", at: 4), .equal, .value("abc")).validated(for: Fixtures.task, in: Fixtures.schema)
+            try compare(key("ordering", at: 4), .equal, .value("abc"))
+                .validated(for: Fixtures.task, in: Fixtures.schema)
         }
         #expect(failure(compare(key("priority", at: 0), .equal, .value("abc")))
             == #"'priority' is an integer, got "abc" (offset 0)"#)
@@ -90,7 +91,8 @@ struct ValidationTests {
         #expect(failure(compare(key("done"), .equal, .value(true), options: [.caseInsensitive, .diacriticInsensitive]))
             == "[cd] applies to text; 'done' is a bool")
         #expect(failure(compare(key("title"), .contains, .value(1))) == "'title' is a text, got 1")
-        #expect(failure(compare(key("title"), .contains, .list(["a"]))) == "CONTAINS needs a text or a key path on its right")
+        #expect(failure(compare(key("title"), .contains, .list(["a"])))
+            == "CONTAINS needs a text or a key path on its right")
         #expect(failure(compare(key("title"), .like, .value("a*"), options: .diacriticInsensitive)) == nil)
     }
 
@@ -102,7 +104,8 @@ struct ValidationTests {
         #expect(failure(compare(key("title"), .equal, .value("x"), quantifier: .all))
             == "ALL needs a key path that crosses a to-many relationship; 'title' does not")
         #expect(failure(compare(key("name"), .equal, key("tasks.title")), on: Fixtures.category)
-            == "'tasks.title' crosses the to-many relationship 'tasks'; only the left side of a comparison may be quantified")
+            == "'tasks.title' crosses the to-many relationship 'tasks'; "
+                + "only the left side of a comparison may be quantified")
         #expect(failure(compare(key("tasks.title"), .equal, .value("x"), quantifier: .none), on: Fixtures.category)
             == nil)
         #expect(failure(compare(key("category.tasks.title"), .equal, .value("x"), quantifier: .any)) == nil)
@@ -121,13 +124,16 @@ struct ValidationTests {
     }
 
     @Test func structuralErrors() throws {
-        #expect(failure(compare(key("title"), .equal, .variable("NAME", offset: 9))) == "$NAME has no value at offset 9")
+        #expect(failure(compare(key("title"), .equal, .variable("NAME", offset: 9)))
+            == "$NAME has no value at offset 9")
         #expect(failure(compare(.variable("X", offset: 0), .equal, .value(1))) == "$X has no value at offset 0")
-        #expect(failure(compare(key("priority"), .between, .list([1]))) == "BETWEEN needs a list of two values on its right")
-        #expect(failure(compare(key("priority"), .between, .value(1))) == "BETWEEN needs a list of two values on its right")
+        let between = "BETWEEN needs a list of two values on its right"
+        #expect(failure(compare(key("priority"), .between, .list([1]))) == between)
+        #expect(failure(compare(key("priority"), .between, .value(1))) == between)
         #expect(failure(compare(key("priority"), .in, .value(1))) == "IN needs a list on its right")
         #expect(failure(compare(key("priority"), .equal, .list([1]))) == "a list needs IN or BETWEEN, not ==")
-        #expect(failure(compare(.value(1), .equal, .value(1))) == "a comparison needs a key path, SELF or @count on one side")
+        #expect(failure(compare(.value(1), .equal, .value(1)))
+            == "a comparison needs a key path, SELF or @count on one side")
         #expect(failure(compare(.value("a"), .beginsWith, key("title"))) == "BEGINSWITH needs a key path on its left")
         #expect(failure(.not(.or([.and([compare(key("nope"), .equal, .value(1))])])))
             == "unknown key 'nope' on entity Task")

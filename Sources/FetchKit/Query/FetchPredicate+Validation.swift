@@ -11,8 +11,9 @@ extension FetchPredicate {
     /// `ANY`/`ALL`/`NONE` or for `@count`. A key path ending at a to-one relationship (`category == 3`)
     /// compares its foreign key; `SELF` compares the primary key.
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)``, ``FetchKitError/typeMismatch(key:expected:got:offset:)``
-    ///   or ``FetchKitError/invalidPredicate(_:offset:)``, with the offset of the key path involved.
+    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)``,
+    ///   ``FetchKitError/typeMismatch(key:expected:got:offset:)`` or ``FetchKitError/invalidPredicate(_:offset:)``,
+    ///   with the offset of the key path involved.
     public func validated(for entity: Entity, in schema: Schema) throws -> FetchPredicate {
         switch self {
         case .constant:

@@ -74,8 +74,9 @@ struct SQLFragment: Hashable, ExpressibleByStringLiteral {
             }
         }
         guard bindings.count <= dialect.maxBoundParameters else {
+            let limit = dialect.maxBoundParameters
             throw FetchKitError.unsupported(
-                "a statement with \(bindings.count) bound values (\(dialect.name) allows \(dialect.maxBoundParameters))")
+                "a statement with \(bindings.count) bound values (\(dialect.name) allows \(limit))")
         }
         return SQLStatement(sql: sql, bindings: bindings)
     }

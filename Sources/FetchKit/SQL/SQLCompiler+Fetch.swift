@@ -36,7 +36,8 @@ extension SQLCompiler {
 
         let filter = try whereClause(request.predicate, in: scope)
         let order = try orderBy(request.sortDescriptors, in: scope)
-        var sql = SQLFragment("SELECT " + selected.joined(separator: ", ") + " FROM " + scope.fromClause(dialect: dialect))
+        let from = scope.fromClause(dialect: dialect)
+        var sql = SQLFragment("SELECT " + selected.joined(separator: ", ") + " FROM " + from)
         sql.append(filter)
         sql.append(" ORDER BY " + order.joined(separator: ", "))
         sql.append(window(limit: request.fetchLimit, offset: request.fetchOffset))
