@@ -5,7 +5,8 @@
 ///
 /// ```swift
 /// let compiler = SQLCompiler(schema: Fixtures.schema, dialect: .sqlite)
-/// let fetch = try compiler.fetch(FetchRequest(entity: "Task", predicate: .key("done") == false,
+/// let fetch = try compiler.fetch(FetchRequest(entity: "Task",
+///                                             predicate: try FetchPredicate(format: "done == NO"),
 ///                                             sortDescriptors: [.ascending("category.name")]))
 /// // SELECT t0."id" AS "id", …, t1."name" AS "category.name" FROM "task" AS t0
 /// //   LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t0."done" = ?
