@@ -4,15 +4,16 @@ import FetchKit
 /// from SQLite's column accessors, without an intermediate ``Row``.
 ///
 /// Valid while the statement stays on the row; a ``RecordDecoder`` reads it once per `step()`.
-struct SQLiteStatementReader: ColumnReader {
+/// A class, so the decoder's copies of it cost one reference count, not one per stored property.
+final class SQLiteStatementReader: ColumnReader {
     private let statement: SQLiteStatement
-    private let types: [AttributeType]
+    private let types: ContiguousArray<AttributeType>
     private let indexByName: [String: Int]
 
     /// A reader of `statement`'s rows, whose columns are `columns` in order.
     init(_ statement: SQLiteStatement, columns: [ResultColumn]) {
         self.statement = statement
-        self.types = columns.map(\.type)
+        self.types = ContiguousArray(columns.map(\.type))
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() where index[column.name] == nil {
             index[column.name] = position

@@ -141,7 +141,17 @@ final class SQLiteWriteTransaction: WriteTransaction {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
         }
-        return try run(SQLStatement(sql: sql, bindings: bindings))
+        // The store owns the transaction: raw SQL must not commit or roll it back behind its back.
+        guard !SQLiteSQLText.controlsTransaction(sql) else {
+            throw FetchKitError.unsupported(
+                "execute cannot begin, commit or roll back the write's transaction (\(sql)); "
+                    + "return from the write closure to commit, throw to roll back")
+        }
+        let changed = try run(SQLStatement(sql: sql, bindings: bindings))
+        guard connection.isInTransaction else {
+            throw FetchKitError.unsupported("the statement ended the write's transaction: \(sql)")
+        }
+        return changed
     }
 
     func fetch(_ request: FetchRequest) throws -> [Row] {

@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitSQLite
+@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
@@ -255,6 +255,42 @@ struct SQLiteStoreWriteTests {
         await #expect(throws: FetchKitError.self) {
             _ = try await store.fetch(FetchRequest(entity: "Category"), as: Task.self)
         }
+        await store.close()
+    }
+}
+
+@Suite("SQLite store: raw SQL cannot end the write's transaction")
+struct SQLiteTransactionControlTests {
+    @Test("transaction control is recognised through case and comments", arguments: [
+        ("COMMIT", true), ("  commit transaction", true), ("/* x */ -- y\n END", true), ("BEGIN IMMEDIATE", true),
+        ("rollback", true), ("ROLLBACK TRANSACTION", true), ("ROLLBACK TO sp", false),
+        ("rollback transaction to savepoint sp", false), ("SAVEPOINT sp", false), ("RELEASE sp", false),
+        ("SELECT 'COMMIT'", false), ("UPDATE task SET title = 'BEGIN'", false), ("", false), ("/* open", false),
+    ])
+    func recognised(sql: String, controls: Bool) {
+        #expect(SQLiteSQLText.controlsTransaction(sql) == controls)
+    }
+
+    @Test("COMMIT or ROLLBACK through execute is refused and the write rolls back whole")
+    func refused() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        for sql in ["COMMIT", "rollback", "END TRANSACTION", "BEGIN"] {
+            await #expect(throws: FetchKitError.self) {
+                try await store.write { tx in
+                    try tx.insert(Fixtures.CategoryRecord(name: "half"))
+                    try tx.execute(sql, [])
+                }
+            }
+        }
+        let savepoint = try await store.write { tx in
+            try tx.execute("SAVEPOINT sp", [])
+            try tx.insert(Fixtures.CategoryRecord(name: "undone"))
+            try tx.execute("ROLLBACK TO sp", [])
+            try tx.execute("RELEASE sp", [])
+            return try tx.insert(Fixtures.CategoryRecord(name: "kept")).name
+        }
+        #expect(savepoint == "kept")
+        #expect(try await store.count(of: "Category") == 1)
         await store.close()
     }
 }
