@@ -95,13 +95,16 @@ private func expectUnsupported(
     @Test func constantsOfEveryType() throws {
         let due = Date(microsecondsSince1970: 1_700_000_000_123_456)
         #expect(try FetchPredicate(#Predicate<Task> { $0.due! < due }) == key("due", .lessThan, .date(due)))
-        #expect(try FetchPredicate(#Predicate<Task> { $0.ordering! >= -0.5 }) == key("ordering", .greaterThanOrEqual, -0.5))
+        let negative = try FetchPredicate(#Predicate<Task> { $0.ordering! >= -0.5 })
+        #expect(negative == key("ordering", .greaterThanOrEqual, -0.5))
         let bytes = Data([0, 255])
-        #expect(try FetchPredicate(#Predicate<Task> { $0.attachment == bytes }) == key("attachment", .equal, .blob(bytes)))
+        let binary = try FetchPredicate(#Predicate<Task> { $0.attachment == bytes })
+        #expect(binary == key("attachment", .equal, .blob(bytes)))
         #expect(try FetchPredicate(#Predicate<Task> { $0.done == false }) == key("done", .equal, false))
         #expect(try FetchPredicate(#Predicate<Task> { $0.priority > -2 }) == key("priority", .greaterThan, -2))
         let big: Int64 = .max
-        #expect(try FetchPredicate(#Predicate<Task> { $0.categoryID == big }) == key("categoryID", .equal, .integer(.max)))
+        let largest = try FetchPredicate(#Predicate<Task> { $0.categoryID == big })
+        #expect(largest == key("categoryID", .equal, .integer(.max)))
     }
 
     @Test func booleanPropertiesAndConstantsStandAlone() throws {

@@ -1,10 +1,14 @@
 /// A small Swift DSL over attribute names: comparison operators on keys, `&&`, `||` and `!` on predicates.
 ///
 /// ```swift
-/// let p: FetchPredicate = .key("done") == false && (.key("priority") > 2 || .key("title").beginsWith("x", .caseInsensitive))
+/// let p: FetchPredicate =
+///     .key("done") == false && (.key("priority") > 2 || .key("title").beginsWith("x", .caseInsensitive))
 /// let q: FetchPredicate = !(.key("notes") == nil) && .key("priority").in([1, 2, 3]) && .key("due").between(a, b)
 /// let r: FetchPredicate = .any("tasks.priority", .greaterThan, 3) || .key("tasks").count > 2
+/// let s: FetchPredicate = .key("priority") < .key("ordering")   // the right side is an `Operand`
 /// ```
+///
+/// A string literal on the right is always text; compare two key paths with `.key(…)` on both sides.
 extension FetchPredicate {
     /// The key path `path` (dotted; `tasks.@count` counts a to-many relationship).
     public static func key(_ path: String) -> Key { Key(path) }
@@ -132,12 +136,18 @@ extension FetchPredicate.Key {
     public static func > (lhs: Self, rhs: some ValueConvertible) -> FetchPredicate { lhs > rhs.databaseValue }
     public static func >= (lhs: Self, rhs: some ValueConvertible) -> FetchPredicate { lhs >= rhs.databaseValue }
 
-    // MARK: Comparisons of two key paths
+    // MARK: Comparisons with another operand: `.key("a") < .key("b")`, `.key("a") == .count("tasks")`
 
-    public static func == (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.equal, rhs.operand) }
-    public static func != (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.notEqual, rhs.operand) }
-    public static func < (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.lessThan, rhs.operand) }
-    public static func <= (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.lessThanOrEqual, rhs.operand) }
-    public static func > (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.greaterThan, rhs.operand) }
-    public static func >= (lhs: Self, rhs: Self) -> FetchPredicate { lhs.compared(.greaterThanOrEqual, rhs.operand) }
+    public static func == (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate { lhs.compared(.equal, rhs) }
+    public static func != (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate { lhs.compared(.notEqual, rhs) }
+    public static func < (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate { lhs.compared(.lessThan, rhs) }
+    public static func <= (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate {
+        lhs.compared(.lessThanOrEqual, rhs)
+    }
+    public static func > (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate {
+        lhs.compared(.greaterThan, rhs)
+    }
+    public static func >= (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate {
+        lhs.compared(.greaterThanOrEqual, rhs)
+    }
 }
