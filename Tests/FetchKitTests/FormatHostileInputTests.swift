@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FetchKit
 
@@ -5,45 +6,68 @@ private typealias F = FormatFixture
 
 @Suite("Format parser: hostile input neither crashes nor hangs")
 struct FormatHostileInputTests {
-    static let depthLimit = "nesting deeper than 1000"
+    static let depthLimit = "nesting deeper than 100"
 
     @Test func hundredThousandOpenParenthesesAreRejected() {
         let format = String(repeating: "(", count: 100_000) + "a == 1"
-        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 1000)) {
+        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 100)) {
             try FetchPredicate(format: format)
         }
     }
 
     @Test func hundredThousandNotsAreRejected() {
-        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 4000)) {
+        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 400)) {
             try FetchPredicate(format: String(repeating: "NOT ", count: 100_000) + "a == 1")
         }
-        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 1000)) {
+        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 100)) {
             try FetchPredicate(format: String(repeating: "!", count: 100_000) + "a == 1")
         }
-        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 1000)) {
+        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 100)) {
             try FetchPredicate(format: String(repeating: "!(", count: 100_000))
         }
     }
 
     @Test func nestingUpToTheLimitParses() throws {
-        let parens = String(repeating: "(", count: 1000) + "a == 1" + String(repeating: ")", count: 1000)
+        let parens = String(repeating: "(", count: 100) + "a == 1" + String(repeating: ")", count: 100)
         #expect(try FetchPredicate(format: parens) == F.isOne("a"))
 
         var expected = F.isOne("a")
-        for _ in 0..<1000 { expected = .not(expected) }
-        let nots = try FetchPredicate(format: String(repeating: "NOT ", count: 1000) + "a == 1")
+        for _ in 0..<100 { expected = .not(expected) }
+        let nots = try FetchPredicate(format: String(repeating: "NOT ", count: 100) + "a == 1")
         #expect(nots == expected)
         #expect(try FetchPredicate(format: nots.predicateFormat) == expected)
 
         // Parentheses and NOTs count together, and a closed group gives its depth back.
-        let mixed = String(repeating: "NOT (", count: 500) + "a == 1" + String(repeating: ")", count: 500)
+        let mixed = String(repeating: "NOT (", count: 50) + "a == 1" + String(repeating: ")", count: 50)
         var half = F.isOne("a")
-        for _ in 0..<500 { half = .not(half) }
+        for _ in 0..<50 { half = .not(half) }
         #expect(try FetchPredicate(format: mixed + " AND " + mixed) == .and([half, half]))
-        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 2500)) {
-            try FetchPredicate(format: String(repeating: "NOT (", count: 501) + "a == 1")
+        #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 250)) {
+            try FetchPredicate(format: String(repeating: "NOT (", count: 51) + "a == 1")
         }
+    }
+
+    /// The deepest tree the parser accepts (each group adds an OR and an AND) can be compared, hashed,
+    /// rendered, substituted and freed on a thread with a 512 KB stack, the smallest common default.
+    @Test func deepestPredicateIsSafeOnASmallStack() async throws {
+        let format = String(repeating: "(a == 1 OR b == $B AND ", count: 100) + "a == 1"
+            + String(repeating: ")", count: 100)
+        let worked = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                do {
+                    let predicate = try FetchPredicate(format: format)
+                    let copy = try FetchPredicate(format: predicate.predicateFormat)
+                    let substituted = try predicate.substituting(["B": 2])
+                    continuation.resume(returning: predicate == copy && predicate.hashValue == copy.hashValue
+                        && substituted != predicate)
+                } catch {
+                    continuation.resume(returning: false)
+                }
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        #expect(worked)
     }
 
     @Test func hundredKilobyteStringLiteralParsesQuickly() throws {
@@ -159,7 +183,7 @@ struct FormatHostileInputTests {
 }
 
 /// A small deterministic random number generator (SplitMix64) for reproducible fuzzing.
-private struct FormatFuzzRandom: RandomNumberGenerator {
+struct FormatFuzzRandom: RandomNumberGenerator {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }

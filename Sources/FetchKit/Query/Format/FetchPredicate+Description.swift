@@ -13,12 +13,16 @@ extension FetchPredicate {
     /// p.predicateFormat   // name BEGINSWITH[c] "a" AND NOT tasks.@count > 2
     /// ```
     ///
+    /// Parentheses appear only where precedence needs them (`NOT` > `AND` > `OR`) or to keep a nested
+    /// `AND` in an `AND` (or `OR` in an `OR`) apart.
+    ///
     /// Strings are double-quoted and escaped, lists are in braces, reserved words used as keys get a `#`,
     /// dates are written `CAST(seconds since 2001, "NSDate")` as NSPredicate does, infinities
     /// `CAST("inf", "NSNumber")` and binary data `CAST("00ff", "NSData")`.
     /// An empty `AND` is written `TRUEPREDICATE`, an empty `OR` `FALSEPREDICATE` and a one-element `AND` or
     /// `OR` as its element: those parse back to their meaning rather than their shape. Keys whose components
-    /// are not names (`[A-Za-z_][A-Za-z0-9_]*`) and text containing NUL have no format-string form.
+    /// are not names (`[A-Za-z_][A-Za-z0-9_]*`), text containing NUL and trees nested deeper than the parser
+    /// accepts (100 levels of parentheses and `NOT`) have no format-string form that parses back.
     public var predicateFormat: String {
         var text = ""
         render(into: &text)
@@ -30,19 +34,33 @@ extension FetchPredicate {
         case .constant(let value):
             text += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let predicates):
-            Self.render(predicates, joinedBy: " AND ", ifEmpty: "TRUEPREDICATE", into: &text)
+            Self.render(predicates, joinedBy: " AND ", ifEmpty: "TRUEPREDICATE", grouping: [.and, .or], into: &text)
         case .or(let predicates):
-            Self.render(predicates, joinedBy: " OR ", ifEmpty: "FALSEPREDICATE", into: &text)
+            Self.render(predicates, joinedBy: " OR ", ifEmpty: "FALSEPREDICATE", grouping: [.or], into: &text)
         case .not(let predicate):
             text += "NOT "
-            predicate.renderGrouped(into: &text)
+            predicate.render(groupedIf: [.and, .or], into: &text)
         case .comparison(let comparison):
             comparison.render(into: &text)
         }
     }
 
+    /// The operator at the top of the rendered text, which decides where parentheses are needed.
+    private enum RenderedJunction { case and, or, none }
+
+    private var renderedJunction: RenderedJunction {
+        switch self {
+        case .and(let predicates) where predicates.count == 1, .or(let predicates) where predicates.count == 1:
+            return predicates[0].renderedJunction
+        case .and(let predicates): return predicates.isEmpty ? .none : .and
+        case .or(let predicates): return predicates.isEmpty ? .none : .or
+        case .constant, .not, .comparison: return .none
+        }
+    }
+
     private static func render(
-        _ predicates: [FetchPredicate], joinedBy separator: String, ifEmpty: String, into text: inout String
+        _ predicates: [FetchPredicate], joinedBy separator: String, ifEmpty: String,
+        grouping: Set<RenderedJunction>, into text: inout String
     ) {
         guard predicates.count > 1 else {
             if let only = predicates.first { only.render(into: &text) } else { text += ifEmpty }
@@ -50,20 +68,19 @@ extension FetchPredicate {
         }
         for (index, predicate) in predicates.enumerated() {
             if index > 0 { text += separator }
-            predicate.renderGrouped(into: &text)
+            predicate.render(groupedIf: grouping, into: &text)
         }
     }
 
-    /// Renders the predicate, in parentheses when it is an `AND` or an `OR`.
-    private func renderGrouped(into text: inout String) {
-        switch self {
-        case .and, .or:
-            text += "("
-            render(into: &text)
-            text += ")"
-        case .constant, .not, .comparison:
-            render(into: &text)
-        }
+    /// Renders the predicate, in parentheses when its top operator is one of `junctions`.
+    ///
+    /// Parentheses go only where they are needed (an `OR` in an `AND`, an `AND` in an `AND`, any junction
+    /// after `NOT`), so a parsed predicate's rendering never nests deeper than the text it came from.
+    private func render(groupedIf junctions: Set<RenderedJunction>, into text: inout String) {
+        guard junctions.contains(renderedJunction) else { return render(into: &text) }
+        text += "("
+        render(into: &text)
+        text += ")"
     }
 }
 

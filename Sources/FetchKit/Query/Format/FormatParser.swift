@@ -1,13 +1,15 @@
 /// Parses an NSPredicate-style format string into a ``FetchPredicate``.
 ///
 /// The predicate level (`AND`, `OR`, `NOT`, parentheses) is parsed with an explicit stack, so hostile
-/// input such as 100,000 `(` cannot overflow the call stack; nesting is limited to ``maximumDepth``.
-/// Comparisons have no nesting of their own.
+/// input such as 100,000 `(` cannot overflow the call stack. Nesting is limited to ``maximumDepth`` so that
+/// the recursive code that later walks the tree (equality, hashing, `predicateFormat`, substitution, the SQL
+/// compiler) stays well within a 512 KB thread stack even in debug builds: at a depth of 1000, synthesized
+/// `==` alone needs more than that. Comparisons have no nesting of their own.
 ///
 /// - Complexity: O(n) in the length of the format string.
 struct FormatParser {
-    /// How deeply parentheses and `NOT`s may nest.
-    static let maximumDepth = 1000
+    /// How deeply parentheses and `NOT`s may nest, counted together.
+    static let maximumDepth = 100
 
     var lexer: FormatLexer
     /// The current token (one token of lookahead).
