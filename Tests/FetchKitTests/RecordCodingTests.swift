@@ -136,6 +136,30 @@ private struct Branching: Record, Equatable {
     }
 }
 
+/// A record that swallows decoding errors with `try?` and asks for different keys per row.
+private struct Lenient: Record, Equatable {
+    static let entity = Branching.entity
+
+    enum CodingKeys: String, CodingKey { case id, kind, number, text }
+
+    var id: Int64?
+    var kind: String
+    var number: Int?
+    var text: String?
+
+    init(id: Int64?, kind: String, number: Int?, text: String?) {
+        (self.id, self.kind, self.number, self.text) = (id, kind, number, text)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try? container.decode(Int64.self, forKey: .id)
+        kind = (try? container.decode(String.self, forKey: .kind)) ?? ""
+        if kind == "number" { number = try? container.decode(Int.self, forKey: .number) }
+        text = try? container.decode(String.self, forKey: .text)
+    }
+}
+
 /// A record that lists the attributes its row has.
 private struct Inventory: Record {
     static let entity = Entity(
@@ -164,6 +188,13 @@ private struct ArrayReader: ColumnReader {
     var values: [Value]
     func columnIndex(of attribute: String) -> Int? { names.firstIndex(of: attribute) }
     func value(at index: Int) -> Value { values[index] }
+}
+
+/// The same rows over one shared layout, as a fetch returns them (so decoders follow their plan).
+private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
+    let first = try #require(rows.first)
+    let layout = RowLayout(names: first.names)
+    return rows.map { row in Row(layout: layout, values: first.names.map { row[$0] ?? .null }) }
 }
 
 @Suite struct RecordCodingTests {
@@ -396,7 +427,7 @@ private struct ArrayReader: ColumnReader {
             Branching(id: 1, number: 5), Branching(id: 2, text: "five"), Branching(id: 3, number: 6),
             Branching(id: 4, text: "six"), Branching(id: 5, text: "seven"), Branching(id: 6, number: 7),
         ]
-        let rows = try records.map { try RecordCoding.encode($0) }
+        let rows = try sharingOneLayout(records.map { try RecordCoding.encode($0) })
         for _ in 0..<2 {
             for (row, record) in zip(rows, records) {
                 #expect(try decoder.decode(from: row) == record)
@@ -406,6 +437,20 @@ private struct ArrayReader: ColumnReader {
         let withoutText: Row = ["id": 7, "kind": "text", "number": .null]
         let decoded = try decoder.decode(from: withoutText)
         #expect(decoded.id == 7 && decoded.kind == "text" && decoded.number == nil && decoded.text == nil)
+    }
+
+    @Test func recordsThatSwallowErrorsStillDecodeEveryRow() throws {
+        let decoder = RecordDecoder(Lenient.self)
+        let records = [
+            Lenient(id: 1, kind: "number", number: 4, text: "four"),
+            Lenient(id: 2, kind: "text", number: nil, text: "t"),
+            Lenient(id: 3, kind: "number", number: 5, text: nil),
+            Lenient(id: 4, kind: "text", number: nil, text: "u"),
+        ]
+        let rows = try sharingOneLayout(records.map { try RecordCoding.encode($0) })
+        for (row, record) in zip(rows + rows, records + records) {
+            #expect(try decoder.decode(from: row) == record)
+        }
     }
 
     @Test func allKeysFollowsTheLayout() throws {

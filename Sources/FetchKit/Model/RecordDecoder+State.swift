@@ -128,18 +128,17 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         let slot = cursor
         cursor = slot &+ 1
         if isLearning { return learn(key, at: slot) }
-        guard slot < keys.count, keys[slot] == key else { throw PlanMismatch() }
+        guard slot < keys.count, keys[slot] == key else {
+            // Also marked, in case the record swallows the error (`try?`): the result is discarded.
+            isBroken = true
+            throw PlanMismatch()
+        }
         return columns[slot] < 0 ? nil : values[slot]
     }
 
     /// Whether the reader has a column for `key`, as the next slot.
     func contains(_ key: String) -> Bool {
-        do {
-            return try value(for: key) != nil
-        } catch {
-            isBroken = true
-            return false
-        }
+        (try? value(for: key)) != nil
     }
 
     /// The attributes the reader has columns for.
