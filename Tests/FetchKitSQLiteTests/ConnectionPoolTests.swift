@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FetchKitSQLite
@@ -11,17 +12,25 @@ struct ConnectionPoolTests {
             .init(path: nil, readOnly: false, busyTimeoutMilliseconds: 100, statementCacheCapacity: 8))
     }
 
-    @Test("jobs run on the pool's own named threads, one after another on a pool of one")
+    @Test("jobs run on the thread that opened the connection, one after another on a pool of one")
     func dedicatedThread() async throws {
-        let pool = try await ConnectionPool.start(name: "fkt-writer", size: 1) { _ in try Self.memory() }
-        let names = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<8 {
-                group.addTask { try await pool.run { _ in Thread.current.name ?? "" } }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
+        let openers = ThreadRecorder()
+        let pool = try await ConnectionPool.start(name: "fkt-writer", size: 1) { _ in
+            openers.record()
+            return try Self.memory()
         }
-        #expect(names.count == 8)
-        #expect(names.allSatisfy { $0 == "fkt-writer-0" }, "\(names)")
+        let runners = ThreadRecorder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await pool.run { _ in runners.record() } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(openers.threads.count == 1)
+        #expect(runners.threads.count == 8)
+        let opener = try #require(openers.threads.first)
+        let onOpener = runners.threads.allSatisfy { $0.isSame(opener) }
+        #expect(onOpener)
         try await pool.run { connection in try connection.run("CREATE TABLE t (n INTEGER)") }
         for n in 0..<20 {
             try await pool.run { connection in try connection.run("INSERT INTO t VALUES (?)", [.integer(Int64(n))]) }
@@ -36,21 +45,28 @@ struct ConnectionPoolTests {
         await pool.shutDown()
     }
 
-    @Test("a pool of several threads runs jobs concurrently")
+    @Test("a pool of several threads runs jobs concurrently, each with its own connection")
     func concurrentReaders() async throws {
         let pool = try await ConnectionPool.start(name: "fkt-reader", size: 3) { _ in try Self.memory() }
-        let names = try await withThrowingTaskGroup(of: String.self) { group in
+        let arrived = Counter()
+        let results = try await withThrowingTaskGroup(of: (ObjectIdentifier, Bool).self) { group in
             for _ in 0..<3 {
                 group.addTask {
-                    try await pool.run { _ in
-                        Thread.sleep(forTimeInterval: 0.05)
-                        return Thread.current.name ?? ""
+                    try await pool.run { connection in
+                        // A barrier: each job waits until all three run at once (or gives up after 5 s).
+                        arrived.increment()
+                        let deadline = Date().addingTimeInterval(5)
+                        while arrived.value < 3 && Date() < deadline {
+                            Thread.sleep(forTimeInterval: 0.001)
+                        }
+                        return (ObjectIdentifier(connection), arrived.value == 3)
                     }
                 }
             }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(names.count >= 2, "\(names)")
+        #expect(results.allSatisfy { $0.1 })
+        #expect(Set(results.map(\.0)).count == 3)
         await pool.shutDown()
     }
 
@@ -76,4 +92,23 @@ struct ConnectionPoolTests {
             }
         }
     }
+}
+
+/// A count shared between threads.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+/// The threads that called ``record()``.
+private final class ThreadRecorder: Sendable {
+    struct ThreadID: Sendable {
+        let id: pthread_t
+        func isSame(_ other: ThreadID) -> Bool { pthread_equal(id, other.id) != 0 }
+    }
+
+    private let recorded = Mutex<[ThreadID]>([])
+    func record() { recorded.withLock { $0.append(ThreadID(id: pthread_self())) } }
+    var threads: [ThreadID] { recorded.withLock { $0 } }
 }

@@ -17,8 +17,8 @@ enum ConnectionThread {
     ) async throws {
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
-                // Linux keeps at most 15 bytes of a thread name (and otherwise inherits the creator's).
-                Thread.current.name = String(name.utf8.prefix(15)) ?? name
+                // Named from the thread itself (for debuggers); Linux keeps 15 bytes of it.
+                Thread.current.name = name
                 let connection: SQLiteConnection
                 do {
                     connection = try open()
@@ -34,7 +34,6 @@ enum ConnectionThread {
                 connection.close()
                 onExit()
             }
-            thread.name = name
             thread.start()
         }
     }
