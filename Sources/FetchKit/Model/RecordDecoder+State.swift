@@ -8,11 +8,15 @@
 /// learning mode, so the plan only ever speeds decoding up.
 ///
 /// `@unchecked Sendable`: a state is used by one thread at a time, either owned by one ``RecordDecoder``
-/// (documented as not thread-safe) or checked out of ``pool`` (under its lock) for one decode.
+/// (documented as not thread-safe) or checked out of the idle pool (under its lock) for one decode.
+/// The hot properties skip dynamic exclusivity checks: nothing they call back into touches them.
 @usableFromInline
 final class RecordDecodingState: Decoder, @unchecked Sendable {
-    /// Thrown inside planned decoding when the record asks for an unplanned key.
-    struct PlanMismatch: Error {}
+    /// Thrown by planned decoding when the record asks for an unplanned key.
+    @usableFromInline
+    struct PlanMismatch: Error {
+        @usableFromInline init() {}
+    }
 
     /// The entity's name, for error messages.
     let entity: String
@@ -34,7 +38,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     @exclusivity(unchecked) private var isLearning = false
     /// The reader, in learning mode only.
     private var reader: (any ColumnReader)?
-    /// Set in planned mode when a non-throwing call could not be answered from the plan.
+    /// Set in planned mode when the record left the plan, even if it swallowed the error: the row is
+    /// then decoded again, learning.
     @exclusivity(unchecked) private var isBroken = false
     /// The attributes the reader has columns for, once `allKeys` was asked for this layout.
     private var presentAttributes: [String]?
@@ -59,7 +64,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     // MARK: Rows
 
-    /// Starts a row; `true` when the plan holds for `identity`, so the caller loads `values`.
+    /// Starts a row; `true` when the plan holds for the layout `object`, so the caller loads `values`.
     @usableFromInline
     func begin(layout object: AnyObject?) -> Bool {
         if object !== layout {
@@ -76,22 +81,21 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         presentAttributes = nil
     }
 
-    /// Decodes from the loaded values; nil when the record left the plan (decode again, learning).
+    /// Decodes from the loaded values.
+    ///
+    /// - Throws: ``PlanMismatch`` when the record left the plan (decode the row again, learning); any
+    ///   other error is the record's.
     @usableFromInline
-    func decodePlanned<R: Record>(_ type: R.Type) throws -> R? {
+    func decodePlanned<R: Record>(_ type: R.Type) throws -> R {
         cursor = 0
         isBroken = false
-        let record: R
         do {
-            record = try R(from: self)
-        } catch is PlanMismatch {
-            return nil
-        } catch let error as FetchKitError {
-            throw error
+            let record = try R(from: self)
+            if isBroken { throw PlanMismatch() }
+            return record
         } catch {
-            throw FetchKitError.recordMapping(entity: entity, detail: RecordCoding.describe(error))
+            throw isBroken ? PlanMismatch() : mapped(error)
         }
-        return isBroken ? nil : record
     }
 
     /// Decodes through the reader's own lookups, and records the plan for the rows that follow.
@@ -105,19 +109,23 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
             self.reader = nil
             isLearning = false
         }
-        let record: R
         do {
-            record = try R(from: self)
-        } catch let error as FetchKitError {
-            throw error
+            let record = try R(from: self)
+            keys.removeSubrange(cursor...)
+            columns.removeSubrange(cursor...)
+            values.removeSubrange(cursor...)
+            isPlanned = true
+            return record
         } catch {
-            throw FetchKitError.recordMapping(entity: entity, detail: RecordCoding.describe(error))
+            throw mapped(error)
         }
-        keys.removeSubrange(cursor...)
-        columns.removeSubrange(cursor...)
-        values.removeSubrange(cursor...)
-        isPlanned = true
-        return record
+    }
+
+    /// A record's error as FetchKit reports it: `PlanMismatch` and `FetchKitError` as they are,
+    /// anything else (a `DecodingError` from the record's own code) as a record-mapping error.
+    private func mapped(_ error: any Error) -> any Error {
+        if error is PlanMismatch || error is FetchKitError { return error }
+        return FetchKitError.recordMapping(entity: entity, detail: RecordCoding.describe(error))
     }
 
     // MARK: Slots

@@ -41,7 +41,11 @@ extension RecordDecodingState {
                 let column = columns[slot]
                 if column >= 0 { values[slot] = reader.value(at: column) }
             }
-            if let record = try decodePlanned(type) { return record }
+            do {
+                return try decodePlanned(type)
+            } catch is PlanMismatch {
+                // The record asked for other keys than planned: learn this row's.
+            }
         }
         return try decodeLearning(type, from: reader)
     }
