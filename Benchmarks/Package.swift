@@ -7,7 +7,7 @@ let package = Package(
     name: "FetchKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "../")
+        .package(name: "FetchKit", path: "../")
     ],
     targets: [
         .systemLibrary(

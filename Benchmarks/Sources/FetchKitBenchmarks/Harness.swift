@@ -56,15 +56,14 @@ func compare(
 }
 
 func report(_ baseline: Measurement, _ candidate: Measurement) {
-    let b = Measurement.milliseconds(baseline.median)
-    let c = Measurement.milliseconds(candidate.median)
-    let line = String(
-        format: "%-44@ median %9.3f ms  (min %9.3f ms, %d runs)", baseline.name as NSString, b,
-        Measurement.milliseconds(baseline.minimum), baseline.samples.count)
-    let line2 = String(
-        format: "%-44@ median %9.3f ms  (min %9.3f ms, %d runs)", candidate.name as NSString, c,
-        Measurement.milliseconds(candidate.minimum), candidate.samples.count)
-    print(line)
-    print(line2)
-    print(String(format: "ratio %@ / %@: %.2fx", candidate.name, baseline.name, c / b))
+    func line(_ m: Measurement) -> String {
+        let name = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        return name + String(
+            format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(m.median),
+            Measurement.milliseconds(m.minimum), m.samples.count)
+    }
+    print(line(baseline))
+    print(line(candidate))
+    let ratio = Measurement.milliseconds(candidate.median) / Measurement.milliseconds(baseline.median)
+    print("ratio (\(candidate.name)) / (\(baseline.name)): " + String(format: "%.2fx", ratio))
 }
