@@ -129,10 +129,7 @@ struct PredicateExecutionTests {
 
     static func makeStore() async throws -> SQLiteStore {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
-        try await store.write { tx in
-            for category in Fixtures.sampleCategories { try tx.insert(category) }
-            for task in Fixtures.sampleTasks { try tx.insert(task) }
-        }
+        try await store.seed()
         return store
     }
 

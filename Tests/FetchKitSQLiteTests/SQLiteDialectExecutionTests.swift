@@ -12,8 +12,7 @@ struct SQLiteDialectExecutionTests {
     private func seededStore() async throws -> SQLiteStore {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in
-            for category in Fixtures.sampleCategories { try tx.insert(category) }
-            for task in Fixtures.sampleTasks { try tx.insert(task) }
+            try Fixtures.insertSampleData(tx)
         }
         return store
     }

@@ -31,8 +31,7 @@ extension SQLiteStore {
     /// Inserts the fixture categories and tasks.
     func seed() async throws {
         try await write { tx in
-            for category in Fixtures.sampleCategories { try tx.insert(category) }
-            for task in Fixtures.sampleTasks { try tx.insert(task) }
+            try Fixtures.insertSampleData(tx)
         }
     }
 

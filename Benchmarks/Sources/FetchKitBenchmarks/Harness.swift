@@ -17,21 +17,6 @@ struct Measurement {
     }
 }
 
-/// Runs `body` `warmup` times untimed, then `iterations` times timed, interleaving nothing.
-func measure(_ name: String, warmup: Int = 2, iterations: Int, _ body: () async throws -> Void) async rethrows
-    -> Measurement
-{
-    for _ in 0..<warmup { try await body() }
-    var samples: [Duration] = []
-    let clock = ContinuousClock()
-    for _ in 0..<iterations {
-        let start = clock.now
-        try await body()
-        samples.append(clock.now - start)
-    }
-    return Measurement(name: name, samples: samples)
-}
-
 /// Measures a baseline and a candidate alternately (A B A B …) so drift on a shared machine hits both.
 func compare(
     baseline: String, _ a: () async throws -> Void, candidate: String, _ b: () async throws -> Void,

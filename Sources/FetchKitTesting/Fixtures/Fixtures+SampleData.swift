@@ -30,3 +30,15 @@ extension Fixtures {
         TaskRecord(id: 10, title: "archive", notes: "", priority: -1, ordering: 7.25, done: true, categoryID: 1),
     ]
 }
+
+extension Fixtures {
+    /// Inserts ``sampleCategories`` and ``sampleTasks`` inside a write transaction.
+    ///
+    /// ```swift
+    /// try await store.write { tx in try Fixtures.insertSampleData(tx) }
+    /// ```
+    public static func insertSampleData(_ tx: any WriteTransaction) throws {
+        for category in sampleCategories { try tx.insert(category) }
+        for task in sampleTasks { try tx.insert(task) }
+    }
+}

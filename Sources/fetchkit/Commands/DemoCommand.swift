@@ -67,8 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
     static func seed(_ store: SQLiteStore) async throws -> (categories: Int, tasks: Int) {
         try await store.write { tx in
             guard try tx.fetch(FetchRequest(entity: "Category", fetchLimit: 1)).isEmpty else { return (0, 0) }
-            for category in Fixtures.sampleCategories { try tx.insert(category) }
-            for task in Fixtures.sampleTasks { try tx.insert(task) }
+            try Fixtures.insertSampleData(tx)
             return (Fixtures.sampleCategories.count, Fixtures.sampleTasks.count)
         }
     }
