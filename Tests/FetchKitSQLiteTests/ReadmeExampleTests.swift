@@ -1,0 +1,50 @@
+import FetchKit
+import FetchKitSQLite
+import Foundation
+import Testing
+
+/// The README's example, compiled and run, so the first code a newcomer reads keeps working.
+@Suite("README example")
+struct ReadmeExampleTests {
+    struct Todo: Record {
+        static let entity = Entity("Todo", table: "todo", primaryKey: .integer("id"), attributes: [
+            Attribute("title", .text),
+            Attribute("priority", .integer, default: 0),
+            Attribute("done", .bool, default: false),
+        ])
+        var id: Int64?
+        var title: String
+        var priority = 0
+        var done = false
+    }
+
+    @Test func quickStartExample() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("todos.sqlite").path
+
+        let store = try await SQLiteStore.open(path: path, schema: try Schema([Todo.entity]))
+        try await store.write { tx in
+            try tx.insert(Todo(title: "Write the README", priority: 2))
+            try tx.insert(Todo(title: "Ship it", priority: 3))
+            try tx.insert(Todo(title: "rest", priority: 1))
+        }
+        let urgent = FetchRequest(
+            Todo.self,
+            predicate: try FetchPredicate(format: "done == NO AND priority >= %d", 2),
+            sortDescriptors: [.descending("priority"), .ascending("title", caseInsensitive: true)])
+        let titles = try await store.fetch(urgent, as: Todo.self).map(\.title)
+        #expect(titles == ["Ship it", "Write the README"])
+
+        // The same predicate, the two other ways in.
+        let viaMacro = try FetchPredicate(#Predicate<Todo> { !$0.done && $0.priority >= 2 })
+        let viaBuilder: FetchPredicate = .key("done") == false && .key("priority") >= 2
+        for predicate in [viaMacro, viaBuilder] {
+            var request = urgent
+            request.predicate = predicate
+            #expect(try await store.fetch(request, as: Todo.self).map(\.title) == titles)
+        }
+        await store.close()
+    }
+}
