@@ -1,0 +1,134 @@
+extension KeyedDiff {
+    /// What the old pass decided for one row of a surviving section.
+    private enum RowFate: UInt8 {
+        /// Reported deleted: unmatched, or matched into an inserted section.
+        case deleted
+        /// Matched into another surviving section: a move.
+        case leavesSection
+        /// Matched into the same section: a move unless it is in the longest increasing subsequence.
+        case staysInSection
+    }
+
+    /// Turns matched sections and rows into a changeset that honours the batch contract.
+    ///
+    /// Rows of deleted sections and of inserted sections are never reported; a row leaving a deleted section
+    /// for a surviving one is an insert, a row leaving a surviving section for an inserted one a delete. Within
+    /// each surviving section the rows that stay there keep a longest increasing subsequence in place; the
+    /// others, and every row changing section, are moves (flagged updated when their content changed).
+    /// - Complexity: O(n + m) plus O(k log k) for the k rows that stay in their section out of order.
+    static func assemble(
+        old: SectionLayout, new: SectionLayout, sections: SectionMatching, matching: RowMatching,
+        isContentEqual: (Int, Int) -> Bool
+    ) -> Changeset {
+        var changeset = Changeset(
+            sectionDeletes: sections.deletes, sectionInserts: sections.inserts, sectionMoves: sections.moves,
+            sectionCountsBefore: old.counts, sectionCountsAfter: new.counts)
+        matching.oldToNew.withUnsafeBufferPointer { oldToNew in
+            matching.newToOld.withUnsafeBufferPointer { newToOld in
+                assembleOldRows(
+                    into: &changeset, old: old, new: new, sections: sections, oldToNew: oldToNew,
+                    isContentEqual: isContentEqual)
+                assembleInserts(into: &changeset, old: old, new: new, sections: sections, newToOld: newToOld)
+            }
+        }
+        return changeset
+    }
+
+    /// Deletes, moves and updates, found walking the old rows of each surviving section in order.
+    private static func assembleOldRows(
+        into changeset: inout Changeset, old: SectionLayout, new: SectionLayout, sections: SectionMatching,
+        oldToNew: UnsafeBufferPointer<Int32>, isContentEqual: (Int, Int) -> Bool
+    ) {
+        var longest = 0
+        for section in 0..<old.sectionCount where sections.oldTarget[section] >= 0 {
+            longest = max(longest, old.end(section) - old.start(section))
+        }
+        guard longest > 0 else { return }
+        let fates = UnsafeMutableBufferPointer<RowFate>.allocate(capacity: longest)
+        let stayers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: longest)
+        let kept = UnsafeMutableBufferPointer<Bool>.allocate(capacity: longest)
+        defer {
+            fates.deallocate()
+            stayers.deallocate()
+            kept.deallocate()
+        }
+        let lis = LongestIncreasingSubsequence(capacity: longest)
+        for section in 0..<old.sectionCount {
+            let target = sections.oldTarget[section]
+            guard target >= 0 else { continue }
+            let low = old.start(section)
+            let rowCount = old.end(section) - low
+            let newLow = Int32(truncatingIfNeeded: new.start(target))
+            let newHigh = Int32(truncatingIfNeeded: new.end(target))
+            // Pass 1: each row's fate; the new indexes of rows staying in the section, in old order.
+            var stayerCount = 0
+            var inOrder = true
+            var previous: Int32 = -1
+            for row in 0..<rowCount {
+                let j = oldToNew[low + row]
+                if j >= newLow && j < newHigh {
+                    fates[row] = .staysInSection
+                    stayers[stayerCount] = j
+                    stayerCount += 1
+                    inOrder = inOrder && j > previous
+                    previous = j
+                } else if j < 0 || sections.newSource[new.section(containing: Int(j))] < 0 {
+                    fates[row] = .deleted
+                } else {
+                    fates[row] = .leavesSection
+                }
+            }
+            // Pass 2: which stayers keep their place.
+            let keptRows = UnsafeMutableBufferPointer(rebasing: kept[0..<stayerCount])
+            if inOrder {
+                keptRows.update(repeating: true)
+            } else {
+                _ = lis.mark(UnsafeBufferPointer(rebasing: stayers[0..<stayerCount]), isMember: keptRows)
+            }
+            // Pass 3: report.
+            var stayer = 0
+            for row in 0..<rowCount {
+                let i = low + row
+                let from = RowPath(section: section, row: row)
+                switch fates[row] {
+                case .deleted:
+                    changeset.rowDeletes.append(from)
+                case .leavesSection:
+                    let j = Int(oldToNew[i])
+                    let newSection = new.section(containing: j)
+                    let to = RowPath(section: newSection, row: j - new.start(newSection))
+                    changeset.rowMoves.append(Changeset.RowMove(from: from, to: to, isUpdated: !isContentEqual(i, j)))
+                case .staysInSection:
+                    let j = Int(oldToNew[i])
+                    let to = RowPath(section: target, row: j - Int(newLow))
+                    if keptRows[stayer] {
+                        if !isContentEqual(i, j) {
+                            changeset.rowUpdates.append(Changeset.RowUpdate(from: from, to: to))
+                        }
+                    } else {
+                        changeset.rowMoves.append(
+                            Changeset.RowMove(from: from, to: to, isUpdated: !isContentEqual(i, j)))
+                    }
+                    stayer += 1
+                }
+            }
+        }
+    }
+
+    /// Inserts: new rows of surviving sections that are unmatched or come from a deleted section.
+    private static func assembleInserts(
+        into changeset: inout Changeset, old: SectionLayout, new: SectionLayout, sections: SectionMatching,
+        newToOld: UnsafeBufferPointer<Int32>
+    ) {
+        let someSectionDeleted = !sections.deletes.isEmpty
+        for section in 0..<new.sectionCount where sections.newSource[section] >= 0 {
+            let low = new.start(section)
+            for j in low..<new.end(section) {
+                let i = Int(newToOld[j])
+                if i < 0 || (someSectionDeleted && sections.oldTarget[old.section(containing: i)] < 0) {
+                    changeset.rowInserts.append(RowPath(section: section, row: j - low))
+                }
+            }
+        }
+    }
+}
