@@ -31,18 +31,24 @@ extension SQLiteStore {
         public var logger: Logger
         /// Whether missing tables are created.
         public var schemaPolicy: SchemaPolicy
+        /// How often a file store checks `PRAGMA data_version` for commits by other connections or
+        /// processes, which reach ``SQLiteStore/changes()`` as a resync; `nil` never checks.
+        /// Must be positive.
+        public var dataVersionPollInterval: Duration?
 
         /// Creates options; the defaults are 4 readers, a 5 s busy timeout, 64 cached statements,
-        /// a silent logger and ``SchemaPolicy/createMissing``.
+        /// a silent logger, ``SchemaPolicy/createMissing`` and a 100 ms data-version poll.
         public init(
             readerCount: Int = 4, busyTimeout: Duration = .seconds(5), statementCacheCapacity: Int = 64,
-            logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing
+            logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
+            dataVersionPollInterval: Duration? = .milliseconds(100)
         ) {
             self.readerCount = readerCount
             self.busyTimeout = busyTimeout
             self.statementCacheCapacity = statementCacheCapacity
             self.logger = logger
             self.schemaPolicy = schemaPolicy
+            self.dataVersionPollInterval = dataVersionPollInterval
         }
 
         /// The default logger: label `fetchkit.sqlite`, discarding everything.

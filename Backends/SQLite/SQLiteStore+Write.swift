@@ -21,25 +21,33 @@ extension SQLiteStore {
     ///   write lock past the busy timeout; ``FetchKitError/closed`` after ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        try await writer.run { [compiler, logger] connection in
-            try SQLiteStore.transaction(on: connection, compiler: compiler, logger: logger, body)
+        try await writer.run { [compiler, logger, changeCollector] connection in
+            try SQLiteStore.transaction(
+                on: connection, compiler: compiler, logger: logger, changes: changeCollector, body)
         }
     }
 
     /// The transaction boundary, on the writer thread.
+    ///
+    /// The change feed collects the transaction's row changes and publishes them after `COMMIT`
+    /// returns (so a fetch on receipt sees them); a rollback drops them.
     static func transaction<T>(
-        on connection: SQLiteConnection, compiler: SQLCompiler, logger: Logger,
+        on connection: SQLiteConnection, compiler: SQLCompiler, logger: Logger, changes: SQLiteChangeCollector,
         _ body: (any WriteTransaction) throws -> T
     ) throws -> T {
         try connection.run("BEGIN IMMEDIATE")
+        changes.didBegin(on: connection)
         let transaction = SQLiteWriteTransaction(connection: connection, compiler: compiler)
         defer { transaction.end() }
         do {
             let result = try body(transaction)
+            changes.willCommit(on: connection)
             try connection.run("COMMIT")
+            changes.didCommit(on: connection)
             return result
         } catch {
             rollBack(connection, after: error, logger: logger)
+            changes.didFail(on: connection)
             throw error
         }
     }

@@ -29,9 +29,14 @@ public final class SQLiteStore: PersistentStore {
     let writer: ConnectionPool
     /// The read-only connections, or `nil` when reads run on the writer.
     let readers: ConnectionPool?
+    /// The change feed's hooks on the writer, and its subscribers (see ``changes()``).
+    let changeCollector: SQLiteChangeCollector
+    /// Watches for other connections' commits; `nil` for an in-memory store or when disabled.
+    let dataVersionPoller: DataVersionPoller?
 
     private init(
-        schema: Schema, path: String?, options: Options, writer: ConnectionPool, readers: ConnectionPool?
+        schema: Schema, path: String?, options: Options, writer: ConnectionPool, readers: ConnectionPool?,
+        changeCollector: SQLiteChangeCollector
     ) {
         self.schema = schema
         self.path = path
@@ -40,12 +45,20 @@ public final class SQLiteStore: PersistentStore {
         self.logger = options.logger
         self.writer = writer
         self.readers = readers
+        self.changeCollector = changeCollector
+        if path != nil, let interval = options.dataVersionPollInterval {
+            dataVersionPoller = DataVersionPoller(interval: interval, writer: writer, collector: changeCollector)
+        } else {
+            dataVersionPoller = nil
+        }
     }
 
     deinit {
         // Without close(), the threads still finish queued jobs, close their connections and end.
+        dataVersionPoller?.stop()
         readers?.shutDownWithoutWaiting()
         writer.shutDownWithoutWaiting()
+        changeCollector.feed.finish()
     }
 
     /// Opens (creating if needed) the database file at `path`, creates the schema's missing tables
@@ -70,6 +83,10 @@ public final class SQLiteStore: PersistentStore {
 
     private static func start(path: String?, schema: Schema, options: Options) async throws -> SQLiteStore {
         let location = path ?? ":memory:"
+        if let interval = options.dataVersionPollInterval, interval <= .zero {
+            throw FetchKitError.invalidValue(
+                "dataVersionPollInterval must be positive (got \(interval)); use nil to turn polling off")
+        }
         var configuration = SQLiteConnection.Configuration(
             path: path, readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             statementCacheCapacity: options.statementCacheCapacity)
@@ -83,6 +100,9 @@ public final class SQLiteStore: PersistentStore {
                 try SQLiteSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
+            let changeCollector = SQLiteChangeCollector(
+                schema: schema, feed: SQLiteChangeFeed(), logger: options.logger)
+            try await writer.run { connection in try changeCollector.install(on: connection) }
             var readers: ConnectionPool?
             if path != nil, options.readerCount > 0 {
                 configuration.readOnly = true
@@ -94,7 +114,9 @@ public final class SQLiteStore: PersistentStore {
             options.logger.info(
                 "opened SQLite store",
                 metadata: ["path": "\(location)", "readers": "\(readers?.size ?? 0)"])
-            return SQLiteStore(schema: schema, path: path, options: options, writer: writer, readers: readers)
+            return SQLiteStore(
+                schema: schema, path: path, options: options, writer: writer, readers: readers,
+                changeCollector: changeCollector)
         } catch {
             await writer.shutDown()
             throw error
@@ -104,8 +126,11 @@ public final class SQLiteStore: PersistentStore {
     /// Lets queued work finish, then closes every connection. Later calls throw ``FetchKitError/closed``.
     public func close() async {
         guard !writer.isClosed else { return }
+        dataVersionPoller?.stop()
         await readers?.shutDown()
         await writer.shutDown()
+        // After the writer's last job: every committed write has been published.
+        changeCollector.feed.finish()
         logger.info("closed SQLite store", metadata: ["path": "\(path ?? ":memory:")"])
     }
 

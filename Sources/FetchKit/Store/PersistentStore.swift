@@ -25,6 +25,13 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Runs `body` in one transaction on the writer: it commits when `body` returns and rolls back
     /// whole when `body` (or the commit) throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T
+    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order,
+    /// from now on; a change with ``StoreChange/isResync`` when the store may have missed changes.
+    /// Ending the iteration unsubscribes.
+    func changes() -> AsyncStream<StoreChange>
+    /// The ``StoreChange/transactionID`` of the last change published to ``changes()`` subscribers
+    /// (0 before the first). A consumer that has seen this ID has seen every change committed so far.
+    var lastTransactionID: UInt64 { get }
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
 }
