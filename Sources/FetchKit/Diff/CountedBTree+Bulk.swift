@@ -15,7 +15,8 @@ extension CountedBTree {
         branchCapacity: Int = CountedBTree.defaultBranchCapacity,
         areInIncreasingOrder: @escaping (Element, Element) -> Bool
     ) throws {
-        self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity, areInIncreasingOrder: areInIncreasingOrder)
+        self.init(
+            leafCapacity: leafCapacity, branchCapacity: branchCapacity, areInIncreasingOrder: areInIncreasingOrder)
         let all = ContiguousArray(elements)
         for index in all.indices.dropFirst() where !areInIncreasingOrder(all[index - 1], all[index]) {
             throw FetchKitError.invalidValue(

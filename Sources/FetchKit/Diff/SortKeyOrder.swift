@@ -115,7 +115,8 @@ public struct SortKeyOrder: Sendable, Hashable {
                 lhs[component.column] ?? .null, rhs[component.column] ?? .null,
                 caseInsensitive: component.caseInsensitive)
             if order != .orderedSame {
-                return component.ascending ? order : (order == .orderedAscending ? .orderedDescending : .orderedAscending)
+                if component.ascending { return order }
+                return order == .orderedAscending ? .orderedDescending : .orderedAscending
             }
         }
         return Value.databaseOrder(lhs[primaryKey] ?? .null, rhs[primaryKey] ?? .null)
