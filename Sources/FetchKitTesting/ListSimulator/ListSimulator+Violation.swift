@@ -103,6 +103,10 @@ extension ListSimulator {
         /// An update, or a move with `isUpdated`, pairs an old row with a different new row (by identity), so the
         /// reloaded cell would show another row; the rows are shown as `String(reflecting:)` gives them.
         case identityMismatch(from: RowPath, to: RowPath, oldRow: String, newRow: String)
+        /// Staged changes whose stages are out of order, missing, superfluous, or hold operations of another stage.
+        case invalidStages(String)
+        /// A stage of staged changes is rejected; `violation` says why.
+        indirect case inStage(StagedChangeset.Stage.Kind, Violation)
         /// The batch applies cleanly but does not give the new snapshot; the text shows the first difference.
         case resultMismatch(String)
     }

@@ -59,6 +59,10 @@ extension ListSimulator.Violation {
         case .identityMismatch(let from, let to, let oldRow, let newRow):
             return "FetchKit batch contract: the batch updates old \(from) into new \(to), but \(oldRow) is not "
                 + "\(newRow) (the reloaded cell would show another row)"
+        case .invalidStages(let problem):
+            return "FetchKit staged changes: \(problem)"
+        case .inStage(let kind, let violation):
+            return "in the \(kind.rawValue) stage: \(violation)"
         case .resultMismatch(let difference):
             return "Invalid update: the batch applied to the old snapshot does not give the new one: \(difference)"
         }
