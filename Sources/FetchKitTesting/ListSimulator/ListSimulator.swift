@@ -17,6 +17,7 @@ import FetchKit
 ///
 /// Updated rows (updates and moves with `isUpdated`) are re-read from the new snapshot, as a reloaded cell is, so
 /// rows may carry their content: a changed row the batch forgets to update makes the result differ.
+/// `applyStaged` checks a ``StagedChangeset`` the same way, stage by stage.
 ///
 /// ```swift
 /// let batch = Changeset(
