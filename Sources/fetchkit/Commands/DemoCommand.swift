@@ -3,97 +3,144 @@ import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation
+import Synchronization
 
-/// `fetchkit demo`: an embedded SQLite database with sample tasks, queried with format strings.
+/// `fetchkit demo`: a live, sectioned results controller over an embedded SQLite file, and the exact
+/// batch it reports after each of a scripted series of writes.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create an embedded SQLite database with sample tasks and run fetches on it.",
+        abstract: "Watch a live, sectioned task list react to a series of writes (embedded SQLite).",
         discussion: """
-            Without predicates, runs a tour of FetchKit's predicate language. With predicates, runs each one
-            (NSPredicate format strings) against --entity, sorted by --sort.
-
-              fetchkit demo
-              fetchkit demo --entity Task --sort -priority,title "done == NO AND category.name == 'Work'"
+            Creates a SQLite file in a temporary folder with a few tasks in three categories, opens a
+            ResultsController sectioned by category, then inserts, completes, reorders across sections,
+            deletes the last row of a section, bulk-updates, and finally writes through a second connection.
+            After each write it prints the batch the controller's delegate received and the resulting list.
             """
     )
 
     @Option(help: "Database file (default: a new file in a temporary folder, deleted afterwards).")
     var path: String?
 
-    @Option(help: "The entity the given predicates query: Task, Category or Note.")
-    var entity = "Task"
-
-    @Option(help: "Sort keys, comma-separated; a leading '-' sorts descending (e.g. -priority,title).")
-    var sort = "id"
-
-    @Option(help: "At most this many rows per fetch.")
-    var limit: Int?
-
-    @Argument(help: "Predicates in NSPredicate format.")
-    var predicates: [String] = []
-
     func run() async throws {
-        let temporary = path == nil
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-demo-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = path ?? directory.appendingPathComponent("demo.sqlite").path
-        if temporary { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
-        defer { if temporary { try? FileManager.default.removeItem(at: directory) } }
 
-        let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema)
-        let inserted = try await Self.seed(store)
-        print("FetchKit demo — embedded SQLite at \(file)")
-        print("inserted \(inserted.categories) categories and \(inserted.tasks) tasks\n")
+        var options = SQLiteStore.Options()
+        options.dataVersionPollInterval = .milliseconds(20)
+        let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: options)
+        try await store.write { tx in
+            guard try tx.fetch(FetchRequest(entity: "Category", fetchLimit: 1)).isEmpty else { return }
+            try Fixtures.insertSampleData(tx)
+        }
+        let request = FetchRequest(
+            entity: "Task", predicate: try FetchPredicate(format: "categoryID != nil"),
+            sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name")
+        let controller = ResultsController(store: store, request: request)
+        let printer = BatchPrinter()
+        controller.delegate = printer
+        try await controller.performFetch()
 
-        let queries: [(entity: String, format: String, sort: [FetchSortDescriptor])]
-        if predicates.isEmpty {
-            queries = Self.tour
-        } else {
-            let descriptors = try Self.parseSort(sort)
-            queries = predicates.map { (entity, $0, descriptors) }
+        print("FetchKit demo — a live ResultsController over embedded SQLite at \(file)")
+        print("request: Task where \(request.predicate), sectioned by category.name, ordered by ordering\n")
+        print(DemoRenderer.list(controller.snapshot))
+
+        let steps: [(String, @Sendable (any WriteTransaction) throws -> Void)] = [
+            ("insert 'Water plants' into Home", { tx in
+                try tx.insert(Fixtures.TaskRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
+            }),
+            ("complete 'Write report' (payload only: an update in place)", { tx in
+                try tx.update("Task", key: 1, set: ["done": true])
+            }),
+            ("drag 'Café order' from Errands into Work, between two rows (a cross-section move)", { tx in
+                try tx.update("Task", key: 3, set: ["categoryID": 1, "ordering": 1.5])
+            }),
+            ("delete 'Buy milk', the last row of Errands (its section goes in the same batch)", { tx in
+                try tx.delete("Task", key: 4)
+            }),
+            ("bulk update: every Work task gets priority 9 and is done (one statement, many rows)", { tx in
+                try tx.update("Task", where: try FetchPredicate(format: "category.name == 'Work'"),
+                              set: ["priority": 9, "done": true])
+            }),
+        ]
+        for (index, step) in steps.enumerated() {
+            print("── \(index + 1). \(step.0)")
+            try await store.write(step.1)
+            await controller.sync()
+            print(printer.takeReport())
+            print(DemoRenderer.list(controller.snapshot))
         }
-        for query in queries {
-            let request = FetchRequest(
-                entity: query.entity, predicate: try FetchPredicate(format: query.format),
-                sortDescriptors: query.sort, fetchLimit: limit)
-            let rows = try await store.fetch(request)
-            print("\(query.entity) where \(query.format)  →  \(rows.count) row(s)")
-            print(TableRenderer().render(rows, columns: Self.columns[query.entity]))
+
+        print("── \(steps.count + 1). an outside write: a second connection inserts 'Fix bike' into Home")
+        let outside = try await SQLiteStore.open(
+            path: file, schema: Fixtures.schema, options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
+        try await outside.write { tx in
+            try tx.insert(Fixtures.TaskRecord(title: "Fix bike", priority: 1, ordering: 0, categoryID: 2))
         }
+        await outside.close()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !printer.hasReport, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        print("(seen by polling PRAGMA data_version, then a refetch and a diff)")
+        print(printer.takeReport())
+        print(DemoRenderer.list(controller.snapshot))
         await store.close()
     }
+}
 
-    /// Inserts the fixture categories and tasks once (a reused --path keeps its rows).
-    static func seed(_ store: SQLiteStore) async throws -> (categories: Int, tasks: Int) {
-        try await store.write { tx in
-            guard try tx.fetch(FetchRequest(entity: "Category", fetchLimit: 1)).isEmpty else { return (0, 0) }
-            try Fixtures.insertSampleData(tx)
-            return (Fixtures.sampleCategories.count, Fixtures.sampleTasks.count)
+/// The demo's delegate: turns each batch's callbacks into readable lines.
+final class BatchPrinter: ResultsControllerDelegate, Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var hasReport: Bool { lines.withLock { !$0.isEmpty } }
+
+    func takeReport() -> String {
+        lines.withLock { lines in
+            defer { lines.removeAll() }
+            return lines.isEmpty ? "   (no batch)" : lines.joined(separator: "\n")
         }
     }
 
-    static let columns: [String: [String]] = [
-        "Task": ["id", "title", "priority", "ordering", "done", "notes", "categoryID"],
-        "Category": ["id", "name", "position"],
-        "Note": ["slug", "body", "pinned"],
-    ]
+    func controller(
+        _ controller: ResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
+        for type: ResultsChangeType, newSectionIndex: Int?
+    ) {
+        let at = [atSectionIndex.map { "old \($0)" }, newSectionIndex.map { "new \($0)" }].compactMap { $0 }
+        lines.withLock { $0.append("   section \(type.rawValue) '\(section.name)' (\(at.joined(separator: ", ")))") }
+    }
 
-    static let tour: [(entity: String, format: String, sort: [FetchSortDescriptor])] = [
-        ("Task", "done == NO", [.descending("priority"), .ascending("title")]),
-        ("Task", "category.name == 'Work' AND priority >= 3", [.ascending("ordering")]),
-        ("Task", "title BEGINSWITH[c] 'w' OR title ENDSWITH 'k'", [.ascending("title", caseInsensitive: true)]),
-        ("Task", "notes CONTAINS[cd] 'RESUME'", [.ascending("id")]),
-        ("Task", "title LIKE '*i?k*' OR priority BETWEEN {4, 5}", [.ascending("id")]),
-        ("Task", "ordering == nil OR categoryID IN {2, 3}", [.ascending("category.name"), .ascending("id")]),
-        ("Category", "ANY tasks.done == YES", [.ascending("position")]),
-        ("Category", "tasks.@count >= 3", [.ascending("name")]),
-    ]
+    func controller(
+        _ controller: ResultsController<Row>, didChange object: Row, at rowPath: RowPath?, for type: ResultsChangeType,
+        newRowPath: RowPath?
+    ) {
+        let paths = [rowPath.map { "\($0)" }, newRowPath.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
+        let title = object["title", as: String.self] ?? "?"
+        lines.withLock { $0.append("   row \(type.rawValue) \(paths) '\(title)'") }
+    }
 
-    static func parseSort(_ text: String) throws -> [FetchSortDescriptor] {
-        try text.split(separator: ",").map { part in
-            let key = part.trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty else { throw ValidationError("empty sort key in '\(text)'") }
-            return key.hasPrefix("-") ? .descending(String(key.dropFirst())) : .ascending(key)
+    func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        guard let changeset = update.changeset else { return }
+        lines.withLock {
+            $0.insert("   batch of transaction \(update.transactionID.map(String.init) ?? "-"): "
+                + "\(changeset.sectionCountsBefore) rows per section → \(changeset.sectionCountsAfter)", at: 0)
         }
+    }
+}
+
+/// Prints a snapshot as sections of rows.
+enum DemoRenderer {
+    static func list(_ snapshot: ResultsSnapshot<Row>) -> String {
+        var out = ""
+        for (index, section) in snapshot.sections.enumerated() {
+            out += "   ▸ \(section.name.isEmpty ? "(none)" : section.name) — \(section.numberOfObjects) row(s)\n"
+            for (row, object) in section.objects.enumerated() {
+                let done = object["done", as: Bool.self] == true ? "✓" : "·"
+                let title = object["title", as: String.self] ?? "?"
+                let priority = object["priority", as: Int.self] ?? 0
+                out += "     [\(index), \(row)] \(done) \(title)  (priority \(priority))\n"
+            }
+        }
+        return out
     }
 }

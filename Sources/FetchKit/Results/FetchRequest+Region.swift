@@ -1,0 +1,48 @@
+
+extension FetchRequest {
+    /// The tables whose changes can change this request's results: its entity's table and the table of
+    /// every entity a key path of its predicate, sort descriptors or section key path crosses into.
+    ///
+    /// - Throws: the errors of resolving a key path (an unknown key, a malformed path).
+    func tablesRead(in schema: Schema) throws -> Set<String> {
+        let entity = try schema.entity(named: entityName)
+        var tables: Set<String> = [entity.table]
+        func add(_ key: FetchPredicate.Key) throws {
+            for hop in try schema.resolve(key, from: entity).hops { tables.insert(hop.destination.table) }
+        }
+        for descriptor in sortDescriptors { try add(FetchPredicate.Key(descriptor.key)) }
+        if let section = sectionNameKeyPath { try add(FetchPredicate.Key(section)) }
+        try predicate.forEachKey(add)
+        return tables
+    }
+
+    /// The request a controller runs: with sections, the section key path orders first (as
+    /// NSFetchedResultsController requires of its first sort descriptor), so sections are contiguous.
+    var sectionOrdered: FetchRequest {
+        guard let section = sectionNameKeyPath, sortDescriptors.first?.key != section else { return self }
+        var request = self
+        request.sortDescriptors.insert(.ascending(section), at: 0)
+        return request
+    }
+}
+
+extension FetchPredicate {
+    /// Calls `body` with every key path the predicate names (including `@count` paths).
+    func forEachKey(_ body: (Key) throws -> Void) rethrows {
+        switch self {
+        case .constant:
+            return
+        case .and(let parts), .or(let parts):
+            for part in parts { try part.forEachKey(body) }
+        case .not(let inner):
+            try inner.forEachKey(body)
+        case .comparison(let comparison):
+            for operand in [comparison.lhs, comparison.rhs] {
+                switch operand {
+                case .key(let key), .count(let key): try body(key)
+                case .value, .list, .variable, .object: break
+                }
+            }
+        }
+    }
+}

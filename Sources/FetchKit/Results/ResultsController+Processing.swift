@@ -1,0 +1,156 @@
+
+extension ResultsController {
+    /// Runs one command; called only from the controller's task, so commands never overlap.
+    func handle(_ command: Command) async {
+        switch command {
+        case .performFetch(let continuation):
+            let request = state.withLock { $0.request }
+            do {
+                try await refresh(to: request, transactionID: nil)
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        case .setRequest(let request, let continuation):
+            do {
+                try await refresh(to: request, transactionID: nil)
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        case .storeChange(let change):
+            defer { markProcessed(change.transactionID) }
+            let (request, isRelevant) = state.withLock { state in
+                (state.request, state.hasFetched && (change.isResync || change.tables.keys.contains(where: state.tables.contains)))
+            }
+            guard isRelevant else { return }
+            do {
+                try await refresh(to: request, transactionID: change.transactionID)
+            } catch {
+                // The results stay as they were; the next change (or a resync) refetches again.
+                logger.info("results refresh failed", metadata: ["error": "\(error)", "entity": "\(request.entityName)"])
+            }
+        }
+    }
+
+    /// Records that `transactionID` has been applied and releases the `sync()` callers waiting for it.
+    private func markProcessed(_ transactionID: UInt64) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.processedTransactionID = max(state.processedTransactionID, transactionID)
+            let processed = state.processedTransactionID
+            let ready = state.syncWaiters.filter { $0.transactionID <= processed }.map(\.continuation)
+            state.syncWaiters.removeAll { $0.transactionID <= processed }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Fetches `request` and moves the controller to its results, emitting the batch between the old
+    /// results and the new ones. Nothing changes when it throws.
+    func refresh(to request: FetchRequest, transactionID: UInt64?) async throws {
+        let schema = store.schema
+        let entity = try schema.entity(named: request.entityName)
+        let tables = try request.tablesRead(in: schema)
+        let effective = request.sectionOrdered
+        let rows = try await store.fetch(effective)
+        let objects = try materializer.make(rows)
+        let layout = SnapshotLayout(rows: rows, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath)
+        let snapshot = ResultsSnapshot(
+            objects: objects, keys: layout.keys, sectionNames: layout.sectionNames, sectionStarts: layout.sectionStarts)
+
+        let (previous, previousRows, previousRequest, hasFetched) = state.withLock {
+            ($0.snapshot, $0.rows, $0.request, $0.hasFetched)
+        }
+        _ = previousRequest
+        let changeset: Changeset? = hasFetched
+            ? try ResultsDiff.changeset(from: previous, previousRows: previousRows, to: snapshot, rows: rows)
+            : nil
+
+        let (delegate, subscribers, awaiting) = state.withLock { state in
+            state.request = request
+            state.rows = rows
+            state.snapshot = snapshot
+            state.tables = tables
+            state.primaryKeyName = entity.primaryKey.name
+            state.hasFetched = true
+            let awaiting = state.awaitingInitial
+            state.awaitingInitial = []
+            return (state.delegate, state.subscribers, awaiting)
+        }
+        for id in awaiting {
+            subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))
+        }
+        guard let changeset, !changeset.isEmpty else { return }
+        let update = ResultsUpdate(previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID)
+        if let delegate { notify(delegate, of: update, changeset: changeset) }
+        for (id, subscriber) in subscribers where !awaiting.contains(id) { subscriber.yield(update) }
+    }
+
+    /// Calls the delegate's methods for one batch, in contract order.
+    private func notify(
+        _ delegate: any ResultsControllerDelegate<Object>, of update: ResultsUpdate<Object>, changeset: Changeset
+    ) {
+        let old = update.previous
+        let new = update.snapshot
+        delegate.controllerWillChangeContent(self)
+        for index in changeset.sectionDeletes {
+            delegate.controller(self, didChange: old.sections[index], atSectionIndex: index, for: .delete, newSectionIndex: nil)
+        }
+        for index in changeset.sectionInserts {
+            delegate.controller(self, didChange: new.sections[index], atSectionIndex: nil, for: .insert, newSectionIndex: index)
+        }
+        for move in changeset.sectionMoves {
+            delegate.controller(self, didChange: new.sections[move.to], atSectionIndex: move.from, for: .move,
+                                newSectionIndex: move.to)
+        }
+        for path in changeset.rowDeletes {
+            if let object = old.object(at: path) {
+                delegate.controller(self, didChange: object, at: path, for: .delete, newRowPath: nil)
+            }
+        }
+        for path in changeset.rowInserts {
+            if let object = new.object(at: path) {
+                delegate.controller(self, didChange: object, at: nil, for: .insert, newRowPath: path)
+            }
+        }
+        for move in changeset.rowMoves {
+            if let object = new.object(at: move.to) {
+                delegate.controller(self, didChange: object, at: move.from, for: .move, newRowPath: move.to)
+            }
+        }
+        for update in changeset.rowUpdates {
+            if let object = new.object(at: update.to) {
+                delegate.controller(self, didChange: object, at: update.from, for: .update, newRowPath: update.to)
+            }
+        }
+        delegate.controllerDidChangeContent(self)
+        delegate.controller(self, didApply: update)
+    }
+}
+
+/// The keys, section names and section starts of fetched rows.
+struct SnapshotLayout {
+    var keys: [Value] = []
+    var sectionNames: [String] = []
+    var sectionStarts: [Int] = []
+
+    /// Without a section key there is always exactly one section, `""` (even when empty), as in
+    /// NSFetchedResultsController; with one, a section per distinct value, in order, and none when empty.
+    init(rows: [Row], primaryKey: String, sectionKey: String?) {
+        keys.reserveCapacity(rows.count)
+        guard let sectionKey else {
+            keys = rows.map { $0[primaryKey] ?? .null }
+            sectionNames = [""]
+            sectionStarts = [0]
+            return
+        }
+        for (index, row) in rows.enumerated() {
+            keys.append(row[primaryKey] ?? .null)
+            let name = (row[sectionKey] ?? .null).sectionName
+            if sectionNames.last != name || index == 0 {
+                sectionNames.append(name)
+                sectionStarts.append(index)
+            }
+        }
+    }
+}

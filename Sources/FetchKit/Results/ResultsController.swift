@@ -1,0 +1,177 @@
+import Logging
+import Synchronization
+
+/// A live fetch: keeps the results of a ``FetchRequest`` current as the database changes and tells its
+/// delegate exactly which sections and rows changed — in batches a table view can apply as they are.
+///
+/// ```swift
+/// let controller = ResultsController(store: store, request: FetchRequest(
+///     entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+///     sectionNameKeyPath: "category.name"))
+/// controller.delegate = myDelegate
+/// try await controller.performFetch()
+/// for await update in controller.updates() { render(update.snapshot, update.changeset) }
+/// ```
+///
+/// Threading: the controller is `Sendable`; its accessors (``snapshot``, ``fetchedObjects``, ``sections``…)
+/// read the current results under a lock from any task. Store changes, request changes and fetches are
+/// processed one at a time, in commit order, on the controller's own task; delegate callbacks and stream
+/// elements of one controller are therefore serialized and in commit order.
+public final class ResultsController<Object: Sendable>: Sendable {
+    /// The store the controller reads.
+    public let store: any PersistentStore
+    let materializer: Materializer<Object>
+    let logger: Logger
+    let state: Mutex<State>
+    let commands: AsyncStream<Command>.Continuation
+    private let tasks: Mutex<[Task<Void, Never>]>
+
+    init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
+        self.store = store
+        self.materializer = materializer
+        self.logger = logger ?? Logger(label: "fetchkit.results", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.state = Mutex(State(request: request))
+        let (stream, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
+        self.commands = continuation
+        self.tasks = Mutex([])
+        // Subscribe before the first fetch, so no commit between the fetch and the subscription is missed.
+        let changes = store.changes()
+        let subscribedAt = store.lastTransactionID
+        state.withLock { $0.processedTransactionID = subscribedAt }
+        let feeder = Task { [continuation] in
+            for await change in changes {
+                continuation.yield(.storeChange(change))
+            }
+        }
+        let processor = Task { [weak self] in
+            for await command in stream {
+                guard let self else { return }
+                await self.handle(command)
+            }
+        }
+        tasks.withLock { $0 = [feeder, processor] }
+    }
+
+    deinit {
+        commands.finish()
+        tasks.withLock { tasks in tasks.forEach { $0.cancel() } }
+        let waiters = state.withLock { state in
+            state.subscribers.values.forEach { $0.finish() }
+            defer { state.syncWaiters.removeAll() }
+            return state.syncWaiters
+        }
+        for waiter in waiters { waiter.continuation.resume() }
+    }
+
+    /// The delegate that receives each batch. Held weakly, like NSFetchedResultsController's.
+    public var delegate: (any ResultsControllerDelegate<Object>)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// The current request.
+    public var request: FetchRequest { state.withLock { $0.request } }
+
+    /// The current results.
+    public var snapshot: ResultsSnapshot<Object> { state.withLock { $0.snapshot } }
+
+    /// Every fetched object, in order.
+    public var fetchedObjects: [Object] { snapshot.fetchedObjects }
+
+    /// The sections, in order.
+    public var sections: [ResultsSection<Object>] { snapshot.sections }
+
+    /// The distinct section index titles, in section order.
+    public var sectionIndexTitles: [String] { snapshot.sectionIndexTitles }
+
+    /// The object at `path`, or `nil` when out of range.
+    public func object(at path: RowPath) -> Object? { snapshot.object(at: path) }
+
+    /// The path of the object whose primary key is `key`.
+    public func rowPath(forKey key: Value) -> RowPath? { snapshot.rowPath(forKey: key) }
+
+    /// The path of `object` (found by its primary key).
+    public func rowPath(for object: Object) -> RowPath? {
+        let (snapshot, key) = state.withLock { ($0.snapshot, $0.primaryKeyName) }
+        return materializer.key(object, key).flatMap { snapshot.rowPath(forKey: $0) }
+    }
+
+    /// Fetches the results. Call it once before reading; later commits keep them current.
+    ///
+    /// Like NSFetchedResultsController's `performFetch()`, it calls no delegate method. Calling it again
+    /// refetches and emits the difference as a normal batch.
+    ///
+    /// - Throws: ``FetchKitError`` for an invalid request or a database error; the results stay as they were.
+    public func performFetch() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            commands.yield(.performFetch(continuation))
+        }
+    }
+
+    /// Replaces the request and emits the batch from the old results to the new ones (not a silent reload).
+    ///
+    /// - Throws: ``FetchKitError`` for an invalid request or a database error; the request, the results
+    ///   and the delegate's view stay exactly as they were.
+    public func setRequest(_ request: FetchRequest) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            commands.yield(.setRequest(request, continuation))
+        }
+    }
+
+    /// Waits until the controller has applied every change the store published before this call.
+    ///
+    /// After `try await store.write { … }` returns, `await controller.sync()` guarantees the controller (and
+    /// its delegate) have seen that write: read-your-writes for live results.
+    public func sync() async {
+        let target = store.lastTransactionID
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.processedTransactionID >= target { return true }
+                state.syncWaiters.append((target, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The results as a stream: the current snapshot first (with a `nil` changeset), then one element per batch.
+    ///
+    /// The stream buffers without limit; ending the iteration unsubscribes.
+    public func updates() -> AsyncStream<ResultsUpdate<Object>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ResultsUpdate<Object>.self)
+        let id = state.withLock { state -> Int in
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.subscribers[id] = continuation
+            if state.hasFetched {
+                continuation.yield(
+                    ResultsUpdate(previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
+            } else {
+                state.awaitingInitial.insert(id)
+            }
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { state in
+                state.subscribers[id] = nil
+                state.awaitingInitial.remove(id)
+            }
+        }
+        return stream
+    }
+}
+
+extension ResultsController where Object == Row {
+    /// A controller of untyped rows.
+    public convenience init(store: any PersistentStore, request: FetchRequest, logger: Logger? = nil) {
+        self.init(store: store, request: request, materializer: .rows, logger: logger)
+    }
+}
+
+extension ResultsController where Object: Record {
+    /// A controller of typed records.
+    public convenience init(store: any PersistentStore, request: FetchRequest, as type: Object.Type = Object.self,
+                            logger: Logger? = nil) {
+        self.init(store: store, request: request, materializer: .records(Object.self), logger: logger)
+    }
+}

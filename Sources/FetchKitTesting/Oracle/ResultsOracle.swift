@@ -1,0 +1,55 @@
+import FetchKit
+
+/// The correctness oracle of live results: after each commit, a controller's content equals a fresh
+/// fetch of its request, and the batch it emitted passes ``ListSimulator``.
+public enum ResultsOracle {
+    /// Checks that applying `update.changeset` to `update.previous` gives `update.snapshot`, under
+    /// UITableView's rules, rows identified by primary key and compared by content.
+    public static func check(_ update: ResultsUpdate<Row>, primaryKey: String) throws {
+        guard let changeset = update.changeset else { return }
+        _ = try ListSimulator.apply(
+            changeset, to: sections(update.previous), expecting: sections(update.snapshot),
+            identifiedBy: { $0[primaryKey] ?? .null })
+    }
+
+    /// Checks that `controller` holds exactly what a fresh fetch of its request returns, in the same sections.
+    public static func checkMatchesFreshFetch(_ controller: ResultsController<Row>, in store: any PersistentStore)
+        async throws
+    {
+        let request = controller.request
+        var ordered = request
+        if let section = request.sectionNameKeyPath, request.sortDescriptors.first?.key != section {
+            ordered.sortDescriptors.insert(.ascending(section), at: 0)
+        }
+        let fresh = try await store.fetch(ordered)
+        let snapshot = controller.snapshot
+        guard snapshot.fetchedObjects == fresh else {
+            throw OracleFailure(
+                "controller for \(request.predicate) holds \(snapshot.fetchedObjects.count) rows, a fresh fetch "
+                    + "\(fresh.count); first difference at \(firstDifference(snapshot.fetchedObjects, fresh))")
+        }
+        if let key = request.sectionNameKeyPath {
+            var names: [String] = []
+            for row in fresh {
+                let name = (row[key] ?? .null).sectionName
+                if names.last != name { names.append(name) }
+            }
+            guard snapshot.sections.map(\.name) == names else {
+                throw OracleFailure("sections \(snapshot.sections.map(\.name)) but a fresh fetch gives \(names)")
+            }
+        }
+    }
+
+    static func sections(_ snapshot: ResultsSnapshot<Row>) -> [(section: String, rows: [Row])] {
+        snapshot.sections.map { (section: $0.name, rows: Array($0.objects)) }
+    }
+
+    private static func firstDifference(_ a: [Row], _ b: [Row]) -> String {
+        for index in 0..<max(a.count, b.count) {
+            let left = index < a.count ? a[index].description : "nothing"
+            let right = index < b.count ? b[index].description : "nothing"
+            if left != right { return "row \(index): \(left) vs \(right)" }
+        }
+        return "none"
+    }
+}

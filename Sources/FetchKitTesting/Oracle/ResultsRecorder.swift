@@ -1,0 +1,114 @@
+import FetchKit
+import Synchronization
+
+/// A delegate that records every callback a results controller makes, in order.
+///
+/// ```swift
+/// let recorder = ResultsRecorder<Row>()
+/// controller.delegate = recorder
+/// // … writes …
+/// try recorder.checkCallbackOrder()
+/// recorder.updates.last?.changeset
+/// ```
+public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate, Sendable {
+    /// One recorded callback.
+    public enum Event: Sendable {
+        case willChange
+        case section(ResultsChangeType, old: Int?, new: Int?, name: String)
+        case row(ResultsChangeType, old: RowPath?, new: RowPath?)
+        case didChange
+        case didApply(ResultsUpdate<Object>)
+    }
+
+    private let recorded = Mutex<[Event]>([])
+
+    /// Creates an empty recorder.
+    public init() {}
+
+    /// Every callback so far.
+    public var events: [Event] { recorded.withLock { $0 } }
+
+    /// Every whole batch so far (from `didApply`).
+    public var updates: [ResultsUpdate<Object>] {
+        events.compactMap { if case .didApply(let update) = $0 { return update } else { return nil } }
+    }
+
+    /// Forgets what was recorded.
+    public func reset() { recorded.withLock { $0.removeAll() } }
+
+    /// Checks the batch contract's order: will-change, section changes, row changes, did-change, the whole
+    /// batch; and that the individual callbacks say exactly what the batch's changeset says.
+    public func checkCallbackOrder() throws(OracleFailure) {
+        var batch: [Event] = []
+        for event in events {
+            batch.append(event)
+            guard case .didApply(let update) = event else { continue }
+            try Self.check(batch, against: update)
+            batch.removeAll()
+        }
+        guard batch.isEmpty else { throw OracleFailure("a batch did not end with didApply: \(batch)") }
+    }
+
+    private static func check(_ batch: [Event], against update: ResultsUpdate<Object>) throws(OracleFailure) {
+        guard let changeset = update.changeset else { throw OracleFailure("a delegate batch without a changeset") }
+        guard batch.count >= 3, case .willChange = batch[0], case .didChange = batch[batch.count - 2] else {
+            throw OracleFailure("callbacks out of order: \(batch)")
+        }
+        var sections: [Event] = []
+        var rows: [Event] = []
+        for event in batch.dropFirst().dropLast(2) {
+            switch event {
+            case .section:
+                guard rows.isEmpty else { throw OracleFailure("a section change after a row change: \(batch)") }
+                sections.append(event)
+            case .row: rows.append(event)
+            default: throw OracleFailure("unexpected callback inside a batch: \(event)")
+            }
+        }
+        let expectedSections = changeset.sectionDeletes.count + changeset.sectionInserts.count
+            + changeset.sectionMoves.count
+        let expectedRows = changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
+            + changeset.rowUpdates.count
+        guard sections.count == expectedSections, rows.count == expectedRows else {
+            throw OracleFailure(
+                "callbacks (\(sections.count) sections, \(rows.count) rows) differ from the changeset "
+                    + "(\(expectedSections), \(expectedRows))")
+        }
+    }
+
+    // MARK: ResultsControllerDelegate
+
+    public func controllerWillChangeContent(_ controller: ResultsController<Object>) {
+        recorded.withLock { $0.append(.willChange) }
+    }
+
+    public func controller(
+        _ controller: ResultsController<Object>, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
+        for type: ResultsChangeType, newSectionIndex: Int?
+    ) {
+        recorded.withLock { $0.append(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name)) }
+    }
+
+    public func controller(
+        _ controller: ResultsController<Object>, didChange object: Object, at rowPath: RowPath?,
+        for type: ResultsChangeType, newRowPath: RowPath?
+    ) {
+        recorded.withLock { $0.append(.row(type, old: rowPath, new: newRowPath)) }
+    }
+
+    public func controllerDidChangeContent(_ controller: ResultsController<Object>) {
+        recorded.withLock { $0.append(.didChange) }
+    }
+
+    public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+        recorded.withLock { $0.append(.didApply(update)) }
+    }
+}
+
+/// A broken invariant of live results, with what was expected and what was found.
+public struct OracleFailure: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public let description: String
+    /// Creates a failure.
+    public init(_ description: String) { self.description = description }
+}
