@@ -155,3 +155,47 @@ struct ResultsControllerTests {
         #expect(controller.rowPath(for: record) == RowPath(section: 0, row: 9))
     }
 }
+
+/// Seed 003: collection-view batches and a fetchLimit that holds under churn.
+@Suite("ResultsController: staged batches and live limits")
+struct ResultsControllerStagedTests {
+    @Test func stagedBatchesApplyStageByStage() async throws {
+        let harness = try await ResultsControllerTests.Harness(ResultsControllerTests.byCategory)
+        try await harness.write { tx in
+            try tx.insert(Fixtures.TaskRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
+            try tx.update("Task", key: 5, set: ["categoryID": 1, "title": "moved and changed"])
+            try tx.delete("Task", key: 2)
+            try tx.update("Task", key: 7, set: ["notes": "payload"])
+            try tx.update("Category", key: 2, set: ["name": "Alpha"])
+        }
+        let update = try #require(harness.recorder.updates.last)
+        let steps = try update.staged()
+        #expect(!steps.isEmpty)
+        #expect(steps.last.map { $0.sections.map(\.name) } == harness.controller.sections.map(\.name))
+        let staged = try #require(update.changeset).staged()
+        let old = update.previous.sections.map { (section: $0.name, rows: Array($0.objects)) }
+        let new = update.snapshot.sections.map { (section: $0.name, rows: Array($0.objects)) }
+        _ = try ListSimulator.applyStaged(staged, to: old, expecting: new, identifiedBy: { $0["id"] ?? .null })
+    }
+
+    @Test func fetchLimitNeverExceededUnderChurn() async throws {
+        let request = FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+                                   sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 4)
+        let harness = try await ResultsControllerTests.Harness(request)
+        var random = SeededRandom(seed: 3)
+        for step in 0..<300 {
+            let id = Int64(random.int(1...25))
+            let ordering = Double(random.int(-10...10))
+            let kind = random.int(0..<4)
+            try await harness.write { tx in
+                switch kind {
+                case 0: try tx.upsert(["id": .integer(id), "title": .text("churn \(step)"), "ordering": .double(ordering)], into: "Task")
+                case 1: try tx.delete("Task", key: .integer(id))
+                case 2: try tx.update("Task", key: .integer(id), set: ["done": .bool(step % 3 == 0)])
+                default: try tx.update("Task", key: .integer(id), set: ["ordering": .double(ordering)])
+                }
+            }
+            #expect(harness.controller.fetchedObjects.count <= 4)
+        }
+    }
+}
