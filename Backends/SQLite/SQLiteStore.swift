@@ -6,6 +6,8 @@ import Logging
 /// One writer connection runs every write transaction; a pool of read-only connections serves
 /// fetches of a file store, which uses WAL so readers see the last committed state while a write
 /// runs. Each connection lives on its own thread: no SQLite call runs on the cooperative pool.
+/// ``changes()`` publishes what each committed write changed (hooks on the writer connection) and
+/// a resync when another connection or process commits (polling `PRAGMA data_version`).
 ///
 /// ```swift
 /// let store = try await SQLiteStore.open(path: "tasks.sqlite", schema: schema)

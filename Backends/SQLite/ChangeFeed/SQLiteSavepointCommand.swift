@@ -7,6 +7,10 @@ import Foundation
 /// authorizer cannot be used: it runs when a statement is prepared, and a cached statement runs
 /// again without being prepared again). Names are compared as SQLite compares them: ASCII letters
 /// case-insensitively, after removing the quotes (`"…"`, `[…]`, `` `…` ``, `'…'`).
+///
+/// Reading the text before the statement runs is exact because, through the store's API, a savepoint
+/// statement fails only for a name no open savepoint has (which the log ignores as well): statements
+/// run one at a time and to completion, so none is in progress when one runs.
 enum SQLiteSavepointCommand: Equatable {
     case begin(String)
     case release(String)
