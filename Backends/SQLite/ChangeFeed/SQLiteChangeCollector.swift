@@ -1,4 +1,3 @@
-import CSQLite
 import FetchKit
 import Logging
 
@@ -7,8 +6,8 @@ import Logging
 ///
 /// The store's transaction boundary (`SQLiteStore+Write.swift`) drives it: ``didBegin(on:)`` after
 /// `BEGIN IMMEDIATE`, ``willCommit(on:)`` before `COMMIT`, ``didCommit(on:)`` after `COMMIT` returns
-/// (the changes are visible to new reads by then) and ``didFail()`` after a rollback. The hooks feed
-/// it in between (see ``SQLiteChangeHooks``).
+/// (the changes are visible to new reads by then) and ``didFail(on:)`` after a rollback. The hooks feed
+/// it in between (`SQLiteChangeCollector+Hooks.swift`, installed by ``SQLiteChangeHooks``).
 ///
 /// What is reported:
 /// - every row an `INSERT`, `UPDATE` or `DELETE` touches, foreign-key actions (`ON DELETE SET NULL`)
@@ -31,12 +30,13 @@ final class SQLiteChangeCollector: @unchecked Sendable {
     /// Where committed changes go.
     let feed: SQLiteChangeFeed
     private let logger: Logger
-    private var tables: SQLiteTrackedTables
-    private var log = SQLiteChangeLog()
+    // Shared with the hook entry points (+Hooks), hence not private.
+    var tables: SQLiteTrackedTables
+    var log = SQLiteChangeLog()
     /// Changes committed outside the store's `COMMIT` (an autocommit statement), not yet published.
-    private var strayCommits: [[String: TableChange]] = []
+    var strayCommits: [[String: TableChange]] = []
     /// Set between ``willCommit(on:)`` and the end of the write: a commit now is the store's own.
-    private var isCommitting = false
+    var isCommitting = false
     private var schemaVersionAtBegin: Int64?
     private var totalChangesAtBegin: Int64 = 0
     private var catalogWasStale = false
@@ -44,7 +44,7 @@ final class SQLiteChangeCollector: @unchecked Sendable {
     /// `PRAGMA data_version` on the writer when last read: only other connections' commits change it.
     private var dataVersion: Int64?
     /// The table a `DROP TABLE` being prepared removes (its `SQLITE_DELETE` must not be ignored).
-    private var droppingTable: Int?
+    var droppingTable: Int?
 
     init(schema: Schema, feed: SQLiteChangeFeed, logger: Logger) {
         self.tables = SQLiteTrackedTables(schema: schema)
@@ -131,89 +131,5 @@ final class SQLiteChangeCollector: @unchecked Sendable {
         guard !strayCommits.isEmpty else { return }
         for change in strayCommits { feed.publish(change) }
         strayCommits.removeAll()
-    }
-
-    // MARK: - Hook entry points (writer thread, inside SQLite calls: no SQL may run here)
-
-    /// The update hook: a row of `table` in `database` was inserted, updated or deleted.
-    func rowChanged(operation: Int32, database: UnsafePointer<CChar>, table: UnsafePointer<CChar>, rowid: Int64) {
-        guard Self.isMain(database), let index = tables.index(ofStoredName: table),
-            tables.tables[index].keyIsRowid
-        else { return }
-        switch operation {
-        case SQLITE_INSERT: record(.insert, table: index, key: .integer(rowid))
-        case SQLITE_UPDATE: record(.update, table: index, key: .integer(rowid))
-        case SQLITE_DELETE: record(.delete, table: index, key: .integer(rowid))
-        default: break
-        }
-    }
-
-    /// The triggers' function: `operation` on the row with primary key `key` (`newKey` after an update).
-    func triggerFired(table index: Int, operation: SQLiteChangeLog.Operation, key: Value, newKey: Value?) {
-        guard tables.tables.indices.contains(index) else { return }
-        let keyType = tables.tables[index].entity.primaryKey.type
-        let key = keyType.coerce(key) ?? key
-        if operation == .update, let newKey, newKey != key {
-            // The key itself changed: the old key is gone.
-            record(.delete, table: index, key: key)
-            record(.update, table: index, key: keyType.coerce(newKey) ?? newKey)
-        } else {
-            record(operation, table: index, key: key)
-        }
-    }
-
-    private func record(_ operation: SQLiteChangeLog.Operation, table index: Int, key: Value) {
-        log.append(operation, table: index, key: key)
-        if operation != .delete, tables.tables[index].hasOtherUniqueIndex {
-            log.appendWholeTable(index)
-        }
-    }
-
-    /// The trace hook: a statement starts running (`sql` is its text, or a `--` comment for a trigger).
-    func statementStarted(sql: UnsafePointer<CChar>) {
-        guard SQLiteSavepointCommand.mayBe(sql),
-            let command = SQLiteSavepointCommand(sql: String(cString: sql))
-        else { return }
-        log.apply(command)
-    }
-
-    /// The commit hook: SQLite is about to commit.
-    func commitStarted() {
-        guard !isCommitting else { return }
-        // Not the store's COMMIT: an autocommit statement (outside any write, or after SQLite rolled
-        // a write back on its own). Its changes are committed when the statement ends; publish them
-        // at the next opportunity (the end of the current write, the next write, the next poll).
-        if !log.isEmpty { strayCommits.append(log.tableChanges(names: tables.names)) }
-        log.removeAll()
-    }
-
-    /// The rollback hook: the transaction was rolled back.
-    func rolledBack() {
-        log.removeAll()
-    }
-
-    /// The authorizer: `SQLITE_IGNORE` for deleting rows of a schema table (so SQLite deletes them one
-    /// by one, reporting each, instead of truncating), `SQLITE_OK` for everything else.
-    ///
-    /// `DROP TABLE t` asks for `SQLITE_DROP_TABLE` then `SQLITE_DELETE` on `t`, and ignoring that
-    /// delete would silently skip the drop: it is allowed.
-    func authorize(action: Int32, table: UnsafePointer<CChar>?, database: UnsafePointer<CChar>?) -> Int32 {
-        let dropping = droppingTable
-        droppingTable = nil
-        guard let table, let database, Self.isMain(database) else { return SQLITE_OK }
-        switch action {
-        case SQLITE_DROP_TABLE:
-            droppingTable = tables.index(ofStoredName: table)
-            return SQLITE_OK
-        case SQLITE_DELETE:
-            guard let index = tables.index(ofStoredName: table), index != dropping else { return SQLITE_OK }
-            return SQLITE_IGNORE
-        default:
-            return SQLITE_OK
-        }
-    }
-
-    private static func isMain(_ database: UnsafePointer<CChar>) -> Bool {
-        database[0] == 0x6D && database[1] == 0x61 && database[2] == 0x69 && database[3] == 0x6E && database[4] == 0
     }
 }
