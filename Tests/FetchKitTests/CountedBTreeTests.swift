@@ -219,6 +219,52 @@ struct CountedBTreeEdgeCaseTests {
         #expect(Array(descending) == (0..<10_000).map { -$0 }.reversed())
     }
 
+    @Test("random churn keeps leaves about three quarters full: a full leaf shares with a neighbour first")
+    func churnKeepsLeavesFull() throws {
+        let seed: UInt64 = 0xF111
+        var random = CountedBTreeRandom(seed: seed)
+        let tree = try CountedBTree(sorted: stride(from: 0, to: 40_000, by: 2))
+        var present = Array(stride(from: 0, to: 40_000, by: 2))
+        for _ in 0..<40_000 {
+            let index = Int.random(in: present.indices, using: &random)
+            tree.remove(present[index])
+            var value = Int.random(in: 0..<40_000, using: &random)
+            while tree.contains(value) { value = Int.random(in: 0..<40_000, using: &random) }
+            tree.insert(value)
+            present[index] = value
+        }
+        #expect(tree.count == 20_000)
+        #expect(tree.storageStatistics.leafFill > 0.7, "seed \(seed): \(tree.storageStatistics)")
+        #expect(tree.invariantViolations().isEmpty, "seed \(seed)")
+        #expect(Array(tree) == present.sorted())
+    }
+
+    @Test("SortKey elements, short and long, against a sorted array", arguments: [UInt64(71), 72])
+    func sortKeys(seed: UInt64) {
+        var random = CountedBTreeRandom(seed: seed)
+        let order = SortKeyOrder([.descending("title", caseInsensitive: true)], primaryKey: "id")
+        let tree = CountedBTree<SortKey>(leafCapacity: 8, branchCapacity: 4)
+        var model: [SortKey] = []
+        let words = ["a", "B", "same prefix that is long ", "é", "z"]
+        for step in 0..<3_000 {
+            let title = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                words.randomElement(using: &random) ?? ""
+            }
+            let id = Int64.random(in: 0..<50, using: &random)
+            let key = order.key(values: [.text(title.joined())], primaryKey: .integer(id))
+            let at = model.firstIndex { !($0 < key) } ?? model.count
+            if at < model.count, model[at] == key {
+                #expect(tree.remove(key)?.rank == at, "seed \(seed), step \(step)")
+                model.remove(at: at)
+            } else {
+                #expect(tree.insert(key) == (true, at), "seed \(seed), step \(step)")
+                model.insert(key, at: at)
+            }
+        }
+        #expect(Array(tree) == model, "seed \(seed)")
+        #expect(tree.invariantViolations().isEmpty, "seed \(seed)")
+    }
+
     @Test("iteration from a rank", arguments: [0, 1, 15, 16, 17, 499, 999, 1_000, 1_001])
     func iterateFrom(rank: Int) {
         let tree = CountedBTree<Int>(leafCapacity: 4, branchCapacity: 4)

@@ -96,6 +96,7 @@ extension CountedBTree where Element: Comparable {
     ///
     /// - Throws: ``FetchKitError/invalidValue(_:)`` when an element is not greater than the one before it.
     /// - Complexity: O(n).
+    @inlinable
     public convenience init<S: Sequence<Element>>(
         sorted elements: S, leafCapacity: Int = CountedBTree.defaultLeafCapacity,
         branchCapacity: Int = CountedBTree.defaultBranchCapacity

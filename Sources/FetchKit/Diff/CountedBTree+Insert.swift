@@ -46,7 +46,10 @@ extension CountedBTree {
     func insert(_ element: Element, into node: AnyObject, level: Int) -> Insertion {
         if level == 0 { return insert(element, intoLeaf: leaf(node)) }
         let inner = branch(node)
-        let index = inner.childIndex(for: element, areInIncreasingOrder)
+        var index = inner.childIndex(for: element, areInIncreasingOrder)
+        if level == 1, leaf(inner.children[index]).count == leafCapacity, makeRoom(in: inner, at: index) {
+            index = inner.childIndex(for: element, areInIncreasingOrder)
+        }
         let child = inner.children[index]
         let below = insert(element, into: child, level: level &- 1)
         let rank = inner.elementsBefore(index) &+ below.rank
@@ -100,6 +103,22 @@ extension CountedBTree {
             right.count &+= 1
         }
         return Insertion(rank: position, inserted: true, split: (rightElements[0], right))
+    }
+
+    /// Makes room in full leaf `index` of `inner` by moving its first element to the left neighbour or its
+    /// last to the right one, when either has room. Sharing before splitting keeps leaves about 80% full
+    /// under random changes instead of about 65%, at the cost of shifting two leaves.
+    @inlinable
+    func makeRoom(in inner: CountedBTreeBranch<Element>, at index: Int) -> Bool {
+        if index > 0, leaf(inner.children[index &- 1]).count < leafCapacity {
+            borrowFromRight(inner, at: index &- 1, childLevel: 0)
+            return true
+        }
+        if index < inner.childCount &- 1, leaf(inner.children[index &+ 1]).count < leafCapacity {
+            borrowFromLeft(inner, at: index &+ 1, childLevel: 0)
+            return true
+        }
+        return false
     }
 
     /// Splits an overflowing branch in two halves; returns the promoted separator and the right half.

@@ -90,6 +90,9 @@ public final class CountedBTree<Element> {
 
 extension CountedBTree where Element: Comparable {
     /// Creates an empty tree ordered by `<`.
+    ///
+    /// Inlinable, so the comparison closure is specialized for `Element` where the tree is made.
+    @inlinable
     public convenience init(
         leafCapacity: Int = CountedBTree.defaultLeafCapacity, branchCapacity: Int = CountedBTree.defaultBranchCapacity
     ) {

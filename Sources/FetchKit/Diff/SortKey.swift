@@ -95,24 +95,41 @@ public struct SortKey: Sendable, Hashable, Comparable {
         return compareLongRest(lhs, rhs)
     }
 
-    /// The slow path of ``compareRest(_:_:)``: at least one key has a heap tail.
+    /// The slow path of ``compareRest(_:_:)``: at least one key has a heap tail. Compares zero-padded
+    /// words, then lengths: exactly the lexicographic order of the bytes.
     @usableFromInline
     static func compareLongRest(_ lhs: Rest, _ rhs: Rest) -> Int {
-        func words(_ rest: Rest) -> (count: Int, word: (Int) -> UInt64) {
-            switch rest {
-            case .inline: return (1, { _ in rest.firstWord })
-            case .tail(let tail): return (tail.wordCount, tail.word)
+        switch (lhs, rhs) {
+        case (.tail(let left), .tail(let right)):
+            if left === right { return 0 }
+            let leftCount = left.wordCount
+            let rightCount = right.wordCount
+            return left.withUnsafeMutablePointerToElements { a in
+                right.withUnsafeMutablePointerToElements { b in
+                    for index in 0..<Swift.min(leftCount, rightCount) where a[index] != b[index] {
+                        return a[index] < b[index] ? -1 : 1
+                    }
+                    for index in rightCount..<Swift.max(leftCount, rightCount) where a[index] != 0 { return 1 }
+                    for index in leftCount..<Swift.max(leftCount, rightCount) where b[index] != 0 { return -1 }
+                    return left.byteCount - right.byteCount
+                }
             }
+        case (.inline, .tail(let right)):
+            return -compareInline(lhs.firstWord, to: right)
+        case (.tail(let left), .inline):
+            return compareInline(rhs.firstWord, to: left)
+        case (.inline, .inline):
+            let order = lhs.firstWord == rhs.firstWord ? 0 : (lhs.firstWord < rhs.firstWord ? -1 : 1)
+            return order != 0 ? order : lhs.byteCount - rhs.byteCount
         }
-        let (leftCount, left) = words(lhs)
-        let (rightCount, right) = words(rhs)
-        // Zero-padded word comparison, then length: exactly the lexicographic order of the bytes.
-        for index in 0..<max(leftCount, rightCount) {
-            let a = index < leftCount ? left(index) : 0
-            let b = index < rightCount ? right(index) : 0
-            if a != b { return a < b ? -1 : 1 }
-        }
-        return lhs.byteCount - rhs.byteCount
+    }
+
+    /// Compares a tail with an inline key's bytes 16..<24 (zero-padded, at most 23 bytes long).
+    static func compareInline(_ word: UInt64, to tail: SortKeyTail) -> Int {
+        let first = tail.word(0)
+        if first != word { return first < word ? -1 : 1 }
+        // Equal so far: the inline key is shorter, so it comes first whatever the tail holds next.
+        return 1
     }
 }
 
