@@ -14,3 +14,4 @@ let all = selected.isEmpty
 if all || selected.contains("fetch") {
     try await FetchBenchmark.run(rows: option("--rows", default: 100_000), iterations: option("--iterations", default: 11))
 }
+if all || selected.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
