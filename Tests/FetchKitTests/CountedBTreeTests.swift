@@ -19,7 +19,7 @@ struct CountedBTreeRandom: RandomNumberGenerator {
 }
 
 /// A sorted array of unique integers: the model the tree is checked against.
-struct SortedModel {
+struct CountedBTreeModel {
     var elements: [Int] = []
 
     func lowerBound(_ value: Int) -> Int {
@@ -57,7 +57,7 @@ struct CountedBTreeRandomizedTests {
     ) -> [String] {
         var random = CountedBTreeRandom(seed: seed)
         let tree = CountedBTree<Int>(leafCapacity: leaf, branchCapacity: branch)
-        var model = SortedModel()
+        var model = CountedBTreeModel()
         var failures: [String] = []
         func fail(_ step: Int, _ message: String) {
             if failures.count < 10 { failures.append("seed \(seed), step \(step): \(message)") }
@@ -313,7 +313,7 @@ struct CountedBTreeBulkTests {
     @Test("a bulk-built tree accepts inserts and removals")
     func mutateAfterBulk() throws {
         let tree = try CountedBTree(sorted: stride(from: 0, to: 20_000, by: 2), leafCapacity: 8, branchCapacity: 4)
-        var model = SortedModel(elements: Array(stride(from: 0, to: 20_000, by: 2)))
+        var model = CountedBTreeModel(elements: Array(stride(from: 0, to: 20_000, by: 2)))
         var random = CountedBTreeRandom(seed: 4242)
         for step in 0..<4_000 {
             let value = Int.random(in: 0..<20_000, using: &random)
