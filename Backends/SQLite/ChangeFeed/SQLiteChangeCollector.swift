@@ -117,7 +117,10 @@ final class SQLiteChangeCollector: @unchecked Sendable {
         dataVersion = version
     }
 
+    /// Re-reads the tables and re-creates the triggers, outside any transaction (a rollback would
+    /// take the triggers with it); inside one (a failed rollback) it waits for the next chance.
     private func refresh(on connection: SQLiteConnection) {
+        guard !connection.isInTransaction else { return }
         needsRefresh = false
         do {
             try tables.refresh(on: connection)
