@@ -23,9 +23,10 @@ extension CountedBTree {
     @discardableResult
     public func insert(_ element: Element) -> (inserted: Bool, rank: Int) {
         let result = insert(element, into: root, level: height)
+        // Even a duplicate may have moved an element between leaves (making room), so iterators end.
+        mutationCount &+= 1
         guard result.inserted else { return (false, result.rank) }
         storedCount &+= 1
-        mutationCount &+= 1
         if let split = result.split {
             let left = root
             let newRoot = CountedBTreeBranch<Element>(capacity: branchCapacity)

@@ -2,7 +2,7 @@ extension CountedBTree: Sequence {
     /// Walks the elements in order, leaf by leaf.
     ///
     /// The tree must not change while an iterator is in use: the next call to ``next()`` after a
-    /// mutation stops the program.
+    /// mutation (any `insert`, even of a present element, or `remove` that removed one) stops the program.
     public struct Iterator: IteratorProtocol {
         let tree: CountedBTree
         let expectedMutations: Int
