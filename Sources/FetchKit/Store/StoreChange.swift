@@ -31,7 +31,10 @@ public struct StoreChange: Sendable, Hashable {
 /// The rows of one table that a transaction inserted, updated or deleted, by primary key.
 ///
 /// A row inserted and then updated in the same transaction is reported once, as inserted; a row
-/// inserted and then deleted is not reported. When the store cannot name the rows (a statement that
+/// inserted and then deleted is reported as deleted (an insert event does not prove the key was new:
+/// `INSERT OR REPLACE` over an existing row reports one too). Keys are named conservatively — a key may
+/// be named that did not end up changed, never the other way round — so a consumer re-reads every key
+/// it is given. When the store cannot name the rows (a statement that
 /// touched too many, a truncating `DELETE`, a table without usable keys) ``isWholeTable`` is set.
 public struct TableChange: Sendable, Hashable {
     /// Primary keys of inserted rows.
@@ -64,10 +67,9 @@ public struct TableChange: Sendable, Hashable {
         case .update:
             if !inserted.contains(key) { updated.insert(key) }
         case .delete:
-            if inserted.remove(key) == nil {
-                updated.remove(key)
-                deleted.insert(key)
-            }
+            inserted.remove(key)
+            updated.remove(key)
+            deleted.insert(key)
         }
     }
 
