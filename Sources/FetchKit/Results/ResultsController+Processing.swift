@@ -25,7 +25,13 @@ extension ResultsController {
             }
             guard isRelevant else { return }
             do {
+                if try await applyIncrementally(change) { return }
+            } catch {
+                logger.debug("incremental update failed, refetching", metadata: ["error": "\(error)"])
+            }
+            do {
                 try await refresh(to: request, transactionID: change.transactionID)
+                state.withLock { $0.fullRefreshes += 1 }
             } catch {
                 // The results stay as they were; the next change (or a resync) refetches again.
                 logger.info("results refresh failed", metadata: ["error": "\(error)", "entity": "\(request.entityName)"])
@@ -66,12 +72,27 @@ extension ResultsController {
             ? try ResultsDiff.changeset(from: previous, previousRows: previousRows, to: snapshot, rows: rows)
             : nil
 
-        let (delegate, subscribers, awaiting) = state.withLock { state in
+        let order = Self.incrementalOrder(for: request, in: schema)
+        publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { state in
             state.request = request
             state.rows = rows
-            state.snapshot = snapshot
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
+            state.entityTable = entity.table
+            state.order = order
+            state.sortKeys = nil
+        }
+    }
+
+    /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
+    /// then sends the batch to the delegate and the subscribers.
+    func publish(
+        _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
+        transactionID: UInt64?, update: (inout State) -> Void
+    ) {
+        let (delegate, subscribers, awaiting) = state.withLock { state in
+            update(&state)
+            state.snapshot = snapshot
             state.hasFetched = true
             let awaiting = state.awaitingInitial
             state.awaitingInitial = []

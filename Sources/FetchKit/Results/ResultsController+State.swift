@@ -17,6 +17,19 @@ extension ResultsController {
         var processedTransactionID: UInt64 = 0
         /// Callers of `sync()`, waiting for a transaction ID to be processed.
         var syncWaiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The table of the request's entity.
+        var entityTable = ""
+        /// The order of the results as the incremental path compares rows, or `nil` when it cannot
+        /// (no fetch yet, or in-memory order found to disagree with the database's).
+        var order: SortKeyOrder?
+        /// The ``SortKey`` of every row, parallel to ``rows``; `nil` until the incremental path first needs them.
+        var sortKeys: [SortKey]?
+        /// How many store changes were applied incrementally (re-reading only the changed keys).
+        var incrementalUpdates = 0
+        /// How many store changes were applied by refetching the whole request.
+        var fullRefreshes = 0
+        /// `false` sends every store change through the refetch path (for benchmarks and tests).
+        var isIncrementalEnabled = true
 
         init(request: FetchRequest) {
             self.request = request
