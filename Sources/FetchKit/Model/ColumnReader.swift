@@ -1,3 +1,5 @@
+import Foundation
+
 /// A row being decoded, read by column position.
 ///
 /// ``Row`` conforms; backends conform their statement cursors so records decode straight from the
@@ -9,6 +11,12 @@
 ///     tasks.append(try decoder.decode(from: cursor))
 /// }
 /// ```
+///
+/// Only ``columnIndex(of:)`` and ``value(at:)`` are required. A reader over a database may also
+/// implement the typed reads (``integer(at:)`` …), which let decoders skip building a ``Value``: each
+/// returns the payload of ``value(at:)`` when that has its case (`.integer`, `.double`, …), and `nil`
+/// otherwise. Decoders read a property's type first and fall back to ``value(at:)`` on `nil`, so a
+/// typed read must never return what ``value(at:)`` would not.
 public protocol ColumnReader {
     /// The position of the column holding `attribute`, or nil.
     func columnIndex(of attribute: String) -> Int?
@@ -22,11 +30,60 @@ public protocol ColumnReader {
     /// assumes it only ever sees readers of one layout, as when it is created per fetch and fed the
     /// rows of one statement; ``RecordCoding/decode(_:from:)`` then finds every column by name.
     var columnLayout: AnyObject? { get }
+
+    /// The integer at `index` when ``value(at:)`` is `.integer`, else nil.
+    func integer(at index: Int) -> Int64?
+    /// The number at `index` when ``value(at:)`` is `.double`, else nil.
+    func double(at index: Int) -> Double?
+    /// The text at `index` when ``value(at:)`` is `.text`, else nil.
+    func text(at index: Int) -> String?
+    /// The Boolean at `index` when ``value(at:)`` is `.bool`, else nil.
+    func bool(at index: Int) -> Bool?
+    /// The date at `index` when ``value(at:)`` is `.date`, else nil.
+    func date(at index: Int) -> Date?
+    /// The bytes at `index` when ``value(at:)`` is `.blob`, else nil.
+    func blob(at index: Int) -> Data?
 }
 
 extension ColumnReader {
     /// No layout object: one decoder sees one layout.
     public var columnLayout: AnyObject? { nil }
+
+    /// Reads ``value(at:)``.
+    public func integer(at index: Int) -> Int64? {
+        if case .integer(let integer) = value(at: index) { return integer }
+        return nil
+    }
+
+    /// Reads ``value(at:)``.
+    public func double(at index: Int) -> Double? {
+        if case .double(let double) = value(at: index) { return double }
+        return nil
+    }
+
+    /// Reads ``value(at:)``.
+    public func text(at index: Int) -> String? {
+        if case .text(let text) = value(at: index) { return text }
+        return nil
+    }
+
+    /// Reads ``value(at:)``.
+    public func bool(at index: Int) -> Bool? {
+        if case .bool(let bool) = value(at: index) { return bool }
+        return nil
+    }
+
+    /// Reads ``value(at:)``.
+    public func date(at index: Int) -> Date? {
+        if case .date(let date) = value(at: index) { return date }
+        return nil
+    }
+
+    /// Reads ``value(at:)``.
+    public func blob(at index: Int) -> Data? {
+        if case .blob(let data) = value(at: index) { return data }
+        return nil
+    }
 }
 
 extension Row: ColumnReader {

@@ -1,6 +1,25 @@
 /// Reads a record's properties from the columns of one row.
+///
+/// Each method hands the key's name to the state, which does the work without generics over `Key`.
+///
+/// The state is held unretained: `KeyedDecodingContainer` copies its container for every call, and a
+/// strong reference would cost a retain and a release per property. The state outlives its containers:
+/// it owns the one it hands out, and when it is released while a record still holds that container
+/// (kept past `init(from:)`), it stays alive (see ``RecordDecodingState/release()``).
 struct RecordKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: RecordDecodingState
+    let unmanagedState: Unmanaged<RecordDecodingState>
+
+    init(state: RecordDecodingState) {
+        unmanagedState = .passUnretained(state)
+    }
+
+    /// Runs `body` with the state, without retaining it.
+    @inline(__always)
+    private func withState<T>(_ body: (RecordDecodingState) throws -> T) rethrows -> T {
+        try unmanagedState._withUnsafeGuaranteedRef(body)
+    }
+
+    private var state: RecordDecodingState { unmanagedState.takeUnretainedValue() }
 
     var codingPath: [any CodingKey] { [] }
 
@@ -8,90 +27,102 @@ struct RecordKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func contains(_ key: Key) -> Bool { state.contains(key.stringValue) }
 
-    func decodeNil(forKey key: Key) throws -> Bool {
-        try state.value(for: key.stringValue)?.isNull ?? true
-    }
+    func decodeNil(forKey key: Key) throws -> Bool { try withState { try $0.decodeNil(key.stringValue) } }
 
     // MARK: Required values
 
-    @inline(__always)
-    private func required<T>(_ key: Key, _ type: T.Type) throws -> Value {
-        guard let value = try state.value(for: key.stringValue) else {
-            throw ValueDecoding.missing(key.stringValue, type, entity: state.entity)
-        }
-        return value
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try withState { try $0.decodeBool(key.stringValue) }
     }
-
-    @inline(__always)
-    private func convert<T: ValueConvertible>(_ key: Key, _ type: T.Type) throws -> T {
-        let value = try required(key, type)
-        guard let result = T.fromDatabaseValue(value) else {
-            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: state.entity)
-        }
-        return result
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try withState { try $0.decodeString(key.stringValue) }
     }
-
-    @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T {
-        let value = try required(key, type)
-        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: state.entity)
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try withState { try $0.decodeDouble(key.stringValue) }
     }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try convert(key, type) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try convert(key, type) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try convert(key, type) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try convert(key, type) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try convert(key, type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key, type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key, type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try convert(key, type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try convert(key, type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key, type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key, type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key, type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key, type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key, type) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try withState { try $0.decodeFloat(key.stringValue) }
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try withState { try $0.decodeInt(key.stringValue) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try withState { try $0.decodeInt32(key.stringValue) }
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try withState { try $0.decodeInt64(key.stringValue) }
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try withState { try $0.decodeInteger(key.stringValue, type) }
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try required(key, type)
-        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: state.entity)
+        try withState { try $0.decodeValue(key.stringValue, type) }
     }
 
     // MARK: Optional values (one lookup each; a missing column or NULL is nil)
 
-    @inline(__always)
-    private func convertIfPresent<T: ValueConvertible>(_ key: Key, _ type: T.Type) throws -> T? {
-        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
-        guard let result = T.fromDatabaseValue(value) else {
-            throw ValueDecoding.mismatch(key.stringValue, type, value, entity: state.entity)
-        }
-        return result
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try withState { try $0.decodeBoolIfPresent(key.stringValue) }
     }
-
-    @inline(__always)
-    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key, _ type: T.Type) throws -> T? {
-        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
-        return try ValueDecoding.integer(value, as: type, key: key.stringValue, entity: state.entity)
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try withState { try $0.decodeStringIfPresent(key.stringValue) }
     }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try convertIfPresent(key, type) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key, type) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key, type) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try withState { try $0.decodeDoubleIfPresent(key.stringValue) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try withState { try $0.decodeFloatIfPresent(key.stringValue) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try withState { try $0.decodeIntIfPresent(key.stringValue) }
+    }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try withState { try $0.decodeInt32IfPresent(key.stringValue) }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try withState { try $0.decodeInt64IfPresent(key.stringValue) }
+    }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+    }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = try state.value(for: key.stringValue), !value.isNull else { return nil }
-        return try ValueDecoding.decode(value, as: type, key: key.stringValue, entity: state.entity)
+        try withState { try $0.decodeValueIfPresent(key.stringValue, type) }
     }
 
     // MARK: Nested containers are not attributes

@@ -12,9 +12,10 @@ extension RecordDecodingState {
         return idleStates.withLock { $0.removeValue(forKey: key) } ?? RecordDecodingState(for: type)
     }
 
-    /// Returns `state` to the pool (keeping one state per type).
+    /// Returns `state` to the pool (keeping one state per type), without the caller's reader.
     @usableFromInline
     static func checkIn<R: Record>(_ state: RecordDecodingState, for type: R.Type) {
+        state.forgetReader()
         let key = ObjectIdentifier(type)
         let displaced = idleStates.withLock { $0.updateValue(state, forKey: key) }
         displaced?.release()

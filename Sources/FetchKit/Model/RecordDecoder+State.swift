@@ -1,11 +1,14 @@
-/// The reusable `Decoder` behind ``RecordDecoder``: the current row's values and the plan that maps
+/// The reusable `Decoder` behind ``RecordDecoder``: the current row's reader and the plan that maps
 /// each coding key, in the order `init(from:)` asks for it, to a column.
 ///
 /// Synthesized `Codable` asks for the same keys in the same order for every row. The first row of a
 /// layout is decoded in *learning* mode, which finds each key's column through the reader and records
-/// it; later rows are decoded in *planned* mode from values loaded by position. When a record asks for
-/// a different key than planned (custom `init(from:)` that branches), the row is decoded again in
-/// learning mode, so the plan only ever speeds decoding up.
+/// it; later rows are decoded in *planned* mode, reading each key's planned column by position. When a
+/// record asks for a different key than planned (custom `init(from:)` that branches), the row is decoded
+/// again in learning mode, so the plan only ever speeds decoding up.
+///
+/// Properties read the reader's typed columns (``ColumnReader/text(at:)`` …) and fall back to
+/// ``ColumnReader/value(at:)`` only for conversions, nulls and errors.
 ///
 /// `@unchecked Sendable`: a state is used by one thread at a time, either owned by one ``RecordDecoder``
 /// (documented as not thread-safe) or checked out of the idle pool (under its lock) for one decode.
@@ -18,35 +21,49 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         @usableFromInline init() {}
     }
 
+    /// One step of the plan: the key `init(from:)` asks for, and its column (-1 when the reader has none).
+    struct Slot {
+        var key: String
+        var column: Int
+    }
+
     /// The entity's name, for error messages.
     let entity: String
     /// The entity's attribute names, for `allKeys`.
     let attributes: [String]
 
-    /// The coding key of each slot.
-    @usableFromInline @exclusivity(unchecked) var keys: [String] = []
-    /// The column of each slot's key, or -1 when the reader has none.
-    @usableFromInline @exclusivity(unchecked) var columns: [Int] = []
-    /// The current row's value of each slot (meaningless where the column is -1).
-    @usableFromInline @exclusivity(unchecked) var values: [Value] = []
+    /// The current row (held strongly).
+    @exclusivity(unchecked) private var box: ReaderBox
+    /// The current row, as column reads reach it: unretained (``box`` holds it), so a read costs no
+    /// reference counting.
+    @exclusivity(unchecked) private var current: Unmanaged<ReaderBox>
+    /// The object the reader is, when it is a class instance: a reader reused for every row is
+    /// boxed once, not once per row.
+    @usableFromInline @exclusivity(unchecked) var readerIdentity: ObjectIdentifier?
+    /// The box ``Row`` readers share.
+    @usableFromInline let rowBox = RowBox()
+    /// The empty row, current between decodes.
+    private let noRow: ReaderBox
+    /// The keys and columns, in the order `init(from:)` asks for them.
+    @exclusivity(unchecked) private var plan: ContiguousArray<Slot> = []
     /// The next slot `init(from:)` will ask for.
-    @exclusivity(unchecked) var cursor = 0
+    @exclusivity(unchecked) private var cursor = 0
     /// The layout the plan belongs to (held, so its identity stays unique), and whether the plan is complete.
     private var layout: AnyObject?
-    private var isPlanned = false
-    /// Whether the current row is decoded in learning mode (through `reader`).
+    @exclusivity(unchecked) private var isPlanned = false
+    /// Whether the current row is decoded in learning mode (finding columns by name).
     @exclusivity(unchecked) private var isLearning = false
-    /// The reader, in learning mode only.
-    private var reader: (any ColumnReader)?
     /// Set in planned mode when the record left the plan, even if it swallowed the error: the row is
     /// then decoded again, learning.
     @exclusivity(unchecked) private var isBroken = false
     /// The attributes the reader has columns for, once `allKeys` was asked for this layout.
     private var presentAttributes: [String]?
     /// The keyed container handed out for the last key type, reused across rows.
-    private var containerKeyType: ObjectIdentifier?
+    @exclusivity(unchecked) private var containerKeyType: ObjectIdentifier?
     /// A `ContainerHolder<Key>` whose `Key` is `containerKeyType`.
-    private var container: AnyObject?
+    @exclusivity(unchecked) private var container: AnyObject?
+    /// Whether a record kept a container this state handed out (the state must then never be freed).
+    private(set) var containerEscaped = false
 
     /// Creates the state for records of `type`.
     @usableFromInline
@@ -54,17 +71,69 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         let entity = R.entity
         self.entity = entity.name
         self.attributes = entity.attributes.map(\.name)
+        let empty = ReaderBox()
+        noRow = empty
+        box = empty
+        current = .passUnretained(empty)
     }
 
-    /// Breaks the cycle through the cached container (it refers back to this state).
+    /// Lets go of the cached container and the last reader, when the state's owner is done with it.
+    ///
+    /// Containers refer to the state unretained. If a record kept one past `init(from:)`, the state
+    /// deliberately stays alive (it is leaked), so that container never reads freed memory.
+    @usableFromInline
     func release() {
-        container = nil
-        containerKeyType = nil
+        dropContainer()
+        forgetReader()
+        if containerEscaped { _ = Unmanaged.passRetained(self) }
     }
 
     // MARK: Rows
 
-    /// Starts a row; `true` when the plan holds for the layout `object`, so the caller loads `values`.
+    /// Makes `reader` the current row: a class instance already current is kept, a ``Row`` goes into
+    /// the shared row box, any other reader into a box of its own.
+    @inlinable @inline(__always)
+    func use<Reader: ColumnReader>(_ reader: Reader) {
+        if Reader.self is AnyObject.Type {
+            let identity = ObjectIdentifier(unsafeBitCast(reader, to: AnyObject.self))
+            if identity == readerIdentity { return }
+            read(from: TypedReaderBox(reader))
+            readerIdentity = identity
+        } else if Reader.self == Row.self {
+            rowBox.row = unsafeBitCast(reader, to: Row.self)
+            read(from: rowBox)
+        } else {
+            read(from: TypedReaderBox(reader))
+        }
+    }
+
+    /// Makes `box` the current row.
+    @usableFromInline
+    func read(from box: ReaderBox) {
+        if box !== self.box {
+            self.box = box
+            current = .passUnretained(box)
+        }
+        readerIdentity = nil
+    }
+
+    /// Lets go of the current reader (a decode that keeps no state between calls).
+    @usableFromInline
+    func forgetReader() {
+        read(from: noRow)
+        rowBox.row = Self.emptyRow
+    }
+
+    /// A row without columns, for the row box between decodes.
+    private static let emptyRow = Row(layout: RowLayout(names: []), values: [])
+
+    /// Reads the current row (without retaining it).
+    @inline(__always)
+    func withRow<T>(_ body: (ReaderBox) throws -> T) rethrows -> T {
+        try current._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Starts a row; `true` when the plan holds for the layout `object`.
     @usableFromInline
     func begin(layout object: AnyObject?) -> Bool {
         if object !== layout {
@@ -81,7 +150,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         presentAttributes = nil
     }
 
-    /// Decodes from the loaded values.
+    /// Decodes the current row by the plan.
     ///
     /// - Throws: ``PlanMismatch`` when the record left the plan (decode the row again, learning); any
     ///   other error is the record's.
@@ -98,22 +167,17 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         }
     }
 
-    /// Decodes through the reader's own lookups, and records the plan for the rows that follow.
+    /// Decodes the current row finding each key's column by name, and records the plan for the rows
+    /// that follow.
     @usableFromInline
-    func decodeLearning<R: Record>(_ type: R.Type, from reader: any ColumnReader) throws -> R {
+    func decodeLearning<R: Record>(_ type: R.Type) throws -> R {
         cursor = 0
         isPlanned = false
-        self.reader = reader
         isLearning = true
-        defer {
-            self.reader = nil
-            isLearning = false
-        }
+        defer { isLearning = false }
         do {
             let record = try R(from: self)
-            keys.removeSubrange(cursor...)
-            columns.removeSubrange(cursor...)
-            values.removeSubrange(cursor...)
+            plan.removeSubrange(cursor...)
             isPlanned = true
             return record
         } catch {
@@ -130,51 +194,47 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     // MARK: Slots
 
-    /// The value of the next slot, which must be `key`'s; nil when the reader has no column for it.
+    /// The column of the next slot, which must be `key`'s; -1 when the reader has no column for it.
     @inline(__always)
-    func value(for key: String) throws -> Value? {
+    func column(for key: String) throws -> Int {
         let slot = cursor
         cursor = slot &+ 1
         if isLearning { return learn(key, at: slot) }
-        guard slot < keys.count, keys[slot] == key else {
-            // Also marked, in case the record swallows the error (`try?`): the result is discarded.
-            isBroken = true
-            throw PlanMismatch()
-        }
-        return columns[slot] < 0 ? nil : values[slot]
+        guard slot < plan.count else { throw leftThePlan() }
+        let step = plan[slot]
+        guard step.key == key else { throw leftThePlan() }
+        return step.column
+    }
+
+    /// Marks the row for learning, in case the record swallows the error (`try?`): its result is discarded.
+    @inline(never)
+    private func leftThePlan() -> PlanMismatch {
+        isBroken = true
+        return PlanMismatch()
     }
 
     /// Whether the reader has a column for `key`, as the next slot.
     func contains(_ key: String) -> Bool {
-        (try? value(for: key)) != nil
+        ((try? column(for: key)) ?? -1) >= 0
     }
 
     /// The attributes the reader has columns for.
     func presentAttributeNames() -> [String] {
         if let presentAttributes { return presentAttributes }
-        guard let reader else {
-            isBroken = true
-            return []
-        }
-        let present = attributes.filter { reader.columnIndex(of: $0) != nil }
+        let present = withRow { row in attributes.filter { row.columnIndex(of: $0) != nil } }
         presentAttributes = present
         return present
     }
 
     @inline(never)
-    private func learn(_ key: String, at slot: Int) -> Value? {
-        let column = reader?.columnIndex(of: key)
-        let value = column.flatMap { reader?.value(at: $0) }
-        if slot < keys.count {
-            keys[slot] = key
-            columns[slot] = column ?? -1
-            values[slot] = value ?? .null
+    private func learn(_ key: String, at slot: Int) -> Int {
+        let column = withRow { $0.columnIndex(of: key) } ?? -1
+        if slot < plan.count {
+            plan[slot] = Slot(key: key, column: column)
         } else {
-            keys.append(key)
-            columns.append(column ?? -1)
-            values.append(value ?? .null)
+            plan.append(Slot(key: key, column: column))
         }
-        return value
+        return column
     }
 
     // MARK: Decoder
@@ -188,10 +248,27 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         if let container, containerKeyType == ObjectIdentifier(type) {
             return unsafeDowncast(container, to: ContainerHolder<Key>.self).container
         }
+        dropContainer()
         let holder = ContainerHolder(KeyedDecodingContainer(RecordKeyedDecodingContainer<Key>(state: self)))
         container = holder
         containerKeyType = ObjectIdentifier(type)
         return holder.container
+    }
+
+    /// Releases the cached container, noting whether a record still holds it.
+    private func dropContainer() {
+        guard var box = takeContainer() else { return }
+        // The holder is gone: a record holds the container if anyone but `box` holds its storage.
+        if box == nil || !isKnownUniquelyReferenced(&box) { containerEscaped = true }
+    }
+
+    /// Forgets the cached container, returning its storage object (nil inside when it is unknown),
+    /// or nil when there is none.
+    private func takeContainer() -> AnyObject?? {
+        guard let holder = container.map({ unsafeDowncast($0, to: ContainerHolderBase.self) }) else { return nil }
+        container = nil
+        containerKeyType = nil
+        return .some(holder.box)
     }
 
     @usableFromInline
@@ -206,8 +283,24 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     }
 }
 
-/// Keeps a keyed container between rows (it refers to the state, which holds the row).
-final class ContainerHolder<Key: CodingKey> {
+/// Keeps a keyed container between rows, and its storage object, so the state can tell when it is
+/// released whether a record still holds the container.
+class ContainerHolderBase {
+    /// The container's storage object, found by reflection; nil when it cannot be found.
+    final let box: AnyObject?
+
+    init(box: AnyObject?) { self.box = box }
+}
+
+/// The keyed container for one key type.
+final class ContainerHolder<Key: CodingKey>: ContainerHolderBase {
     let container: KeyedDecodingContainer<Key>
-    init(_ container: KeyedDecodingContainer<Key>) { self.container = container }
+
+    init(_ container: KeyedDecodingContainer<Key>) {
+        self.container = container
+        let box = Mirror(reflecting: container).children.lazy.compactMap { child -> AnyObject? in
+            type(of: child.value) is AnyObject.Type ? child.value as AnyObject : nil
+        }.first
+        super.init(box: box)
+    }
 }

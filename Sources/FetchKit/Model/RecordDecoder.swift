@@ -1,8 +1,8 @@
 /// Decodes rows of one entity into records, remembering the column of each key between rows.
 ///
 /// Create one per fetch and call ``decode(from:)`` for each row. The first row teaches the decoder
-/// which column each of the record's keys reads; later rows of the same layout load just those
-/// columns and hand them to the record's `init(from:)` without any lookup by name.
+/// which column each of the record's keys reads; later rows of the same layout read just those
+/// columns, by position, as the record's `init(from:)` asks for them, without any lookup by name.
 ///
 /// ```swift
 /// let decoder = RecordDecoder(Task.self)
@@ -25,7 +25,7 @@ public final class RecordDecoder<R: Record> {
     /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
     /// - Complexity: O(*k*) in the number of the record's coding keys.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<Reader: ColumnReader>(from reader: Reader) throws -> R {
         try state.decode(R.self, from: reader)
     }
@@ -33,20 +33,19 @@ public final class RecordDecoder<R: Record> {
 
 extension RecordDecodingState {
     /// Decodes a record from `reader`: by plan when the reader's layout has one, else learning.
-    @inlinable
+    ///
+    /// Inlined into the caller, where the reader's type is usually known even when the record's is not:
+    /// only ``decodePlanned(_:)`` (one call per row) stays generic over the record.
+    @inlinable @inline(__always)
     func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
+        use(reader)
         if begin(layout: reader.columnLayout) {
-            // Specialised in the caller's module: reads exactly the planned columns, in key order.
-            for slot in 0..<columns.count {
-                let column = columns[slot]
-                if column >= 0 { values[slot] = reader.value(at: column) }
-            }
             do {
                 return try decodePlanned(type)
             } catch is PlanMismatch {
                 // The record asked for other keys than planned: learn this row's.
             }
         }
-        return try decodeLearning(type, from: reader)
+        return try decodeLearning(type)
     }
 }

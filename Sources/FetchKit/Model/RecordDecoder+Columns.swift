@@ -1,0 +1,197 @@
+import Foundation
+
+/// Reading one property: find its column by the plan, read it typed from the row, and fall back to
+/// the row's ``Value`` (and ``ValueConvertible``) only when the typed read does not apply.
+///
+/// The typed reads return exactly what converting ``ColumnReader/value(at:)`` would, whenever they
+/// return at all; every other case (nulls, conversions such as an integer for a `Double`, errors) takes
+/// the `Value` path, so both paths decode alike.
+extension RecordDecodingState {
+    /// The column of the next slot, which must be `key`'s; throws when the reader has none.
+    @inline(__always)
+    func requiredColumn(_ key: String, _ type: Any.Type) throws -> Int {
+        let column = try column(for: key)
+        guard column >= 0 else { throw ValueDecoding.missing(key, type, entity: entity) }
+        return column
+    }
+
+    /// The value at `column` as `T`, or the error naming `key`.
+    @inline(never)
+    func converted<T: ValueConvertible>(_ row: ReaderBox, _ column: Int, _ key: String, _ type: T.Type) throws -> T {
+        let value = row.value(at: column)
+        guard let result = T.fromDatabaseValue(value) else {
+            throw ValueDecoding.mismatch(key, type, value, entity: entity)
+        }
+        return result
+    }
+
+    /// The value at `column` as `T`, nil for `NULL`, or the error naming `key`.
+    @inline(never)
+    func convertedIfPresent<T: ValueConvertible>(
+        _ row: ReaderBox, _ column: Int, _ key: String, _ type: T.Type
+    ) throws -> T? {
+        let value = row.value(at: column)
+        if value.isNull { return nil }
+        guard let result = T.fromDatabaseValue(value) else {
+            throw ValueDecoding.mismatch(key, type, value, entity: entity)
+        }
+        return result
+    }
+
+    /// The integer at `column` as `T` when it fits, or the error naming `key`.
+    @inline(never)
+    func convertedInteger<T: FixedWidthInteger>(
+        _ row: ReaderBox, _ column: Int, _ key: String, _ type: T.Type
+    ) throws -> T {
+        try ValueDecoding.integer(row.value(at: column), as: type, key: key, entity: entity)
+    }
+
+    /// Any other type (a `String`-backed enum, `UUID`, …) at `column`, or the error naming `key`.
+    @inline(never)
+    func convertedValue<T: Decodable>(_ row: ReaderBox, _ column: Int, _ key: String, _ type: T.Type) throws -> T {
+        try ValueDecoding.decode(row.value(at: column), as: type, key: key, entity: entity)
+    }
+
+    // MARK: Required properties
+
+    func decodeBool(_ key: String) throws -> Bool {
+        let column = try requiredColumn(key, Bool.self)
+        return try withRow { row in try row.bool(at: column) ?? converted(row, column, key, Bool.self) }
+    }
+
+    func decodeString(_ key: String) throws -> String {
+        let column = try requiredColumn(key, String.self)
+        return try withRow { row in try row.text(at: column) ?? converted(row, column, key, String.self) }
+    }
+
+    func decodeDouble(_ key: String) throws -> Double {
+        let column = try requiredColumn(key, Double.self)
+        return try withRow { row in try row.double(at: column) ?? converted(row, column, key, Double.self) }
+    }
+
+    func decodeFloat(_ key: String) throws -> Float {
+        let column = try requiredColumn(key, Float.self)
+        return try withRow { row in
+            try row.double(at: column).map(Float.init) ?? converted(row, column, key, Float.self)
+        }
+    }
+
+    func decodeInt64(_ key: String) throws -> Int64 {
+        let column = try requiredColumn(key, Int64.self)
+        return try withRow { row in try row.integer(at: column) ?? converted(row, column, key, Int64.self) }
+    }
+
+    func decodeInt(_ key: String) throws -> Int {
+        let column = try requiredColumn(key, Int.self)
+        return try withRow { row in
+            try row.integer(at: column).flatMap(Int.init(exactly:)) ?? converted(row, column, key, Int.self)
+        }
+    }
+
+    func decodeInt32(_ key: String) throws -> Int32 {
+        let column = try requiredColumn(key, Int32.self)
+        return try withRow { row in
+            try row.integer(at: column).flatMap(Int32.init(exactly:)) ?? converted(row, column, key, Int32.self)
+        }
+    }
+
+    /// An integer type without a ``ValueConvertible`` conformance (`Int8`, `UInt`, …).
+    func decodeInteger<T: FixedWidthInteger>(_ key: String, _ type: T.Type) throws -> T {
+        let column = try requiredColumn(key, type)
+        return try withRow { row in
+            try row.integer(at: column).flatMap(T.init(exactly:)) ?? convertedInteger(row, column, key, type)
+        }
+    }
+
+    /// Any other type: dates and data read typed, the rest through ``ValueDecoding/decode(_:as:key:entity:)``.
+    func decodeValue<T: Decodable>(_ key: String, _ type: T.Type) throws -> T {
+        let column = try requiredColumn(key, type)
+        return try withRow { row in
+            if T.self == Date.self, let date = row.date(at: column) { return unsafeBitCast(date, to: T.self) }
+            if T.self == Data.self, let data = row.blob(at: column) { return unsafeBitCast(data, to: T.self) }
+            return try convertedValue(row, column, key, type)
+        }
+    }
+
+    // MARK: Optional properties (a missing column or NULL is nil)
+
+    func decodeBoolIfPresent(_ key: String) throws -> Bool? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in try row.bool(at: column) ?? convertedIfPresent(row, column, key, Bool.self) }
+    }
+
+    func decodeStringIfPresent(_ key: String) throws -> String? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in try row.text(at: column) ?? convertedIfPresent(row, column, key, String.self) }
+    }
+
+    func decodeDoubleIfPresent(_ key: String) throws -> Double? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            try row.double(at: column) ?? convertedIfPresent(row, column, key, Double.self)
+        }
+    }
+
+    func decodeFloatIfPresent(_ key: String) throws -> Float? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            try row.double(at: column).map(Float.init) ?? convertedIfPresent(row, column, key, Float.self)
+        }
+    }
+
+    func decodeInt64IfPresent(_ key: String) throws -> Int64? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            try row.integer(at: column) ?? convertedIfPresent(row, column, key, Int64.self)
+        }
+    }
+
+    func decodeIntIfPresent(_ key: String) throws -> Int? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            try row.integer(at: column).flatMap(Int.init(exactly:)) ?? convertedIfPresent(row, column, key, Int.self)
+        }
+    }
+
+    func decodeInt32IfPresent(_ key: String) throws -> Int32? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            try row.integer(at: column).flatMap(Int32.init(exactly:))
+                ?? convertedIfPresent(row, column, key, Int32.self)
+        }
+    }
+
+    func decodeIntegerIfPresent<T: FixedWidthInteger>(_ key: String, _ type: T.Type) throws -> T? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            if let integer = row.integer(at: column), let result = T(exactly: integer) { return result }
+            if row.value(at: column).isNull { return nil }
+            return try convertedInteger(row, column, key, type)
+        }
+    }
+
+    func decodeValueIfPresent<T: Decodable>(_ key: String, _ type: T.Type) throws -> T? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in
+            if T.self == Date.self, let date = row.date(at: column) { return unsafeBitCast(date, to: T.self) }
+            if T.self == Data.self, let data = row.blob(at: column) { return unsafeBitCast(data, to: T.self) }
+            if row.value(at: column).isNull { return nil }
+            return try convertedValue(row, column, key, type)
+        }
+    }
+
+    /// Whether the next slot, `key`'s, has no column or holds `NULL`.
+    func decodeNil(_ key: String) throws -> Bool {
+        let column = try column(for: key)
+        return column < 0 || withRow { $0.value(at: column).isNull }
+    }
+}
