@@ -24,45 +24,87 @@ struct BenchRecord: Record {
 
 /// Fetch N rows of a 6-column table into typed records: FetchKit vs a raw sqlite3 loop, same file, same run.
 enum FetchBenchmark {
-    static func run(rows: Int, iterations: Int) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-bench-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("bench.sqlite").path
+    /// One side of the comparison, for `profile`.
+    enum Side: String, CaseIterable {
+        case raw, codable, rows
+    }
 
-        let schema = try Schema([BenchRecord.entity])
-        let store = try await SQLiteStore.open(path: path, schema: schema)
-        try await store.write { tx in
-            for i in 0..<rows {
-                try tx.insert(
-                    BenchRecord(
-                        id: Int64(i + 1), name: "row number \(i)", score: Double(i) * 0.5, count: Int64(i * 7),
-                        flag: i % 2 == 0, created: Date(microsecondsSince1970: 1_700_000_000_000_000 + Int64(i))))
+    /// A store and a raw connection over the same freshly written table of `rows` rows.
+    struct Fixture {
+        let directory: URL
+        let keepsFile: Bool
+        let store: SQLiteStore
+        let raw: RawSQLiteReader
+        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")])
+
+        /// A fresh table in a temporary directory, or with `path`, the table that file already holds
+        /// (filled on first use and kept, so profiles of repeated runs contain no setup).
+        init(rows: Int, path: String? = nil) async throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-bench-\(UUID())")
+            keepsFile = path != nil
+            let file = path ?? directory.appendingPathComponent("bench.sqlite").path
+            let exists = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+            if !exists && path == nil {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            store = try await SQLiteStore.open(path: file, schema: try Schema([BenchRecord.entity]))
+            if !exists {
+                try await store.write { tx in
+                    for i in 0..<rows {
+                        try tx.insert(
+                            BenchRecord(
+                                id: Int64(i + 1), name: "row number \(i)", score: Double(i) * 0.5,
+                                count: Int64(i * 7), flag: i % 2 == 0,
+                                created: Date(microsecondsSince1970: 1_700_000_000_000_000 + Int64(i))))
+                    }
+                }
+            }
+            raw = try RawSQLiteReader(path: file)
+        }
+
+        func close() async {
+            await store.close()
+            if !keepsFile { try? FileManager.default.removeItem(at: directory) }
+        }
+
+        /// Reads every row through `side`, returning how many it read.
+        func read(_ side: Side) async throws -> Int {
+            switch side {
+            case .raw: try raw.readAll().count
+            case .codable: try await store.fetch(request, as: BenchRecord.self).count
+            case .rows: try await store.fetch(request).count
             }
         }
-        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")])
-        let raw = try RawSQLiteReader(path: path)
+    }
 
+    static func run(rows: Int, iterations: Int) async throws {
+        let fixture = try await Fixture(rows: rows)
         print("fetch \(rows) rows x 6 columns into typed records (release build)")
         var rawCount = 0
         var fetchKitCount = 0
         let (baseline, candidate) = try await compare(
-            baseline: "raw sqlite3 loop",
-            {
-                rawCount = try raw.readAll().count
-            },
-            candidate: "FetchKit fetch(as: BenchRecord.self)",
-            {
-                fetchKitCount = try await store.fetch(request, as: BenchRecord.self).count
-            }, iterations: iterations)
+            baseline: "raw sqlite3 loop", { rawCount = try await fixture.read(.raw) },
+            candidate: "FetchKit fetch(as: BenchRecord.self)", { fetchKitCount = try await fixture.read(.codable) },
+            iterations: iterations)
         precondition(rawCount == rows && fetchKitCount == rows, "both sides must read every row")
         report(baseline, candidate)
-        await store.close()
+        await fixture.close()
+    }
+
+    /// Runs one side `iterations` times, untimed and without warm-up, for a profiler; with `path`, on
+    /// the table that file holds (written on first use).
+    static func profile(_ side: Side, rows: Int, iterations: Int, path: String?) async throws {
+        let fixture = try await Fixture(rows: rows, path: path)
+        for _ in 0..<iterations {
+            let count = try await fixture.read(side)
+            precondition(count == rows, "every row must be read (a file from another --rows?)")
+        }
+        await fixture.close()
     }
 }
 
 /// The baseline: prepare, step, read six columns into Swift values, append — nothing else.
-final class RawSQLiteReader {
+final class RawSQLiteReader: @unchecked Sendable {
     private var db: OpaquePointer?
 
     init(path: String) throws {

@@ -1,6 +1,10 @@
 import Foundation
 
 // Usage: swift run -c release fetchkit-benchmarks [fetch] [--rows N] [--iterations N]
+//        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
+// `profile` runs one side only, untimed, for perf or callgrind: the difference between two
+// iteration counts divided by the extra rows is the cost per row. With --path the table is written
+// to FILE once and reused, so a profile holds nothing but fetches.
 let arguments = CommandLine.arguments.dropFirst()
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex,
@@ -8,10 +12,36 @@ func option(_ name: String, default value: Int) -> Int {
     else { return value }
     return parsed
 }
-let selected = Set(arguments.filter { !$0.hasPrefix("--") && Int($0) == nil })
-let all = selected.isEmpty
-
-if all || selected.contains("fetch") {
-    try await FetchBenchmark.run(rows: option("--rows", default: 100_000), iterations: option("--iterations", default: 11))
+let path = arguments.firstIndex(of: "--path").flatMap { index in
+    arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
 }
-if all || selected.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
+let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path }
+let rows = option("--rows", default: 100_000)
+let iterations = option("--iterations", default: 11)
+
+/// Runs `body` on the concurrency pool and blocks the main thread until it ends. The main thread
+/// waits on a semaphore rather than in `dispatch_main` (an async top level), which valgrind cannot run.
+func runBlocking(_ body: @escaping @Sendable () async throws -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            try await body()
+        } catch {
+            print("error: \(error)")
+            exit(1)
+        }
+        done.signal()
+    }
+    done.wait()
+}
+
+if words.first == "profile" {
+    let side = words.dropFirst().first ?? "codable"
+    guard let kind = FetchBenchmark.Side(rawValue: side) else {
+        print("unknown side \(side); expected one of \(FetchBenchmark.Side.allCases.map(\.rawValue))")
+        exit(2)
+    }
+    runBlocking { try await FetchBenchmark.profile(kind, rows: rows, iterations: iterations, path: path) }
+} else if words.isEmpty || words.contains("fetch") {
+    runBlocking { try await FetchBenchmark.run(rows: rows, iterations: iterations) }
+}
