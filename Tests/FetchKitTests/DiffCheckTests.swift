@@ -203,7 +203,8 @@ enum DiffCheck {
         old: \(old)
         new: \(new)
         sections: -\(c.sectionDeletes) +\(c.sectionInserts) moves \(c.sectionMoves.map { "\($0.from)->\($0.to)" })
-        rows: -\(c.rowDeletes) +\(c.rowInserts) moves \(c.rowMoves.map { "\($0.from)->\($0.to)\($0.isUpdated ? "*" : "")" })
+        rows: -\(c.rowDeletes) +\(c.rowInserts) \
+        moves \(c.rowMoves.map { "\($0.from)->\($0.to)\($0.isUpdated ? "*" : "")" })
         updates \(c.rowUpdates.map { "\($0.from)->\($0.to)" })
         """
     }

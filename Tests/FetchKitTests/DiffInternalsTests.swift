@@ -27,7 +27,7 @@ struct DiffInternalsTests {
     @Test("patience LIS marks an increasing run as long as the quadratic reference finds")
     func lis() {
         var random = SplitMix64(seed: 0x115)
-        let lis = LongestIncreasingSubsequence(capacity: 64)
+        var lis = LongestIncreasingSubsequence(capacity: 64)
         for _ in 0..<2_000 {
             let count = Int(random.next() % 40)
             let values = (0..<count).map { Int32($0) }.shuffled(using: &random)

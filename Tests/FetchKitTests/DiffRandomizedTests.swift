@@ -98,7 +98,8 @@ struct DiffPairGenerator {
         }
         for _ in 0..<Int.random(in: 0...Int(churn * 12), using: &random) {
             guard let section = newNames.randomElement(using: &random) else { break }
-            placed[section, default: []].append((rank: Double.random(in: 0..<50, using: &random), item: DiffItem(freshKey())))
+            let rank = Double.random(in: 0..<50, using: &random)
+            placed[section, default: []].append((rank: rank, item: DiffItem(freshKey())))
         }
         let new = DiffSnapshot(
             newNames.map { name in
@@ -167,7 +168,9 @@ struct DiffRandomizedTests {
             try DiffCheck.verify(changeset, from: old, to: new, context: context)
             try verifyStages(changeset, from: old, to: new, context: context)
             sectionMoves += changeset.sectionMoves.count
-            reloadedSections += changeset.sectionDeletes.filter { new.sectionNames.contains(old.sectionNames[$0]) }.count
+            reloadedSections += changeset.sectionDeletes.filter {
+                new.sectionNames.contains(old.sectionNames[$0])
+            }.count
         }
         // The generator must exercise both ways of reordering sections.
         #expect(sectionMoves > 100)

@@ -5,8 +5,10 @@ extension KeyedDiff {
         case deleted
         /// Matched into another surviving section: a move.
         case leavesSection
-        /// Matched into the same section: a move unless it is in the longest increasing subsequence.
-        case staysInSection
+        /// Matched into the same section, outside the longest increasing subsequence: a move.
+        case movesInSection
+        /// Matched into the same section, in the longest increasing subsequence: stays (maybe updated).
+        case staysInPlace
     }
 
     /// Turns matched sections and rows into a changeset that honours the batch contract.
@@ -45,14 +47,8 @@ extension KeyedDiff {
         }
         guard longest > 0 else { return }
         let fates = UnsafeMutableBufferPointer<RowFate>.allocate(capacity: longest)
-        let stayers = UnsafeMutableBufferPointer<Int32>.allocate(capacity: longest)
-        let kept = UnsafeMutableBufferPointer<Bool>.allocate(capacity: longest)
-        defer {
-            fates.deallocate()
-            stayers.deallocate()
-            kept.deallocate()
-        }
-        let lis = LongestIncreasingSubsequence(capacity: longest)
+        defer { fates.deallocate() }
+        var lis = LongestIncreasingSubsequence(capacity: longest)
         for section in 0..<old.sectionCount {
             let target = sections.oldTarget[section]
             guard target >= 0 else { continue }
@@ -60,33 +56,33 @@ extension KeyedDiff {
             let rowCount = old.end(section) - low
             let newLow = Int32(truncatingIfNeeded: new.start(target))
             let newHigh = Int32(truncatingIfNeeded: new.end(target))
-            // Pass 1: each row's fate; the new indexes of rows staying in the section, in old order.
-            var stayerCount = 0
-            var inOrder = true
-            var previous: Int32 = -1
+            // Forward: each row's fate, and the patience piles of the new indexes of rows staying in the section.
+            lis.reset()
+            var stayers = 0
             for row in 0..<rowCount {
                 let j = oldToNew[low + row]
                 if j >= newLow && j < newHigh {
-                    fates[row] = .staysInSection
-                    stayers[stayerCount] = j
-                    stayerCount += 1
-                    inOrder = inOrder && j > previous
-                    previous = j
+                    fates[row] = .staysInPlace
+                    lis.add(j, at: row)
+                    stayers += 1
                 } else if j < 0 || sections.newSource[new.section(containing: Int(j))] < 0 {
                     fates[row] = .deleted
                 } else {
                     fates[row] = .leavesSection
                 }
             }
-            // Pass 2: which stayers keep their place.
-            let keptRows = UnsafeMutableBufferPointer(rebasing: kept[0..<stayerCount])
-            if inOrder {
-                keptRows.update(repeating: true)
-            } else {
-                _ = lis.mark(UnsafeBufferPointer(rebasing: stayers[0..<stayerCount]), isMember: keptRows)
+            // Backward, only when some stayers are out of order: those outside one longest run move.
+            if lis.length < stayers {
+                lis.beginBackward()
+                var row = rowCount - 1
+                while row >= 0 {
+                    if fates[row] == .staysInPlace && !lis.takeBackward(oldToNew[low + row], at: row) {
+                        fates[row] = .movesInSection
+                    }
+                    row -= 1
+                }
             }
-            // Pass 3: report.
-            var stayer = 0
+            // Report.
             for row in 0..<rowCount {
                 let i = low + row
                 let from = RowPath(section: section, row: row)
@@ -98,18 +94,16 @@ extension KeyedDiff {
                     let newSection = new.section(containing: j)
                     let to = RowPath(section: newSection, row: j - new.start(newSection))
                     changeset.rowMoves.append(Changeset.RowMove(from: from, to: to, isUpdated: !isContentEqual(i, j)))
-                case .staysInSection:
+                case .movesInSection:
                     let j = Int(oldToNew[i])
                     let to = RowPath(section: target, row: j - Int(newLow))
-                    if keptRows[stayer] {
-                        if !isContentEqual(i, j) {
-                            changeset.rowUpdates.append(Changeset.RowUpdate(from: from, to: to))
-                        }
-                    } else {
-                        changeset.rowMoves.append(
-                            Changeset.RowMove(from: from, to: to, isUpdated: !isContentEqual(i, j)))
+                    changeset.rowMoves.append(Changeset.RowMove(from: from, to: to, isUpdated: !isContentEqual(i, j)))
+                case .staysInPlace:
+                    let j = Int(oldToNew[i])
+                    if !isContentEqual(i, j) {
+                        let to = RowPath(section: target, row: j - Int(newLow))
+                        changeset.rowUpdates.append(Changeset.RowUpdate(from: from, to: to))
                     }
-                    stayer += 1
                 }
             }
         }

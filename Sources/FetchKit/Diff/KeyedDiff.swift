@@ -31,12 +31,9 @@ public enum KeyedDiff {
         from old: DiffSide<Key>, to new: DiffSide<Key>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
         isContentEqual: (Int, Int) -> Bool
     ) -> Changeset {
-        var (matching, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
-        old.keys.withUnsafeBufferPointer { oldKeys in
-            new.keys.withUnsafeBufferPointer { newKeys in
-                matching.matchResidueWithDictionary(residue, old: oldKeys, new: newKeys)
-            }
-        }
+        let (walked, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
+        var matching = walked
+        matching.matchResidueWithDictionary(residue)
         return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual)
     }
 
@@ -47,12 +44,9 @@ public enum KeyedDiff {
         from old: DiffSide<Int64>, to new: DiffSide<Int64>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
         isContentEqual: (Int, Int) -> Bool
     ) -> Changeset {
-        var (matching, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
-        old.keys.withUnsafeBufferPointer { oldKeys in
-            new.keys.withUnsafeBufferPointer { newKeys in
-                matching.matchResidue(residue, old: oldKeys, new: newKeys)
-            }
-        }
+        let (walked, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
+        var matching = walked
+        matching.matchResidue(residue)
         return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual)
     }
 
@@ -63,18 +57,15 @@ public enum KeyedDiff {
         from old: DiffSide<Int64>, to new: DiffSide<Int64>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
         isContentEqual: (Int, Int) -> Bool
     ) -> Changeset {
-        var (matching, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
-        old.keys.withUnsafeBufferPointer { oldKeys in
-            new.keys.withUnsafeBufferPointer { newKeys in
-                matching.matchResidueWithDictionary(residue, old: oldKeys, new: newKeys)
-            }
-        }
+        let (walked, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
+        var matching = walked
+        matching.matchResidueWithDictionary(residue)
         return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual)
     }
 
     private static func walk<Key: Hashable>(
         _ old: [Key], _ new: [Key], isOrderedBefore: ((Int, Int) -> Bool)?
-    ) -> (RowMatching, RowMatching.Residue) {
+    ) -> (RowMatching, RowMatching.Residue<Key>) {
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
                 if let isOrderedBefore {

@@ -1,58 +1,98 @@
-/// Longest increasing subsequence by patience sorting, over scratch buffers reused across calls.
+/// Longest increasing subsequence by patience sorting, fed one value at a time, over scratch space reused
+/// across sequences.
 ///
 /// The diff keeps the rows of a longest increasing subsequence in place and moves the rest, which makes the
-/// number of moves minimal: moving one row of 10,000 is one move.
+/// number of moves minimal: moving one row of 10,000 is one move. Feed the values in order with ``add(_:at:)``,
+/// then call ``beginBackward()`` and ``takeBackward(_:at:)`` for the same values in reverse order: it answers
+/// whether each belongs to one longest subsequence.
 struct LongestIncreasingSubsequence: ~Copyable {
-    /// For each length k, the position of the smallest value ending an increasing run of length k + 1.
+    /// For each length k, the smallest value ending an increasing run of length k + 1.
     private let tails: UnsafeMutablePointer<Int32>
-    /// For each position, the position before it in the best run ending there, or -1.
-    private let predecessors: UnsafeMutablePointer<Int32>
+    /// For each position, the length of the longest increasing run ending there.
+    private let lengths: UnsafeMutablePointer<Int32>
     private let capacity: Int
+    /// The length of the longest increasing run so far.
+    private(set) var length = 0
+    private var wanted: Int32 = 0
+    private var bound = Int32.max
 
-    /// Creates scratch space for sequences of up to `capacity` values.
+    /// Creates scratch space for sequences whose positions lie in `0..<capacity`.
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
         tails = .allocate(capacity: self.capacity)
-        predecessors = .allocate(capacity: self.capacity)
+        lengths = .allocate(capacity: self.capacity)
     }
 
     deinit {
         tails.deallocate()
-        predecessors.deallocate()
+        lengths.deallocate()
+    }
+
+    /// Starts a new sequence.
+    mutating func reset() {
+        length = 0
+    }
+
+    /// Adds the next value, at `position` (positions increase; skipped positions are not in the sequence).
+    ///
+    /// - Complexity: O(1) when `value` extends or ends the current longest run; O(log n) otherwise.
+    @inline(__always)
+    mutating func add(_ value: Int32, at position: Int) {
+        let slot: Int
+        if length == 0 || tails[length - 1] < value {
+            slot = length
+            length += 1
+        } else if length == 1 || tails[length - 2] < value {
+            // The common case after a value that jumped ahead: it replaces the last tail.
+            slot = length - 1
+        } else {
+            slot = firstTail(notBelow: value, in: length - 1)
+        }
+        tails[slot] = value
+        lengths[position] = Int32(truncatingIfNeeded: slot + 1)
+    }
+
+    /// The first of `tails[0..<count]` not below `value` (the last one is not), by branch-free binary search.
+    private func firstTail(notBelow value: Int32, in count: Int) -> Int {
+        var base = 0
+        var remaining = count
+        while remaining > 1 {
+            let half = remaining >> 1
+            base = tails[base + half - 1] < value ? base + half : base
+            remaining -= half
+        }
+        return base
+    }
+
+    /// Prepares the backward pass.
+    mutating func beginBackward() {
+        wanted = Int32(truncatingIfNeeded: length)
+        bound = Int32.max
+    }
+
+    /// Whether the value at `position` belongs to the chosen longest subsequence; call for every added value,
+    /// from the last to the first.
+    @inline(__always)
+    mutating func takeBackward(_ value: Int32, at position: Int) -> Bool {
+        guard wanted > 0, lengths[position] == wanted, value < bound else { return false }
+        wanted -= 1
+        bound = value
+        return true
     }
 
     /// Sets `isMember[p]` for the positions of one longest strictly increasing subsequence of `values` (and
     /// clears it for the others); returns its length. `values` holds at most `capacity` distinct values.
     ///
     /// - Complexity: O(n log n); O(n) when the values are already mostly increasing.
-    func mark(_ values: UnsafeBufferPointer<Int32>, isMember: UnsafeMutableBufferPointer<Bool>) -> Int {
+    mutating func mark(_ values: UnsafeBufferPointer<Int32>, isMember: UnsafeMutableBufferPointer<Bool>) -> Int {
         let count = Swift.min(values.count, capacity, isMember.count)
-        var length = 0
-        for position in 0..<count {
-            let value = values[position]
-            if length == 0 || values[Int(tails[length - 1])] < value {
-                predecessors[position] = length == 0 ? -1 : tails[length - 1]
-                tails[length] = Int32(truncatingIfNeeded: position)
-                length += 1
-                continue
-            }
-            // The first run length whose tail is not below `value`.
-            var low = 0
-            var high = length - 1
-            while low < high {
-                let middle = (low + high) >> 1
-                if values[Int(tails[middle])] < value { low = middle + 1 } else { high = middle }
-            }
-            predecessors[position] = low == 0 ? -1 : tails[low - 1]
-            tails[low] = Int32(truncatingIfNeeded: position)
-        }
-        for position in 0..<count { isMember[position] = false }
-        if length > 0 {
-            var position = Int(tails[length - 1])
-            while position >= 0 {
-                isMember[position] = true
-                position = Int(predecessors[position])
-            }
+        reset()
+        for position in 0..<count { add(values[position], at: position) }
+        beginBackward()
+        var position = count - 1
+        while position >= 0 {
+            isMember[position] = takeBackward(values[position], at: position)
+            position -= 1
         }
         return length
     }

@@ -7,10 +7,24 @@ struct RowMatching {
     var oldToNew: [Int32]
     var newToOld: [Int32]
 
-    /// Old and new rows left unmatched by the cheap first pass, for hashing.
-    struct Residue {
+    /// Old and new rows left unmatched by the cheap first pass, for hashing: their indexes and keys.
+    struct Residue<Key: Hashable> {
         var old: [Int32] = []
         var new: [Int32] = []
+        var oldKeys: [Key] = []
+        var newKeys: [Key] = []
+
+        @inline(__always)
+        mutating func appendOld(_ index: Int, _ key: Key) {
+            old.append(Int32(truncatingIfNeeded: index))
+            oldKeys.append(key)
+        }
+
+        @inline(__always)
+        mutating func appendNew(_ index: Int, _ key: Key) {
+            new.append(Int32(truncatingIfNeeded: index))
+            newKeys.append(key)
+        }
     }
 
     /// Matches rows by a merge walk of two sides sorted by one total order (sort keys, then primary key).
@@ -21,37 +35,39 @@ struct RowMatching {
     /// - Complexity: O(n + m) key comparisons, and one `isOrderedBefore` call per residue row.
     static func mergeWalk<Key: Hashable>(
         old: UnsafeBufferPointer<Key>, new: UnsafeBufferPointer<Key>, isOrderedBefore: (Int, Int) -> Bool
-    ) -> (RowMatching, Residue) {
+    ) -> (RowMatching, Residue<Key>) {
         let n = old.count
         let m = new.count
-        var residue = Residue()
+        var residue = Residue<Key>()
         var newToOld = [Int32](repeating: -1, count: m)
         let oldToNew = [Int32](unsafeUninitializedCapacity: n) { buffer, initializedCount in
             newToOld.withUnsafeMutableBufferPointer { newToOld in
                 var i = 0
                 var j = 0
                 while i < n && j < m {
-                    if old[i] == new[j] {
+                    let oldKey = old[i]
+                    let newKey = new[j]
+                    if oldKey == newKey {
                         buffer[i] = Int32(truncatingIfNeeded: j)
                         newToOld[j] = Int32(truncatingIfNeeded: i)
                         i += 1
                         j += 1
                     } else if isOrderedBefore(i, j) {
                         buffer[i] = -1
-                        residue.old.append(Int32(truncatingIfNeeded: i))
+                        residue.appendOld(i, oldKey)
                         i += 1
                     } else {
-                        residue.new.append(Int32(truncatingIfNeeded: j))
+                        residue.appendNew(j, newKey)
                         j += 1
                     }
                 }
                 while i < n {
                     buffer[i] = -1
-                    residue.old.append(Int32(truncatingIfNeeded: i))
+                    residue.appendOld(i, old[i])
                     i += 1
                 }
                 while j < m {
-                    residue.new.append(Int32(truncatingIfNeeded: j))
+                    residue.appendNew(j, new[j])
                     j += 1
                 }
             }
@@ -64,7 +80,7 @@ struct RowMatching {
     /// - Complexity: O(n + m).
     static func trimWalk<Key: Hashable>(
         old: UnsafeBufferPointer<Key>, new: UnsafeBufferPointer<Key>
-    ) -> (RowMatching, Residue) {
+    ) -> (RowMatching, Residue<Key>) {
         let n = old.count
         let m = new.count
         var prefix = 0
@@ -83,9 +99,10 @@ struct RowMatching {
             oldToNew[n - 1 - k] = Int32(truncatingIfNeeded: m - 1 - k)
             newToOld[m - 1 - k] = Int32(truncatingIfNeeded: n - 1 - k)
         }
-        let residue = Residue(
+        let residue = Residue<Key>(
             old: (prefix..<(n - suffix)).map { Int32(truncatingIfNeeded: $0) },
-            new: (prefix..<(m - suffix)).map { Int32(truncatingIfNeeded: $0) })
+            new: (prefix..<(m - suffix)).map { Int32(truncatingIfNeeded: $0) },
+            oldKeys: Array(old[prefix..<(n - suffix)]), newKeys: Array(new[prefix..<(m - suffix)]))
         return (RowMatching(oldToNew: oldToNew, newToOld: newToOld), residue)
     }
 
