@@ -45,3 +45,4 @@ if words.first == "profile" {
 } else if words.isEmpty || words.contains("fetch") {
     runBlocking { try await FetchBenchmark.run(rows: rows, iterations: iterations) }
 }
+if words.isEmpty || words.contains("diff") { runBlocking { await DiffBenchmark.run(iterations: iterations) } }
