@@ -109,7 +109,9 @@ struct DiffPairGenerator {
     }
 }
 
-/// Applies every stage of `changeset` through `ListSimulator`, each against the previous stage's snapshot.
+/// Applies every stage of `changeset` through `ListSimulator`, each against the previous stage's snapshot (as
+/// `StagedChangeset.snapshots` gives it), and through `ListSimulator.applyStaged`, which computes the snapshots on
+/// its own: both must agree.
 func verifyStages(_ changeset: Changeset, from old: DiffSnapshot, to new: DiffSnapshot, context: String) throws {
     let staged = try changeset.staged()
     let snapshots = try staged.snapshots(from: old.list, to: new.list)
@@ -133,6 +135,15 @@ func verifyStages(_ changeset: Changeset, from old: DiffSnapshot, to new: DiffSn
     guard current.map(\.section) == new.sectionNames, current.map(\.rows) == new.sections.map(\.items) else {
         throw CheckFailure("the last stage does not end at the new snapshot\n\(context)")
     }
+    let simulated: [[(section: String, rows: [DiffItem])]]
+    do {
+        simulated = try ListSimulator.applyStaged(staged, to: old.list, expecting: new.list, identifiedBy: \.key)
+    } catch {
+        throw CheckFailure("applyStaged: \(error)\n" + DiffCheck.describe(changeset, old, new, context))
+    }
+    guard simulated.map({ $0.map(\.section) }) == snapshots.map({ $0.map(\.section) }),
+        simulated.map({ $0.map(\.rows) }) == snapshots.map({ $0.map(\.rows) })
+    else { throw CheckFailure("applyStaged's snapshots differ from StagedChangeset.snapshots\n\(context)") }
 }
 
 @Suite("Diff engine: randomised")
