@@ -16,6 +16,16 @@ struct DiffEngineTests {
 
     func row(_ section: Int, _ row: Int) -> RowPath { RowPath(section: section, row: row) }
 
+    @Test("the documentation examples")
+    func documentationExamples() throws {
+        let old = DiffSide(keys: [1, 2, 3] as [Int64])
+        let new = DiffSide(keys: [2, 3, 1] as [Int64])
+        let changes = KeyedDiff.changeset(from: old, to: new) { _, _ in true }
+        #expect(changes.rowMoves.map { "\($0.from) -> \($0.to)" } == ["[0, 0] -> [0, 2]"])
+        let sectioned = try DiffSide(sections: [(name: "A", keys: [1, 2] as [Int64]), (name: "B", keys: [3])])
+        #expect(sectioned.sectionRange(1) == 2..<3)
+    }
+
     @Test("identical sides give an empty changeset that still carries the counts")
     func identical() throws {
         let snapshot = DiffSnapshot([

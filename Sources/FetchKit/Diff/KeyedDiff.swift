@@ -9,7 +9,7 @@
 /// let old = DiffSide(keys: [1, 2, 3] as [Int64])
 /// let new = DiffSide(keys: [2, 3, 1] as [Int64])
 /// let changes = KeyedDiff.changeset(from: old, to: new) { _, _ in true }
-/// changes.rowMoves   // [[0, 0] -> [0, 2]]
+/// changes.rowMoves.map { "\($0.from) -> \($0.to)" }   // ["[0, 0] -> [0, 2]"]
 /// ```
 ///
 /// The result follows ``Changeset``'s batch contract; ``Changeset/staged()`` splits it into stages for
