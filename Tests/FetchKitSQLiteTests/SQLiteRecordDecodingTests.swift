@@ -69,6 +69,70 @@ private struct AllTypes: Record, Equatable {
         maybeUUID: UUID(uuidString: "00000000-0000-0000-0000-000000000001"), maybeMood: .calm)
 }
 
+/// The properties of `AllTypes` a ``RecordRow`` reads, read by `init(row:)` from the same table.
+private struct RowTypes: RowDecodable, Equatable {
+    static let entity = AllTypes.entity
+    var id: Int64?
+    var int: Int
+    var int32: Int32
+    var int64: Int64
+    var double: Double
+    var float: Float
+    var text: String
+    var flag: Bool
+    var when: Date
+    var bytes: Data
+    var uuid: UUID
+    var mood: String
+    var maybeInt: Int?
+    var maybeInt32: Int32?
+    var maybeInt64: Int64?
+    var maybeDouble: Double?
+    var maybeFloat: Float?
+    var maybeText: String?
+    var maybeFlag: Bool?
+    var maybeWhen: Date?
+    var maybeBytes: Data?
+    var maybeUUID: UUID?
+
+    init(row: borrowing RecordRow) throws {
+        id = try row["id"]
+        int = try row["int"]
+        int32 = try row["int32"]
+        int64 = try row["int64"]
+        double = try row["double"]
+        float = try row["float"]
+        text = try row["text"]
+        flag = try row["flag"]
+        when = try row["when"]
+        bytes = try row["bytes"]
+        uuid = try row["uuid"]
+        mood = try row["mood"]
+        maybeInt = try row["maybeInt"]
+        maybeInt32 = try row["maybeInt32"]
+        maybeInt64 = try row["maybeInt64"]
+        maybeDouble = try row["maybeDouble"]
+        maybeFloat = try row["maybeFloat"]
+        maybeText = try row["maybeText"]
+        maybeFlag = try row["maybeFlag"]
+        maybeWhen = try row["maybeWhen"]
+        maybeBytes = try row["maybeBytes"]
+        maybeUUID = try row["maybeUUID"]
+    }
+
+    /// The same properties of a Codable record.
+    init(_ record: AllTypes) {
+        (id, int, int32, int64, double, float) =
+            (record.id, record.int, record.int32, record.int64, record.double, record.float)
+        (text, flag, when, bytes, uuid, mood) =
+            (record.text, record.flag, record.when, record.bytes, record.uuid, record.mood.rawValue)
+        (maybeInt, maybeInt32, maybeInt64, maybeDouble, maybeFloat) =
+            (record.maybeInt, record.maybeInt32, record.maybeInt64, record.maybeDouble, record.maybeFloat)
+        (maybeText, maybeFlag, maybeWhen, maybeBytes, maybeUUID) =
+            (record.maybeText, record.maybeFlag, record.maybeWhen, record.maybeBytes, record.maybeUUID)
+    }
+}
+
 /// Reads one property of `AllTypes` rows, as a record that needs it present and non-null.
 private struct RequiredText: Record {
     static let entity = AllTypes.entity
@@ -100,6 +164,10 @@ struct SQLiteRecordDecodingTests {
         try await store.fetch(FetchRequest(AllTypes.self, sortDescriptors: [.ascending("id")]), as: AllTypes.self)
     }
 
+    private func allRows(_ store: SQLiteStore) async throws -> [RowTypes] {
+        try await store.fetch(FetchRequest(RowTypes.self, sortDescriptors: [.ascending("id")]), as: RowTypes.self)
+    }
+
     @Test("every type, required and optional, nil and at its extremes, comes back equal")
     func everyTypeRoundTrips() async throws {
         try await withStore { store in
@@ -110,6 +178,7 @@ struct SQLiteRecordDecodingTests {
             let extreme = try #require(fetched.dropFirst().first)
             #expect(extreme.double.sign == .minus)
             #expect(extreme.maybeText == "")
+            #expect(try await allRows(store) == inserted.map(RowTypes.init))
         }
     }
 
@@ -122,6 +191,32 @@ struct SQLiteRecordDecodingTests {
             }
             let record = try #require(try await all(store).first)
             #expect(record.double == 5.0 && record.maybeDouble == -2.0 && record.float == 3.0)
+            #expect(try await allRows(store) == [RowTypes(record)])
+        }
+    }
+
+    @Test(
+        "RowDecodable records throw the same recordMapping as Codable ones",
+        arguments: [
+            ("int = 'abc'", "'int' expected Int, found \"abc\""),
+            ("int32 = 3000000000", "'int32' expected Int32, found 3000000000"),
+            ("flag = 2", "'flag' expected Bool, found 2"),
+            ("\"when\" = 'tomorrow'", "'when' expected Date, found \"tomorrow\""),
+            ("bytes = 'text'", "'bytes' expected Data, found \"text\""),
+            ("uuid = 'not a uuid'", "'uuid' expected UUID, found \"not a uuid\""),
+            ("maybeInt32 = 3000000000", "'maybeInt32' expected Int32, found 3000000000"),
+            ("maybeFlag = 5", "'maybeFlag' expected Bool, found 5"),
+            ("maybeWhen = 1.5", "'maybeWhen' expected Date, found 1.5"),
+        ])
+    func rowDecodableMismatches(assignment: String, detail: String) async throws {
+        try await withStore { store in
+            try await store.write { tx in
+                try tx.insert(AllTypes())
+                try tx.execute("UPDATE all_types SET \(assignment)", [])
+            }
+            await #expect(throws: FetchKitError.recordMapping(entity: "AllTypes", detail: detail)) {
+                try await allRows(store)
+            }
         }
     }
 

@@ -16,6 +16,16 @@
 ///
 /// An integer primary key may be optional in the record: inserting a record whose key is `nil`
 /// lets the store assign one.
+///
+/// ## Codable or RowDecodable
+///
+/// A record decodes through its `Decodable` conformance: nothing to write, and a fetch still reads each
+/// property straight from its column, finding the columns once per fetch. `Codable`'s own machinery (a
+/// keyed container and a type-erased call per property) makes that about twice as slow as a hand-written
+/// SQLite loop filling the same structs. Where fetch time matters (many rows, small records), also
+/// conform to ``RowDecodable`` and write `init(row:)`: the same reads by attribute name without that
+/// machinery, about 1.3 times the hand-written loop. Every decoder then uses `init(row:)`; a record
+/// still encodes through `Encodable`.
 public protocol Record: Codable, Sendable {
     /// The entity this type stores.
     static var entity: Entity { get }

@@ -9,7 +9,8 @@
 /// let copy = try RecordCoding.decode(Task.self, from: row)
 /// ```
 public enum RecordCoding {
-    /// Decodes `type` from `reader`. Attributes map to the record's coding keys by name.
+    /// Decodes `type` from `reader`. Attributes map to the record's coding keys by name (for a
+    /// ``RowDecodable`` type, to the names its `init(row:)` reads).
     ///
     /// To decode many rows, create one ``RecordDecoder`` and reuse it: it remembers each key's column.
     ///
@@ -20,6 +21,9 @@ public enum RecordCoding {
         let state = RecordDecodingState.checkOut(type)
         defer { RecordDecodingState.checkIn(state, for: type) }
         if reader.columnLayout == nil { state.forget() }
+        if let rowType = type as? any RowDecodable.Type {
+            return try state.decodeRow(rowType, as: type, from: reader)
+        }
         return try state.decode(type, from: reader)
     }
 

@@ -54,21 +54,25 @@ extension RecordDecodingState {
 
     // MARK: Required properties
 
+    @usableFromInline
     func decodeBool(_ key: String) throws -> Bool {
         let column = try requiredColumn(key, Bool.self)
         return try withRow { row in try row.bool(at: column) ?? converted(row, column, key, Bool.self) }
     }
 
+    @usableFromInline
     func decodeString(_ key: String) throws -> String {
         let column = try requiredColumn(key, String.self)
         return try withRow { row in try row.text(at: column) ?? converted(row, column, key, String.self) }
     }
 
+    @usableFromInline
     func decodeDouble(_ key: String) throws -> Double {
         let column = try requiredColumn(key, Double.self)
         return try withRow { row in try row.double(at: column) ?? converted(row, column, key, Double.self) }
     }
 
+    @usableFromInline
     func decodeFloat(_ key: String) throws -> Float {
         let column = try requiredColumn(key, Float.self)
         return try withRow { row in
@@ -76,11 +80,13 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeInt64(_ key: String) throws -> Int64 {
         let column = try requiredColumn(key, Int64.self)
         return try withRow { row in try row.integer(at: column) ?? converted(row, column, key, Int64.self) }
     }
 
+    @usableFromInline
     func decodeInt(_ key: String) throws -> Int {
         let column = try requiredColumn(key, Int.self)
         return try withRow { row in
@@ -88,6 +94,7 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeInt32(_ key: String) throws -> Int32 {
         let column = try requiredColumn(key, Int32.self)
         return try withRow { row in
@@ -103,6 +110,18 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
+    func decodeDate(_ key: String) throws -> Date {
+        let column = try requiredColumn(key, Date.self)
+        return try withRow { row in try row.date(at: column) ?? converted(row, column, key, Date.self) }
+    }
+
+    @usableFromInline
+    func decodeData(_ key: String) throws -> Data {
+        let column = try requiredColumn(key, Data.self)
+        return try withRow { row in try row.blob(at: column) ?? converted(row, column, key, Data.self) }
+    }
+
     /// Any other type: dates and data read typed, the rest through ``ValueDecoding/decode(_:as:key:entity:)``.
     func decodeValue<T: Decodable>(_ key: String, _ type: T.Type) throws -> T {
         let column = try requiredColumn(key, type)
@@ -115,18 +134,21 @@ extension RecordDecodingState {
 
     // MARK: Optional properties (a missing column or NULL is nil)
 
+    @usableFromInline
     func decodeBoolIfPresent(_ key: String) throws -> Bool? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
         return try withRow { row in try row.bool(at: column) ?? convertedIfPresent(row, column, key, Bool.self) }
     }
 
+    @usableFromInline
     func decodeStringIfPresent(_ key: String) throws -> String? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
         return try withRow { row in try row.text(at: column) ?? convertedIfPresent(row, column, key, String.self) }
     }
 
+    @usableFromInline
     func decodeDoubleIfPresent(_ key: String) throws -> Double? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
@@ -135,6 +157,7 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeFloatIfPresent(_ key: String) throws -> Float? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
@@ -143,6 +166,7 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeInt64IfPresent(_ key: String) throws -> Int64? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
@@ -151,6 +175,7 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeIntIfPresent(_ key: String) throws -> Int? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
@@ -159,6 +184,7 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
     func decodeInt32IfPresent(_ key: String) throws -> Int32? {
         let column = try column(for: key)
         guard column >= 0 else { return nil }
@@ -189,9 +215,40 @@ extension RecordDecodingState {
         }
     }
 
+    @usableFromInline
+    func decodeDateIfPresent(_ key: String) throws -> Date? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in try row.date(at: column) ?? convertedIfPresent(row, column, key, Date.self) }
+    }
+
+    @usableFromInline
+    func decodeDataIfPresent(_ key: String) throws -> Data? {
+        let column = try column(for: key)
+        guard column >= 0 else { return nil }
+        return try withRow { row in try row.blob(at: column) ?? convertedIfPresent(row, column, key, Data.self) }
+    }
+
+    /// Any other ``ValueConvertible`` type (`UUID`, ``Value``, their optionals) through ``Value``: a
+    /// missing column is nil for an optional type, an error for any other.
+    @usableFromInline
+    func decodeConvertible<T: ValueConvertible>(_ key: String, _ type: T.Type) throws -> T {
+        let column = try column(for: key)
+        guard column >= 0 else {
+            if T.self is any OptionalValue.Type, let none = T.fromDatabaseValue(.null) { return none }
+            throw ValueDecoding.missing(key, type, entity: entity)
+        }
+        return try withRow { row in try converted(row, column, key, type) }
+    }
+
     /// Whether the next slot, `key`'s, has no column or holds `NULL`.
     func decodeNil(_ key: String) throws -> Bool {
         let column = try column(for: key)
         return column < 0 || withRow { $0.value(at: column).isNull }
     }
 }
+
+/// Optional types, told apart at run time.
+protocol OptionalValue {}
+
+extension Optional: OptionalValue {}

@@ -44,6 +44,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     @usableFromInline let rowBox = RowBox()
     /// The empty row, current between decodes.
     private let noRow: ReaderBox
+    /// Memory for one record, where ``RowDecodable`` records are made before they are moved out.
+    private let recordMemory: UnsafeMutableRawPointer
     /// The keys and columns, in the order `init(from:)` asks for them.
     @exclusivity(unchecked) private var plan: ContiguousArray<Slot> = []
     /// The next slot `init(from:)` will ask for.
@@ -56,6 +58,9 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     /// Set in planned mode when the record left the plan, even if it swallowed the error: the row is
     /// then decoded again, learning.
     @exclusivity(unchecked) private var isBroken = false
+    /// Whether the current row is read by a ``RowDecodable`` record: a read the plan does not expect
+    /// finds its column by name and corrects the plan, instead of restarting the row.
+    @exclusivity(unchecked) private var isReadingRow = false
     /// The attributes the reader has columns for, once `allKeys` was asked for this layout.
     private var presentAttributes: [String]?
     /// The keyed container handed out for the last key type, reused across rows.
@@ -75,6 +80,11 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         noRow = empty
         box = empty
         current = .passUnretained(empty)
+        recordMemory = .allocate(byteCount: max(1, MemoryLayout<R>.size), alignment: MemoryLayout<R>.alignment)
+    }
+
+    deinit {
+        recordMemory.deallocate()
     }
 
     /// Lets go of the cached container and the last reader, when the state's owner is done with it.
@@ -185,6 +195,38 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
         }
     }
 
+    /// Decodes the current row into a ``RowDecodable`` record, by plan when `planned`, else learning
+    /// the plan.
+    ///
+    /// `rowType` is `R`, known to conform: the record is made by ``make(_:into:)`` in the state's
+    /// memory for one record and moved out, so no copy of it is retained and released.
+    @usableFromInline
+    func decodeRow<R: Record>(_ rowType: any RowDecodable.Type, as type: R.Type, planned: Bool) throws -> R {
+        cursor = 0
+        isPlanned = false
+        isLearning = !planned
+        isReadingRow = true
+        defer {
+            isLearning = false
+            isReadingRow = false
+        }
+        do {
+            try make(rowType, into: recordMemory)
+            let record = recordMemory.assumingMemoryBound(to: R.self).move()
+            if !planned { plan.removeSubrange(cursor...) }
+            isPlanned = true
+            return record
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// Initializes the memory at `pointer` with a `D` read from the current row.
+    private func make<D: RowDecodable>(_ type: D.Type, into pointer: UnsafeMutableRawPointer) throws {
+        let row = RecordRow(state: self)
+        pointer.initializeMemory(as: D.self, to: try D(row: row))
+    }
+
     /// A record's error as FetchKit reports it: `PlanMismatch` and `FetchKitError` as they are,
     /// anything else (a `DecodingError` from the record's own code) as a record-mapping error.
     private func mapped(_ error: any Error) -> any Error {
@@ -199,11 +241,9 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     func column(for key: String) throws -> Int {
         let slot = cursor
         cursor = slot &+ 1
-        if isLearning { return learn(key, at: slot) }
-        guard slot < plan.count else { throw leftThePlan() }
-        let step = plan[slot]
-        guard step.key == key else { throw leftThePlan() }
-        return step.column
+        if !isLearning, slot < plan.count, plan[slot].key == key { return plan[slot].column }
+        if isLearning || isReadingRow { return learn(key, at: slot) }
+        throw leftThePlan()
     }
 
     /// Marks the row for learning, in case the record swallows the error (`try?`): its result is discarded.

@@ -12,22 +12,29 @@
 /// A decoder is not thread-safe: use one per task or thread.
 public final class RecordDecoder<R: Record> {
     @usableFromInline let state: RecordDecodingState
+    /// `R`, when it reads itself from rows (``RowDecodable``).
+    @usableFromInline let rowDecodable: (any RowDecodable.Type)?
 
     /// Creates a decoder for records of `type`.
     public init(_ type: R.Type = R.self) {
         self.state = RecordDecodingState(for: type)
+        self.rowDecodable = type as? any RowDecodable.Type
     }
 
     deinit { state.release() }
 
-    /// Decodes one record from `reader`.
+    /// Decodes one record from `reader`, through `init(row:)` when `R` is ``RowDecodable``, else through
+    /// `init(from:)`.
     ///
     /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
     /// - Complexity: O(*k*) in the number of the record's coding keys.
     @inlinable @inline(__always)
     public func decode<Reader: ColumnReader>(from reader: Reader) throws -> R {
-        try state.decode(R.self, from: reader)
+        if let rowDecodable {
+            return try state.decodeRow(rowDecodable, as: R.self, from: reader)
+        }
+        return try state.decode(R.self, from: reader)
     }
 }
 
@@ -47,5 +54,15 @@ extension RecordDecodingState {
             }
         }
         return try decodeLearning(type)
+    }
+
+    /// Decodes a ``RowDecodable`` record from `reader` (`rowType` is `R`): by plan when the reader's
+    /// layout has one, else learning it.
+    @inlinable @inline(__always)
+    func decodeRow<R: Record, Reader: ColumnReader>(
+        _ rowType: any RowDecodable.Type, as type: R.Type, from reader: Reader
+    ) throws -> R {
+        use(reader)
+        return try decodeRow(rowType, as: type, planned: begin(layout: reader.columnLayout))
     }
 }
