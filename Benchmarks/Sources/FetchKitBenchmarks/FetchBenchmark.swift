@@ -22,11 +22,31 @@ struct BenchRecord: Record {
     var created: Date
 }
 
+/// The same six columns, read by a `RowDecodable` record.
+struct BenchRowRecord: RowDecodable {
+    static let entity = BenchRecord.entity
+    var id: Int64
+    var name: String
+    var score: Double
+    var count: Int64
+    var flag: Bool
+    var created: Date
+
+    init(row: borrowing RecordRow) throws {
+        id = try row["id"]
+        name = try row["name"]
+        score = try row["score"]
+        count = try row["count"]
+        flag = try row["flag"]
+        created = try row["created"]
+    }
+}
+
 /// Fetch N rows of a 6-column table into typed records: FetchKit vs a raw sqlite3 loop, same file, same run.
 enum FetchBenchmark {
     /// One side of the comparison, for `profile`.
     enum Side: String, CaseIterable {
-        case raw, codable, rows
+        case raw, codable, rowdecodable, rows
     }
 
     /// A store and a raw connection over the same freshly written table of `rows` rows.
@@ -72,22 +92,28 @@ enum FetchBenchmark {
             switch side {
             case .raw: try raw.readAll().count
             case .codable: try await store.fetch(request, as: BenchRecord.self).count
+            case .rowdecodable: try await store.fetch(request, as: BenchRowRecord.self).count
             case .rows: try await store.fetch(request).count
             }
         }
     }
 
-    static func run(rows: Int, iterations: Int) async throws {
+    /// Raw loop, Codable records and RowDecodable records, measured round-robin in one run; each
+    /// FetchKit side is reported as the ratio of its median to the raw loop's.
+    static func run(rows: Int, iterations: Int, only: Set<Side>? = nil) async throws {
         let fixture = try await Fixture(rows: rows)
         print("fetch \(rows) rows x 6 columns into typed records (release build)")
-        var rawCount = 0
-        var fetchKitCount = 0
-        let (baseline, candidate) = try await compare(
-            baseline: "raw sqlite3 loop", { rawCount = try await fixture.read(.raw) },
-            candidate: "FetchKit fetch(as: BenchRecord.self)", { fetchKitCount = try await fixture.read(.codable) },
+        var counts: [Side: Int] = [:]
+        let sides: [(Side, String)] = [
+            (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
+            (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"), (.rows, "FetchKit rows ([Row])"),
+        ].filter { side, _ in only.map { $0.contains(side) || side == .raw } ?? (side != .rows) }
+        let measurements = try await compare(
+            sides.map { side, name in (name, { counts[side] = try await fixture.read(side) }) },
             iterations: iterations)
-        precondition(rawCount == rows && fetchKitCount == rows, "both sides must read every row")
-        report(baseline, candidate)
+        precondition(sides.allSatisfy { counts[$0.0] == rows }, "every side must read every row")
+        for measurement in measurements { print(reportLine(measurement)) }
+        for measurement in measurements.dropFirst() { reportRatio(measurements[0], measurement) }
         await fixture.close()
     }
 

@@ -65,16 +65,45 @@ func compare(
     )
 }
 
-func report(_ baseline: Measurement, _ candidate: Measurement) {
-    func line(_ m: Measurement) -> String {
-        let name = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
-        let cpu = m.cpuMedian.map { String(format: "  cpu median %9.3f ms", Measurement.milliseconds($0)) } ?? ""
-        return name + String(
-            format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(m.median),
-            Measurement.milliseconds(m.minimum), m.samples.count) + cpu
+/// Measures several closures round-robin (A B C A B C …), in wall time and process CPU time.
+func compare(
+    _ bodies: [(name: String, body: () async throws -> Void)], warmup: Int = 2, iterations: Int = 11
+) async throws -> [Measurement] {
+    for _ in 0..<warmup {
+        for entry in bodies { try await entry.body() }
     }
-    print(line(baseline))
-    print(line(candidate))
+    var wall = Array(repeating: [Duration](), count: bodies.count)
+    var cpu = Array(repeating: [Duration](), count: bodies.count)
+    let clock = ContinuousClock()
+    for _ in 0..<iterations {
+        for (index, entry) in bodies.enumerated() {
+            let start = clock.now
+            let startCPU = processCPUTime()
+            try await entry.body()
+            wall[index].append(clock.now - start)
+            cpu[index].append(processCPUTime() - startCPU)
+        }
+    }
+    return bodies.indices.map { Measurement(name: bodies[$0].name, samples: wall[$0], cpuSamples: cpu[$0]) }
+}
+
+/// The report line of one measurement.
+func reportLine(_ m: Measurement) -> String {
+    let name = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+    let cpu = m.cpuMedian.map { String(format: "  cpu median %9.3f ms", Measurement.milliseconds($0)) } ?? ""
+    return name + String(
+        format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(m.median),
+        Measurement.milliseconds(m.minimum), m.samples.count) + cpu
+}
+
+func report(_ baseline: Measurement, _ candidate: Measurement) {
+    print(reportLine(baseline))
+    print(reportLine(candidate))
+    reportRatio(baseline, candidate)
+}
+
+/// One line: the candidate's median over the baseline's, in wall time and CPU time.
+func reportRatio(_ baseline: Measurement, _ candidate: Measurement) {
     let ratio = Measurement.milliseconds(candidate.median) / Measurement.milliseconds(baseline.median)
     var cpuRatio = ""
     if let a = baseline.cpuMedian, let b = candidate.cpuMedian {

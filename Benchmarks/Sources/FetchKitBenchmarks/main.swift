@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch] [--rows N] [--iterations N] [--sides codable,rows,…]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -12,10 +12,16 @@ func option(_ name: String, default value: Int) -> Int {
     else { return value }
     return parsed
 }
-let path = arguments.firstIndex(of: "--path").flatMap { index in
-    arguments.index(after: index) < arguments.endIndex ? arguments[arguments.index(after: index)] : nil
+/// The argument after `name`, if any.
+func value(after name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else {
+        return nil
+    }
+    return arguments[arguments.index(after: index)]
 }
-let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path }
+let path = value(after: "--path")
+let sides = value(after: "--sides")
+let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path && $0 != sides }
 let rows = option("--rows", default: 100_000)
 let iterations = option("--iterations", default: 11)
 
@@ -43,6 +49,8 @@ if words.first == "profile" {
     }
     runBlocking { try await FetchBenchmark.profile(kind, rows: rows, iterations: iterations, path: path) }
 } else if words.isEmpty || words.contains("fetch") {
-    runBlocking { try await FetchBenchmark.run(rows: rows, iterations: iterations) }
+    let only = sides.map { Set($0.split(separator: ",").compactMap { FetchBenchmark.Side(rawValue: String($0)) }) }
+    runBlocking { try await FetchBenchmark.run(rows: rows, iterations: iterations, only: only) }
 }
 if words.isEmpty || words.contains("diff") { runBlocking { await DiffBenchmark.run(iterations: iterations) } }
+if words.isEmpty || words.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
