@@ -42,11 +42,22 @@ struct BenchRowRecord: RowDecodable {
     }
 }
 
+/// The same six columns as optionals, for profiling the optional paths (`profile optionals`).
+struct BenchOptionalRecord: Record {
+    static let entity = BenchRecord.entity
+    var id: Int64?
+    var name: String?
+    var score: Double?
+    var count: Int64?
+    var flag: Bool?
+    var created: Date?
+}
+
 /// Fetch N rows of a 6-column table into typed records: FetchKit vs a raw sqlite3 loop, same file, same run.
 enum FetchBenchmark {
     /// One side of the comparison, for `profile`.
     enum Side: String, CaseIterable {
-        case raw, codable, rowdecodable, rows
+        case raw, codable, rowdecodable, rows, optionals
     }
 
     /// A store and a raw connection over the same freshly written table of `rows` rows.
@@ -94,6 +105,7 @@ enum FetchBenchmark {
             case .codable: try await store.fetch(request, as: BenchRecord.self).count
             case .rowdecodable: try await store.fetch(request, as: BenchRowRecord.self).count
             case .rows: try await store.fetch(request).count
+            case .optionals: try await store.fetch(request, as: BenchOptionalRecord.self).count
             }
         }
     }
@@ -107,7 +119,10 @@ enum FetchBenchmark {
         let sides: [(Side, String)] = [
             (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
             (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"), (.rows, "FetchKit rows ([Row])"),
-        ].filter { side, _ in only.map { $0.contains(side) || side == .raw } ?? (side != .rows) }
+            (.optionals, "FetchKit Codable, optionals"),
+        ].filter { side, _ in
+            side == .raw || (only ?? [.codable, .rowdecodable]).contains(side)
+        }
         let measurements = try await compare(
             sides.map { side, name in (name, { counts[side] = try await fixture.read(side) }) },
             iterations: iterations)

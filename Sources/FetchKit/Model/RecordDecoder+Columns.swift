@@ -124,12 +124,10 @@ extension RecordDecodingState {
 
     /// Any other type: dates and data read typed, the rest through ``ValueDecoding/decode(_:as:key:entity:)``.
     func decodeValue<T: Decodable>(_ key: String, _ type: T.Type) throws -> T {
+        if T.self == Date.self { return unsafeBitCast(try decodeDate(key), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeData(key), to: T.self) }
         let column = try requiredColumn(key, type)
-        return try withRow { row in
-            if T.self == Date.self, let date = row.date(at: column) { return unsafeBitCast(date, to: T.self) }
-            if T.self == Data.self, let data = row.blob(at: column) { return unsafeBitCast(data, to: T.self) }
-            return try convertedValue(row, column, key, type)
-        }
+        return try withRow { row in try convertedValue(row, column, key, type) }
     }
 
     // MARK: Optional properties (a missing column or NULL is nil)
@@ -205,11 +203,18 @@ extension RecordDecodingState {
     }
 
     func decodeValueIfPresent<T: Decodable>(_ key: String, _ type: T.Type) throws -> T? {
+        // Unwrapped before the cast: casting to `T?` would look up the metadata of `Optional<T>`.
+        if T.self == Date.self {
+            guard let date = try decodeDateIfPresent(key) else { return nil }
+            return unsafeBitCast(date, to: T.self)
+        }
+        if T.self == Data.self {
+            guard let data = try decodeDataIfPresent(key) else { return nil }
+            return unsafeBitCast(data, to: T.self)
+        }
         let column = try column(for: key)
         guard column >= 0 else { return nil }
         return try withRow { row in
-            if T.self == Date.self, let date = row.date(at: column) { return unsafeBitCast(date, to: T.self) }
-            if T.self == Data.self, let data = row.blob(at: column) { return unsafeBitCast(data, to: T.self) }
             if row.value(at: column).isNull { return nil }
             return try convertedValue(row, column, key, type)
         }

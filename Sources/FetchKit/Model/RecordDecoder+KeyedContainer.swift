@@ -13,10 +13,12 @@ struct RecordKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
         unmanagedState = .passUnretained(state)
     }
 
-    /// Runs `body` with the state, without retaining it.
+    /// Runs `body` with the state (unretained) and the key's name; the closure does not depend on
+    /// `Key`, so it is inlined.
     @inline(__always)
-    private func withState<T>(_ body: (RecordDecodingState) throws -> T) rethrows -> T {
-        try unmanagedState._withUnsafeGuaranteedRef(body)
+    private func read<T>(_ key: Key, _ body: (RecordDecodingState, String) throws -> T) rethrows -> T {
+        let name = key.stringValue
+        return try unmanagedState._withUnsafeGuaranteedRef { try body($0, name) }
     }
 
     private var state: RecordDecodingState { unmanagedState.takeUnretainedValue() }
@@ -27,102 +29,102 @@ struct RecordKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     func contains(_ key: Key) -> Bool { state.contains(key.stringValue) }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try withState { try $0.decodeNil(key.stringValue) } }
+    func decodeNil(forKey key: Key) throws -> Bool { try read(key) { try $0.decodeNil($1) } }
 
     // MARK: Required values
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try withState { try $0.decodeBool(key.stringValue) }
+        try read(key) { try $0.decodeBool($1) }
     }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try withState { try $0.decodeString(key.stringValue) }
+        try read(key) { try $0.decodeString($1) }
     }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try withState { try $0.decodeDouble(key.stringValue) }
+        try read(key) { try $0.decodeDouble($1) }
     }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try withState { try $0.decodeFloat(key.stringValue) }
+        try read(key) { try $0.decodeFloat($1) }
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try withState { try $0.decodeInt(key.stringValue) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try read(key) { try $0.decodeInt($1) } }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try withState { try $0.decodeInt32(key.stringValue) }
+        try read(key) { try $0.decodeInt32($1) }
     }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try withState { try $0.decodeInt64(key.stringValue) }
+        try read(key) { try $0.decodeInt64($1) }
     }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try withState { try $0.decodeInteger(key.stringValue, type) }
+        try read(key) { try $0.decodeInteger($1, type) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try withState { try $0.decodeValue(key.stringValue, type) }
+        try read(key) { try $0.decodeValue($1, type) }
     }
 
     // MARK: Optional values (one lookup each; a missing column or NULL is nil)
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try withState { try $0.decodeBoolIfPresent(key.stringValue) }
+        try read(key) { try $0.decodeBoolIfPresent($1) }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try withState { try $0.decodeStringIfPresent(key.stringValue) }
+        try read(key) { try $0.decodeStringIfPresent($1) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try withState { try $0.decodeDoubleIfPresent(key.stringValue) }
+        try read(key) { try $0.decodeDoubleIfPresent($1) }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try withState { try $0.decodeFloatIfPresent(key.stringValue) }
+        try read(key) { try $0.decodeFloatIfPresent($1) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try withState { try $0.decodeIntIfPresent(key.stringValue) }
+        try read(key) { try $0.decodeIntIfPresent($1) }
     }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        try withState { try $0.decodeInt32IfPresent(key.stringValue) }
+        try read(key) { try $0.decodeInt32IfPresent($1) }
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        try withState { try $0.decodeInt64IfPresent(key.stringValue) }
+        try read(key) { try $0.decodeInt64IfPresent($1) }
     }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        try withState { try $0.decodeIntegerIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeIntegerIfPresent($1, type) }
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try withState { try $0.decodeValueIfPresent(key.stringValue, type) }
+        try read(key) { try $0.decodeValueIfPresent($1, type) }
     }
 
     // MARK: Nested containers are not attributes
