@@ -54,3 +54,6 @@ if words.first == "profile" {
 }
 if words.isEmpty || words.contains("diff") { runBlocking { await DiffBenchmark.run(iterations: iterations) } }
 if words.isEmpty || words.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
+if words.isEmpty || words.contains("live") {
+    runBlocking { try await LiveBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 200))) }
+}
