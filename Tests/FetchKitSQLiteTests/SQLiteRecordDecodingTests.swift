@@ -245,6 +245,27 @@ struct SQLiteRecordDecodingTests {
         }
     }
 
+    @Test("a row that fails midway through a fetch throws; the records before it are dropped, the store still works")
+    func failureMidway() async throws {
+        try await withStore { store in
+            let records = (0..<200).map { AllTypes(int: $0, text: "record \($0)") }
+            try await store.write { tx in
+                for record in records { try tx.insert(record) }
+                try tx.execute("UPDATE all_types SET flag = 7 WHERE id = 150", [])
+            }
+            let detail = "'flag' expected Bool, found 7"
+            await #expect(throws: FetchKitError.recordMapping(entity: "AllTypes", detail: detail)) {
+                try await all(store)
+            }
+            await #expect(throws: FetchKitError.recordMapping(entity: "AllTypes", detail: detail)) {
+                try await allRows(store)
+            }
+            try await store.write { tx in try tx.execute("UPDATE all_types SET flag = 0 WHERE id = 150", []) }
+            #expect(try await all(store).map(\.text) == records.map(\.text))
+            #expect(try await allRows(store).map(\.text) == records.map(\.text))
+        }
+    }
+
     @Test("NULL in a non-optional property throws recordMapping naming the property")
     func nullInRequiredProperty() async throws {
         try await withStore { store in

@@ -24,17 +24,21 @@ extension SQLiteConnection {
     }
 
     /// Runs a compiled fetch and decodes each row into a record straight from the statement.
+    ///
+    /// This code is not specialised for `R` (callers are generic across the module boundary), so rows
+    /// collect in a ``RecordAccumulator``: an `Array<R>` method would look up the metadata of
+    /// `Array<R>` for every row.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
         try withStatement(fetch.statement.sql) { statement in
             try statement.bind(fetch.statement.bindings)
             try statement.requireColumns(fetch.columns.count)
             let reader = SQLiteStatementReader(statement, columns: fetch.columns)
             let decoder = RecordDecoder(R.self)
-            var records: [R] = []
+            var records = RecordAccumulator<R>()
             while try statement.step() {
                 records.append(try decoder.decode(from: reader))
             }
-            return records
+            return records.array()
         }
     }
 
@@ -46,6 +50,60 @@ extension SQLiteConnection {
                 throw FetchKitError.database(code: 0, message: "a count returned no row", sql: sql.sql)
             }
             return Int(statement.integer(at: 0))
+        }
+    }
+}
+
+/// Records collected one at a time in memory that doubles as it fills, moved into an array at the end.
+///
+/// In code that is generic over `R` without being specialised, appending costs no runtime lookup:
+/// only `R`'s own value witnesses move each record. Records not yet moved out are destroyed with the
+/// accumulator (as when decoding throws).
+struct RecordAccumulator<R>: ~Copyable {
+    private var base: UnsafeMutablePointer<R>?
+    private var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        base?.deinitialize(count: count)
+        base?.deallocate()
+    }
+
+    /// Adds `record` at the end.
+    ///
+    /// - Complexity: amortised O(1).
+    @inline(__always)
+    mutating func append(_ record: consuming R) {
+        if count == capacity { grow() }
+        guard let base else { return }
+        (base + count).initialize(to: record)
+        count += 1
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let grown = UnsafeMutablePointer<R>.allocate(capacity: max(64, capacity * 2))
+        if let base {
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = grown
+        capacity = max(64, capacity * 2)
+    }
+
+    /// The records, in the order they were added.
+    ///
+    /// - Complexity: O(*n*): one move of every record.
+    consuming func array() -> [R] {
+        let (base, count) = (self.base, self.count)
+        discard self
+        guard let base else { return [] }
+        defer { base.deallocate() }
+        return [R](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let target = buffer.baseAddress { target.moveInitialize(from: base, count: count) }
+            initialized = count
         }
     }
 }
