@@ -245,7 +245,7 @@ struct SQLiteRecordDecodingTests {
         }
     }
 
-    @Test("a row that fails midway through a fetch throws; the records before it are dropped, the store still works")
+    @Test("a row failing midway through a fetch throws; the records before it are dropped, the store still works")
     func failureMidway() async throws {
         try await withStore { store in
             let records = (0..<200).map { AllTypes(int: $0, text: "record \($0)") }
@@ -271,9 +271,8 @@ struct SQLiteRecordDecodingTests {
         try await withStore { store in
             try await store.write { tx in try tx.insert(AllTypes()) }
             let request = FetchRequest(RequiredText.self)
-            await #expect(
-                throws: FetchKitError.recordMapping(entity: "AllTypes", detail: "'maybeText' expected String, found NULL")
-            ) {
+            let detail = "'maybeText' expected String, found NULL"
+            await #expect(throws: FetchKitError.recordMapping(entity: "AllTypes", detail: detail)) {
                 try await store.fetch(request, as: RequiredText.self)
             }
         }

@@ -7,6 +7,9 @@
 /// record asks for a different key than planned (custom `init(from:)` that branches), the row is decoded
 /// again in learning mode, so the plan only ever speeds decoding up.
 ///
+/// ``RowDecodable`` records read through the same plan (their `init(row:)` reads by attribute name);
+/// a read the plan does not expect finds its column by name and corrects the plan.
+///
 /// Properties read the reader's typed columns (``ColumnReader/text(at:)`` …) and fall back to
 /// ``ColumnReader/value(at:)`` only for conversions, nulls and errors.
 ///
