@@ -24,7 +24,7 @@
 /// keyed container and a type-erased call per property) makes that about twice as slow as a hand-written
 /// SQLite loop filling the same structs. Where fetch time matters (many rows, small records), also
 /// conform to ``RowDecodable`` and write `init(row:)`: the same reads by attribute name without that
-/// machinery, about 1.3 times the hand-written loop. Every decoder then uses `init(row:)`; a record
+/// machinery, about 1.2 times the hand-written loop. Every decoder then uses `init(row:)`; a record
 /// still encodes through `Encodable`.
 public protocol Record: Codable, Sendable {
     /// The entity this type stores.
