@@ -5,19 +5,7 @@ import Foundation
 import Testing
 
 /// A seedable generator (SplitMix64), so a failure names the seed that reproduces it.
-struct SQLiteOrderRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SQLiteOrderRandom = SeededRandom
 
 /// In-memory orders (``Value/databaseOrder(_:_:caseInsensitive:)``, ``SortKeyOrder``, ``SortKey``) checked
 /// against what SQLite's `ORDER BY` really returns.

@@ -1,22 +1,11 @@
 import Foundation
+import FetchKitTesting
 import Testing
 
 @testable import FetchKit
 
 /// A seedable generator (SplitMix64) so a failing run can be replayed from its seed.
-struct CountedBTreeRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias CountedBTreeRandom = SeededRandom
 
 /// A sorted array of unique integers: the model the tree is checked against.
 struct CountedBTreeModel {

@@ -1,4 +1,5 @@
 import Foundation
+import FetchKitTesting
 import Testing
 
 @testable import FetchKit
@@ -62,19 +63,7 @@ enum DatabaseOrderSamples {
 }
 
 /// A seedable generator (SplitMix64) for the database-order tests.
-struct DatabaseOrderRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias DatabaseOrderRandom = SeededRandom
 
 extension ComparisonResult {
     var inverted: ComparisonResult {

@@ -3,17 +3,7 @@ import FetchKitTesting
 import Testing
 
 /// SplitMix64: a small seeded generator, so a failure names the seed that reproduces it.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
+typealias SplitMix64 = SeededRandom
 
 /// Random pairs of snapshots: sorted ones sharing an order, and unordered ones with reordered sections.
 struct DiffPairGenerator {
