@@ -37,6 +37,24 @@ struct ResultsControllerTests {
             return update.changeset
         }
 
+        /// Inserts task 11 into Home, renames it, moves it to Work while changing it, deletes it; checks each batch.
+        func insertUpdateMoveDelete() async throws {
+            let inserted = try #require(try await write { tx in
+                try tx.insert(Fixtures.TaskRecord(id: 11, title: "New", ordering: 1.5, categoryID: 2))
+            })
+            #expect(inserted.rowInserts == [RowPath(section: 2, row: 1)])
+            let updated = try #require(try await write { tx in
+                try tx.update("Task", key: 11, set: ["title": "Renamed"])
+            })
+            #expect(updated.rowUpdates.count == 1 && updated.rowMoves.isEmpty)
+            let moved = try #require(try await write { tx in
+                try tx.update("Task", key: 11, set: ["categoryID": 1, "title": "Moved"])
+            })
+            #expect(moved.rowMoves.count == 1 && moved.rowMoves.first?.isUpdated == true)
+            let deleted = try #require(try await write { tx in try tx.delete("Task", key: 11) })
+            #expect(deleted.rowDeletes.count == 1)
+        }
+
         func ids(_ section: Int) -> [Int64] {
             controller.sections[section].objects.map { $0["id", as: Int64.self] ?? -1 }
         }
@@ -58,20 +76,7 @@ struct ResultsControllerTests {
 
     @Test func insertUpdateMoveDelete() async throws {
         let harness = try await Harness(Self.byCategory)
-        let inserted = try #require(try await harness.write { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 11, title: "New", ordering: 1.5, categoryID: 2))
-        })
-        #expect(inserted.rowInserts == [RowPath(section: 2, row: 1)])
-        let updated = try #require(try await harness.write { tx in
-            try tx.update("Task", key: 11, set: ["title": "Renamed"])
-        })
-        #expect(updated.rowUpdates.count == 1 && updated.rowMoves.isEmpty)
-        let moved = try #require(try await harness.write { tx in
-            try tx.update("Task", key: 11, set: ["categoryID": 1, "title": "Moved"])
-        })
-        #expect(moved.rowMoves.count == 1 && moved.rowMoves.first?.isUpdated == true)
-        let deleted = try #require(try await harness.write { tx in try tx.delete("Task", key: 11) })
-        #expect(deleted.rowDeletes.count == 1)
+        try await harness.insertUpdateMoveDelete()
         // A write that changes nothing the request reads emits nothing.
         let none = try await harness.write { tx in try tx.update("Task", key: 1, set: ["title": "Write report"]) }
         #expect(none == nil)

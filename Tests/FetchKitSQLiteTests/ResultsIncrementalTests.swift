@@ -16,20 +16,7 @@ struct ResultsIncrementalTests {
 
     @Test func singleRowChangesTakeTheIncrementalPath() async throws {
         let harness = try await Harness(ResultsControllerTests.byCategory)
-        let inserted = try #require(try await harness.write { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 11, title: "New", ordering: 1.5, categoryID: 2))
-        })
-        #expect(inserted.rowInserts == [RowPath(section: 2, row: 1)])
-        let updated = try #require(try await harness.write { tx in
-            try tx.update("Task", key: 11, set: ["title": "Renamed"])
-        })
-        #expect(updated.rowUpdates.count == 1 && updated.rowMoves.isEmpty)
-        let moved = try #require(try await harness.write { tx in
-            try tx.update("Task", key: 11, set: ["categoryID": 1, "title": "Moved"])
-        })
-        #expect(moved.rowMoves.count == 1 && moved.rowMoves.first?.isUpdated == true)
-        let deleted = try #require(try await harness.write { tx in try tx.delete("Task", key: 11) })
-        #expect(deleted.rowDeletes.count == 1)
+        try await harness.insertUpdateMoveDelete()
         let none = try await harness.write { tx in try tx.update("Task", key: 1, set: ["title": "Write report"]) }
         #expect(none == nil)
         let paths = Self.paths(harness.controller)
