@@ -1,0 +1,138 @@
+/// Insertion, removal and replacement by position. Each first makes the path it changes uniquely owned
+/// (copy-on-write), so other copies of the tree never see the change.
+extension ResultsTree {
+    /// Inserts `element` at `index` (in `0...count`).
+    ///
+    /// - Complexity: O(log n).
+    mutating func insert(_ element: Element, at index: Int) {
+        precondition(index >= 0 && index <= count, "ResultsTree insertion index out of range")
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+        if let right = Self.insert(element, at: index, into: root) {
+            root = ResultsTreeNode(children: [root, right])
+        }
+    }
+
+    /// Removes and returns the element at `index` (in `0..<count`).
+    ///
+    /// - Complexity: O(log n).
+    @discardableResult
+    mutating func remove(at index: Int) -> Element {
+        precondition(index >= 0 && index < count, "ResultsTree removal index out of range")
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+        let removed = Self.remove(at: index, from: root)
+        while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+        return removed
+    }
+
+    /// Replaces the element at `index` (in `0..<count`) with `element`, which must keep the tree's order.
+    ///
+    /// - Complexity: O(log n).
+    mutating func replace(at index: Int, with element: Element) {
+        precondition(index >= 0 && index < count, "ResultsTree index out of range")
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+        var node = root
+        var offset = index
+        while !node.isLeaf {
+            let (child, within) = node.child(containing: offset)
+            node.uniqueChild(child)
+            if within == node.counts[child] - 1 { node.lasts[child] = element }
+            node = node.children[child]
+            offset = within
+        }
+        node.elements[offset] = element
+    }
+
+    /// Inserts into `node` (uniquely referenced); returns the new right sibling when `node` split.
+    private static func insert(
+        _ element: Element, at index: Int, into node: ResultsTreeNode<Element>
+    ) -> ResultsTreeNode<Element>? {
+        node.total += 1
+        if node.isLeaf {
+            node.elements.insert(element, at: index)
+            guard node.elements.count > leafCapacity else { return nil }
+            let half = node.elements.count / 2
+            let right = ResultsTreeNode(elements: Array(node.elements[half...]))
+            node.elements.removeSubrange(half...)
+            node.total = node.elements.count
+            return right
+        }
+        let (child, offset) = node.child(containing: index)
+        node.uniqueChild(child)
+        let split = insert(element, at: offset, into: node.children[child])
+        node.refresh(child: child)
+        guard let split else { return nil }
+        node.children.insert(split, at: child + 1)
+        node.counts.insert(split.total, at: child + 1)
+        node.lasts.insert(split.last, at: child + 1)
+        guard node.children.count > branchCapacity else { return nil }
+        let half = node.children.count / 2
+        let right = ResultsTreeNode(children: Array(node.children[half...]))
+        node.children.removeSubrange(half...)
+        node.counts.removeSubrange(half...)
+        node.lasts.removeSubrange(half...)
+        node.total -= right.total
+        return right
+    }
+
+    /// Removes from `node` (uniquely referenced), rebalancing a child that fell below a quarter full.
+    private static func remove(at index: Int, from node: ResultsTreeNode<Element>) -> Element {
+        node.total -= 1
+        if node.isLeaf { return node.elements.remove(at: index) }
+        let (child, offset) = node.child(containing: index)
+        node.uniqueChild(child)
+        let removed = remove(at: offset, from: node.children[child])
+        node.refresh(child: child)
+        if node.counts[child] == 0 && node.children.count > 1 {
+            node.children.remove(at: child)
+            node.counts.remove(at: child)
+            node.lasts.remove(at: child)
+            return removed
+        }
+        let minimum = node.children[child].isLeaf ? leafCapacity / 4 : branchCapacity / 4
+        if node.children[child].width < minimum && node.children.count > 1 { rebalance(node, at: child) }
+        return removed
+    }
+
+    /// Merges child `index` of `node` with a neighbour, splitting the result in two when it is too wide.
+    private static func rebalance(_ node: ResultsTreeNode<Element>, at index: Int) {
+        let left = index > 0 ? index - 1 : index
+        let right = left + 1
+        node.uniqueChild(left)
+        node.uniqueChild(right)
+        let a = node.children[left]
+        let b = node.children[right]
+        let capacity: Int
+        if a.isLeaf {
+            a.elements.append(contentsOf: b.elements)
+            capacity = leafCapacity
+        } else {
+            a.children.append(contentsOf: b.children)
+            a.counts.append(contentsOf: b.counts)
+            a.lasts.append(contentsOf: b.lasts)
+            capacity = branchCapacity
+        }
+        a.total += b.total
+        guard a.width > capacity else {
+            node.children.remove(at: right)
+            node.counts.remove(at: right)
+            node.lasts.remove(at: right)
+            node.refresh(child: left)
+            return
+        }
+        let half = a.width / 2
+        let second: ResultsTreeNode<Element>
+        if a.isLeaf {
+            second = ResultsTreeNode(elements: Array(a.elements[half...]))
+            a.elements.removeSubrange(half...)
+        } else {
+            second = ResultsTreeNode(children: Array(a.children[half...]))
+            a.children.removeSubrange(half...)
+            a.counts.removeSubrange(half...)
+            a.lasts.removeSubrange(half...)
+        }
+        a.total -= second.total
+        node.children[right] = second
+        node.refresh(child: left)
+        node.refresh(child: right)
+    }
+}

@@ -1,0 +1,118 @@
+/// A persistent sequence in a counted B+ tree: access, insertion and removal by position in O(log n), and
+/// binary search by the order its elements are kept in. It is the storage of a ``ResultsSnapshot``.
+///
+/// Copies share structure: mutating a copy copies only the nodes on the path it changes, so the snapshot a
+/// delegate holds stays valid, unchanged, while the controller applies the next change in O(log n).
+///
+/// ```swift
+/// var tree = ResultsTree([10, 20, 30])
+/// let before = tree
+/// tree.insert(25, at: tree.partitioningIndex { $0 >= 25 })   // at 2
+/// Array(tree)     // [10, 20, 25, 30]
+/// Array(before)   // [10, 20, 30]
+/// ```
+///
+/// Every node knows how many elements are under it (the counts of an order-statistic tree) and an inner
+/// node knows the last element under each child, so a search compares against O(log n) elements.
+struct ResultsTree<Element> {
+    /// The most elements a leaf holds.
+    static var leafCapacity: Int { 64 }
+    /// The most children an inner node holds.
+    static var branchCapacity: Int { 32 }
+
+    /// The root: a leaf while the tree holds at most ``leafCapacity`` elements.
+    var root: ResultsTreeNode<Element>
+
+    /// An empty tree.
+    init() {
+        root = ResultsTreeNode(elements: [])
+    }
+
+    /// A tree of `elements`, in their order.
+    ///
+    /// Leaves and inner nodes are built three-quarters full, leaving room for insertions.
+    /// - Complexity: O(n).
+    init(_ elements: some Sequence<Element>) {
+        let all = Array(elements)
+        var level = Self.evenChunks(all.count, fill: Self.leafCapacity * 3 / 4).map {
+            ResultsTreeNode(elements: Array(all[$0]))
+        }
+        guard !level.isEmpty else {
+            root = ResultsTreeNode(elements: [])
+            return
+        }
+        while level.count > 1 {
+            let children = level
+            level = Self.evenChunks(children.count, fill: Self.branchCapacity * 3 / 4).map {
+                ResultsTreeNode(children: Array(children[$0]))
+            }
+        }
+        root = level[0]
+    }
+
+    /// `0..<count` cut into the fewest ranges of at most `fill`, of sizes differing by at most one.
+    private static func evenChunks(_ count: Int, fill: Int) -> [Range<Int>] {
+        guard count > 0 else { return [] }
+        let chunks = (count + fill - 1) / fill
+        return (0..<chunks).map { count * $0 / chunks..<count * ($0 + 1) / chunks }
+    }
+
+    /// The number of elements.
+    ///
+    /// - Complexity: O(1).
+    var count: Int { root.total }
+
+    /// `true` when the tree holds no element.
+    var isEmpty: Bool { root.total == 0 }
+
+    /// The element at `index`, which must be in `0..<count`.
+    ///
+    /// - Complexity: O(log n).
+    subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "ResultsTree index out of range")
+        var node = root
+        var offset = index
+        while !node.isLeaf {
+            let (child, within) = node.child(containing: offset)
+            node = node.children[child]
+            offset = within
+        }
+        return node.elements[offset]
+    }
+
+    /// The last element, or `nil` when empty.
+    ///
+    /// - Complexity: O(1).
+    var last: Element? { isEmpty ? nil : root.last }
+
+    /// The first position whose element satisfies `belongsInSecondHalf`, or ``count`` when none does.
+    ///
+    /// The tree must be partitioned by the predicate: every element for which it is `false` comes before
+    /// every element for which it is `true` (for a sorted tree: `{ !($0 < target) }` finds the lower bound).
+    /// - Complexity: O(log n) calls of the predicate.
+    func partitioningIndex(where belongsInSecondHalf: (Element) -> Bool) -> Int {
+        var node = root
+        var before = 0
+        while !node.isLeaf {
+            // The first child whose last element is in the second half holds the boundary.
+            var low = 0
+            var high = node.lasts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if belongsInSecondHalf(node.lasts[middle]) { high = middle } else { low = middle + 1 }
+            }
+            if low == node.children.count { return before + node.total }
+            for child in 0..<low { before += node.counts[child] }
+            node = node.children[low]
+        }
+        var low = 0
+        var high = node.elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsInSecondHalf(node.elements[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return before + low
+    }
+}
+
+extension ResultsTree: Sendable where Element: Sendable {}
