@@ -1,10 +1,12 @@
 /// The incremental path: a store change that names a few rows of the controller's own table is applied by
-/// re-reading only those rows, so the database decides their membership, and merging them into the
-/// current results by their ``SortKey``s.
+/// re-reading only those rows, so the database decides their membership, and moving them in a copy of the
+/// snapshot's persistent tree by their ``SortKey``s: O(k log n) for k changed rows of n, and a changeset
+/// found from the k rows alone (``LocalChangeset``).
 ///
 /// Everything it cannot localise (a change to a related table the request reads, a resync, a whole-table
 /// change, more than ``incrementalKeyLimit`` keys, a request with an offset, a limited window that shrank
-/// and must be refilled) takes the refetch + diff path, ``refresh(to:transactionID:)``.
+/// and must be refilled, an order the database and ``SortKey`` disagree on) takes the refetch + diff path,
+/// ``refresh(to:transactionID:)``.
 extension ResultsController {
     /// The most primary keys one change may name and still be applied incrementally.
     static var incrementalKeyLimit: Int { 1_000 }
@@ -13,31 +15,21 @@ extension ResultsController {
     struct IncrementalInput: Sendable {
         var request: FetchRequest
         var keys: Set<Value>
-        var order: SortKeyOrder
-        var rows: [Row]
-        var sortKeys: [SortKey]?
         var snapshot: ResultsSnapshot<Object>
     }
 
     /// Applies `change` incrementally and publishes its batch; `false` when the change needs the refetch path
     /// (nothing has changed then).
     ///
-    /// - Throws: the errors of re-reading the changed rows or of diffing; the results stay as they were.
+    /// - Throws: the errors of re-reading the changed rows, or ``IncrementalInconsistency``; the results stay
+    ///   as they were.
+    /// - Complexity: O(k log n + s) for k changed rows, n rows and s sections, plus the re-read query.
     func applyIncrementally(_ change: StoreChange) async throws -> Bool {
         guard let input = state.withLock({ Self.incrementalInput(for: change, in: $0) }) else { return false }
-        let oldKeys: [SortKey]
-        if let cached = input.sortKeys {
-            oldKeys = cached
-        } else {
-            guard let keys = Self.strictlyIncreasingKeys(of: input.rows, order: input.order) else {
-                // In-memory order disagrees with the database's here: never try again until the next refetch.
-                state.withLock { $0.order = nil }
-                return false
-            }
-            oldKeys = keys
-        }
-
         let effective = input.request.sectionOrdered
+        let old = input.snapshot
+        guard var editor = ResultsSnapshotEditor(old, sectionKey: effective.sectionNameKeyPath) else { return false }
+
         var fresh: [Row] = []
         if !input.keys.isEmpty {
             var reread = effective
@@ -46,35 +38,34 @@ extension ResultsController {
             reread.fetchOffset = 0
             fresh = try await store.fetch(reread)
         }
-        guard let freshKeys = Self.strictlyIncreasingKeys(of: fresh, order: input.order) else { return false }
-
-        var removed: [Int] = []
-        removed.reserveCapacity(input.keys.count)
-        for key in input.keys {
-            if let index = input.snapshot.indexByKey[key] { removed.append(index) }
+        var freshKeys: [SortKey] = []
+        freshKeys.reserveCapacity(fresh.count)
+        for row in fresh {
+            let key = editor.sortKey(of: row)
+            // The database ordered these rows differently from SortKey: do not trust the in-memory order.
+            if let last = freshKeys.last, !(last < key) { return false }
+            freshKeys.append(key)
         }
-        removed.sort()
-        guard let plan = ResultsWindowPlan(
-            oldKeys: oldKeys, removed: removed, freshKeys: freshKeys, limit: input.request.fetchLimit)
-        else { return false }
-
         let freshObjects = try materializer.make(fresh)
-        let rows = plan.splice(old: input.rows, fresh: fresh)
-        let sortKeys = plan.splice(old: oldKeys, fresh: freshKeys)
-        let objects = plan.splice(old: input.snapshot.fetchedObjects, fresh: freshObjects)
-        let primaryKey = input.order.primaryKey
-        let keys = plan.splice(old: input.snapshot.keys, fresh: fresh.map { $0[primaryKey] ?? .null })
-        let (sectionNames, sectionStarts) = Self.sections(of: rows, sectionKey: effective.sectionNameKeyPath)
-        let snapshot = ResultsSnapshot(
-            objects: objects, keys: keys, sectionNames: sectionNames, sectionStarts: sectionStarts)
-        let changeset = try ResultsDiff.changeset(
-            from: input.snapshot, previousRows: input.rows, to: snapshot, rows: rows,
-            isOrderedBefore: { oldKeys[$0] < sortKeys[$1] })
 
-        publish(snapshot, previous: input.snapshot, changeset: changeset, transactionID: change.transactionID) {
-            state in
-            state.rows = rows
-            state.sortKeys = sortKeys
+        // A full window only knows the rows up to its last one: rows it never read may come before a re-read
+        // row that now sorts after it, so such a row is left out (a refill would read it).
+        let limit = input.request.fetchLimit
+        let wasFull = limit.map { old.count >= $0 } ?? false
+        let boundary = wasFull ? old.entries.last.map { editor.sortKey(of: $0.row) } : nil
+        for key in input.keys { try editor.remove(key: key) }
+        var affected = Array(input.keys)
+        for (index, row) in fresh.enumerated() {
+            if let boundary, boundary < freshKeys[index] { continue }
+            try editor.insert(row, object: freshObjects[index], sortKey: freshKeys[index])
+        }
+        if let limit {
+            while editor.count > limit { affected.append(editor.removeLast()) }
+            if wasFull && editor.count < limit { return false }
+        }
+        let snapshot = editor.snapshot()
+        let changeset = try LocalChangeset.make(from: old, to: snapshot, affected: affected)
+        publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
             state.incrementalUpdates += 1
         }
         return true
@@ -82,8 +73,8 @@ extension ResultsController {
 
     /// The input of the incremental path, or `nil` when `change` must take the refetch path.
     private static func incrementalInput(for change: StoreChange, in state: State) -> IncrementalInput? {
-        guard state.isIncrementalEnabled, state.hasFetched, !change.isResync, let order = state.order, state.request.fetchOffset == 0,
-            state.request.fetchLimit.map({ $0 > 0 }) ?? true,
+        guard state.isIncrementalEnabled, state.hasFetched, !change.isResync, state.snapshot.orderedLocator != nil,
+            state.request.fetchOffset == 0, state.request.fetchLimit.map({ $0 > 0 }) ?? true,
             let table = change.tables[state.entityTable], !table.isWholeTable
         else { return nil }
         // Any other table the request reads (a related table) may change rows the change does not name.
@@ -92,38 +83,7 @@ extension ResultsController {
         }
         let keys = table.allKeys
         guard keys.count <= incrementalKeyLimit else { return nil }
-        return IncrementalInput(
-            request: state.request, keys: keys, order: order, rows: state.rows, sortKeys: state.sortKeys,
-            snapshot: state.snapshot)
-    }
-
-    /// The sort keys of `rows`, or `nil` when they are not strictly increasing (the database ordered them
-    /// differently from ``SortKey``, so the incremental path must not be trusted with them).
-    static func strictlyIncreasingKeys(of rows: [Row], order: SortKeyOrder) -> [SortKey]? {
-        var encoder = SortKeyEncoder()
-        var keys: [SortKey] = []
-        keys.reserveCapacity(rows.count)
-        for row in rows {
-            let key = order.key(row, using: &encoder)
-            if let last = keys.last, !(last < key) { return nil }
-            keys.append(key)
-        }
-        return keys
-    }
-
-    /// The section names and starts of rows in order, as ``SnapshotLayout`` makes them.
-    static func sections(of rows: [Row], sectionKey: String?) -> (names: [String], starts: [Int]) {
-        guard let sectionKey else { return ([""], [0]) }
-        var names: [String] = []
-        var starts: [Int] = []
-        for (index, row) in rows.enumerated() {
-            let name = (row[sectionKey] ?? .null).sectionName
-            if index == 0 || names.last != name {
-                names.append(name)
-                starts.append(index)
-            }
-        }
-        return (names, starts)
+        return IncrementalInput(request: state.request, keys: keys, snapshot: state.snapshot)
     }
 
     /// The order the incremental path compares `request`'s rows by, or `nil` when the request cannot take it:

@@ -60,27 +60,16 @@ extension ResultsController {
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
-        let layout = SnapshotLayout(rows: rows, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath)
         let snapshot = ResultsSnapshot(
-            objects: objects, keys: layout.keys, sectionNames: layout.sectionNames, sectionStarts: layout.sectionStarts)
-
-        let (previous, previousRows, previousRequest, hasFetched) = state.withLock {
-            ($0.snapshot, $0.rows, $0.request, $0.hasFetched)
-        }
-        _ = previousRequest
-        let changeset: Changeset? = hasFetched
-            ? try ResultsDiff.changeset(from: previous, previousRows: previousRows, to: snapshot, rows: rows)
-            : nil
-
-        let order = Self.incrementalOrder(for: request, in: schema)
+            rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
+            order: Self.incrementalOrder(for: request, in: schema))
+        let (previous, hasFetched) = state.withLock { ($0.snapshot, $0.hasFetched) }
+        let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { state in
             state.request = request
-            state.rows = rows
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
             state.entityTable = entity.table
-            state.order = order
-            state.sortKeys = nil
         }
     }
 
@@ -146,32 +135,5 @@ extension ResultsController {
         }
         delegate.controllerDidChangeContent(self)
         delegate.controller(self, didApply: update)
-    }
-}
-
-/// The keys, section names and section starts of fetched rows.
-struct SnapshotLayout {
-    var keys: [Value] = []
-    var sectionNames: [String] = []
-    var sectionStarts: [Int] = []
-
-    /// Without a section key there is always exactly one section, `""` (even when empty), as in
-    /// NSFetchedResultsController; with one, a section per distinct value, in order, and none when empty.
-    init(rows: [Row], primaryKey: String, sectionKey: String?) {
-        keys.reserveCapacity(rows.count)
-        guard let sectionKey else {
-            keys = rows.map { $0[primaryKey] ?? .null }
-            sectionNames = [""]
-            sectionStarts = [0]
-            return
-        }
-        for (index, row) in rows.enumerated() {
-            keys.append(row[primaryKey] ?? .null)
-            let name = (row[sectionKey] ?? .null).sectionName
-            if sectionNames.last != name || index == 0 {
-                sectionNames.append(name)
-                sectionStarts.append(index)
-            }
-        }
     }
 }

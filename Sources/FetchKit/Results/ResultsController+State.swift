@@ -3,7 +3,6 @@ extension ResultsController {
     /// Everything the controller's lock protects.
     struct State {
         var request: FetchRequest
-        var rows: [Row] = []
         var snapshot = ResultsSnapshot<Object>()
         var hasFetched = false
         /// The tables the request reads (its entity's, and those its key paths cross).
@@ -19,11 +18,6 @@ extension ResultsController {
         var syncWaiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         /// The table of the request's entity.
         var entityTable = ""
-        /// The order of the results as the incremental path compares rows, or `nil` when it cannot
-        /// (no fetch yet, or in-memory order found to disagree with the database's).
-        var order: SortKeyOrder?
-        /// The ``SortKey`` of every row, parallel to ``rows``; `nil` until the incremental path first needs them.
-        var sortKeys: [SortKey]?
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
         /// How many store changes were applied by refetching the whole request.

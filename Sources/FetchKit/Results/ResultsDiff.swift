@@ -9,20 +9,23 @@ enum ResultsDiff {
     ///
     /// - Throws: ``FetchKitError/invalidValue(_:)`` when a side's sections are not contiguous (a section
     ///   name repeats: the section key path does not order the results).
+    /// - Complexity: O(n + m) for sides of n and m rows, plus the hashing and LIS of the rows that moved.
     static func changeset<Object>(
-        from old: ResultsSnapshot<Object>, previousRows: [Row], to new: ResultsSnapshot<Object>, rows: [Row],
-        isOrderedBefore: ((Int, Int) -> Bool)? = nil
+        from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, isOrderedBefore: ((Int, Int) -> Bool)? = nil
     ) throws -> Changeset {
+        let previousRows = old.entries.map(\.row)
+        let rows = new.entries.map(\.row)
         let isContentEqual = { (i: Int, j: Int) in previousRows[i].values == rows[j].values }
-        if let oldKeys = integers(old.keys), let newKeys = integers(new.keys) {
+        let (oldKeyValues, newKeyValues) = (old.keys, new.keys)
+        if let oldKeys = integers(oldKeyValues), let newKeys = integers(newKeyValues) {
             return KeyedDiff.changeset(
-                from: try DiffSide(keys: oldKeys, sectionNames: old.sections.map(\.name), sectionStarts: old.sectionStarts),
-                to: try DiffSide(keys: newKeys, sectionNames: new.sections.map(\.name), sectionStarts: new.sectionStarts),
+                from: try DiffSide(keys: oldKeys, sectionNames: old.sectionNames, sectionStarts: old.sectionStarts),
+                to: try DiffSide(keys: newKeys, sectionNames: new.sectionNames, sectionStarts: new.sectionStarts),
                 isOrderedBefore: isOrderedBefore, isContentEqual: isContentEqual)
         }
         return KeyedDiff.changeset(
-            from: try DiffSide(keys: old.keys, sectionNames: old.sections.map(\.name), sectionStarts: old.sectionStarts),
-            to: try DiffSide(keys: new.keys, sectionNames: new.sections.map(\.name), sectionStarts: new.sectionStarts),
+            from: try DiffSide(keys: oldKeyValues, sectionNames: old.sectionNames, sectionStarts: old.sectionStarts),
+            to: try DiffSide(keys: newKeyValues, sectionNames: new.sectionNames, sectionStarts: new.sectionStarts),
             isOrderedBefore: isOrderedBefore, isContentEqual: isContentEqual)
     }
 

@@ -1,61 +1,96 @@
 /// An immutable view of a results controller's content: sections of objects in fetch order.
 ///
-/// Snapshots are cheap to pass around: sections share the storage of ``fetchedObjects``.
+/// A snapshot lives in a persistent tree: the next snapshot shares all of it but the O(log n) nodes one
+/// change touched, so holding on to a snapshot (an ``ResultsUpdate`` keeps two) costs little, and reading
+/// one object is O(log n). Properties that return arrays of every row build them on each call: O(n).
 public struct ResultsSnapshot<Object: Sendable>: Sendable {
-    /// Every object, in order (sections concatenated).
-    public let fetchedObjects: [Object]
-    /// The sections, in order. Without a section key path there is one section named `""` (none when empty).
-    public let sections: [ResultsSection<Object>]
-    /// The primary key of every object, parallel to ``fetchedObjects``.
-    public let keys: [Value]
-    /// Where each section starts in ``fetchedObjects``.
+    /// Every row with its object, in order.
+    let entries: ResultsTree<ResultsEntry<Object>>
+    /// The section names, in order.
+    let sectionNames: [String]
+    /// Where each section starts among the entries.
     public let sectionStarts: [Int]
-    let indexByKey: [Value: Int]
+    /// Finds a row's position by its primary key.
+    let locator: ResultsLocator
+    /// The primary key's attribute name.
+    let primaryKey: String
 
     /// An empty snapshot.
     public init() {
-        self.init(objects: [], keys: [], sectionNames: [], sectionStarts: [])
+        self.init(entries: ResultsTree(), sectionNames: [], sectionStarts: [], locator: .indexed([:]), primaryKey: "id")
     }
 
-    init(objects: [Object], keys: [Value], sectionNames: [String], sectionStarts: [Int]) {
-        self.fetchedObjects = objects
-        self.keys = keys
+    init(
+        entries: ResultsTree<ResultsEntry<Object>>, sectionNames: [String], sectionStarts: [Int],
+        locator: ResultsLocator, primaryKey: String
+    ) {
+        self.entries = entries
+        self.sectionNames = sectionNames
         self.sectionStarts = sectionStarts
-        var sections: [ResultsSection<Object>] = []
-        sections.reserveCapacity(sectionNames.count)
-        for (index, name) in sectionNames.enumerated() {
-            let end = index + 1 < sectionStarts.count ? sectionStarts[index + 1] : objects.count
-            sections.append(ResultsSection(name: name, objects: objects[sectionStarts[index]..<end]))
-        }
-        self.sections = sections
-        var indexByKey: [Value: Int] = [:]
-        indexByKey.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() { indexByKey[key] = index }
-        self.indexByKey = indexByKey
+        self.locator = locator
+        self.primaryKey = primaryKey
+    }
+
+    /// The number of objects.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { entries.count }
+
+    /// Every object, in order (sections concatenated).
+    ///
+    /// - Complexity: O(n): the array is built on each call.
+    public var fetchedObjects: [Object] { entries.map(\.object) }
+
+    /// The primary key of every object, parallel to ``fetchedObjects``.
+    ///
+    /// - Complexity: O(n): the array is built on each call.
+    public var keys: [Value] { entries.map { $0.row[primaryKey] ?? .null } }
+
+    /// The sections, in order. Without a section key path there is one section named `""` (none when empty).
+    ///
+    /// - Complexity: O(*s*) for *s* sections; their objects are views into the snapshot.
+    public var sections: [ResultsSection<Object>] {
+        sectionNames.indices.map { ResultsSection(name: sectionNames[$0], entries: entries, range: sectionRange($0)) }
     }
 
     /// The number of rows in each section.
-    public var sectionCounts: [Int] { sections.map(\.numberOfObjects) }
+    ///
+    /// - Complexity: O(*s*) for *s* sections.
+    public var sectionCounts: [Int] { sectionNames.indices.map { sectionRange($0).count } }
+
+    /// The positions of section `index` among all rows.
+    func sectionRange(_ index: Int) -> Range<Int> {
+        let end = index + 1 < sectionStarts.count ? sectionStarts[index + 1] : entries.count
+        return sectionStarts[index]..<end
+    }
 
     /// The object at `path`, or `nil` when the path is out of range.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(log n).
     public func object(at path: RowPath) -> Object? {
-        guard sections.indices.contains(path.section) else { return nil }
-        let section = sections[path.section]
-        guard path.row >= 0, path.row < section.numberOfObjects else { return nil }
-        return fetchedObjects[sectionStarts[path.section] + path.row]
+        guard let flat = flatIndex(of: path) else { return nil }
+        return entries[flat].object
+    }
+
+    /// The position among all rows of `path`, or `nil` when the path is out of range.
+    func flatIndex(of path: RowPath) -> Int? {
+        guard sectionNames.indices.contains(path.section) else { return nil }
+        let range = sectionRange(path.section)
+        guard path.row >= 0, path.row < range.count else { return nil }
+        return range.lowerBound + path.row
     }
 
     /// The path of the object whose primary key is `key`, or `nil` when it is not in the results.
     ///
-    /// - Complexity: O(log *s*) for *s* sections.
+    /// - Complexity: O(log n).
     public func rowPath(forKey key: Value) -> RowPath? {
-        guard let flat = indexByKey[key] else { return nil }
+        guard let flat = flatIndex(ofKey: key) else { return nil }
         return rowPath(atFlatIndex: flat)
     }
 
     /// The path of the `flat`-th object.
+    ///
+    /// - Complexity: O(log *s*) for *s* sections.
     func rowPath(atFlatIndex flat: Int) -> RowPath {
         var low = 0
         var high = sectionStarts.count - 1
@@ -69,22 +104,16 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// The section index titles: the distinct ``ResultsSection/indexTitle`` values, in section order.
     public var sectionIndexTitles: [String] {
         var seen: Set<String> = []
-        return sections.compactMap(\.indexTitle).filter { seen.insert($0).inserted }
+        return sectionNames.compactMap { $0.first.map { String($0).uppercased() } }.filter { seen.insert($0).inserted }
     }
 }
 
-/// One section of a ``ResultsSnapshot``.
-public struct ResultsSection<Object: Sendable>: Sendable {
-    /// The section's name: the section key path's value as text (`""` for `NULL` or no sections).
-    public let name: String
-    /// The section's objects, in order.
-    public let objects: ArraySlice<Object>
-
-    /// The number of objects in the section.
-    public var numberOfObjects: Int { objects.count }
-
-    /// The section index title: the name's first character, capitalised (as NSFetchedResultsController does).
-    public var indexTitle: String? { name.first.map { String($0).uppercased() } }
+/// One fetched row and the object made from it.
+struct ResultsEntry<Object: Sendable>: Sendable {
+    /// The row as fetched: its values decide updates (content changes) and its order.
+    let row: Row
+    /// The row as the controller's object type.
+    let object: Object
 }
 
 extension Value {

@@ -1,0 +1,171 @@
+/// The changeset between two snapshots that differ only in a few known rows, found without walking the
+/// others: O(k log n + s) for k affected rows, n rows and s sections.
+///
+/// Every row not among the affected ones is in both snapshots, in the same section and the same relative
+/// order, with the same content. So only affected rows are reported, and an affected row that stays in its
+/// section is a move only when it crossed an unaffected row of that section or left the longest increasing
+/// run of the affected rows there: moving one row of 10,000 is one move. Sections are matched by name;
+/// the batch contract's rules for rows of inserted and deleted sections apply as in ``KeyedDiff``.
+enum LocalChangeset {
+    /// One affected row: its positions among all rows before and after (`nil` where absent).
+    private struct Item {
+        let old: Int?
+        let new: Int?
+    }
+
+    /// The changeset from `old` to `new`, given every primary key whose row may differ between them.
+    ///
+    /// - Throws: ``IncrementalInconsistency`` when sections present in both changed their
+    ///   relative order (the incremental path then refetches).
+    static func make<Object>(
+        from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, affected: some Sequence<Value>
+    ) throws -> Changeset {
+        var items: [Item] = []
+        var seen: Set<Value> = []
+        for key in affected where seen.insert(key).inserted {
+            let item = Item(old: old.flatIndex(ofKey: key), new: new.flatIndex(ofKey: key))
+            if item.old != nil || item.new != nil { items.append(item) }
+        }
+        var changeset = Changeset(sectionCountsBefore: old.sectionCounts, sectionCountsAfter: new.sectionCounts)
+        let sections = try SectionCorrespondence(old: old.sectionNames, new: new.sectionNames)
+        changeset.sectionDeletes = sections.deletes
+        changeset.sectionInserts = sections.inserts
+
+        let oldAffected = items.compactMap(\.old).sorted()
+        let newAffected = items.compactMap(\.new).sorted()
+        /// Affected rows that stay in their section without crossing an unaffected row, by section.
+        var candidates: [Int: [(old: Int, new: Int)]] = [:]
+        for item in items {
+            switch (item.old, item.new) {
+            case (let from?, nil):
+                let path = old.rowPath(atFlatIndex: from)
+                if sections.newIndex[path.section] != nil { changeset.rowDeletes.append(path) }
+            case (nil, let to?):
+                let path = new.rowPath(atFlatIndex: to)
+                if sections.oldIndex[path.section] != nil { changeset.rowInserts.append(path) }
+            case (let from?, let to?):
+                let fromPath = old.rowPath(atFlatIndex: from)
+                let toPath = new.rowPath(atFlatIndex: to)
+                let target = sections.newIndex[fromPath.section]
+                let source = sections.oldIndex[toPath.section]
+                switch (target, source) {
+                case (nil, nil):
+                    break
+                case (nil, _):
+                    changeset.rowInserts.append(toPath)
+                case (_, nil):
+                    changeset.rowDeletes.append(fromPath)
+                case (let target?, _) where target != toPath.section:
+                    changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, from, new, to)))
+                default:
+                    // Same section: the unaffected rows before it, before and after, tell whether it crossed one.
+                    let unaffectedBefore = from - old.sectionStarts[fromPath.section]
+                        - count(oldAffected, in: old.sectionStarts[fromPath.section]..<from)
+                    let unaffectedAfter = to - new.sectionStarts[toPath.section]
+                        - count(newAffected, in: new.sectionStarts[toPath.section]..<to)
+                    if unaffectedBefore != unaffectedAfter {
+                        changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, from, new, to)))
+                    } else {
+                        candidates[toPath.section, default: []].append((from, to))
+                    }
+                }
+            case (nil, nil):
+                break
+            }
+        }
+        for (_, rows) in candidates {
+            let sorted = rows.sorted { $0.old < $1.old }
+            let staying = longestIncreasingRun(sorted.map(\.new))
+            for (index, row) in sorted.enumerated() {
+                let fromPath = old.rowPath(atFlatIndex: row.old)
+                let toPath = new.rowPath(atFlatIndex: row.new)
+                let isUpdated = !isSame(old, row.old, new, row.new)
+                if !staying.contains(index) {
+                    changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: isUpdated))
+                } else if isUpdated {
+                    changeset.rowUpdates.append(.init(from: fromPath, to: toPath))
+                }
+            }
+        }
+        changeset.rowDeletes.sort()
+        changeset.rowInserts.sort()
+        changeset.rowMoves.sort { $0.from < $1.from }
+        changeset.rowUpdates.sort { $0.from < $1.from }
+        return changeset
+    }
+
+    /// `true` when the row at `from` in `old` and the one at `to` in `new` have equal values.
+    private static func isSame<Object>(
+        _ old: ResultsSnapshot<Object>, _ from: Int, _ new: ResultsSnapshot<Object>, _ to: Int
+    ) -> Bool {
+        old.entries[from].row.values == new.entries[to].row.values
+    }
+
+    /// The number of elements of the sorted array `values` inside `range`.
+    private static func count(_ values: [Int], in range: Range<Int>) -> Int {
+        partition(values, below: range.upperBound) - partition(values, below: range.lowerBound)
+    }
+
+    /// The number of elements of the sorted array `values` less than `bound`.
+    private static func partition(_ values: [Int], below bound: Int) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < bound { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The indexes of one longest strictly increasing subsequence of `values` (patience sorting).
+    ///
+    /// - Complexity: O(k log k).
+    static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []
+        var previous = [Int](repeating: -1, count: values.count)
+        for (index, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var run: Set<Int> = []
+        var index = tails.last ?? -1
+        while index >= 0 {
+            run.insert(index)
+            index = previous[index]
+        }
+        return run
+    }
+}
+
+/// Sections of two snapshots matched by name, which must keep their relative order.
+struct SectionCorrespondence {
+    /// For each old section, its index in the new snapshot (`nil`: deleted).
+    let newIndex: [Int?]
+    /// For each new section, its index in the old snapshot (`nil`: inserted).
+    let oldIndex: [Int?]
+
+    init(old: [String], new: [String]) throws {
+        let newByName = Dictionary(new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldByName = Dictionary(old.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        newIndex = old.map { newByName[$0] }
+        oldIndex = new.map { oldByName[$0] }
+        var last = -1
+        for target in newIndex.compactMap({ $0 }) {
+            guard target > last else {
+                throw IncrementalInconsistency(description: "sections changed their relative order")
+            }
+            last = target
+        }
+    }
+
+    /// The deleted old sections, ascending.
+    var deletes: [Int] { newIndex.indices.filter { newIndex[$0] == nil } }
+    /// The inserted new sections, ascending.
+    var inserts: [Int] { oldIndex.indices.filter { oldIndex[$0] == nil } }
+}

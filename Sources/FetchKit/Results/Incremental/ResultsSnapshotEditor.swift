@@ -1,0 +1,144 @@
+import HashTreeCollections
+
+/// Removes and inserts rows in a copy of a snapshot, O(log n + s) each for n rows and s sections, keeping
+/// the sections, the key map and the order; the incremental path's working copy.
+///
+/// It trusts nothing it can check cheaply: a row that would split a section, repeat a section name or is
+/// not where its sort key says throws ``IncrementalInconsistency``, and the controller falls back to
+/// refetch + diff.
+struct ResultsSnapshotEditor<Object: Sendable> {
+    private(set) var entries: ResultsTree<ResultsEntry<Object>>
+    private var rows: TreeDictionary<Value, Row>
+    let order: SortKeyOrder
+    private let primaryKey: String
+    private let sectionKey: String?
+    private var sectionNames: [String]
+    private var sectionCounts: [Int]
+    private var encoder = SortKeyEncoder()
+
+    /// An editor of `snapshot`, or `nil` when its positions are not found by order.
+    init?(_ snapshot: ResultsSnapshot<Object>, sectionKey: String?) {
+        guard let (order, rows) = snapshot.orderedLocator else { return nil }
+        self.entries = snapshot.entries
+        self.rows = rows
+        self.order = order
+        self.primaryKey = snapshot.primaryKey
+        self.sectionKey = sectionKey
+        self.sectionNames = snapshot.sectionNames
+        self.sectionCounts = snapshot.sectionCounts
+    }
+
+    /// The number of rows.
+    var count: Int { entries.count }
+
+    /// The sort key of `row`.
+    mutating func sortKey(of row: Row) -> SortKey { order.key(row, using: &encoder) }
+
+    /// Removes the row whose primary key is `key`, if present.
+    ///
+    /// - Returns: whether it was present.
+    /// - Complexity: O(log n + s).
+    @discardableResult
+    mutating func remove(key: Value) throws -> Bool {
+        guard let row = rows[key] else { return false }
+        let position = lowerBound(of: sortKey(of: row))
+        guard position < entries.count, entries[position].row[primaryKey] == key else {
+            throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
+        }
+        removeEntry(at: position, key: key)
+        return true
+    }
+
+    /// Removes the last row and returns its primary key (the editor must not be empty).
+    ///
+    /// - Complexity: O(log n + s).
+    mutating func removeLast() -> Value {
+        let key = entries[entries.count - 1].row[primaryKey] ?? .null
+        removeEntry(at: entries.count - 1, key: key)
+        return key
+    }
+
+    /// Inserts `row` (whose key must not be present) at the place `sortKey` gives it.
+    ///
+    /// - Complexity: O(log n + s).
+    mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws {
+        let key = row[primaryKey] ?? .null
+        guard rows[key] == nil else { throw IncrementalInconsistency(description: "row \(key) is already present") }
+        let position = lowerBound(of: sortKey)
+        try placeInSection(row, at: position)
+        entries.insert(ResultsEntry(row: row, object: object), at: position)
+        rows[key] = row
+    }
+
+    /// The snapshot of the edited rows.
+    ///
+    /// - Complexity: O(s).
+    func snapshot() -> ResultsSnapshot<Object> {
+        var starts: [Int] = []
+        starts.reserveCapacity(sectionCounts.count)
+        var start = 0
+        for count in sectionCounts {
+            starts.append(start)
+            start += count
+        }
+        return ResultsSnapshot(
+            entries: entries, sectionNames: sectionNames, sectionStarts: starts, locator: .ordered(order, rows),
+            primaryKey: primaryKey)
+    }
+
+    private mutating func lowerBound(of key: SortKey) -> Int {
+        let order = self.order
+        return entries.partitioningIndex { !(order.key($0.row, using: &encoder) < key) }
+    }
+
+    private mutating func removeEntry(at position: Int, key: Value) {
+        entries.remove(at: position)
+        rows[key] = nil
+        var start = 0
+        for section in sectionCounts.indices {
+            if position < start + sectionCounts[section] {
+                sectionCounts[section] -= 1
+                if sectionCounts[section] == 0 && sectionKey != nil {
+                    sectionCounts.remove(at: section)
+                    sectionNames.remove(at: section)
+                }
+                return
+            }
+            start += sectionCounts[section]
+        }
+    }
+
+    /// Counts `row`, about to be inserted at `position`, in its section: the one on either side of the
+    /// position when the name matches, else a new section, which must fall between two sections.
+    private mutating func placeInSection(_ row: Row, at position: Int) throws {
+        guard let sectionKey else {
+            sectionCounts[0] += 1
+            return
+        }
+        let name = (row[sectionKey] ?? .null).sectionName
+        // The first section that ends at or after `position` holds position - 1 (sections are never empty).
+        var start = 0
+        var section = 0
+        while section < sectionCounts.count && start + sectionCounts[section] < position {
+            start += sectionCounts[section]
+            section += 1
+        }
+        let end = section < sectionCounts.count ? start + sectionCounts[section] : start
+        let before: Int? = position > 0 ? section : nil
+        let after: Int? = position < entries.count ? (position < end ? section : section + 1) : nil
+        if let before, sectionNames[before] == name {
+            sectionCounts[before] += 1
+            return
+        }
+        if let after, sectionNames[after] == name {
+            sectionCounts[after] += 1
+            return
+        }
+        guard before != after, !sectionNames.contains(name) else {
+            throw IncrementalInconsistency(description: "a row of section '\(name)' would split another section")
+        }
+        let index = after ?? sectionCounts.count
+        sectionNames.insert(name, at: index)
+        sectionCounts.insert(1, at: index)
+    }
+}

@@ -1,0 +1,92 @@
+import HashTreeCollections
+
+/// How a snapshot finds a row's position from its primary key.
+enum ResultsLocator: Sendable {
+    /// By order: the row with the key is looked up in a persistent map and its position found by binary
+    /// search on sort keys (the entries are strictly increasing in the order). A change updates both the
+    /// tree and the map in O(log n), sharing the rest with the previous snapshot.
+    case ordered(SortKeyOrder, TreeDictionary<Value, Row>)
+    /// By a dictionary of positions built with the snapshot, for results whose in-memory order is not known
+    /// to match the database's (those only ever change by refetch + diff).
+    case indexed([Value: Int])
+}
+
+extension ResultsSnapshot {
+    /// A snapshot of `rows`, fetched in the database's order, and their `objects`.
+    ///
+    /// With an `order`, the locator is ``ResultsLocator/ordered(_:_:)`` when the rows' sort keys are strictly
+    /// increasing (in-memory order agrees with the database's), otherwise ``ResultsLocator/indexed(_:)``.
+    /// - Complexity: O(n).
+    init(rows: [Row], objects: [Object], primaryKey: String, sectionKey: String?, order: SortKeyOrder?) {
+        var names: [String] = []
+        var starts: [Int] = []
+        if let sectionKey {
+            for (index, row) in rows.enumerated() {
+                let name = (row[sectionKey] ?? .null).sectionName
+                if index == 0 || names.last != name {
+                    names.append(name)
+                    starts.append(index)
+                }
+            }
+        } else {
+            // Without a section key there is always exactly one section (even when empty), as in NSFRC.
+            names = [""]
+            starts = [0]
+        }
+        let locator: ResultsLocator
+        if let order, Self.isStrictlyIncreasing(rows, in: order) {
+            var map = TreeDictionary<Value, Row>()
+            for row in rows { map[row[primaryKey] ?? .null] = row }
+            locator = .ordered(order, map)
+        } else {
+            var positions: [Value: Int] = [:]
+            positions.reserveCapacity(rows.count)
+            for (index, row) in rows.enumerated() { positions[row[primaryKey] ?? .null] = index }
+            locator = .indexed(positions)
+        }
+        self.init(
+            entries: ResultsTree(zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }),
+            sectionNames: names, sectionStarts: starts, locator: locator, primaryKey: primaryKey)
+    }
+
+    /// `true` when the rows' sort keys in `order` strictly increase (the database and ``SortKey`` agree).
+    static func isStrictlyIncreasing(_ rows: [Row], in order: SortKeyOrder) -> Bool {
+        var encoder = SortKeyEncoder()
+        var previous: SortKey?
+        for row in rows {
+            let key = order.key(row, using: &encoder)
+            if let previous, !(previous < key) { return false }
+            previous = key
+        }
+        return true
+    }
+
+    /// The position of the row whose primary key is `key`, or `nil` when it is not in the results.
+    ///
+    /// - Complexity: O(log n).
+    func flatIndex(ofKey key: Value) -> Int? {
+        switch locator {
+        case .indexed(let positions):
+            return positions[key]
+        case .ordered(let order, let rows):
+            guard let row = rows[key] else { return nil }
+            var encoder = SortKeyEncoder()
+            let position = lowerBound(of: order.key(row, using: &encoder), order: order)
+            return position < entries.count ? position : nil
+        }
+    }
+
+    /// The number of rows whose sort key in `order` is less than `key`.
+    ///
+    /// - Complexity: O(log n) key encodings.
+    func lowerBound(of key: SortKey, order: SortKeyOrder) -> Int {
+        var encoder = SortKeyEncoder()
+        return entries.partitioningIndex { !(order.key($0.row, using: &encoder) < key) }
+    }
+
+    /// The order and key map, when positions are found by order.
+    var orderedLocator: (order: SortKeyOrder, rows: TreeDictionary<Value, Row>)? {
+        if case .ordered(let order, let rows) = locator { return (order, rows) }
+        return nil
+    }
+}
