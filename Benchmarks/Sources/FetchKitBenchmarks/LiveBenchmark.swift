@@ -1,20 +1,28 @@
 @_spi(Benchmarks) import FetchKit
 import FetchKitSQLite
 import Foundation
+import Synchronization
 
-/// Commit-to-delegate latency of a live controller on SQLite: a single-row update is written, and the clock
-/// stops when the controller's delegate receives the batch (`didApply`). The incremental path and the
-/// refetch + diff path are measured one after the other on one controller, in the same run.
+/// Commit-to-delegate latency of a live controller on SQLite: a single-row update is written; the clock starts
+/// when the store publishes the committed change (`StoreChange.publishedAt`, right after COMMIT returns) and
+/// stops when the controller's delegate receives the batch (`didApply`). The write's own round trip (call to
+/// return, commit included) is reported beside it. The incremental path and the refetch + diff path are
+/// measured one after the other on one controller, in the same run.
 enum LiveBenchmark {
-    /// Hands each batch's arrival time to the benchmark.
+    /// Hands each batch's arrival time and transaction to the benchmark.
     final class Delegate: ResultsControllerDelegate, Sendable {
-        let arrivals: AsyncStream<ContinuousClock.Instant>.Continuation
+        let arrivals: AsyncStream<(ContinuousClock.Instant, UInt64?)>.Continuation
 
-        init(_ arrivals: AsyncStream<ContinuousClock.Instant>.Continuation) { self.arrivals = arrivals }
+        init(_ arrivals: AsyncStream<(ContinuousClock.Instant, UInt64?)>.Continuation) { self.arrivals = arrivals }
 
         func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
-            arrivals.yield(ContinuousClock.now)
+            arrivals.yield((ContinuousClock.now, update.transactionID))
         }
+    }
+
+    /// When each transaction was published, by ID.
+    final class PublishedTimes: Sendable {
+        let times = Mutex<[UInt64: ContinuousClock.Instant]>([:])
     }
 
     static func run(rows: Int, samples: Int) async throws {
@@ -32,7 +40,14 @@ enum LiveBenchmark {
         }
         let controller = ResultsController(
             store: store, request: FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("score")]))
-        let (arrivals, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self)
+        let (arrivals, continuation) = AsyncStream.makeStream(of: (ContinuousClock.Instant, UInt64?).self)
+        // When each transaction was published, by ID (the change carries its own publication instant).
+        let published = PublishedTimes()
+        let changes = store.changes()
+        let recorder = Task {
+            for await change in changes { published.times.withLock { $0[change.transactionID] = change.publishedAt } }
+        }
+        defer { recorder.cancel() }
         let delegate = Delegate(continuation)
         controller.delegate = delegate
         try await controller.performFetch()
@@ -40,15 +55,21 @@ enum LiveBenchmark {
 
         var generator = SystemRandomNumberGenerator()
         var step = 0
-        /// One single-row update that moves the row; the time from before the write to the delegate's batch.
-        func sample() async throws -> Duration {
+        /// One single-row update that moves the row: commit-to-delegate and the write's round trip.
+        func sample() async throws -> (latency: Duration, write: Duration) {
             step += 1
             let id = Int64.random(in: 1...Int64(rows), using: &generator)
             let score = Double.random(in: 0..<Double(rows) * 0.5, using: &generator) + Double(step) * 1e-9
             let start = ContinuousClock.now
             try await store.write { tx in try tx.update("Bench", key: .integer(id), set: ["score": .double(score)]) }
-            guard let arrival = await iterator.next() else { throw CancellationError() }
-            return arrival - start
+            let written = ContinuousClock.now
+            guard let (arrival, transaction) = await iterator.next(), let transaction else { throw CancellationError() }
+            var commit = published.times.withLock { $0[transaction] }
+            while commit == nil {
+                await Task.yield()
+                commit = published.times.withLock { $0[transaction] }
+            }
+            return (arrival - commit!, written - start)
         }
 
         // One block per path: a refetch drops the cached sort keys, which the incremental path then encodes
@@ -56,11 +77,16 @@ enum LiveBenchmark {
         controller.usesIncrementalPath = true
         for _ in 0..<5 { _ = try await sample() }
         var incremental: [Duration] = []
-        for _ in 0..<samples { incremental.append(try await sample()) }
+        var writes: [Duration] = []
+        for _ in 0..<samples {
+            let (latency, write) = try await sample()
+            incremental.append(latency)
+            writes.append(write)
+        }
         controller.usesIncrementalPath = false
         for _ in 0..<5 { _ = try await sample() }
         var refetch: [Duration] = []
-        for _ in 0..<samples { refetch.append(try await sample()) }
+        for _ in 0..<samples { refetch.append(try await sample().latency) }
         controller.delegate = nil
         await store.close()
 
@@ -72,7 +98,8 @@ enum LiveBenchmark {
                 + String(format: " p50 %10.1f µs  p99 %10.1f µs  (%d samples)", p50, p99, samples.count)
         }
         print("live: commit-to-delegate latency, single-row update, \(rows)-row SQLite controller")
-        print(line("incremental (re-read changed keys + merge)", incremental))
+        print(line("incremental (re-read changed keys + tree)", incremental))
         print(line("refetch + keyed diff (forced)", refetch))
+        print(line("the write itself (call to return)", writes))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch] [--rows N] [--iterations N] [--sides codable,rows,…]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine] [--rows N] [--iterations N]
+//        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -56,4 +57,9 @@ if words.isEmpty || words.contains("diff") { runBlocking { await DiffBenchmark.r
 if words.isEmpty || words.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
 if words.isEmpty || words.contains("live") {
     runBlocking { try await LiveBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 200))) }
+}
+if words.isEmpty || words.contains("engine") {
+    let sizes = arguments.contains("--rows") ? [rows] : [100_000, 1_000_000]
+    try EngineBenchmark.run(sizes: sizes, changes: option("--changes", default: 20_000),
+                            refetches: option("--refetches", default: 7))
 }

@@ -19,6 +19,11 @@ import Foundation
 struct SortKeyEncoder {
     /// The bytes encoded so far.
     private(set) var bytes: [UInt8] = []
+    /// The layout whose column positions ``cachedColumns`` holds (rows fetched together share one).
+    var cachedLayout: RowLayout?
+    /// The position in ``cachedLayout`` of each sort column and then the primary key (`nil`: absent, NULL).
+    /// An encoder serves one ``SortKeyOrder``: the cache is keyed by layout only.
+    var cachedColumns: [Int?] = []
 
     enum Tag {
         static let null: UInt8 = 0x05

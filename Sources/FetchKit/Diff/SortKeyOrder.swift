@@ -79,14 +79,22 @@ public struct SortKeyOrder: Sendable, Hashable {
     }
 
     /// The key of `row`, encoding with `encoder`'s buffer (reuse one encoder to make many keys).
+    ///
+    /// The encoder remembers the column positions of the last row layout it saw, so keys of rows that share a
+    /// layout (rows fetched together do) look up no column by name; use one encoder per order.
     func key(_ row: Row, using encoder: inout SortKeyEncoder) -> SortKey {
+        if encoder.cachedLayout !== row.layout {
+            encoder.cachedLayout = row.layout
+            encoder.cachedColumns = components.map { row.layout.index(of: $0.column) } + [row.layout.index(of: primaryKey)]
+        }
         encoder.reset()
-        for component in components {
+        let columns = encoder.cachedColumns
+        for (index, component) in components.enumerated() {
             encoder.append(
-                row[component.column] ?? .null, ascending: component.ascending,
+                columns[index].map { row.values[$0] } ?? .null, ascending: component.ascending,
                 caseInsensitive: component.caseInsensitive)
         }
-        encoder.append(row[primaryKey] ?? .null, ascending: true, caseInsensitive: false)
+        encoder.append(columns[components.count].map { row.values[$0] } ?? .null, ascending: true, caseInsensitive: false)
         return encoder.key()
     }
 

@@ -38,33 +38,20 @@ extension ResultsController {
             reread.fetchOffset = 0
             fresh = try await store.fetch(reread)
         }
-        var freshKeys: [SortKey] = []
-        freshKeys.reserveCapacity(fresh.count)
-        for row in fresh {
+        let objects = try materializer.make(fresh)
+        var freshRows: [ResultsSnapshotEditor<Object>.FreshRow] = []
+        freshRows.reserveCapacity(fresh.count)
+        for (row, object) in zip(fresh, objects) {
             let key = editor.sortKey(of: row)
             // The database ordered these rows differently from SortKey: do not trust the in-memory order.
-            if let last = freshKeys.last, !(last < key) { return false }
-            freshKeys.append(key)
+            if let last = freshRows.last, !(last.sortKey < key) { return false }
+            freshRows.append(.init(row: row, object: object, sortKey: key))
         }
-        let freshObjects = try materializer.make(fresh)
-
-        // A full window only knows the rows up to its last one: rows it never read may come before a re-read
-        // row that now sorts after it, so such a row is left out (a refill would read it).
-        let limit = input.request.fetchLimit
-        let wasFull = limit.map { old.count >= $0 } ?? false
-        let boundary = wasFull ? old.entries.last.map { editor.sortKey(of: $0.row) } : nil
-        for key in input.keys { try editor.remove(key: key) }
-        var affected = Array(input.keys)
-        for (index, row) in fresh.enumerated() {
-            if let boundary, boundary < freshKeys[index] { continue }
-            try editor.insert(row, object: freshObjects[index], sortKey: freshKeys[index])
-        }
-        if let limit {
-            while editor.count > limit { affected.append(editor.removeLast()) }
-            if wasFull && editor.count < limit { return false }
-        }
+        guard let items = try editor.apply(
+            removing: input.keys, inserting: freshRows, limit: input.request.fetchLimit, old: old)
+        else { return false }
         let snapshot = editor.snapshot()
-        let changeset = try LocalChangeset.make(from: old, to: snapshot, affected: affected)
+        let changeset = try LocalChangeset.make(from: old, to: snapshot, items: items)
         publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
             state.incrementalUpdates += 1
         }

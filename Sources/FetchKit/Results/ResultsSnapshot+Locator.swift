@@ -76,6 +76,22 @@ extension ResultsSnapshot {
         }
     }
 
+    /// The position of the row whose primary key is `key`, or `nil` when it is not in the results.
+    ///
+    /// - Throws: ``IncrementalInconsistency`` when the key map holds the key but the row is not where its sort
+    ///   key places it.
+    /// - Complexity: O(log n).
+    func verifiedFlatIndex(ofKey key: Value) throws -> Int? {
+        guard case .ordered(let order, let rows) = locator else { return flatIndex(ofKey: key) }
+        guard let row = rows[key] else { return nil }
+        var encoder = SortKeyEncoder()
+        let position = lowerBound(of: order.key(row, using: &encoder), order: order)
+        guard position < entries.count, entries[position].row[primaryKey] == key else {
+            throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
+        }
+        return position
+    }
+
     /// The number of rows whose sort key in `order` is less than `key`.
     ///
     /// - Complexity: O(log n) key encodings.

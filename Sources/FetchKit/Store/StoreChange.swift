@@ -11,12 +11,27 @@ public struct StoreChange: Sendable, Hashable {
     public var tables: [String: TableChange]
     /// `true` when the store cannot say what changed and every table must be treated as changed.
     public var isResync: Bool
+    /// When the store published the change, right after the commit completed: the start of the
+    /// commit-to-delegate latency. Not part of equality or hashing.
+    public var publishedAt: ContinuousClock.Instant
 
-    /// Creates a change.
+    /// Creates a change, published now.
     public init(transactionID: UInt64, tables: [String: TableChange], isResync: Bool = false) {
         self.transactionID = transactionID
         self.tables = tables
         self.isResync = isResync
+        self.publishedAt = .now
+    }
+
+    /// Changes are equal when they name the same transaction, tables and resync flag.
+    public static func == (lhs: StoreChange, rhs: StoreChange) -> Bool {
+        lhs.transactionID == rhs.transactionID && lhs.tables == rhs.tables && lhs.isResync == rhs.isResync
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(transactionID)
+        hasher.combine(tables)
+        hasher.combine(isResync)
     }
 
     /// A resync signal: anything may have changed.

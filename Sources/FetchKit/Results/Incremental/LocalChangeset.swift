@@ -8,24 +8,19 @@
 /// the batch contract's rules for rows of inserted and deleted sections apply as in ``KeyedDiff``.
 enum LocalChangeset {
     /// One affected row: its positions among all rows before and after (`nil` where absent).
-    private struct Item {
+    struct Item {
         let old: Int?
         let new: Int?
     }
 
-    /// The changeset from `old` to `new`, given every primary key whose row may differ between them.
+    /// The changeset from `old` to `new`, given the positions of every row that may differ between them (each
+    /// row once).
     ///
     /// - Throws: ``IncrementalInconsistency`` when sections present in both changed their
     ///   relative order (the incremental path then refetches).
     static func make<Object>(
-        from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, affected: some Sequence<Value>
+        from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, items: [Item]
     ) throws -> Changeset {
-        var items: [Item] = []
-        var seen: Set<Value> = []
-        for key in affected where seen.insert(key).inserted {
-            let item = Item(old: old.flatIndex(ofKey: key), new: new.flatIndex(ofKey: key))
-            if item.old != nil || item.new != nil { items.append(item) }
-        }
         var changeset = Changeset(sectionCountsBefore: old.sectionCounts, sectionCountsAfter: new.sectionCounts)
         let sections = try SectionCorrespondence(old: old.sectionNames, new: new.sectionNames)
         changeset.sectionDeletes = sections.deletes

@@ -34,19 +34,11 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     /// The sort key of `row`.
     mutating func sortKey(of row: Row) -> SortKey { order.key(row, using: &encoder) }
 
-    /// Removes the row whose primary key is `key`, if present.
+    /// Removes the row at `position`.
     ///
-    /// - Returns: whether it was present.
     /// - Complexity: O(log n + s).
-    @discardableResult
-    mutating func remove(key: Value) throws -> Bool {
-        guard let row = rows[key] else { return false }
-        let position = lowerBound(of: sortKey(of: row))
-        guard position < entries.count, entries[position].row[primaryKey] == key else {
-            throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
-        }
-        removeEntry(at: position, key: key)
-        return true
+    mutating func remove(at position: Int) {
+        removeEntry(at: position, key: entries[position].row[primaryKey] ?? .null)
     }
 
     /// Removes the last row and returns its primary key (the editor must not be empty).
@@ -60,14 +52,17 @@ struct ResultsSnapshotEditor<Object: Sendable> {
 
     /// Inserts `row` (whose key must not be present) at the place `sortKey` gives it.
     ///
+    /// - Returns: the row's position.
     /// - Complexity: O(log n + s).
-    mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws {
+    @discardableResult
+    mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws -> Int {
         let key = row[primaryKey] ?? .null
         guard rows[key] == nil else { throw IncrementalInconsistency(description: "row \(key) is already present") }
         let position = lowerBound(of: sortKey)
         try placeInSection(row, at: position)
         entries.insert(ResultsEntry(row: row, object: object), at: position)
         rows[key] = row
+        return position
     }
 
     /// The snapshot of the edited rows.

@@ -16,7 +16,7 @@
 /// node knows the last element under each child, so a search compares against O(log n) elements.
 struct ResultsTree<Element> {
     /// The most elements a leaf holds.
-    static var leafCapacity: Int { 64 }
+    static var leafCapacity: Int { 32 }
     /// The most children an inner node holds.
     static var branchCapacity: Int { 32 }
 
