@@ -88,6 +88,17 @@ enum LiveBenchmark {
         var refetch: [Duration] = []
         for _ in 0..<samples { refetch.append(try await sample().latency) }
         controller.delegate = nil
+
+        // The incremental path's own query, alone: one key re-read with the controller's predicate and order.
+        var reread = controller.request
+        var queries: [Duration] = []
+        for _ in 0..<samples {
+            let id = Int64.random(in: 1...Int64(rows), using: &generator)
+            reread.predicate = .and([.constant(true), .comparison(.init(.object, .in, .list([.integer(id)])))])
+            let start = ContinuousClock.now
+            _ = try await store.fetch(reread)
+            queries.append(ContinuousClock.now - start)
+        }
         await store.close()
 
         func line(_ name: String, _ samples: [Duration]) -> String {
@@ -101,5 +112,6 @@ enum LiveBenchmark {
         print(line("incremental (re-read changed keys + tree)", incremental))
         print(line("refetch + keyed diff (forced)", refetch))
         print(line("the write itself (call to return)", writes))
+        print(line("the re-read query alone (one key)", queries))
     }
 }
