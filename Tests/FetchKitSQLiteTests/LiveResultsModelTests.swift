@@ -1,4 +1,4 @@
-import FetchKit
+@testable import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation
@@ -31,6 +31,11 @@ struct LiveResultsModelTests {
             FetchRequest(entity: "Task", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
             FetchRequest(entity: "Category", predicate: predicate("tasks.@count >= 2"),
                          sortDescriptors: [.descending("position")], sectionNameKeyPath: "name"),
+            // Limited windows refilled by keyset queries: NULLs ascending and descending, sections.
+            FetchRequest(entity: "Task", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
+            FetchRequest(entity: "Task", predicate: predicate("done == NO"),
+                         sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
+                         sectionNameKeyPath: "category.name"),
         ]
     }()
 
@@ -88,6 +93,11 @@ struct LiveResultsModelTests {
             }
         }
         #expect(batches > transactions, "the controllers emitted batches (\(batches))")
+        let paths = controllers.map { controller, _ in
+            controller.state.withLock { ($0.incrementalUpdates, $0.keysetRefills, $0.fullRefreshes) }
+        }
+        #expect(paths.map(\.0).reduce(0, +) > transactions, "the incremental path was taken: \(paths)")
+        #expect(paths.map(\.1).reduce(0, +) > 50, "full windows were refilled by keyset queries: \(paths)")
         await store.close()
     }
 }

@@ -3,9 +3,12 @@
 /// snapshot's persistent tree by their ``SortKey``s: O(k log n) for k changed rows of n, and a changeset
 /// found from the k rows alone (``LocalChangeset``).
 ///
+/// `fetchLimit` holds live: rows pushed past the limit are deletes; a full window that shrank is refilled
+/// by a keyset query for the rows after its old last row (``KeysetPredicate``), which are inserts.
+///
 /// Everything it cannot localise (a change to a related table the request reads, a resync, a whole-table
-/// change, more than ``incrementalKeyLimit`` keys, a request with an offset, a limited window that shrank
-/// and must be refilled, an order the database and ``SortKey`` disagree on) takes the refetch + diff path,
+/// change, more than ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted
+/// case-insensitively, an order the database and ``SortKey`` disagree on) takes the refetch + diff path,
 /// ``refresh(to:transactionID:)``.
 extension ResultsController {
     /// The most primary keys one change may name and still be applied incrementally.
@@ -32,30 +35,54 @@ extension ResultsController {
 
         var fresh: [Row] = []
         if !input.keys.isEmpty {
-            var reread = effective
-            reread.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(input.keys))))])
-            reread.fetchLimit = nil
-            reread.fetchOffset = 0
-            fresh = try await store.fetch(reread)
+            var query = effective
+            query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(input.keys))))])
+            query.fetchLimit = nil
+            query.fetchOffset = 0
+            fresh = try await store.fetch(query)
         }
-        let objects = try materializer.make(fresh)
-        var freshRows: [ResultsSnapshotEditor<Object>.FreshRow] = []
-        freshRows.reserveCapacity(fresh.count)
-        for (row, object) in zip(fresh, objects) {
-            let key = editor.sortKey(of: row)
-            // The database ordered these rows differently from SortKey: do not trust the in-memory order.
-            if let last = freshRows.last, !(last.sortKey < key) { return false }
-            freshRows.append(.init(row: row, object: object, sortKey: key))
+        guard let reread = try freshRows(fresh, editor: &editor) else { return false }
+        var pending = try editor.apply(
+            removing: input.keys, inserting: reread, limit: input.request.fetchLimit, old: old)
+        var usedKeyset = false
+        if pending.missing > 0 {
+            // The full window shrank: read the rows that follow its old last row (a keyset query).
+            guard let boundary = pending.boundary, let after = KeysetPredicate.after(boundary, in: editor.order)
+            else { return false }
+            var refill = effective
+            refill.predicate = .and([effective.predicate, after])
+            refill.fetchLimit = pending.missing
+            refill.fetchOffset = 0
+            guard let rows = try freshRows(try await store.fetch(refill), editor: &editor) else { return false }
+            let boundaryKey = editor.sortKey(of: boundary)
+            guard rows.allSatisfy({ boundaryKey < $0.sortKey }) else { return false }
+            try editor.refill(&pending, with: rows)
+            usedKeyset = true
         }
-        guard let items = try editor.apply(
-            removing: input.keys, inserting: freshRows, limit: input.request.fetchLimit, old: old)
-        else { return false }
+        let items = try editor.items(of: pending, old: old)
         let snapshot = editor.snapshot()
         let changeset = try LocalChangeset.make(from: old, to: snapshot, items: items)
         publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
             state.incrementalUpdates += 1
+            if usedKeyset { state.keysetRefills += 1 }
         }
         return true
+    }
+
+    /// `rows` as the controller's objects with their sort keys, or `nil` when the database ordered them
+    /// differently from ``SortKey`` (the in-memory order must not be trusted then).
+    private func freshRows(
+        _ rows: [Row], editor: inout ResultsSnapshotEditor<Object>
+    ) throws -> [ResultsSnapshotEditor<Object>.FreshRow]? {
+        let objects = try materializer.make(rows)
+        var fresh: [ResultsSnapshotEditor<Object>.FreshRow] = []
+        fresh.reserveCapacity(rows.count)
+        for (row, object) in zip(rows, objects) {
+            let key = editor.sortKey(of: row)
+            if let last = fresh.last, !(last.sortKey < key) { return nil }
+            fresh.append(.init(row: row, object: object, sortKey: key))
+        }
+        return fresh
     }
 
     /// The input of the incremental path, or `nil` when `change` must take the refetch path.

@@ -20,6 +20,8 @@ extension ResultsController {
         var entityTable = ""
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
+        /// How many full windows the incremental path refilled with a keyset query.
+        var keysetRefills = 0
         /// How many store changes were applied by refetching the whole request.
         var fullRefreshes = 0
         /// `false` sends every store change through the refetch path (for benchmarks and tests).

@@ -26,9 +26,8 @@ public struct ResultsEngineProbe: Sendable {
         }
         let key = row[order.primaryKey] ?? .null
         let fresh = ResultsSnapshotEditor<Row>.FreshRow(row: row, object: row, sortKey: editor.sortKey(of: row))
-        guard let items = try editor.apply(removing: [key], inserting: [fresh], limit: nil, old: snapshot) else {
-            throw IncrementalInconsistency(description: "an unlimited window never needs a refill")
-        }
+        let change = try editor.apply(removing: [key], inserting: [fresh], limit: nil, old: snapshot)
+        let items = try editor.items(of: change, old: snapshot)
         let next = editor.snapshot()
         let changeset = try LocalChangeset.make(from: snapshot, to: next, items: items)
         snapshot = next

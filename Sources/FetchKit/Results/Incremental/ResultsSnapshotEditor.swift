@@ -11,6 +11,8 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     private var rows: TreeDictionary<Value, Row>
     let order: SortKeyOrder
     private let primaryKey: String
+    /// The primary key's attribute name.
+    var primaryKeyName: String { primaryKey }
     private let sectionKey: String?
     private var sectionNames: [String]
     private var sectionCounts: [Int]
