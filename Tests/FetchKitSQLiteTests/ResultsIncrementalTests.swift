@@ -51,17 +51,42 @@ struct ResultsIncrementalTests {
         #expect(Self.paths(harness.controller) == (2, 0))
     }
 
-    @Test func otherChangesRefetch() async throws {
+    /// Seed 000/002's shape: tasks sectioned by their category's name. A change to a category re-reads only the
+    /// tasks pointing at it.
+    @Test func relatedTableChangesAreLocalised() async throws {
         let harness = try await Harness(ResultsControllerTests.byCategory)
-        // A related table the request reads.
-        try await harness.write { tx in try tx.update("Category", key: 3, set: ["name": "Zeta"]) }
-        #expect(Self.paths(harness.controller) == (0, 1))
+        let before = harness.controller.sections.map(\.name)
+        // Renaming a category moves its whole section: its tasks are deleted from the old section and
+        // inserted into the new one, without a refetch.
+        let renamed = try #require(try await harness.write { tx in
+            try tx.update("Category", key: 3, set: ["name": "Zeta"])
+        })
+        #expect(harness.controller.sections.map(\.name) != before)
+        #expect(!renamed.sectionInserts.isEmpty && !renamed.sectionDeletes.isEmpty)
+        #expect(Self.paths(harness.controller) == (1, 0))
         // Both tables in one transaction.
         try await harness.write { tx in
             try tx.update("Task", key: 1, set: ["title": "both"])
             try tx.update("Category", key: 1, set: ["name": "Job"])
         }
-        #expect(Self.paths(harness.controller) == (0, 2))
+        #expect(Self.paths(harness.controller) == (2, 0))
+        // A category no task points at: nothing to re-read, nothing emitted.
+        let none = try await harness.write { tx in _ = try tx.insert(["id": 9, "name": "Empty", "position": 9], into: "Category") }
+        #expect(none == nil)
+        #expect(Self.paths(harness.controller) == (3, 0))
+        // A deletion in a related table refetches (foreign-key actions may have changed rows it cannot name).
+        try await harness.write { tx in try tx.delete("Category", key: 9) }
+        #expect(Self.paths(harness.controller) == (3, 1))
+    }
+
+    @Test func otherChangesRefetch() async throws {
+        let harness = try await Harness(ResultsControllerTests.byCategory)
+        // A related table reached through a to-many relationship (Category's `tasks`) is not localised.
+        let categories = try await Harness(FetchRequest(
+            entity: "Category", predicate: try FetchPredicate(format: "ANY tasks.done == NO"),
+            sortDescriptors: [.ascending("name")]))
+        try await categories.write { tx in try tx.update("Task", key: 1, set: ["done": true]) }
+        #expect(Self.paths(categories.controller) == (0, 1))
         // More keys than the incremental limit.
         let count = ResultsController<Row>.incrementalKeyLimit + 1
         try await harness.write { tx in
@@ -69,7 +94,7 @@ struct ResultsIncrementalTests {
                 try tx.insert(Fixtures.TaskRecord(id: Int64(id), title: "bulk \(id)", categoryID: 2))
             }
         }
-        #expect(Self.paths(harness.controller) == (0, 3))
+        #expect(Self.paths(harness.controller) == (0, 1))
         #expect(harness.controller.fetchedObjects.count == 10 + count)
 
         // A request with an offset always refetches.

@@ -16,6 +16,32 @@ extension FetchRequest {
         return tables
     }
 
+    /// The related tables whose changes a controller can localise, each with the entity's foreign-key
+    /// attribute that points into it: tables every key path of the request reaches only through a to-one
+    /// relationship of the entity itself (`category.name` on Task: "categories" through `categoryID`).
+    ///
+    /// A changed row of such a table can only change the entity rows whose foreign key holds its primary key.
+    /// Tables reached further away or through a to-many relationship are left out (their changes refetch).
+    func localizableRelatedTables(in schema: Schema) throws -> [String: String] {
+        let entity = try schema.entity(named: entityName)
+        var foreignKeys: [String: String] = [:]
+        var unlocalizable: Set<String> = [entity.table]
+        func add(_ key: FetchPredicate.Key) throws {
+            for (index, hop) in try schema.resolve(key, from: entity).hops.enumerated() {
+                let table = hop.destination.table
+                if index == 0 && hop.isToOne && foreignKeys[table].map({ $0 == hop.foreignKey.name }) ?? true {
+                    foreignKeys[table] = hop.foreignKey.name
+                } else {
+                    unlocalizable.insert(table)
+                }
+            }
+        }
+        for descriptor in sortDescriptors { try add(FetchPredicate.Key(descriptor.key)) }
+        if let section = sectionNameKeyPath { try add(FetchPredicate.Key(section)) }
+        try predicate.forEachKey(add)
+        return foreignKeys.filter { !unlocalizable.contains($0.key) }
+    }
+
     /// The request a controller runs: with sections, the section key path orders first (as
     /// NSFetchedResultsController requires of its first sort descriptor), so sections are contiguous.
     var sectionOrdered: FetchRequest {

@@ -6,8 +6,12 @@
 /// `fetchLimit` holds live: rows pushed past the limit are deletes; a full window that shrank is refilled
 /// by a keyset query for the rows after its old last row (``KeysetPredicate``), which are inserts.
 ///
-/// Everything it cannot localise (a change to a related table the request reads, a resync, a whole-table
-/// change, more than ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted
+/// A change to a related table the request reaches through a to-one relationship of its entity (a section
+/// or sort key or predicate on `category.name`) is localised to the entity rows whose foreign key points at
+/// a changed row: one query finds them, and they are re-read like named rows.
+///
+/// Everything it cannot localise (a change to a table reached further away or through a to-many
+/// relationship, a deletion in a related table, a resync, a whole-table change, more than ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted
 /// case-insensitively, an order the database and ``SortKey`` disagree on) takes the refetch + diff path,
 /// ``refresh(to:transactionID:)``.
 extension ResultsController {
@@ -17,7 +21,10 @@ extension ResultsController {
     /// What the incremental path reads from the state before it works outside the lock.
     struct IncrementalInput: Sendable {
         var request: FetchRequest
+        /// The keys of the entity's rows the change names.
         var keys: Set<Value>
+        /// Changed rows of localisable related tables: the entity's foreign key into each, and their keys.
+        var related: [(foreignKey: String, keys: Set<Value>)]
         var snapshot: ResultsSnapshot<Object>
     }
 
@@ -32,18 +39,29 @@ extension ResultsController {
         let effective = input.request.sectionOrdered
         let old = input.snapshot
         guard var editor = ResultsSnapshotEditor(old, sectionKey: effective.sectionNameKeyPath) else { return false }
+        var keys = input.keys
+        if !input.related.isEmpty {
+            // The entity rows that point at a changed related row (now; a row that pointed there before and no
+            // longer does changed its foreign key, so the change names it).
+            let pointing = try await store.fetch(FetchRequest(
+                entity: effective.entityName,
+                predicate: .or(input.related.map { .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys)))) }),
+                propertiesToFetch: [editor.primaryKeyName]))
+            for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
+            guard keys.count <= Self.incrementalKeyLimit else { return false }
+        }
 
         var fresh: [Row] = []
-        if !input.keys.isEmpty {
+        if !keys.isEmpty {
             var query = effective
-            query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(input.keys))))])
+            query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(keys))))])
             query.fetchLimit = nil
             query.fetchOffset = 0
             fresh = try await store.fetch(query)
         }
         guard let reread = try freshRows(fresh, editor: &editor) else { return false }
         var pending = try editor.apply(
-            removing: input.keys, inserting: reread, limit: input.request.fetchLimit, old: old)
+            removing: keys, inserting: reread, limit: input.request.fetchLimit, old: old)
         var usedKeyset = false
         if pending.missing > 0 {
             // The full window shrank: read the rows that follow its old last row (a keyset query).
@@ -88,16 +106,24 @@ extension ResultsController {
     /// The input of the incremental path, or `nil` when `change` must take the refetch path.
     private static func incrementalInput(for change: StoreChange, in state: State) -> IncrementalInput? {
         guard state.isIncrementalEnabled, state.hasFetched, !change.isResync, state.snapshot.orderedLocator != nil,
-            state.request.fetchOffset == 0, state.request.fetchLimit.map({ $0 > 0 }) ?? true,
-            let table = change.tables[state.entityTable], !table.isWholeTable
+            state.request.fetchOffset == 0, state.request.fetchLimit.map({ $0 > 0 }) ?? true
         else { return nil }
-        // Any other table the request reads (a related table) may change rows the change does not name.
-        for name in change.tables.keys where name != state.entityTable && state.tables.contains(name) {
-            return nil
+        var keys: Set<Value> = []
+        if let table = change.tables[state.entityTable] {
+            guard !table.isWholeTable else { return nil }
+            keys = table.allKeys
         }
-        let keys = table.allKeys
-        guard keys.count <= incrementalKeyLimit else { return nil }
-        return IncrementalInput(request: state.request, keys: keys, snapshot: state.snapshot)
+        // A related table's changed rows can only change the entity rows pointing at them, when the request
+        // reaches it through a to-one relationship of the entity; deletions (and whatever foreign-key actions
+        // did) and anything else refetch.
+        var related: [(foreignKey: String, keys: Set<Value>)] = []
+        for (name, table) in change.tables where name != state.entityTable && state.tables.contains(name) {
+            guard let foreignKey = state.relatedForeignKeys[name], !table.isWholeTable, table.deleted.isEmpty
+            else { return nil }
+            related.append((foreignKey, table.allKeys))
+        }
+        guard keys.count + related.map(\.keys.count).reduce(0, +) <= incrementalKeyLimit else { return nil }
+        return IncrementalInput(request: state.request, keys: keys, related: related, snapshot: state.snapshot)
     }
 
     /// The order the incremental path compares `request`'s rows by, or `nil` when the request cannot take it:

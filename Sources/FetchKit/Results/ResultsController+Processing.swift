@@ -57,6 +57,7 @@ extension ResultsController {
         let schema = store.schema
         let entity = try schema.entity(named: request.entityName)
         let tables = try request.tablesRead(in: schema)
+        let relatedForeignKeys = try request.localizableRelatedTables(in: schema)
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
@@ -70,6 +71,7 @@ extension ResultsController {
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
             state.entityTable = entity.table
+            state.relatedForeignKeys = relatedForeignKeys
         }
     }
 

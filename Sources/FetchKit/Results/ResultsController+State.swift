@@ -18,6 +18,8 @@ extension ResultsController {
         var syncWaiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         /// The table of the request's entity.
         var entityTable = ""
+        /// Related tables whose changes the incremental path localises, with the entity's foreign key into each.
+        var relatedForeignKeys: [String: String] = [:]
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
         /// How many full windows the incremental path refilled with a keyset query.
