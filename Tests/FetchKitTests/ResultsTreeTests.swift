@@ -10,9 +10,9 @@ struct ResultsTreeTests {
     @Test(arguments: [1 as UInt64, 2, 3, 4])
     func randomEditsMatchAnArrayAndOldVersionsStayIntact(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        var tree = ResultsTree<Int>()
+        var tree = ResultsTree<Int, Int>()
         var model: [Int] = []
-        var versions: [(ResultsTree<Int>, [Int])] = []
+        var versions: [(ResultsTree<Int, Int>, [Int])] = []
         for step in 0..<6_000 {
             let roll = random.int(0..<10)
             if roll < 6 || model.isEmpty {
@@ -29,17 +29,17 @@ struct ResultsTreeTests {
             }
             if step % 500 == 0 { versions.append((tree, model)) }
             if step % 97 == 0 {
-                #expect(tree.invariantViolation(isEqual: ==) == nil, "seed \(seed) step \(step)")
+                #expect(tree.invariantViolation() == nil, "seed \(seed) step \(step)")
                 #expect(Array(tree) == model, "seed \(seed) step \(step)")
             }
         }
-        #expect(tree.invariantViolation(isEqual: ==) == nil)
+        #expect(tree.invariantViolation() == nil)
         #expect(Array(tree) == model)
         #expect(tree.count == model.count)
         for index in stride(from: 0, to: model.count, by: 7) { #expect(tree[index] == model[index]) }
         for (version, expected) in versions {
             #expect(Array(version) == expected, "an old version changed (seed \(seed))")
-            #expect(version.invariantViolation(isEqual: ==) == nil)
+            #expect(version.invariantViolation() == nil)
         }
     }
 
@@ -47,12 +47,12 @@ struct ResultsTreeTests {
     @Test(arguments: [0, 1, 2])
     func drainsToEmpty(mode: Int) {
         var random = SeededRandom(seed: 99)
-        var tree = ResultsTree(0..<5_000)
+        var tree = ResultsTree<Int, Int>(0..<5_000)
         var model = Array(0..<5_000)
         while !model.isEmpty {
             let index = mode == 0 ? 0 : (mode == 1 ? model.count - 1 : random.int(0..<model.count))
             #expect(tree.remove(at: index) == model.remove(at: index))
-            if model.count % 331 == 0 { #expect(tree.invariantViolation(isEqual: ==) == nil) }
+            if model.count % 331 == 0 { #expect(tree.invariantViolation() == nil) }
         }
         #expect(tree.isEmpty)
         #expect(tree.last == nil)
@@ -63,9 +63,9 @@ struct ResultsTreeTests {
     /// Bulk building gives a valid tree for every size around the node capacities.
     @Test func bulkBuildIsValidAtEverySize() {
         for size in [0, 1, 47, 48, 49, 64, 65, 48 * 24, 48 * 24 + 1, 100_000] {
-            let tree = ResultsTree(0..<size)
+            let tree = ResultsTree<Int, Int>(0..<size)
             #expect(tree.count == size)
-            #expect(tree.invariantViolation(isEqual: ==) == nil, "size \(size)")
+            #expect(tree.invariantViolation() == nil, "size \(size)")
             #expect(Array(tree) == Array(0..<size), "size \(size)")
             #expect(tree.last == (size > 0 ? size - 1 : nil))
         }
@@ -74,7 +74,7 @@ struct ResultsTreeTests {
     /// `partitioningIndex` is the lower bound in a sorted tree, for present and absent values.
     @Test func partitioningIndexIsTheLowerBound() {
         let values = (0..<20_000).map { $0 * 2 }
-        let tree = ResultsTree(values)
+        let tree = ResultsTree<Int, Int>(values)
         for target in stride(from: -3, to: 40_003, by: 13) {
             let expected = values.firstIndex { $0 >= target } ?? values.count
             #expect(tree.partitioningIndex { $0 >= target } == expected, "target \(target)")
@@ -83,7 +83,7 @@ struct ResultsTreeTests {
 
     /// Iterating from any position yields the elements from there, however many are asked for.
     @Test func iteratesFromAnyPosition() {
-        let tree = ResultsTree(0..<3_000)
+        let tree = ResultsTree<Int, Int>(0..<3_000)
         for start in stride(from: 0, through: 3_000, by: 149) {
             for length in [0, 1, 63, 64, 65, 3_000 - start] where start + length <= 3_000 {
                 #expect(Array(IteratorSequence(tree.elements(in: start..<start + length))) == Array(start..<start + length))
@@ -93,7 +93,7 @@ struct ResultsTreeTests {
 
     /// A mutation of a copy does not show through the original, even deep in a shared subtree.
     @Test func copiesAreIndependent() {
-        let original = ResultsTree(0..<10_000)
+        let original = ResultsTree<Int, Int>(0..<10_000)
         var copy = original
         copy.replace(at: 5_000, with: -1)
         copy.remove(at: 0)
@@ -103,7 +103,7 @@ struct ResultsTreeTests {
         #expect(original.count == 10_000)
         #expect(copy[4_999] == -1)
         #expect(copy.count == 10_000)
-        #expect(original.invariantViolation(isEqual: ==) == nil)
-        #expect(copy.invariantViolation(isEqual: ==) == nil)
+        #expect(original.invariantViolation() == nil)
+        #expect(copy.invariantViolation() == nil)
     }
 }

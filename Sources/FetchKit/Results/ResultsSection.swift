@@ -5,7 +5,7 @@ public struct ResultsSection<Object: Sendable>: Sendable {
     /// The section's objects, in order: a view into the snapshot, not a copy.
     public let objects: Objects
 
-    init(name: String, entries: ResultsTree<ResultsEntry<Object>>, range: Range<Int>) {
+    init(name: String, entries: ResultsEntries<Object>, range: Range<Int>) {
         self.name = name
         self.objects = Objects(entries: entries, range: range)
     }
@@ -20,7 +20,7 @@ public struct ResultsSection<Object: Sendable>: Sendable {
     ///
     /// Reading one object is O(log n) for the n rows of the snapshot; iterating them all is O(1) per object.
     public struct Objects: RandomAccessCollection, Sendable {
-        let entries: ResultsTree<ResultsEntry<Object>>
+        let entries: ResultsEntries<Object>
         let range: Range<Int>
 
         public var startIndex: Int { 0 }
@@ -38,7 +38,7 @@ public struct ResultsSection<Object: Sendable>: Sendable {
 
         /// Walks the section's objects in order.
         public struct Iterator: IteratorProtocol {
-            var base: ResultsTree<ResultsEntry<Object>>.Iterator
+            var base: ResultsEntries<Object>.Iterator
             public mutating func next() -> Object? { base.next()?.object }
         }
     }

@@ -33,20 +33,23 @@ extension ResultsSnapshot {
             names = [""]
             starts = [0]
         }
-        let locator: ResultsLocator
+        let entries = zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }
         if let order, Self.isStrictlyIncreasing(rows, in: order) {
             var map = TreeDictionary<Value, Row>()
             for row in rows { map[row[primaryKey] ?? .null] = row }
-            locator = .ordered(order, map)
+            let maker = SortKeyMaker(order)
+            self.init(
+                entries: ResultsTree(entries, separator: { maker.key($0.row) }), sectionNames: names,
+                sectionStarts: starts, locator: .ordered(order, map), primaryKey: primaryKey)
         } else {
             var positions: [Value: Int] = [:]
             positions.reserveCapacity(rows.count)
             for (index, row) in rows.enumerated() { positions[row[primaryKey] ?? .null] = index }
-            locator = .indexed(positions)
+            let unordered = SortKeyEncoder().key()
+            self.init(
+                entries: ResultsTree(entries, separator: { _ in unordered }), sectionNames: names,
+                sectionStarts: starts, locator: .indexed(positions), primaryKey: primaryKey)
         }
-        self.init(
-            entries: ResultsTree(zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }),
-            sectionNames: names, sectionStarts: starts, locator: locator, primaryKey: primaryKey)
     }
 
     /// `true` when the rows' sort keys in `order` strictly increase (the database and ``SortKey`` agree).
@@ -68,11 +71,8 @@ extension ResultsSnapshot {
         switch locator {
         case .indexed(let positions):
             return positions[key]
-        case .ordered(let order, let rows):
-            guard let row = rows[key] else { return nil }
-            var encoder = SortKeyEncoder()
-            let position = lowerBound(of: order.key(row, using: &encoder), order: order)
-            return position < entries.count ? position : nil
+        case .ordered:
+            return try? verifiedFlatIndex(ofKey: key)
         }
     }
 
@@ -84,20 +84,12 @@ extension ResultsSnapshot {
     func verifiedFlatIndex(ofKey key: Value) throws -> Int? {
         guard case .ordered(let order, let rows) = locator else { return flatIndex(ofKey: key) }
         guard let row = rows[key] else { return nil }
-        var encoder = SortKeyEncoder()
-        let position = lowerBound(of: order.key(row, using: &encoder), order: order)
+        let maker = SortKeyMaker(order)
+        let position = maker.lowerBound(of: maker.key(row), in: entries)
         guard position < entries.count, entries[position].row[primaryKey] == key else {
             throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
         }
         return position
-    }
-
-    /// The number of rows whose sort key in `order` is less than `key`.
-    ///
-    /// - Complexity: O(log n) key encodings.
-    func lowerBound(of key: SortKey, order: SortKeyOrder) -> Int {
-        var encoder = SortKeyEncoder()
-        return entries.partitioningIndex { !(order.key($0.row, using: &encoder) < key) }
     }
 
     /// The order and key map, when positions are found by order.

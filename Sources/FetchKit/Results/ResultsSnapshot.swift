@@ -5,7 +5,7 @@
 /// one object is O(log n). Properties that return arrays of every row build them on each call: O(n).
 public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// Every row with its object, in order.
-    let entries: ResultsTree<ResultsEntry<Object>>
+    let entries: ResultsEntries<Object>
     /// The section names, in order.
     let sectionNames: [String]
     /// Where each section starts among the entries.
@@ -21,7 +21,7 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     }
 
     init(
-        entries: ResultsTree<ResultsEntry<Object>>, sectionNames: [String], sectionStarts: [Int],
+        entries: ResultsEntries<Object>, sectionNames: [String], sectionStarts: [Int],
         locator: ResultsLocator, primaryKey: String
     ) {
         self.entries = entries
@@ -107,6 +107,10 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
         return sectionNames.compactMap { $0.first.map { String($0).uppercased() } }.filter { seen.insert($0).inserted }
     }
 }
+
+/// A snapshot's rows in a persistent tree whose separators are the rows' ``SortKey``s (constant when the
+/// snapshot's order is not trusted: such a tree is never searched).
+typealias ResultsEntries<Object: Sendable> = ResultsTree<ResultsEntry<Object>, SortKey>
 
 /// One fetched row and the object made from it.
 struct ResultsEntry<Object: Sendable>: Sendable {

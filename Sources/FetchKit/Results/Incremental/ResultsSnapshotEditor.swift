@@ -7,7 +7,7 @@ import HashTreeCollections
 /// not where its sort key says throws ``IncrementalInconsistency``, and the controller falls back to
 /// refetch + diff.
 struct ResultsSnapshotEditor<Object: Sendable> {
-    private(set) var entries: ResultsTree<ResultsEntry<Object>>
+    private(set) var entries: ResultsEntries<Object>
     private var rows: TreeDictionary<Value, Row>
     let order: SortKeyOrder
     private let primaryKey: String
@@ -16,7 +16,7 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     private let sectionKey: String?
     private var sectionNames: [String]
     private var sectionCounts: [Int]
-    private var encoder = SortKeyEncoder()
+    private let maker: SortKeyMaker
 
     /// An editor of `snapshot`, or `nil` when its positions are not found by order.
     init?(_ snapshot: ResultsSnapshot<Object>, sectionKey: String?) {
@@ -24,6 +24,7 @@ struct ResultsSnapshotEditor<Object: Sendable> {
         self.entries = snapshot.entries
         self.rows = rows
         self.order = order
+        self.maker = SortKeyMaker(order)
         self.primaryKey = snapshot.primaryKey
         self.sectionKey = sectionKey
         self.sectionNames = snapshot.sectionNames
@@ -34,7 +35,7 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     var count: Int { entries.count }
 
     /// The sort key of `row`.
-    mutating func sortKey(of row: Row) -> SortKey { order.key(row, using: &encoder) }
+    func sortKey(of row: Row) -> SortKey { maker.key(row) }
 
     /// Removes the row at `position`.
     ///
@@ -60,9 +61,10 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws -> Int {
         let key = row[primaryKey] ?? .null
         guard rows[key] == nil else { throw IncrementalInconsistency(description: "row \(key) is already present") }
-        let position = lowerBound(of: sortKey)
+        let position = maker.lowerBound(of: sortKey, in: entries)
         try placeInSection(row, at: position)
-        entries.insert(ResultsEntry(row: row, object: object), at: position)
+        let maker = self.maker
+        entries.insert(ResultsEntry(row: row, object: object), at: position, separator: { maker.key($0.row) })
         rows[key] = row
         return position
     }
@@ -83,13 +85,9 @@ struct ResultsSnapshotEditor<Object: Sendable> {
             primaryKey: primaryKey)
     }
 
-    private mutating func lowerBound(of key: SortKey) -> Int {
-        let order = self.order
-        return entries.partitioningIndex { !(order.key($0.row, using: &encoder) < key) }
-    }
-
     private mutating func removeEntry(at position: Int, key: Value) {
-        entries.remove(at: position)
+        let maker = self.maker
+        entries.remove(at: position, separator: { maker.key($0.row) })
         rows[key] = nil
         var start = 0
         for section in sectionCounts.indices {

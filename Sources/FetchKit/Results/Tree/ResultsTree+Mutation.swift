@@ -1,14 +1,17 @@
 /// Insertion, removal and replacement by position. Each first makes the path it changes uniquely owned
-/// (copy-on-write), so other copies of the tree never see the change.
+/// (copy-on-write), so other copies of the tree never see the change; each takes the function that makes an
+/// element's separator, to refresh the separators on that path.
 extension ResultsTree {
+    typealias Node = ResultsTreeNode<Element, Separator>
+
     /// Inserts `element` at `index` (in `0...count`).
     ///
     /// - Complexity: O(log n).
-    mutating func insert(_ element: Element, at index: Int) {
+    mutating func insert(_ element: Element, at index: Int, separator: (Element) -> Separator) {
         precondition(index >= 0 && index <= count, "ResultsTree insertion index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
-        if let right = Self.insert(element, at: index, into: root) {
-            root = ResultsTreeNode(children: [root, right])
+        if let right = Self.insert(element, at: index, into: root, separator) {
+            root = Node(children: [root, right], separator)
         }
     }
 
@@ -16,10 +19,10 @@ extension ResultsTree {
     ///
     /// - Complexity: O(log n).
     @discardableResult
-    mutating func remove(at index: Int) -> Element {
+    mutating func remove(at index: Int, separator: (Element) -> Separator) -> Element {
         precondition(index >= 0 && index < count, "ResultsTree removal index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
-        let removed = Self.remove(at: index, from: root)
+        let removed = Self.remove(at: index, from: root, separator)
         while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
         return removed
     }
@@ -27,7 +30,7 @@ extension ResultsTree {
     /// Replaces the element at `index` (in `0..<count`) with `element`, which must keep the tree's order.
     ///
     /// - Complexity: O(log n).
-    mutating func replace(at index: Int, with element: Element) {
+    mutating func replace(at index: Int, with element: Element, separator: (Element) -> Separator) {
         precondition(index >= 0 && index < count, "ResultsTree index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         var node = root
@@ -35,7 +38,7 @@ extension ResultsTree {
         while !node.isLeaf {
             let (child, within) = node.child(containing: offset)
             node.uniqueChild(child)
-            if within == node.counts[child] - 1 { node.lasts[child] = element }
+            if within == node.counts[child] - 1 { node.lasts[child] = separator(element) }
             node = node.children[child]
             offset = within
         }
@@ -44,29 +47,35 @@ extension ResultsTree {
 
     /// Inserts into `node` (uniquely referenced); returns the new right sibling when `node` split.
     private static func insert(
-        _ element: Element, at index: Int, into node: ResultsTreeNode<Element>
-    ) -> ResultsTreeNode<Element>? {
+        _ element: Element, at index: Int, into node: Node, _ separator: (Element) -> Separator
+    ) -> Node? {
         node.total += 1
         if node.isLeaf {
             node.elements.insert(element, at: index)
             guard node.elements.count > leafCapacity else { return nil }
             let half = node.elements.count / 2
-            let right = ResultsTreeNode(elements: Array(node.elements[half...]))
+            let right = Node(elements: Array(node.elements[half...]))
             node.elements.removeSubrange(half...)
             node.total = node.elements.count
             return right
         }
         let (child, offset) = node.child(containing: index)
         node.uniqueChild(child)
-        let split = insert(element, at: offset, into: node.children[child])
-        node.refresh(child: child)
+        let split = insert(element, at: offset, into: node.children[child], separator)
+        node.refresh(child: child, separator)
         guard let split else { return nil }
         node.children.insert(split, at: child + 1)
         node.counts.insert(split.total, at: child + 1)
-        node.lasts.insert(split.last, at: child + 1)
+        node.lasts.insert(node.lasts[child], at: child + 1)
+        node.refresh(child: child, separator)
+        node.refresh(child: child + 1, separator)
         guard node.children.count > branchCapacity else { return nil }
         let half = node.children.count / 2
-        let right = ResultsTreeNode(children: Array(node.children[half...]))
+        let right = Node(elements: [])
+        right.children = Array(node.children[half...])
+        right.counts = Array(node.counts[half...])
+        right.lasts = Array(node.lasts[half...])
+        right.total = right.counts.reduce(0, +)
         node.children.removeSubrange(half...)
         node.counts.removeSubrange(half...)
         node.lasts.removeSubrange(half...)
@@ -75,13 +84,13 @@ extension ResultsTree {
     }
 
     /// Removes from `node` (uniquely referenced), rebalancing a child that fell below a quarter full.
-    private static func remove(at index: Int, from node: ResultsTreeNode<Element>) -> Element {
+    private static func remove(at index: Int, from node: Node, _ separator: (Element) -> Separator) -> Element {
         node.total -= 1
         if node.isLeaf { return node.elements.remove(at: index) }
         let (child, offset) = node.child(containing: index)
         node.uniqueChild(child)
-        let removed = remove(at: offset, from: node.children[child])
-        node.refresh(child: child)
+        let removed = remove(at: offset, from: node.children[child], separator)
+        node.refresh(child: child, separator)
         if node.counts[child] == 0 && node.children.count > 1 {
             node.children.remove(at: child)
             node.counts.remove(at: child)
@@ -89,12 +98,12 @@ extension ResultsTree {
             return removed
         }
         let minimum = node.children[child].isLeaf ? leafCapacity / 4 : branchCapacity / 4
-        if node.children[child].width < minimum && node.children.count > 1 { rebalance(node, at: child) }
+        if node.children[child].width < minimum && node.children.count > 1 { rebalance(node, at: child, separator) }
         return removed
     }
 
     /// Merges child `index` of `node` with a neighbour, splitting the result in two when it is too wide.
-    private static func rebalance(_ node: ResultsTreeNode<Element>, at index: Int) {
+    private static func rebalance(_ node: Node, at index: Int, _ separator: (Element) -> Separator) {
         let left = index > 0 ? index - 1 : index
         let right = left + 1
         node.uniqueChild(left)
@@ -116,23 +125,27 @@ extension ResultsTree {
             node.children.remove(at: right)
             node.counts.remove(at: right)
             node.lasts.remove(at: right)
-            node.refresh(child: left)
+            node.refresh(child: left, separator)
             return
         }
         let half = a.width / 2
-        let second: ResultsTreeNode<Element>
+        let second = Node(elements: [])
         if a.isLeaf {
-            second = ResultsTreeNode(elements: Array(a.elements[half...]))
+            second.elements = Array(a.elements[half...])
+            second.total = second.elements.count
             a.elements.removeSubrange(half...)
         } else {
-            second = ResultsTreeNode(children: Array(a.children[half...]))
+            second.children = Array(a.children[half...])
+            second.counts = Array(a.counts[half...])
+            second.lasts = Array(a.lasts[half...])
+            second.total = second.counts.reduce(0, +)
             a.children.removeSubrange(half...)
             a.counts.removeSubrange(half...)
             a.lasts.removeSubrange(half...)
         }
         a.total -= second.total
         node.children[right] = second
-        node.refresh(child: left)
-        node.refresh(child: right)
+        node.refresh(child: left, separator)
+        node.refresh(child: right, separator)
     }
 }

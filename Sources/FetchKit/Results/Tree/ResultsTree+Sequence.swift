@@ -3,8 +3,8 @@ extension ResultsTree: Sequence {
     /// Iterates the elements in order, descending once and then walking leaf by leaf.
     struct Iterator: IteratorProtocol {
         /// The inner nodes above the current leaf, each with the index of the child being walked.
-        private var path: [(node: ResultsTreeNode<Element>, child: Int)] = []
-        private var leaf: ResultsTreeNode<Element>?
+        private var path: [(node: ResultsTreeNode<Element, Separator>, child: Int)] = []
+        private var leaf: ResultsTreeNode<Element, Separator>?
         private var position = 0
         private var remaining: Int
 

@@ -5,23 +5,25 @@
 /// delegate holds stays valid, unchanged, while the controller applies the next change in O(log n).
 ///
 /// ```swift
-/// var tree = ResultsTree([10, 20, 30])
+/// var tree = ResultsTree<Int, Int>([10, 20, 30], separator: { $0 })
 /// let before = tree
-/// tree.insert(25, at: tree.partitioningIndex { $0 >= 25 })   // at 2
+/// tree.insert(25, at: tree.partitioningIndex { $0 >= 25 }, separator: { $0 })   // at 2
 /// Array(tree)     // [10, 20, 25, 30]
 /// Array(before)   // [10, 20, 30]
 /// ```
 ///
 /// Every node knows how many elements are under it (the counts of an order-statistic tree) and an inner
-/// node knows the last element under each child, so a search compares against O(log n) elements.
-struct ResultsTree<Element> {
+/// node knows the *separator* of the last element under each child: a small, cheaply compared summary of
+/// the element (a results snapshot uses the row's ``SortKey``). A search compares O(log n) separators and
+/// then O(log b) elements of one leaf. Mutations take the function that makes an element's separator.
+struct ResultsTree<Element, Separator> {
     /// The most elements a leaf holds.
     static var leafCapacity: Int { 32 }
     /// The most children an inner node holds.
     static var branchCapacity: Int { 32 }
 
     /// The root: a leaf while the tree holds at most ``leafCapacity`` elements.
-    var root: ResultsTreeNode<Element>
+    var root: ResultsTreeNode<Element, Separator>
 
     /// An empty tree.
     init() {
@@ -32,10 +34,10 @@ struct ResultsTree<Element> {
     ///
     /// Leaves and inner nodes are built three-quarters full, leaving room for insertions.
     /// - Complexity: O(n).
-    init(_ elements: some Sequence<Element>) {
+    init(_ elements: some Sequence<Element>, separator: (Element) -> Separator) {
         let all = Array(elements)
         var level = Self.evenChunks(all.count, fill: Self.leafCapacity * 3 / 4).map {
-            ResultsTreeNode(elements: Array(all[$0]))
+            ResultsTreeNode<Element, Separator>(elements: Array(all[$0]))
         }
         guard !level.isEmpty else {
             root = ResultsTreeNode(elements: [])
@@ -44,7 +46,7 @@ struct ResultsTree<Element> {
         while level.count > 1 {
             let children = level
             level = Self.evenChunks(children.count, fill: Self.branchCapacity * 3 / 4).map {
-                ResultsTreeNode(children: Array(children[$0]))
+                ResultsTreeNode(children: Array(children[$0]), separator)
             }
         }
         root = level[0]
@@ -82,37 +84,54 @@ struct ResultsTree<Element> {
 
     /// The last element, or `nil` when empty.
     ///
-    /// - Complexity: O(1).
-    var last: Element? { isEmpty ? nil : root.last }
+    /// - Complexity: O(log n).
+    var last: Element? { isEmpty ? nil : self[count - 1] }
 
-    /// The first position whose element satisfies `belongsInSecondHalf`, or ``count`` when none does.
+    /// The first position whose element is in the second half of a partition, or ``count`` when none is.
     ///
-    /// The tree must be partitioned by the predicate: every element for which it is `false` comes before
-    /// every element for which it is `true` (for a sorted tree: `{ !($0 < target) }` finds the lower bound).
-    /// - Complexity: O(log n) calls of the predicate.
-    func partitioningIndex(where belongsInSecondHalf: (Element) -> Bool) -> Int {
+    /// The tree must be partitioned: every element in the first half comes before every one in the second.
+    /// `separatorIsInSecondHalf` decides it from an element's separator (inner nodes), `isInSecondHalf` from
+    /// the element (the last leaf); they must agree. For a sorted tree, `{ !($0 < target) }` on both finds
+    /// the lower bound.
+    /// - Complexity: O(log n) separator and element predicate calls.
+    func partitioningIndex(
+        separator separatorIsInSecondHalf: (Separator) -> Bool, element isInSecondHalf: (Element) -> Bool
+    ) -> Int {
         var node = root
         var before = 0
         while !node.isLeaf {
             // The first child whose last element is in the second half holds the boundary.
+            let lasts = node.lasts
             var low = 0
-            var high = node.lasts.count
+            var high = lasts.count
             while low < high {
                 let middle = (low + high) / 2
-                if belongsInSecondHalf(node.lasts[middle]) { high = middle } else { low = middle + 1 }
+                if separatorIsInSecondHalf(lasts[middle]) { high = middle } else { low = middle + 1 }
             }
-            if low == node.children.count { return before + node.total }
-            for child in 0..<low { before += node.counts[child] }
+            if low == lasts.count { return before + node.total }
+            let counts = node.counts
+            for child in 0..<low { before += counts[child] }
             node = node.children[low]
         }
+        let elements = node.elements
         var low = 0
-        var high = node.elements.count
+        var high = elements.count
         while low < high {
             let middle = (low + high) / 2
-            if belongsInSecondHalf(node.elements[middle]) { high = middle } else { low = middle + 1 }
+            if isInSecondHalf(elements[middle]) { high = middle } else { low = middle + 1 }
         }
         return before + low
     }
 }
 
-extension ResultsTree: Sendable where Element: Sendable {}
+extension ResultsTree where Element == Separator {
+    /// A tree whose elements are their own separators.
+    init(_ elements: some Sequence<Element>) { self.init(elements, separator: { $0 }) }
+
+    /// The lower-bound style search on a tree whose elements are their own separators.
+    func partitioningIndex(where isInSecondHalf: (Element) -> Bool) -> Int {
+        partitioningIndex(separator: isInSecondHalf, element: isInSecondHalf)
+    }
+}
+
+extension ResultsTree: Sendable where Element: Sendable, Separator: Sendable {}

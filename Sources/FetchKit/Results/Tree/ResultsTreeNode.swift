@@ -1,18 +1,18 @@
 /// A node of a ``ResultsTree``: a leaf holds elements, an inner node holds children with the number of
-/// elements under each and the last element under each (the separators a search compares against).
+/// elements under each and the separator of the last element under each (what a search compares against).
 ///
 /// `@unchecked Sendable`: a node is mutated only through a ``ResultsTree`` that has just checked, with
 /// `isKnownUniquelyReferenced`, that no other tree or snapshot shares it (copy-on-write, as `Array`'s
 /// storage is); a shared node is only ever read.
-final class ResultsTreeNode<Element>: @unchecked Sendable {
+final class ResultsTreeNode<Element, Separator>: @unchecked Sendable {
     /// A leaf's elements, in order (empty in an inner node).
     var elements: [Element]
     /// An inner node's children, in order (empty in a leaf).
-    var children: [ResultsTreeNode<Element>]
+    var children: [ResultsTreeNode<Element, Separator>]
     /// The number of elements under each child.
     var counts: [Int]
-    /// The last element under each child.
-    var lasts: [Element]
+    /// The separator of the last element under each child.
+    var lasts: [Separator]
     /// The number of elements under this node.
     var total: Int
 
@@ -26,15 +26,15 @@ final class ResultsTreeNode<Element>: @unchecked Sendable {
     }
 
     /// An inner node over `children`, none of them empty.
-    init(children: [ResultsTreeNode<Element>]) {
+    init(children: [ResultsTreeNode<Element, Separator>], _ separator: (Element) -> Separator) {
         self.elements = []
         self.children = children
         self.counts = children.map(\.total)
-        self.lasts = children.map { $0.last }
+        self.lasts = children.map { $0.isLeaf ? separator($0.elements[$0.elements.count - 1]) : $0.lastSeparator }
         self.total = counts.reduce(0, +)
     }
 
-    private init(copying node: ResultsTreeNode<Element>) {
+    private init(copying node: ResultsTreeNode<Element, Separator>) {
         elements = node.elements
         children = node.children
         counts = node.counts
@@ -45,7 +45,7 @@ final class ResultsTreeNode<Element>: @unchecked Sendable {
     /// A node with the same contents, sharing the children.
     ///
     /// - Complexity: O(*b*) for the node's width *b*.
-    func copy() -> ResultsTreeNode<Element> { ResultsTreeNode(copying: self) }
+    func copy() -> ResultsTreeNode<Element, Separator> { ResultsTreeNode(copying: self) }
 
     /// `true` for a leaf.
     var isLeaf: Bool { children.isEmpty }
@@ -53,8 +53,8 @@ final class ResultsTreeNode<Element>: @unchecked Sendable {
     /// The number of entries of this node itself: elements of a leaf, children of an inner node.
     var width: Int { isLeaf ? elements.count : children.count }
 
-    /// The last element under the node, which must not be empty.
-    var last: Element { isLeaf ? elements[elements.count - 1] : lasts[lasts.count - 1] }
+    /// The separator of the last element under an inner node, which must not be empty.
+    var lastSeparator: Separator { lasts[lasts.count - 1] }
 
     /// The child that holds position `index` and the position within it; `index == total` selects the end
     /// of the last child (where an append goes).
@@ -73,9 +73,11 @@ final class ResultsTreeNode<Element>: @unchecked Sendable {
         if !isKnownUniquelyReferenced(&children[index]) { children[index] = children[index].copy() }
     }
 
-    /// Refreshes the count and last element of child `index` after it changed.
-    func refresh(child index: Int) {
-        counts[index] = children[index].total
-        if counts[index] > 0 { lasts[index] = children[index].last }
+    /// Refreshes the count and last separator of child `index` after it changed.
+    func refresh(child index: Int, _ separator: (Element) -> Separator) {
+        let child = children[index]
+        counts[index] = child.total
+        guard counts[index] > 0 else { return }
+        lasts[index] = child.isLeaf ? separator(child.elements[child.elements.count - 1]) : child.lastSeparator
     }
 }
