@@ -6,7 +6,8 @@
 final class SortKeyMaker {
     /// The order the keys are made in.
     let order: SortKeyOrder
-    private var encoder = SortKeyEncoder()
+    /// Used by one key at a time (`key(_:)` never re-enters), so the runtime's exclusivity check is skipped.
+    @exclusivity(unchecked) private var encoder = SortKeyEncoder()
 
     init(_ order: SortKeyOrder) {
         self.order = order

@@ -35,8 +35,7 @@ extension ResultsSnapshot {
         }
         let entries = zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }
         if let order, Self.isStrictlyIncreasing(rows, in: order) {
-            var map = TreeDictionary<Value, Row>()
-            for row in rows { map[row[primaryKey] ?? .null] = row }
+            let map = TreeDictionary(uniqueKeysWithValues: rows.lazy.map { ($0[primaryKey] ?? .null, $0) })
             let maker = SortKeyMaker(order)
             self.init(
                 entries: ResultsTree(entries, separator: { maker.key($0.row) }), sectionNames: names,

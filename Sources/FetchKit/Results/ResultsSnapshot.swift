@@ -44,7 +44,21 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// The primary key of every object, parallel to ``fetchedObjects``.
     ///
     /// - Complexity: O(n): the array is built on each call.
-    public var keys: [Value] { entries.map { $0.row[primaryKey] ?? .null } }
+    public var keys: [Value] {
+        var keys: [Value] = []
+        keys.reserveCapacity(entries.count)
+        // Rows fetched together share a layout: look the key's column up once per layout, not per row.
+        var layout: RowLayout?
+        var column: Int?
+        for entry in entries {
+            if entry.row.layout !== layout {
+                layout = entry.row.layout
+                column = entry.row.layout.index(of: primaryKey)
+            }
+            keys.append(column.map { entry.row.values[$0] } ?? .null)
+        }
+        return keys
+    }
 
     /// The sections, in order. Without a section key path there is one section named `""` (none when empty).
     ///
