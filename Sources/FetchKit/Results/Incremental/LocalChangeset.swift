@@ -98,18 +98,7 @@ enum LocalChangeset {
 
     /// The number of elements of the sorted array `values` inside `range`.
     private static func count(_ values: [Int], in range: Range<Int>) -> Int {
-        partition(values, below: range.upperBound) - partition(values, below: range.lowerBound)
-    }
-
-    /// The number of elements of the sorted array `values` less than `bound`.
-    private static func partition(_ values: [Int], below bound: Int) -> Int {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < bound { low = middle + 1 } else { high = middle }
-        }
-        return low
+        values.partitionPoint { $0 >= range.upperBound } - values.partitionPoint { $0 >= range.lowerBound }
     }
 
     /// The indexes of one longest strictly increasing subsequence of `values` (patience sorting).
@@ -119,12 +108,7 @@ enum LocalChangeset {
         var tails: [Int] = []
         var previous = [Int](repeating: -1, count: values.count)
         for (index, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
+            let low = tails.partitionPoint { values[$0] >= value }
             if low > 0 { previous[index] = tails[low - 1] }
             if low == tails.count { tails.append(index) } else { tails[low] = index }
         }

@@ -101,25 +101,13 @@ struct ResultsTree<Element, Separator> {
         var before = 0
         while !node.isLeaf {
             // The first child whose last element is in the second half holds the boundary.
-            let lasts = node.lasts
-            var low = 0
-            var high = lasts.count
-            while low < high {
-                let middle = (low + high) / 2
-                if separatorIsInSecondHalf(lasts[middle]) { high = middle } else { low = middle + 1 }
-            }
-            if low == lasts.count { return before + node.total }
+            let child = node.lasts.partitionPoint(where: separatorIsInSecondHalf)
+            if child == node.lasts.count { return before + node.total }
             let counts = node.counts
-            for child in 0..<low { before += counts[child] }
-            node = node.children[low]
+            for index in 0..<child { before += counts[index] }
+            node = node.children[child]
         }
-        let elements = node.elements
-        var low = 0
-        var high = elements.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isInSecondHalf(elements[middle]) { high = middle } else { low = middle + 1 }
-        }
+        let low = node.elements.partitionPoint(where: isInSecondHalf)
         return before + low
     }
 }
