@@ -33,6 +33,14 @@ struct ResultsIncrementalTests {
         #expect(batch.sectionDeletes == [0])
         #expect(harness.controller.sections.map(\.name) == ["Work"])
         #expect(Self.paths(harness.controller) == (1, 0))
+        // Every row of the results changes at once: the working copy is empty for a moment, and the rows go
+        // back in without a refetch (this once threw and fell back to refetching).
+        try await harness.write { tx in
+            try tx.update("Task", key: 5, set: ["categoryID": 2])
+            try tx.update("Task", key: 1, set: ["title": "Both changed"])
+        }
+        #expect(harness.controller.sections.count == 2)
+        #expect(Self.paths(harness.controller) == (2, 0))
     }
 
     @Test func theDatabaseDecidesMembership() async throws {

@@ -129,7 +129,9 @@ struct ResultsSnapshotEditor<Object: Sendable> {
             sectionCounts[after] += 1
             return
         }
-        guard before != after, !sectionNames.contains(name) else {
+        // Strictly inside a section (the rows on both sides are in it), a new section would split it.
+        let isInsideSection = before != nil && before == after
+        guard !isInsideSection, !sectionNames.contains(name) else {
             throw IncrementalInconsistency(description: "a row of section '\(name)' would split another section")
         }
         let index = after ?? sectionCounts.count
