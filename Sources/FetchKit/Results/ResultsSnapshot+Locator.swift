@@ -1,11 +1,9 @@
-import HashTreeCollections
-
 /// How a snapshot finds a row's position from its primary key.
 enum ResultsLocator: Sendable {
     /// By order: the row with the key is looked up in a persistent map and its position found by binary
     /// search on sort keys (the entries are strictly increasing in the order). A change updates both the
     /// tree and the map in O(log n), sharing the rest with the previous snapshot.
-    case ordered(SortKeyOrder, TreeDictionary<Value, Row>)
+    case ordered(SortKeyOrder, ResultsKeyMap)
     /// By a dictionary of positions built with the snapshot, for results whose in-memory order is not known
     /// to match the database's (those only ever change by refetch + diff).
     case indexed([Value: Int])
@@ -35,7 +33,7 @@ extension ResultsSnapshot {
         }
         let entries = zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }
         if let order, Self.isStrictlyIncreasing(rows, in: order) {
-            let map = TreeDictionary(uniqueKeysWithValues: rows.lazy.map { ($0[primaryKey] ?? .null, $0) })
+            let map = ResultsKeyMap(rows, primaryKey: primaryKey)
             let maker = SortKeyMaker(order)
             self.init(
                 entries: ResultsTree(entries, separator: { maker.key($0.row) }), sectionNames: names,
@@ -92,7 +90,7 @@ extension ResultsSnapshot {
     }
 
     /// The order and key map, when positions are found by order.
-    var orderedLocator: (order: SortKeyOrder, rows: TreeDictionary<Value, Row>)? {
+    var orderedLocator: (order: SortKeyOrder, rows: ResultsKeyMap)? {
         if case .ordered(let order, let rows) = locator { return (order, rows) }
         return nil
     }

@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// Removes and inserts rows in a copy of a snapshot, O(log n + s) each for n rows and s sections, keeping
 /// the sections, the key map and the order; the incremental path's working copy.
 ///
@@ -8,7 +6,7 @@ import HashTreeCollections
 /// refetch + diff.
 struct ResultsSnapshotEditor<Object: Sendable> {
     private(set) var entries: ResultsEntries<Object>
-    private var rows: TreeDictionary<Value, Row>
+    private var rows: ResultsKeyMap
     let order: SortKeyOrder
     private let primaryKey: String
     /// The primary key's attribute name.
