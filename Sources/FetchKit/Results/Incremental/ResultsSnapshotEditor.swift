@@ -7,6 +7,9 @@
 struct ResultsSnapshotEditor<Object: Sendable> {
     private(set) var entries: ResultsEntries<Object>
     private var rows: ResultsKeyMap
+    /// Keys removed from the tree whose map entries are dropped only by ``snapshot()``: a row that is removed
+    /// and inserted again (an update) then costs one map update, not two.
+    private var unmapped: Set<Value> = []
     let order: SortKeyOrder
     private let primaryKey: String
     /// The primary key's attribute name.
@@ -58,19 +61,24 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     @discardableResult
     mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws -> Int {
         let key = row[primaryKey] ?? .null
-        guard rows[key] == nil else { throw IncrementalInconsistency(description: "row \(key) is already present") }
+        guard rows[key] == nil || unmapped.contains(key) else {
+            throw IncrementalInconsistency(description: "row \(key) is already present")
+        }
         let position = maker.lowerBound(of: sortKey, in: entries)
         try placeInSection(row, at: position)
         let maker = self.maker
         entries.insert(ResultsEntry(row: row, object: object), at: position, separator: { maker.key($0.row) })
         rows[key] = row
+        unmapped.remove(key)
         return position
     }
 
     /// The snapshot of the edited rows.
     ///
-    /// - Complexity: O(s).
-    func snapshot() -> ResultsSnapshot<Object> {
+    /// - Complexity: O(s + k) for the k rows removed and not inserted again.
+    mutating func snapshot() -> ResultsSnapshot<Object> {
+        for key in unmapped { rows[key] = nil }
+        unmapped.removeAll()
         var starts: [Int] = []
         starts.reserveCapacity(sectionCounts.count)
         var start = 0
@@ -86,7 +94,7 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     private mutating func removeEntry(at position: Int, key: Value) {
         let maker = self.maker
         entries.remove(at: position, separator: { maker.key($0.row) })
-        rows[key] = nil
+        unmapped.insert(key)
         var start = 0
         for section in sectionCounts.indices {
             if position < start + sectionCounts[section] {
