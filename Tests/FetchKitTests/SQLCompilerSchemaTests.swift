@@ -69,6 +69,8 @@ struct SQLCompilerSchemaTests {
         let compiler = SQLCompiler(schema: schema, dialect: TestDialects.question)
         #expect(compiler.dialect.quote(#"a"b"#) == #""a""b""#)
         #expect(compiler.dialect.quote("") == #""""#)
+        #expect(compiler.dialect.quote(#"é"ü""#) == #""é""ü""""#)
+        #expect(compiler.dialect.quote("plain") == #""plain""#)
         let fetch = try compiler.fetch(FetchRequest(
             entity: "Kid", predicate: .comparison(.init(.key("parent.name"), .equal, .value(#"x"); --"#)))))
         #expect(fetch.statement.sql == #"SELECT t0."id" AS "id", t0."pa""rent_id" AS "parentID" "#

@@ -99,6 +99,14 @@ enum LiveBenchmark {
             _ = try await store.fetch(reread)
             queries.append(ContinuousClock.now - start)
         }
+        // Compiling that query alone (FetchKit's SQL compiler, no database).
+        let compiler = SQLCompiler(schema: store.schema, dialect: .sqlite)
+        var compiles: [Duration] = []
+        for _ in 0..<samples {
+            let start = ContinuousClock.now
+            _ = try compiler.fetch(reread)
+            compiles.append(ContinuousClock.now - start)
+        }
         await store.close()
 
         func line(_ name: String, _ samples: [Duration]) -> String {
@@ -113,5 +121,6 @@ enum LiveBenchmark {
         print(line("refetch + keyed diff (forced)", refetch))
         print(line("the write itself (call to return)", writes))
         print(line("the re-read query alone (one key)", queries))
+        print(line("compiling that query alone", compiles))
     }
 }
