@@ -85,7 +85,8 @@ public struct SortKeyOrder: Sendable, Hashable {
     func key(_ row: Row, using encoder: inout SortKeyEncoder) -> SortKey {
         if encoder.cachedLayout !== row.layout {
             encoder.cachedLayout = row.layout
-            encoder.cachedColumns = components.map { row.layout.index(of: $0.column) } + [row.layout.index(of: primaryKey)]
+            encoder.cachedColumns = components.map { row.layout.index(of: $0.column) }
+                + [row.layout.index(of: primaryKey)]
         }
         encoder.reset()
         let columns = encoder.cachedColumns
@@ -94,7 +95,8 @@ public struct SortKeyOrder: Sendable, Hashable {
                 columns[index].map { row.values[$0] } ?? .null, ascending: component.ascending,
                 caseInsensitive: component.caseInsensitive)
         }
-        encoder.append(columns[components.count].map { row.values[$0] } ?? .null, ascending: true, caseInsensitive: false)
+        let key = columns[components.count].map { row.values[$0] } ?? .null
+        encoder.append(key, ascending: true, caseInsensitive: false)
         return encoder.key()
     }
 

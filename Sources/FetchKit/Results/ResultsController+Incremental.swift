@@ -11,8 +11,9 @@
 /// a changed row: one query finds them, and they are re-read like named rows.
 ///
 /// Everything it cannot localise (a change to a table reached further away or through a to-many
-/// relationship, a deletion in a related table, a resync, a whole-table change, more than ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted
-/// case-insensitively, an order the database and ``SortKey`` disagree on) takes the refetch + diff path,
+/// relationship, a deletion in a related table, a resync, a whole-table change, more than
+/// ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted case-insensitively, an
+/// order the database and ``SortKey`` disagree on) takes the refetch + diff path,
 /// ``refresh(to:transactionID:)``.
 extension ResultsController {
     /// The most primary keys one change may name and still be applied incrementally.
@@ -45,7 +46,9 @@ extension ResultsController {
             // longer does changed its foreign key, so the change names it).
             let pointing = try await store.fetch(FetchRequest(
                 entity: effective.entityName,
-                predicate: .or(input.related.map { .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys)))) }),
+                predicate: .or(input.related.map {
+                    .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys))))
+                }),
                 propertiesToFetch: [editor.primaryKeyName]))
             for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
             guard keys.count <= Self.incrementalKeyLimit else { return false }

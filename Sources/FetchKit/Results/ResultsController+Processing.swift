@@ -104,15 +104,20 @@ extension ResultsController {
     ) {
         let old = update.previous
         let new = update.snapshot
+        // Section values are built once per batch (each `sections` call is O(s)).
+        let oldSections = changeset.sectionDeletes.isEmpty ? [] : old.sections
+        let newSections = changeset.sectionInserts.isEmpty && changeset.sectionMoves.isEmpty ? [] : new.sections
         delegate.controllerWillChangeContent(self)
         for index in changeset.sectionDeletes {
-            delegate.controller(self, didChange: old.sections[index], atSectionIndex: index, for: .delete, newSectionIndex: nil)
+            delegate.controller(
+                self, didChange: oldSections[index], atSectionIndex: index, for: .delete, newSectionIndex: nil)
         }
         for index in changeset.sectionInserts {
-            delegate.controller(self, didChange: new.sections[index], atSectionIndex: nil, for: .insert, newSectionIndex: index)
+            delegate.controller(
+                self, didChange: newSections[index], atSectionIndex: nil, for: .insert, newSectionIndex: index)
         }
         for move in changeset.sectionMoves {
-            delegate.controller(self, didChange: new.sections[move.to], atSectionIndex: move.from, for: .move,
+            delegate.controller(self, didChange: newSections[move.to], atSectionIndex: move.from, for: .move,
                                 newSectionIndex: move.to)
         }
         for path in changeset.rowDeletes {

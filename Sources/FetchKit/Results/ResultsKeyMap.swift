@@ -49,7 +49,8 @@ struct ResultsKeyMap: Sendable {
                     map[integer] = newValue
                     storage = .integers(map)
                 } else {
-                    var values = TreeDictionary<Value, Row>(uniqueKeysWithValues: map.lazy.map { (.integer($0.key), $0.value) })
+                    var values = TreeDictionary<Value, Row>(
+                        uniqueKeysWithValues: map.lazy.map { (.integer($0.key), $0.value) })
                     values[key] = newValue
                     storage = .values(values)
                 }

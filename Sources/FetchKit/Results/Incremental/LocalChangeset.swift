@@ -59,7 +59,8 @@ enum LocalChangeset {
                     let unaffectedAfter = to - new.sectionStarts[toPath.section]
                         - count(newAffected, in: new.sectionStarts[toPath.section]..<to)
                     if unaffectedBefore != unaffectedAfter {
-                        changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, from, new, to)))
+                        let isUpdated = !isSame(old, from, new, to)
+                        changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: isUpdated))
                     } else {
                         candidates[toPath.section, default: []].append((from, to))
                     }
