@@ -80,7 +80,8 @@ struct IncrementalEngineTests {
             let context = "seed \(seed), step \(step), named \(named.sorted { $0.description < $1.description })"
             #expect(next.fetchedObjects == expected.fetchedObjects, "\(context)")
             #expect(next.sections.map(\.name) == expected.sections.map(\.name), "\(context)")
-            #expect(next.entries.invariantViolation(separator: { order.key($0.row) }, isEqual: ==) == nil, "\(context)")
+            #expect(next.entries.invariantViolation(separator: { order.key($0) }) == nil, "\(context)")
+            #expect(next.entries.storedCount - next.count <= next.count / 2 + 1_024, "\(context): storage compacted")
             #expect(changeset.rowMoves.count <= named.count, "\(context): moves only rows the change named")
             do {
                 try ResultsOracle.check(

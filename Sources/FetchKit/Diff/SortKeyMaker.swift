@@ -1,6 +1,6 @@
 /// Makes the ``SortKey``s of rows in one order, reusing one encoder's buffer and column positions.
 ///
-/// A reference type, so closures handed to a ``ResultsTree`` mutation (which need the separator of an
+/// A reference type, so closures handed to a ``ResultsEntries`` mutation (which need the separator of an
 /// element) can use it while the tree itself is being mutated. Not shareable across tasks: each editor or
 /// lookup makes its own.
 final class SortKeyMaker {
@@ -20,6 +20,6 @@ final class SortKeyMaker {
     ///
     /// - Complexity: O(log n) separator comparisons and O(log b) keys made for one leaf of b rows.
     func lowerBound<Object>(of key: SortKey, in entries: ResultsEntries<Object>) -> Int {
-        entries.partitioningIndex(separator: { !($0 < key) }, element: { !(self.key($0.row) < key) })
+        entries.partitioningIndex(separator: { !($0 < key) }, row: { !(self.key($0) < key) })
     }
 }

@@ -1,36 +1,50 @@
 import HashTreeCollections
 
-/// A snapshot's rows by primary key: a persistent hash trie (a change copies O(log n) small nodes and shares
-/// the rest with the previous snapshot), keyed by `Int64` when every key is an integer — the common case,
-/// 16 bytes smaller per row and cheaper to hash than a ``Value``.
+/// A snapshot's rows by primary key, as handles into its ``EntryStorage``: a persistent hash trie (a change
+/// copies O(log n) small nodes of plain integers and shares the rest with the previous snapshot), keyed by
+/// `Int64` when every key is an integer — the common case, smaller and cheaper to hash than a ``Value``.
 struct ResultsKeyMap: Sendable {
     private enum Storage: Sendable {
-        case integers(TreeDictionary<Int64, Row>)
-        case values(TreeDictionary<Value, Row>)
+        case integers(TreeDictionary<Int64, UInt32>)
+        case values(TreeDictionary<Value, UInt32>)
     }
 
     private var storage: Storage
 
-    /// The rows of `rows` by their `primaryKey` values, which must be unique.
+    /// The handles of `entries` by their rows' `primaryKey` values, which must be unique.
     ///
     /// - Complexity: O(n).
-    init(_ rows: [Row], primaryKey: String) {
-        var integers: [(Int64, Row)] = []
-        integers.reserveCapacity(rows.count)
-        for row in rows {
-            guard case .integer(let key)? = row[primaryKey] else {
-                storage = .values(TreeDictionary(uniqueKeysWithValues: rows.lazy.map { ($0[primaryKey] ?? .null, $0) }))
-                return
+    init<Object>(_ entries: ResultsEntries<Object>, primaryKey: String) {
+        var integers: [(Int64, UInt32)] = []
+        integers.reserveCapacity(entries.count)
+        var values: [(Value, UInt32)]?
+        var layout: RowLayout?
+        var column: Int?
+        for handle in entries.tree {
+            let row = entries.row(handle: handle)
+            if row.layout !== layout {
+                layout = row.layout
+                column = row.layout.index(of: primaryKey)
             }
-            integers.append((key, row))
+            let key = column.map { row.values[$0] } ?? .null
+            if values == nil, case .integer(let integer) = key {
+                integers.append((integer, handle))
+                continue
+            }
+            if values == nil { values = integers.map { (.integer($0.0), $0.1) } }
+            values?.append((key, handle))
         }
-        storage = .integers(TreeDictionary(uniqueKeysWithValues: integers))
+        if let values {
+            storage = .values(TreeDictionary(uniqueKeysWithValues: values))
+        } else {
+            storage = .integers(TreeDictionary(uniqueKeysWithValues: integers))
+        }
     }
 
-    /// The row whose primary key is `key`.
+    /// The handle of the row whose primary key is `key`.
     ///
     /// - Complexity: O(1) expected (hash trie levels are few).
-    subscript(key: Value) -> Row? {
+    subscript(key: Value) -> UInt32? {
         get {
             switch storage {
             case .integers(let map):
@@ -49,7 +63,7 @@ struct ResultsKeyMap: Sendable {
                     map[integer] = newValue
                     storage = .integers(map)
                 } else {
-                    var values = TreeDictionary<Value, Row>(
+                    var values = TreeDictionary<Value, UInt32>(
                         uniqueKeysWithValues: map.lazy.map { (.integer($0.key), $0.value) })
                     values[key] = newValue
                     storage = .values(values)

@@ -33,18 +33,18 @@ extension ResultsSnapshot {
         }
         let entries = zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }
         if let order, Self.isStrictlyIncreasing(rows, in: order) {
-            let map = ResultsKeyMap(rows, primaryKey: primaryKey)
             let maker = SortKeyMaker(order)
+            let entries = ResultsEntries(entries, separator: maker.key)
             self.init(
-                entries: ResultsTree(entries, separator: { maker.key($0.row) }), sectionNames: names,
-                sectionStarts: starts, locator: .ordered(order, map), primaryKey: primaryKey)
+                entries: entries, sectionNames: names, sectionStarts: starts,
+                locator: .ordered(order, ResultsKeyMap(entries, primaryKey: primaryKey)), primaryKey: primaryKey)
         } else {
             var positions: [Value: Int] = [:]
             positions.reserveCapacity(rows.count)
             for (index, row) in rows.enumerated() { positions[row[primaryKey] ?? .null] = index }
             let unordered = SortKeyEncoder().key()
             self.init(
-                entries: ResultsTree(entries, separator: { _ in unordered }), sectionNames: names,
+                entries: ResultsEntries(entries, separator: { _ in unordered }), sectionNames: names,
                 sectionStarts: starts, locator: .indexed(positions), primaryKey: primaryKey)
         }
     }
@@ -80,10 +80,10 @@ extension ResultsSnapshot {
     /// - Complexity: O(log n).
     func verifiedFlatIndex(ofKey key: Value) throws -> Int? {
         guard case .ordered(let order, let rows) = locator else { return flatIndex(ofKey: key) }
-        guard let row = rows[key] else { return nil }
+        guard let handle = rows[key] else { return nil }
         let maker = SortKeyMaker(order)
-        let position = maker.lowerBound(of: maker.key(row), in: entries)
-        guard position < entries.count, entries[position].row[primaryKey] == key else {
+        let position = maker.lowerBound(of: maker.key(entries.row(handle: handle)), in: entries)
+        guard position < entries.count, entries.handle(at: position) == handle else {
             throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
         }
         return position

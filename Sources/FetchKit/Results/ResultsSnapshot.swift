@@ -17,7 +17,7 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
 
     /// An empty snapshot.
     public init() {
-        self.init(entries: ResultsTree(), sectionNames: [], sectionStarts: [], locator: .indexed([:]), primaryKey: "id")
+        self.init(entries: ResultsEntries(), sectionNames: [], sectionStarts: [], locator: .indexed([:]), primaryKey: "id")
     }
 
     init(
@@ -121,10 +121,6 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
         return sectionNames.compactMap { $0.first.map { String($0).uppercased() } }.filter { seen.insert($0).inserted }
     }
 }
-
-/// A snapshot's rows in a persistent tree whose separators are the rows' ``SortKey``s (constant when the
-/// snapshot's order is not trusted: such a tree is never searched).
-typealias ResultsEntries<Object: Sendable> = ResultsTree<ResultsEntry<Object>, SortKey>
 
 /// One fetched row and the object made from it.
 struct ResultsEntry<Object: Sendable>: Sendable {

@@ -66,19 +66,24 @@ struct ResultsSnapshotEditor<Object: Sendable> {
         }
         let position = maker.lowerBound(of: sortKey, in: entries)
         try placeInSection(row, at: position)
-        let maker = self.maker
-        entries.insert(ResultsEntry(row: row, object: object), at: position, separator: { maker.key($0.row) })
-        rows[key] = row
+        rows[key] = entries.insert(ResultsEntry(row: row, object: object), at: position, separator: maker.key)
         unmapped.remove(key)
         return position
     }
 
     /// The snapshot of the edited rows.
     ///
-    /// - Complexity: O(s + k) for the k rows removed and not inserted again.
+    /// - Complexity: O(s + k) for the k rows removed and not inserted again; O(n) when it compacts the
+    ///   storage, at most once per n / 2 changed rows.
     mutating func snapshot() -> ResultsSnapshot<Object> {
         for key in unmapped { rows[key] = nil }
         unmapped.removeAll()
+        if entries.isWasteful {
+            // Rows that left fill more storage than half the live ones: copy the live ones out (handles
+            // change, so the map is rebuilt). O(n), once per n / 2 changes at the least.
+            entries = entries.compacted(separator: maker.key)
+            rows = ResultsKeyMap(entries, primaryKey: primaryKey)
+        }
         var starts: [Int] = []
         starts.reserveCapacity(sectionCounts.count)
         var start = 0
@@ -92,8 +97,7 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     }
 
     private mutating func removeEntry(at position: Int, key: Value) {
-        let maker = self.maker
-        entries.remove(at: position, separator: { maker.key($0.row) })
+        entries.remove(at: position, separator: maker.key)
         unmapped.insert(key)
         var start = 0
         for section in sectionCounts.indices {

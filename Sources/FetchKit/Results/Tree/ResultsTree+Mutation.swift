@@ -23,7 +23,7 @@ extension ResultsTree {
         precondition(index >= 0 && index < count, "ResultsTree removal index out of range")
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         let removed = Self.remove(at: index, from: root, separator)
-        while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+        while !root.isLeaf && root.branches.count == 1 { root = root.branches[0].child }
         return removed
     }
 
@@ -38,8 +38,8 @@ extension ResultsTree {
         while !node.isLeaf {
             let (child, within) = node.child(containing: offset)
             node.uniqueChild(child)
-            if within == node.counts[child] - 1 { node.lasts[child] = separator(element) }
-            node = node.children[child]
+            if within == node.branches[child].count - 1 { node.branches[child].last = separator(element) }
+            node = node.branches[child].child
             offset = within
         }
         node.elements[offset] = element
@@ -61,24 +61,15 @@ extension ResultsTree {
         }
         let (child, offset) = node.child(containing: index)
         node.uniqueChild(child)
-        let split = insert(element, at: offset, into: node.children[child], separator)
+        let split = insert(element, at: offset, into: node.branches[child].child, separator)
         node.refresh(child: child, separator)
         guard let split else { return nil }
-        node.children.insert(split, at: child + 1)
-        node.counts.insert(split.total, at: child + 1)
-        node.lasts.insert(node.lasts[child], at: child + 1)
-        node.refresh(child: child, separator)
-        node.refresh(child: child + 1, separator)
-        guard node.children.count > branchCapacity else { return nil }
-        let half = node.children.count / 2
-        let right = Node(elements: [])
-        right.children = Array(node.children[half...])
-        right.counts = Array(node.counts[half...])
-        right.lasts = Array(node.lasts[half...])
-        right.total = right.counts.reduce(0, +)
-        node.children.removeSubrange(half...)
-        node.counts.removeSubrange(half...)
-        node.lasts.removeSubrange(half...)
+        node.branches.insert(
+            Node.Branch(child: split, count: split.total, last: split.lastSeparator(separator)), at: child + 1)
+        guard node.branches.count > branchCapacity else { return nil }
+        let half = node.branches.count / 2
+        let right = Node(branches: Array(node.branches[half...]))
+        node.branches.removeSubrange(half...)
         node.total -= right.total
         return right
     }
@@ -89,16 +80,14 @@ extension ResultsTree {
         if node.isLeaf { return node.elements.remove(at: index) }
         let (child, offset) = node.child(containing: index)
         node.uniqueChild(child)
-        let removed = remove(at: offset, from: node.children[child], separator)
+        let removed = remove(at: offset, from: node.branches[child].child, separator)
         node.refresh(child: child, separator)
-        if node.counts[child] == 0 && node.children.count > 1 {
-            node.children.remove(at: child)
-            node.counts.remove(at: child)
-            node.lasts.remove(at: child)
+        if node.branches[child].count == 0 && node.branches.count > 1 {
+            node.branches.remove(at: child)
             return removed
         }
-        let minimum = node.children[child].isLeaf ? leafCapacity / 4 : branchCapacity / 4
-        if node.children[child].width < minimum && node.children.count > 1 { rebalance(node, at: child, separator) }
+        let minimum = node.branches[child].child.isLeaf ? leafCapacity / 4 : branchCapacity / 4
+        if node.branches[child].child.width < minimum && node.branches.count > 1 { rebalance(node, at: child, separator) }
         return removed
     }
 
@@ -108,43 +97,33 @@ extension ResultsTree {
         let right = left + 1
         node.uniqueChild(left)
         node.uniqueChild(right)
-        let a = node.children[left]
-        let b = node.children[right]
+        let a = node.branches[left].child
+        let b = node.branches[right].child
         let capacity: Int
         if a.isLeaf {
             a.elements.append(contentsOf: b.elements)
             capacity = leafCapacity
         } else {
-            a.children.append(contentsOf: b.children)
-            a.counts.append(contentsOf: b.counts)
-            a.lasts.append(contentsOf: b.lasts)
+            a.branches.append(contentsOf: b.branches)
             capacity = branchCapacity
         }
         a.total += b.total
         guard a.width > capacity else {
-            node.children.remove(at: right)
-            node.counts.remove(at: right)
-            node.lasts.remove(at: right)
+            node.branches.remove(at: right)
             node.refresh(child: left, separator)
             return
         }
         let half = a.width / 2
-        let second = Node(elements: [])
+        let second: Node
         if a.isLeaf {
-            second.elements = Array(a.elements[half...])
-            second.total = second.elements.count
+            second = Node(elements: Array(a.elements[half...]))
             a.elements.removeSubrange(half...)
         } else {
-            second.children = Array(a.children[half...])
-            second.counts = Array(a.counts[half...])
-            second.lasts = Array(a.lasts[half...])
-            second.total = second.counts.reduce(0, +)
-            a.children.removeSubrange(half...)
-            a.counts.removeSubrange(half...)
-            a.lasts.removeSubrange(half...)
+            second = Node(branches: Array(a.branches[half...]))
+            a.branches.removeSubrange(half...)
         }
         a.total -= second.total
-        node.children[right] = second
+        node.branches[right].child = second
         node.refresh(child: left, separator)
         node.refresh(child: right, separator)
     }

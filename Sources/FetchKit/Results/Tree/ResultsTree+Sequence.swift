@@ -16,7 +16,7 @@ extension ResultsTree: Sequence {
             while !node.isLeaf {
                 let (child, within) = node.child(containing: offset)
                 path.append((node, child))
-                node = node.children[child]
+                node = node.branches[child].child
                 offset = within
             }
             leaf = node
@@ -27,13 +27,13 @@ extension ResultsTree: Sequence {
             guard remaining > 0, var node = leaf else { return nil }
             if position == node.elements.count {
                 // Climb to the first ancestor with a next child, then descend to its first leaf.
-                while let top = path.last, top.child + 1 == top.node.children.count { path.removeLast() }
+                while let top = path.last, top.child + 1 == top.node.branches.count { path.removeLast() }
                 guard let top = path.popLast() else { return nil }
                 path.append((top.node, top.child + 1))
-                node = top.node.children[top.child + 1]
+                node = top.node.branches[top.child + 1].child
                 while !node.isLeaf {
                     path.append((node, 0))
-                    node = node.children[0]
+                    node = node.branches[0].child
                 }
                 leaf = node
                 position = 0

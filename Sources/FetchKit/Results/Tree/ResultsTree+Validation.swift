@@ -7,9 +7,6 @@ extension ResultsTree {
         separator: (Element) -> Separator, isEqual: (Separator, Separator) -> Bool
     ) -> String? {
         var leafDepth: Int?
-        func lastSeparator(_ node: Node) -> Separator {
-            node.isLeaf ? separator(node.elements[node.elements.count - 1]) : node.lastSeparator
-        }
         func check(_ node: Node, depth: Int, isRoot: Bool) -> String? {
             if node.isLeaf {
                 if node.total != node.elements.count { return "leaf total \(node.total) != \(node.elements.count)" }
@@ -19,15 +16,13 @@ extension ResultsTree {
                 leafDepth = depth
                 return nil
             }
-            if node.children.count > Self.branchCapacity { return "branch over capacity" }
-            if node.counts.count != node.children.count || node.lasts.count != node.children.count {
-                return "branch arrays of different lengths"
-            }
-            if node.total != node.counts.reduce(0, +) { return "branch total \(node.total) != sum of counts" }
-            for (index, child) in node.children.enumerated() {
-                if node.counts[index] != child.total { return "count of child \(index) is stale" }
+            if node.branches.count > Self.branchCapacity { return "branch over capacity" }
+            if node.total != node.branches.reduce(0, { $0 + $1.count }) { return "branch total \(node.total) != sum of counts" }
+            for (index, branch) in node.branches.enumerated() {
+                let child = branch.child
+                if branch.count != child.total { return "count of child \(index) is stale" }
                 if child.total == 0 { return "empty child \(index)" }
-                if !isEqual(node.lasts[index], lastSeparator(child)) { return "separator of child \(index) is stale" }
+                if !isEqual(branch.last, child.lastSeparator(separator)) { return "separator of child \(index) is stale" }
                 if let problem = check(child, depth: depth + 1, isRoot: false) { return problem }
             }
             return nil

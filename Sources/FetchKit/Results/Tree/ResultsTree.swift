@@ -17,8 +17,9 @@
 /// the element (a results snapshot uses the row's ``SortKey``). A search compares O(log n) separators and
 /// then O(log b) elements of one leaf. Mutations take the function that makes an element's separator.
 struct ResultsTree<Element, Separator> {
-    /// The most elements a leaf holds.
-    static var leafCapacity: Int { 32 }
+    /// The most elements a leaf holds: more when they are small (a handle), since copying a leaf is then
+    /// a plain copy of bytes.
+    static var leafCapacity: Int { MemoryLayout<Element>.stride <= 4 ? 64 : 32 }
     /// The most children an inner node holds.
     static var branchCapacity: Int { 32 }
 
@@ -76,7 +77,7 @@ struct ResultsTree<Element, Separator> {
         var offset = index
         while !node.isLeaf {
             let (child, within) = node.child(containing: offset)
-            node = node.children[child]
+            node = node.branches[child].child
             offset = within
         }
         return node.elements[offset]
@@ -101,11 +102,11 @@ struct ResultsTree<Element, Separator> {
         var before = 0
         while !node.isLeaf {
             // The first child whose last element is in the second half holds the boundary.
-            let child = node.lasts.partitionPoint(where: separatorIsInSecondHalf)
-            if child == node.lasts.count { return before + node.total }
-            let counts = node.counts
-            for index in 0..<child { before += counts[index] }
-            node = node.children[child]
+            let branches = node.branches
+            let child = branches.partitionPoint { separatorIsInSecondHalf($0.last) }
+            if child == branches.count { return before + node.total }
+            for index in 0..<child { before += branches[index].count }
+            node = branches[child].child
         }
         let low = node.elements.partitionPoint(where: isInSecondHalf)
         return before + low

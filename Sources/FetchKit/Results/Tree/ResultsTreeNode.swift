@@ -1,5 +1,6 @@
-/// A node of a ``ResultsTree``: a leaf holds elements, an inner node holds children with the number of
-/// elements under each and the separator of the last element under each (what a search compares against).
+/// A node of a ``ResultsTree``: a leaf holds elements, an inner node holds branches — a child with the
+/// number of elements under it and the separator of its last element (what a search compares against) —
+/// in one array, so a search reads one buffer per level and copying a node makes two allocations.
 ///
 /// `@unchecked Sendable`: a node is mutated only through a ``ResultsTree`` that has just checked, with
 /// `isKnownUniquelyReferenced`, that no other tree or snapshot shares it (copy-on-write, as `Array`'s
@@ -7,40 +8,44 @@
 /// exclusivity checks (`@exclusivity(unchecked)`): the tree's code never overlaps two accesses to one
 /// node, and the checks were a tenth of an incremental change's instructions.
 final class ResultsTreeNode<Element, Separator>: @unchecked Sendable {
+    /// One child of an inner node.
+    struct Branch {
+        var child: ResultsTreeNode
+        /// The number of elements under the child.
+        var count: Int
+        /// The separator of the last element under the child.
+        var last: Separator
+    }
+
     /// A leaf's elements, in order (empty in an inner node).
     @exclusivity(unchecked) var elements: [Element]
     /// An inner node's children, in order (empty in a leaf).
-    @exclusivity(unchecked) var children: [ResultsTreeNode<Element, Separator>]
-    /// The number of elements under each child.
-    @exclusivity(unchecked) var counts: [Int]
-    /// The separator of the last element under each child.
-    @exclusivity(unchecked) var lasts: [Separator]
+    @exclusivity(unchecked) var branches: [Branch]
     /// The number of elements under this node.
     @exclusivity(unchecked) var total: Int
 
     /// A leaf holding `elements`.
     init(elements: [Element]) {
         self.elements = elements
-        self.children = []
-        self.counts = []
-        self.lasts = []
+        self.branches = []
         self.total = elements.count
     }
 
-    /// An inner node over `children`, none of them empty.
-    init(children: [ResultsTreeNode<Element, Separator>], _ separator: (Element) -> Separator) {
+    /// An inner node over `branches`, none of them empty.
+    init(branches: [Branch]) {
         self.elements = []
-        self.children = children
-        self.counts = children.map(\.total)
-        self.lasts = children.map { $0.isLeaf ? separator($0.elements[$0.elements.count - 1]) : $0.lastSeparator }
-        self.total = counts.reduce(0, +)
+        self.branches = branches
+        self.total = branches.reduce(0) { $0 + $1.count }
+    }
+
+    /// An inner node over `children`, none of them empty.
+    convenience init(children: [ResultsTreeNode<Element, Separator>], _ separator: (Element) -> Separator) {
+        self.init(branches: children.map { Branch(child: $0, count: $0.total, last: $0.lastSeparator(separator)) })
     }
 
     private init(copying node: ResultsTreeNode<Element, Separator>) {
         elements = node.elements
-        children = node.children
-        counts = node.counts
-        lasts = node.lasts
+        branches = node.branches
         total = node.total
     }
 
@@ -50,21 +55,24 @@ final class ResultsTreeNode<Element, Separator>: @unchecked Sendable {
     func copy() -> ResultsTreeNode<Element, Separator> { ResultsTreeNode(copying: self) }
 
     /// `true` for a leaf.
-    var isLeaf: Bool { children.isEmpty }
+    var isLeaf: Bool { branches.isEmpty }
 
     /// The number of entries of this node itself: elements of a leaf, children of an inner node.
-    var width: Int { isLeaf ? elements.count : children.count }
+    var width: Int { isLeaf ? elements.count : branches.count }
 
-    /// The separator of the last element under an inner node, which must not be empty.
-    var lastSeparator: Separator { lasts[lasts.count - 1] }
+    /// The separator of the last element under this node, which must not be empty.
+    func lastSeparator(_ separator: (Element) -> Separator) -> Separator {
+        isLeaf ? separator(elements[elements.count - 1]) : branches[branches.count - 1].last
+    }
 
     /// The child that holds position `index` and the position within it; `index == total` selects the end
     /// of the last child (where an append goes).
     func child(containing index: Int) -> (child: Int, offset: Int) {
         var offset = index
         var child = 0
-        while child < counts.count - 1 && offset >= counts[child] {
-            offset -= counts[child]
+        let last = branches.count - 1
+        while child < last && offset >= branches[child].count {
+            offset -= branches[child].count
             child += 1
         }
         return (child, offset)
@@ -72,14 +80,14 @@ final class ResultsTreeNode<Element, Separator>: @unchecked Sendable {
 
     /// Makes child `index` uniquely referenced by this node (copying it if it is shared).
     func uniqueChild(_ index: Int) {
-        if !isKnownUniquelyReferenced(&children[index]) { children[index] = children[index].copy() }
+        if !isKnownUniquelyReferenced(&branches[index].child) { branches[index].child = branches[index].child.copy() }
     }
 
     /// Refreshes the count and last separator of child `index` after it changed.
     func refresh(child index: Int, _ separator: (Element) -> Separator) {
-        let child = children[index]
-        counts[index] = child.total
-        guard counts[index] > 0 else { return }
-        lasts[index] = child.isLeaf ? separator(child.elements[child.elements.count - 1]) : child.lastSeparator
+        let child = branches[index].child
+        branches[index].count = child.total
+        guard child.total > 0 else { return }
+        branches[index].last = child.lastSeparator(separator)
     }
 }
