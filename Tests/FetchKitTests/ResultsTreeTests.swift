@@ -81,6 +81,23 @@ struct ResultsTreeTests {
         }
     }
 
+    /// `partitioningElement` returns the lower bound with its element; `index(of:)` finds an element from
+    /// separators alone and reports one that is absent, or not where the separators lead, as `nil`.
+    @Test func searchesByElementAndBySeparatorsAlone() {
+        let values = (0..<20_000).map { $0 * 2 }
+        let tree = ResultsTree<Int, Int>(values)
+        for target in stride(from: -3, to: 40_003, by: 13) {
+            let expected = values.firstIndex { $0 >= target }
+            let found = tree.partitioningElement(separator: { $0 >= target }, element: { $0 >= target })
+            #expect(found?.index == expected, "target \(target)")
+            #expect(found?.element == expected.map { values[$0] }, "target \(target)")
+            let index = tree.index(of: target, separator: { $0 >= target })
+            #expect(index == (target % 2 == 0 ? expected : nil), "target \(target)")
+        }
+        // An element the separators place elsewhere (here: searched for as if it were smaller) is not found.
+        #expect(tree.index(of: 30_000, separator: { $0 >= 10 }) == nil)
+    }
+
     /// Iterating from any position yields the elements from there, however many are asked for.
     @Test func iteratesFromAnyPosition() {
         let tree = ResultsTree<Int, Int>(0..<3_000)

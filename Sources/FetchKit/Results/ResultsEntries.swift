@@ -78,6 +78,14 @@ struct ResultsEntries<Object: Sendable>: Sendable {
         tree.partitioningIndex(separator: separator, element: { row(self.row(handle: $0)) })
     }
 
+    /// The position of the entry stored under `handle`, whose row's sort key is `key`; `nil` when it is
+    /// not where that key places it. Reads sort keys above the leaves and handles in one leaf: no row.
+    ///
+    /// - Complexity: O(log n).
+    func index(of handle: UInt32, sortKey key: SortKey) -> Int? {
+        tree.index(of: handle, separator: { !($0 < key) })
+    }
+
     /// Inserts `entry` at `index` (in `0...count`); `separator` makes a row's sort key.
     ///
     /// - Returns: the entry's handle.

@@ -81,9 +81,8 @@ extension ResultsSnapshot {
     func verifiedFlatIndex(ofKey key: Value) throws -> Int? {
         guard case .ordered(let order, let rows) = locator else { return flatIndex(ofKey: key) }
         guard let handle = rows[key] else { return nil }
-        let maker = SortKeyMaker(order)
-        let position = maker.lowerBound(of: maker.key(entries.row(handle: handle)), in: entries)
-        guard position < entries.count, entries.handle(at: position) == handle else {
+        let sortKey = SortKeyMaker(order).key(entries.row(handle: handle))
+        guard let position = entries.index(of: handle, sortKey: sortKey) else {
             throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
         }
         return position

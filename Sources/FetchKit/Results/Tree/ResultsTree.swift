@@ -98,18 +98,50 @@ struct ResultsTree<Element, Separator> {
     func partitioningIndex(
         separator separatorIsInSecondHalf: (Separator) -> Bool, element isInSecondHalf: (Element) -> Bool
     ) -> Int {
+        guard let (leaf, before) = leaf(separator: separatorIsInSecondHalf) else { return count }
+        return before + leaf.elements.partitionPoint(where: isInSecondHalf)
+    }
+
+    /// The first position and element in the second half of a partition (as
+    /// ``partitioningIndex(separator:element:)`` finds it), or `nil` when no element is.
+    ///
+    /// - Complexity: O(log n) separator and element predicate calls.
+    func partitioningElement(
+        separator separatorIsInSecondHalf: (Separator) -> Bool, element isInSecondHalf: (Element) -> Bool
+    ) -> (index: Int, element: Element)? {
+        guard let (leaf, before) = leaf(separator: separatorIsInSecondHalf) else { return nil }
+        let low = leaf.elements.partitionPoint(where: isInSecondHalf)
+        return low < leaf.elements.count ? (before + low, leaf.elements[low]) : nil
+    }
+
+    /// The leaf whose last element is the first in the second half of a partition decided by separators,
+    /// with the number of elements before it; `nil` when no separator is in the second half.
+    private func leaf(separator separatorIsInSecondHalf: (Separator) -> Bool) -> (Node, before: Int)? {
         var node = root
         var before = 0
         while !node.isLeaf {
             // The first child whose last element is in the second half holds the boundary.
             let branches = node.branches
             let child = branches.partitionPoint { separatorIsInSecondHalf($0.last) }
-            if child == branches.count { return before + node.total }
+            if child == branches.count { return nil }
             for index in 0..<child { before += branches[index].count }
             node = branches[child].child
         }
-        let low = node.elements.partitionPoint(where: isInSecondHalf)
-        return before + low
+        return (node, before)
+    }
+}
+
+extension ResultsTree where Element: Equatable {
+    /// The position of `element`, found by separators alone down to its leaf and then by equality there, or
+    /// `nil` when that leaf does not hold it.
+    ///
+    /// `separatorIsInSecondHalf` must be `true` exactly for the separators of elements at or after
+    /// `element` (for a sorted tree, `{ !($0 < key) }` with the element's own key), so no element but
+    /// those of one leaf is ever read: with elements that are handles to rows elsewhere, no row is.
+    /// - Complexity: O(log n) separator predicate calls and O(b) equality tests for a leaf of width b.
+    func index(of element: Element, separator separatorIsInSecondHalf: (Separator) -> Bool) -> Int? {
+        guard let (leaf, before) = leaf(separator: separatorIsInSecondHalf) else { return nil }
+        return leaf.elements.firstIndex(of: element).map { before + $0 }
     }
 }
 

@@ -44,8 +44,16 @@ final class ResultsTreeNode<Element, Separator>: @unchecked Sendable {
     }
 
     private init(copying node: ResultsTreeNode<Element, Separator>) {
-        elements = node.elements
-        branches = node.branches
+        // Element by element in this (specialised) code, with room for one more: handing the array over
+        // and letting a later write copy it goes through the runtime's generic copy, one call per element.
+        var elements: [Element] = []
+        elements.reserveCapacity(node.elements.count + 1)
+        for element in node.elements { elements.append(element) }
+        var branches: [Branch] = []
+        branches.reserveCapacity(node.branches.count + 1)
+        for branch in node.branches { branches.append(branch) }
+        self.elements = elements
+        self.branches = branches
         total = node.total
     }
 
