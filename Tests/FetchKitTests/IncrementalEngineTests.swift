@@ -59,6 +59,8 @@ struct IncrementalEngineTests {
             let fresh = named.compactMap { key in Int64.fromDatabaseValue(key).flatMap { table[$0] } }
                 .sorted { order.compare($0, $1) == .orderedAscending }
             var editor = try #require(ResultsSnapshotEditor(current, sectionKey: "section"))
+            let stored = editor.entries
+            #expect(stored.storedCount - stored.count <= stored.count / 2 + 1_024, "step \(step): storage compacted")
             let freshRows = fresh.map { ResultsSnapshotEditor<Row>.FreshRow(row: $0, object: $0, sortKey: order.key($0)) }
             var pending: ResultsSnapshotEditor<Row>.PendingChange
             do {
@@ -81,7 +83,6 @@ struct IncrementalEngineTests {
             #expect(next.fetchedObjects == expected.fetchedObjects, "\(context)")
             #expect(next.sections.map(\.name) == expected.sections.map(\.name), "\(context)")
             #expect(next.entries.invariantViolation(separator: { order.key($0) }) == nil, "\(context)")
-            #expect(next.entries.storedCount - next.count <= next.count / 2 + 1_024, "\(context): storage compacted")
             #expect(changeset.rowMoves.count <= named.count, "\(context): moves only rows the change named")
             do {
                 try ResultsOracle.check(
@@ -96,6 +97,34 @@ struct IncrementalEngineTests {
             }
             current = next
         }
+    }
+
+    /// A row updated in place, again and again past the point where the editor compacts the storage, is one
+    /// update every time: the handles a change records belong to the storage its snapshot ends up with.
+    @Test func updatesStayExactAcrossCompactions() throws {
+        let order = SortKeyOrder(components: [.init(column: "score")], primaryKey: "id")
+        let rows = (0..<20).map { Row(layout: Self.layout, values: [.integer(Int64($0)), .null, .integer(Int64($0)), .integer(0)]) }
+        var current = ResultsSnapshot(rows: rows, objects: rows, primaryKey: "id", sectionKey: nil, order: order)
+        var compactions = 0
+        for step in 1...2_500 {
+            let id = Int64(step % 20)
+            let updated = Row(layout: Self.layout, values: [.integer(id), .null, .integer(id), .integer(Int64(step))])
+            var editor = try #require(ResultsSnapshotEditor(current, sectionKey: nil))
+            if editor.entries.storedCount < current.entries.storedCount { compactions += 1 }
+            let pending = try editor.apply(
+                removing: [.integer(id)], inserting: [.init(row: updated, object: updated, sortKey: order.key(updated))],
+                limit: nil, old: current)
+            let items = try editor.items(of: pending, old: current)
+            let next = editor.snapshot()
+            let changeset = try LocalChangeset.make(from: current, to: next, items: items)
+            #expect(changeset.rowUpdates == [.init(from: RowPath(section: 0, row: Int(id)), to: RowPath(section: 0, row: Int(id)))],
+                    "step \(step)")
+            #expect(changeset.changeCount == 1, "step \(step)")
+            try ResultsOracle.check(
+                ResultsUpdate(previous: current, snapshot: next, changeset: changeset, transactionID: nil), primaryKey: "id")
+            current = next
+        }
+        #expect(compactions >= 2)
     }
 
     /// Moving one row of 10,000 is one move, and nothing else is reported.

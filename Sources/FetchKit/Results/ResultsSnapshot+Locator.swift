@@ -79,13 +79,26 @@ extension ResultsSnapshot {
     ///   key places it.
     /// - Complexity: O(log n).
     func verifiedFlatIndex(ofKey key: Value) throws -> Int? {
-        guard case .ordered(let order, let rows) = locator else { return flatIndex(ofKey: key) }
+        guard case .ordered = locator else { return flatIndex(ofKey: key) }
+        return try verifiedLocation(ofKey: key)?.position
+    }
+
+    /// The position and storage handle of the row whose primary key is `key`, or `nil` when it is not in
+    /// the results (which must be ``ResultsLocator/ordered(_:_:)``).
+    ///
+    /// - Throws: ``IncrementalInconsistency`` when the key map holds the key but the row is not where its sort
+    ///   key places it.
+    /// - Complexity: O(log n).
+    func verifiedLocation(ofKey key: Value) throws -> (position: Int, handle: UInt32)? {
+        guard case .ordered(let order, let rows) = locator else {
+            throw IncrementalInconsistency(description: "the snapshot's positions are not found by order")
+        }
         guard let handle = rows[key] else { return nil }
         let sortKey = SortKeyMaker(order).key(entries.row(handle: handle))
         guard let position = entries.index(of: handle, sortKey: sortKey) else {
             throw IncrementalInconsistency(description: "row \(key) is not where its sort key places it")
         }
-        return position
+        return (position, handle)
     }
 
     /// The order and key map, when positions are found by order.

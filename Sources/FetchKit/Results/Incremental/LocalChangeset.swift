@@ -7,10 +7,20 @@
 /// run of the affected rows there: moving one row of 10,000 is one move. Sections are matched by name;
 /// the batch contract's rules for rows of inserted and deleted sections apply as in ``KeyedDiff``.
 enum LocalChangeset {
-    /// One affected row: its positions among all rows before and after (`nil` where absent).
+    /// One affected row: its positions among all rows before and after (`nil` where absent), and where
+    /// known its handles in the snapshots' storage (which compare its contents without a tree lookup).
     struct Item {
         let old: Int?
         let new: Int?
+        var oldHandle: UInt32?
+        var newHandle: UInt32?
+
+        init(old: Int?, new: Int?, oldHandle: UInt32? = nil, newHandle: UInt32? = nil) {
+            self.old = old
+            self.new = new
+            self.oldHandle = oldHandle
+            self.newHandle = newHandle
+        }
     }
 
     /// The changeset from `old` to `new`, given the positions of every row that may differ between them (each
@@ -29,7 +39,7 @@ enum LocalChangeset {
         let oldAffected = items.compactMap(\.old).sorted()
         let newAffected = items.compactMap(\.new).sorted()
         /// Affected rows that stay in their section without crossing an unaffected row, by section.
-        var candidates: [Int: [(old: Int, new: Int)]] = [:]
+        var candidates: [Int: [Item]] = [:]
         for item in items {
             switch (item.old, item.new) {
             case (let from?, nil):
@@ -51,7 +61,7 @@ enum LocalChangeset {
                 case (_, nil):
                     changeset.rowDeletes.append(fromPath)
                 case (let target?, _) where target != toPath.section:
-                    changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, from, new, to)))
+                    changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, new, item)))
                 default:
                     // Same section: the unaffected rows before it, before and after, tell whether it crossed one.
                     let unaffectedBefore = from - old.sectionStarts[fromPath.section]
@@ -59,10 +69,10 @@ enum LocalChangeset {
                     let unaffectedAfter = to - new.sectionStarts[toPath.section]
                         - count(newAffected, in: new.sectionStarts[toPath.section]..<to)
                     if unaffectedBefore != unaffectedAfter {
-                        let isUpdated = !isSame(old, from, new, to)
+                        let isUpdated = !isSame(old, new, item)
                         changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: isUpdated))
                     } else {
-                        candidates[toPath.section, default: []].append((from, to))
+                        candidates[toPath.section, default: []].append(item)
                     }
                 }
             case (nil, nil):
@@ -70,12 +80,13 @@ enum LocalChangeset {
             }
         }
         for (_, rows) in candidates {
-            let sorted = rows.sorted { $0.old < $1.old }
-            let staying = longestIncreasingRun(sorted.map(\.new))
+            // Every candidate has both positions.
+            let sorted = rows.sorted { $0.old! < $1.old! }
+            let staying = longestIncreasingRun(sorted.map { $0.new! })
             for (index, row) in sorted.enumerated() {
-                let fromPath = old.rowPath(atFlatIndex: row.old)
-                let toPath = new.rowPath(atFlatIndex: row.new)
-                let isUpdated = !isSame(old, row.old, new, row.new)
+                let fromPath = old.rowPath(atFlatIndex: row.old!)
+                let toPath = new.rowPath(atFlatIndex: row.new!)
+                let isUpdated = !isSame(old, new, row)
                 if !staying.contains(index) {
                     changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: isUpdated))
                 } else if isUpdated {
@@ -90,11 +101,13 @@ enum LocalChangeset {
         return changeset
     }
 
-    /// `true` when the row at `from` in `old` and the one at `to` in `new` have equal values.
+    /// `true` when `item`'s row has equal values in `old` and in `new` (it must be in both).
     private static func isSame<Object>(
-        _ old: ResultsSnapshot<Object>, _ from: Int, _ new: ResultsSnapshot<Object>, _ to: Int
+        _ old: ResultsSnapshot<Object>, _ new: ResultsSnapshot<Object>, _ item: Item
     ) -> Bool {
-        old.entries[from].row.values == new.entries[to].row.values
+        let before = item.oldHandle.map { old.entries.row(handle: $0) } ?? old.entries[item.old!].row
+        let after = item.newHandle.map { new.entries.row(handle: $0) } ?? new.entries[item.new!].row
+        return before.values == after.values
     }
 
     /// The number of elements of the sorted array `values` inside `range`.

@@ -13,10 +13,11 @@ extension ResultsSnapshotEditor {
     struct PendingChange {
         /// The keys the change named.
         let keys: Set<Value>
-        /// Positions in the old snapshot of the named rows that were there.
-        var oldPositions: [Value: Int] = [:]
-        /// Positions in the new snapshot of the rows inserted (named rows that still match, refill rows).
-        var newPositions: [Value: Int] = [:]
+        /// Positions and handles in the old snapshot of the named rows that were there.
+        var oldPositions: [Value: (position: Int, handle: UInt32)] = [:]
+        /// Positions and handles in the new snapshot of the rows inserted (named rows that still match, refill
+        /// rows).
+        var newPositions: [Value: (position: Int, handle: UInt32)] = [:]
         /// Rows the change did not name that were pushed past the limit.
         var pushedOut: [Value] = []
         /// The last row of the old window, when it was full: rows after it were never read.
@@ -42,15 +43,15 @@ extension ResultsSnapshotEditor {
         var change = PendingChange(keys: Set(keys), boundary: wasFull ? old.entries.last?.row : nil)
         let boundary = change.boundary.map { sortKey(of: $0) }
         for key in change.keys {
-            guard let position = try old.verifiedFlatIndex(ofKey: key) else { continue }
-            change.oldPositions[key] = position
+            guard let location = try old.verifiedLocation(ofKey: key) else { continue }
+            change.oldPositions[key] = location
         }
-        for position in change.oldPositions.values.sorted(by: >) { remove(at: position) }
+        for position in change.oldPositions.values.map(\.position).sorted(by: >) { remove(at: position) }
         for row in fresh {
             if let boundary, boundary < row.sortKey { continue }
             // Fresh rows go in increasing order, so a later one never shifts an earlier one's position.
-            let position = try insert(row.row, object: row.object, sortKey: row.sortKey)
-            change.newPositions[row.row[old.primaryKey] ?? .null] = position
+            change.newPositions[row.row[old.primaryKey] ?? .null] = try insert(
+                row.row, object: row.object, sortKey: row.sortKey)
         }
         if let limit {
             while count > limit {
@@ -68,11 +69,11 @@ extension ResultsSnapshotEditor {
     /// - Throws: ``IncrementalInconsistency`` when a row would not go at the end.
     mutating func refill(_ change: inout PendingChange, with rows: [FreshRow]) throws {
         for row in rows.prefix(change.missing) {
-            let position = try insert(row.row, object: row.object, sortKey: row.sortKey)
-            guard position == count - 1 else {
+            let location = try insert(row.row, object: row.object, sortKey: row.sortKey)
+            guard location.position == count - 1 else {
                 throw IncrementalInconsistency(description: "a refill row does not sort after the window's last row")
             }
-            change.newPositions[row.row[primaryKeyName] ?? .null] = position
+            change.newPositions[row.row[primaryKeyName] ?? .null] = location
         }
         change.missing = 0
     }
@@ -84,12 +85,15 @@ extension ResultsSnapshotEditor {
         var items: [LocalChangeset.Item] = []
         var seen = change.keys
         for key in change.keys {
-            let item = LocalChangeset.Item(old: change.oldPositions[key], new: change.newPositions[key])
+            let old = change.oldPositions[key]
+            let new = change.newPositions[key]
+            let item = LocalChangeset.Item(
+                old: old?.position, new: new?.position, oldHandle: old?.handle, newHandle: new?.handle)
             if item.old != nil || item.new != nil { items.append(item) }
         }
-        for (key, position) in change.newPositions where seen.insert(key).inserted {
+        for (key, location) in change.newPositions where seen.insert(key).inserted {
             // A refill row: it was not in the old window (all of which sorts before the boundary).
-            items.append(LocalChangeset.Item(old: nil, new: position))
+            items.append(LocalChangeset.Item(old: nil, new: location.position))
         }
         for key in change.pushedOut where seen.insert(key).inserted {
             // A row the change did not name, pushed out of the window: it was in the old results.

@@ -20,6 +20,9 @@ struct ResultsSnapshotEditor<Object: Sendable> {
     private let maker: SortKeyMaker
 
     /// An editor of `snapshot`, or `nil` when its positions are not found by order.
+    ///
+    /// - Complexity: O(s) for s sections; O(n) when it compacts the storage first, at most once per n / 2
+    ///   changed rows.
     init?(_ snapshot: ResultsSnapshot<Object>, sectionKey: String?) {
         guard let (order, rows) = snapshot.orderedLocator else { return nil }
         self.entries = snapshot.entries
@@ -30,6 +33,13 @@ struct ResultsSnapshotEditor<Object: Sendable> {
         self.sectionKey = sectionKey
         self.sectionNames = snapshot.sectionNames
         self.sectionCounts = snapshot.sectionCounts
+        if entries.isWasteful {
+            // Rows that left fill more storage than half the live ones: copy the live ones out first (their
+            // handles change, so the map is rebuilt), before any handle of this edit is handed out. O(n),
+            // once per n / 2 changed rows at the least.
+            entries = entries.compacted(separator: maker.key)
+            self.rows = ResultsKeyMap(entries, primaryKey: primaryKey)
+        }
     }
 
     /// The number of rows.
@@ -56,34 +66,28 @@ struct ResultsSnapshotEditor<Object: Sendable> {
 
     /// Inserts `row` (whose key must not be present) at the place `sortKey` gives it.
     ///
-    /// - Returns: the row's position.
+    /// - Returns: the row's position and its handle in the storage.
     /// - Complexity: O(log n + s).
     @discardableResult
-    mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws -> Int {
+    mutating func insert(_ row: Row, object: Object, sortKey: SortKey) throws -> (position: Int, handle: UInt32) {
         let key = row[primaryKey] ?? .null
         guard rows[key] == nil || unmapped.contains(key) else {
             throw IncrementalInconsistency(description: "row \(key) is already present")
         }
         let position = maker.lowerBound(of: sortKey, in: entries)
         try placeInSection(row, at: position)
-        rows[key] = entries.insert(ResultsEntry(row: row, object: object), at: position, separator: maker.key)
+        let handle = entries.insert(ResultsEntry(row: row, object: object), at: position, separator: maker.key)
+        rows[key] = handle
         unmapped.remove(key)
-        return position
+        return (position, handle)
     }
 
     /// The snapshot of the edited rows.
     ///
-    /// - Complexity: O(s + k) for the k rows removed and not inserted again; O(n) when it compacts the
-    ///   storage, at most once per n / 2 changed rows.
+    /// - Complexity: O(s + k) for the k rows removed and not inserted again.
     mutating func snapshot() -> ResultsSnapshot<Object> {
         for key in unmapped { rows[key] = nil }
         unmapped.removeAll()
-        if entries.isWasteful {
-            // Rows that left fill more storage than half the live ones: copy the live ones out (handles
-            // change, so the map is rebuilt). O(n), once per n / 2 changes at the least.
-            entries = entries.compacted(separator: maker.key)
-            rows = ResultsKeyMap(entries, primaryKey: primaryKey)
-        }
         var starts: [Int] = []
         starts.reserveCapacity(sectionCounts.count)
         var start = 0
