@@ -144,6 +144,12 @@ struct SectionCorrespondence {
     let oldIndex: [Int?]
 
     init(old: [String], new: [String]) throws {
+        if old == new {
+            // The common case, no section added or removed: each section is itself (no names hashed).
+            newIndex = Array(old.indices)
+            oldIndex = Array(new.indices)
+            return
+        }
         let newByName = Dictionary(new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let oldByName = Dictionary(old.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         newIndex = old.map { newByName[$0] }
