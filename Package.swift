@@ -28,6 +28,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FetchKitDrivers",
+            dependencies: ["FetchKit"],
+            path: "Backends/Drivers",
+            swiftSettings: strictSettings
+        ),
         .systemLibrary(
             name: "CSQLite",
             path: "Backends/CSQLite",
@@ -36,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "FetchKitSQLite",
-            dependencies: ["FetchKit", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FetchKit", "FetchKitDrivers", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Backends/SQLite",
             swiftSettings: strictSettings
         ),
@@ -61,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitSQLiteTests",
-            dependencies: ["FetchKit", "FetchKitSQLite", "FetchKitTesting", "CSQLite"],
+            dependencies: ["FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite"],
             swiftSettings: strictSettings
         ),
     ],

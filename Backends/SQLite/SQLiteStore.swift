@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitDrivers
 import Logging
 
 /// The embedded store: a SQLite database file (or a private in-memory database).
@@ -28,16 +29,16 @@ public final class SQLiteStore: PersistentStore {
     let compiler: SQLCompiler
     let logger: Logger
     /// The one read-write connection: every write transaction, and reads of an in-memory store.
-    let writer: ConnectionPool
+    let writer: ConnectionPool<SQLiteConnection>
     /// The read-only connections, or `nil` when reads run on the writer.
-    let readers: ConnectionPool?
+    let readers: ConnectionPool<SQLiteConnection>?
     /// The change feed's hooks on the writer, and its subscribers (see ``changes()``).
     let changeCollector: SQLiteChangeCollector
     /// Watches for other connections' commits; `nil` for an in-memory store or when disabled.
     let dataVersionPoller: DataVersionPoller?
 
     private init(
-        schema: Schema, path: String?, options: Options, writer: ConnectionPool, readers: ConnectionPool?,
+        schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>?,
         changeCollector: SQLiteChangeCollector
     ) {
         self.schema = schema
@@ -105,7 +106,7 @@ public final class SQLiteStore: PersistentStore {
             let changeCollector = SQLiteChangeCollector(
                 schema: schema, feed: SQLiteChangeFeed(), logger: options.logger)
             try await writer.run { connection in try changeCollector.install(on: connection) }
-            var readers: ConnectionPool?
+            var readers: ConnectionPool<SQLiteConnection>?
             if path != nil, options.readerCount > 0 {
                 configuration.readOnly = true
                 let readerConfiguration = configuration

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FetchKitSQLite
+import FetchKitDrivers
 
 @Suite("Connection threads and pools")
 struct ConnectionPoolTests {
@@ -15,7 +16,7 @@ struct ConnectionPoolTests {
     @Test("jobs run on the thread that opened the connection, one after another on a pool of one")
     func dedicatedThread() async throws {
         let openers = ThreadRecorder()
-        let pool = try await ConnectionPool.start(name: "fkt-writer", size: 1) { _ in
+        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-writer", size: 1) { _ in
             openers.record()
             return try Self.memory()
         }
@@ -47,7 +48,7 @@ struct ConnectionPoolTests {
 
     @Test("a pool of several threads runs jobs concurrently, each with its own connection")
     func concurrentReaders() async throws {
-        let pool = try await ConnectionPool.start(name: "fkt-reader", size: 3) { _ in try Self.memory() }
+        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-reader", size: 3) { _ in try Self.memory() }
         let arrived = Counter()
         let results = try await withThrowingTaskGroup(of: (ObjectIdentifier, Bool).self) { group in
             for _ in 0..<3 {
@@ -72,7 +73,7 @@ struct ConnectionPoolTests {
 
     @Test("after shut down jobs throw closed; a job thrown error reaches the caller")
     func closedAndErrors() async throws {
-        let pool = try await ConnectionPool.start(name: "fkt-closed", size: 1) { _ in try Self.memory() }
+        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-closed", size: 1) { _ in try Self.memory() }
         await #expect(throws: FetchKitError.self) {
             try await pool.run { connection in try connection.run("SELECT * FROM nowhere") }
         }
@@ -85,7 +86,7 @@ struct ConnectionPoolTests {
     @Test("a connection that cannot open fails the pool's start")
     func openFailure() async throws {
         await #expect(throws: FetchKitError.self) {
-            _ = try await ConnectionPool.start(name: "fkt-bad", size: 2) { _ in
+            _ = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-bad", size: 2) { _ in
                 try SQLiteConnection.open(
                     .init(path: "/nonexistent-dir-\(UUID().uuidString)/db.sqlite", readOnly: false,
                           busyTimeoutMilliseconds: 10, statementCacheCapacity: 1))

@@ -1,3 +1,4 @@
+import FetchKitDrivers
 /// Polls `PRAGMA data_version` on the writer connection so commits by other connections or processes
 /// (another store on the same file, the `sqlite3` command-line tool) reach the change feed as a resync.
 ///
@@ -8,7 +9,7 @@ final class DataVersionPoller: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts polling every `interval`.
-    init(interval: Duration, writer: ConnectionPool, collector: SQLiteChangeCollector) {
+    init(interval: Duration, writer: ConnectionPool<SQLiteConnection>, collector: SQLiteChangeCollector) {
         task = Task.detached(priority: .utility) {
             while !Task.isCancelled {
                 do {

@@ -1,5 +1,6 @@
 import CSQLite
 import FetchKit
+import FetchKitDrivers
 
 /// One SQLite connection, confined to the thread that opened it.
 ///
@@ -160,3 +161,5 @@ extension SQLiteConnection {
         return rc != SQLITE_OK || statement != nil
     }
 }
+
+extension SQLiteConnection: DriverConnection {}

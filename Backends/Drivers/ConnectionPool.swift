@@ -5,17 +5,17 @@ import Synchronization
 ///
 /// The writer is a pool of one; the readers a pool of `readerCount`. A job runs on whichever
 /// thread is free first; on a pool of one, jobs run one after another in submission order.
-final class ConnectionPool: Sendable {
+package final class ConnectionPool<Connection: DriverConnection>: Sendable {
     private struct Lifetime {
         var running = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// The pool's name (threads are named `name-0`, `name-1`, …).
-    let name: String
+    package let name: String
     /// How many connections the pool has.
-    let size: Int
-    private let queue = JobQueue()
+    package let size: Int
+    private let queue = JobQueue<Connection>()
     private let lifetime = Mutex(Lifetime())
 
     private init(name: String, size: Int) {
@@ -26,8 +26,8 @@ final class ConnectionPool: Sendable {
     /// Starts `size` threads, opening their connections one after another with `open(index)`.
     ///
     /// - Throws: the first opening error; threads already started are shut down first.
-    static func start(
-        name: String, size: Int, open: @escaping @Sendable (Int) throws -> SQLiteConnection
+    package static func start(
+        name: String, size: Int, open: @escaping @Sendable (Int) throws -> Connection
     ) async throws -> ConnectionPool {
         let pool = ConnectionPool(name: name, size: size)
         do {
@@ -47,7 +47,7 @@ final class ConnectionPool: Sendable {
     /// Runs `body` on one of the pool's threads with its connection and returns its result.
     ///
     /// - Throws: what `body` throws, or ``FetchKitError/closed`` once the pool is shut down.
-    func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let accepted = queue.submit { connection in
                 continuation.resume(with: Result { try body(connection) })
@@ -57,10 +57,10 @@ final class ConnectionPool: Sendable {
     }
 
     /// Whether the pool was shut down.
-    var isClosed: Bool { queue.isClosed }
+    package var isClosed: Bool { queue.isClosed }
 
     /// Refuses new jobs, lets queued ones finish, closes every connection and waits for the threads to end.
-    func shutDown() async {
+    package func shutDown() async {
         queue.shutDown()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = lifetime.withLock { state -> Bool in
@@ -73,7 +73,7 @@ final class ConnectionPool: Sendable {
     }
 
     /// Refuses new jobs; the threads finish queued ones and end on their own.
-    func shutDownWithoutWaiting() {
+    package func shutDownWithoutWaiting() {
         queue.shutDown()
     }
 

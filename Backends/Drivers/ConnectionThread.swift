@@ -3,23 +3,24 @@ import Foundation
 /// A dedicated thread that opens one connection, runs the jobs it takes from a ``JobQueue``
 /// in order, and closes the connection when the queue shuts down.
 ///
-/// Every SQLite call on the connection happens on this thread, never on the cooperative pool.
-enum ConnectionThread {
+/// Every blocking call on the connection (sqlite3, libpq) happens on this thread, never on the cooperative
+/// pool.
+package enum ConnectionThread {
     /// Starts a thread named `name`; returns once its connection is open.
     ///
     /// - Parameters:
     ///   - open: opens the connection, on the new thread.
     ///   - onExit: called on the thread after the connection is closed (or failed to open).
     /// - Throws: the error `open` threw; the thread has then already exited.
-    static func start(
-        name: String, queue: JobQueue, open: @escaping @Sendable () throws -> SQLiteConnection,
+    package static func start<Connection: DriverConnection>(
+        name: String, queue: JobQueue<Connection>, open: @escaping @Sendable () throws -> Connection,
         onExit: @escaping @Sendable () -> Void
     ) async throws {
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 // Named from the thread itself (for debuggers); Linux keeps 15 bytes of it.
                 Thread.current.name = name
-                let connection: SQLiteConnection
+                let connection: Connection
                 do {
                     connection = try open()
                 } catch {
@@ -37,4 +38,10 @@ enum ConnectionThread {
             thread.start()
         }
     }
+}
+
+/// A database connection that a ``ConnectionThread`` owns: used only on that thread, closed there.
+package protocol DriverConnection: AnyObject, SendableMetatype {
+    /// Closes the connection; it is not used afterwards.
+    func close()
 }

@@ -4,19 +4,21 @@ import Foundation
 ///
 /// Any thread submits; the pool's connection threads block in ``next()`` until a job arrives.
 /// After ``shutDown()`` submissions are refused, queued jobs still run, then ``next()`` returns `nil`.
-final class JobQueue: @unchecked Sendable {
+package final class JobQueue<Connection>: @unchecked Sendable {
     // @unchecked: `jobs`, `head` and `isShutDown` are only touched with `condition` locked.
 
     /// A unit of work, run on a connection thread with that thread's connection.
-    typealias Job = @Sendable (SQLiteConnection) -> Void
+    package typealias Job = @Sendable (Connection) -> Void
 
     private let condition = NSCondition()
     private var jobs: [Job?] = []
     private var head = 0
     private var isShutDown = false
 
+    package init() {}
+
     /// Appends `job`; returns `false` (and drops it) when the queue is shut down.
-    func submit(_ job: @escaping Job) -> Bool {
+    package func submit(_ job: @escaping Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !isShutDown else { return false }
@@ -26,7 +28,7 @@ final class JobQueue: @unchecked Sendable {
     }
 
     /// The next job, waiting for one; `nil` once the queue is shut down and drained.
-    func next() -> Job? {
+    package func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
         while head == jobs.count && !isShutDown {
@@ -47,7 +49,7 @@ final class JobQueue: @unchecked Sendable {
     }
 
     /// Refuses new jobs and wakes every waiting thread.
-    func shutDown() {
+    package func shutDown() {
         condition.lock()
         isShutDown = true
         condition.broadcast()
@@ -55,7 +57,7 @@ final class JobQueue: @unchecked Sendable {
     }
 
     /// Whether ``shutDown()`` was called.
-    var isClosed: Bool {
+    package var isClosed: Bool {
         condition.lock()
         defer { condition.unlock() }
         return isShutDown
