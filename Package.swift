@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "FetchKit", targets: ["FetchKit"]),
         .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
+        .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
         .executable(name: "fetchkit", targets: ["fetchkit"]),
     ],
@@ -46,6 +47,18 @@ let package = Package(
             path: "Backends/SQLite",
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Backends/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "FetchKitPostgres",
+            dependencies: ["FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            path: "Backends/Postgres",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FetchKitTesting",
             dependencies: ["FetchKit"],
@@ -68,6 +81,11 @@ let package = Package(
         .testTarget(
             name: "FetchKitSQLiteTests",
             dependencies: ["FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitPostgresTests",
+            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitDrivers", "CLibPQ"],
             swiftSettings: strictSettings
         ),
     ],

@@ -31,8 +31,15 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy(String)
     /// An existing table does not match the schema.
     case schemaMismatch(table: String, detail: String)
-    /// The connection to the database is gone.
+    /// The connection to the database is gone (or could not be made).
     case connectionLost(String)
+    /// The server refused a connection because it has too many.
+    case tooManyConnections(String)
+    /// The transaction could not be serialized with concurrent ones (or deadlocked); running it again may
+    /// succeed.
+    case serializationFailure(String)
+    /// A store URL does not parse or names no known backend; the text never contains the password.
+    case invalidURL(String)
     /// The store is closed.
     case closed
     /// A row could not be turned into a record, or a record into a row.
@@ -64,6 +71,12 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
             return "table '\(table)' does not match the schema: \(detail)"
         case .connectionLost(let message):
             return "connection lost: \(message)"
+        case .tooManyConnections(let message):
+            return "too many connections: \(message)"
+        case .serializationFailure(let message):
+            return "could not serialize the transaction: \(message)"
+        case .invalidURL(let message):
+            return "invalid store URL: \(message)"
         case .closed:
             return "the store is closed"
         case .recordMapping(let entity, let detail):

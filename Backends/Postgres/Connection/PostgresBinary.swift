@@ -1,0 +1,113 @@
+import CLibPQ
+import FetchKit
+import Foundation
+
+/// Values in PostgreSQL's binary wire format, both ways: parameters are sent typed and binary, results are
+/// read binary, so integers, doubles, timestamps and bytes cross exactly, with no text parsing.
+enum PostgresBinary {
+    /// Type OIDs FetchKit sends and reads (`pg_type.oid`).
+    enum TypeID {
+        static let bool: Oid = 16
+        static let bytea: Oid = 17
+        static let char: Oid = 18
+        static let name: Oid = 19
+        static let int8: Oid = 20
+        static let int2: Oid = 21
+        static let int4: Oid = 23
+        static let text: Oid = 25
+        static let oid: Oid = 26
+        static let float4: Oid = 700
+        static let float8: Oid = 701
+        static let unknown: Oid = 705
+        static let bpchar: Oid = 1042
+        static let varchar: Oid = 1043
+        static let timestamp: Oid = 1114
+        static let timestamptz: Oid = 1184
+        static let uuid: Oid = 2950
+    }
+
+    /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's timestamp epoch.
+    static let epochOffset: Int64 = 946_684_800_000_000
+
+    /// The type and bytes of `value` as a parameter (`nil` bytes: SQL NULL, whose type the server infers).
+    ///
+    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a date outside PostgreSQL's range.
+    static func encode(_ value: Value, parameter index: Int) throws -> (type: Oid, bytes: [UInt8]?) {
+        switch value {
+        case .null:
+            return (0, nil)
+        case .integer(let integer):
+            return (TypeID.int8, bigEndianBytes(UInt64(bitPattern: integer)))
+        case .double(let double):
+            return (TypeID.float8, bigEndianBytes(double.bitPattern))
+        case .text(let text):
+            return (TypeID.text, Array(text.utf8))
+        case .bool(let bool):
+            return (TypeID.bool, [bool ? 1 : 0])
+        case .date(let date):
+            let seconds = date.timeIntervalSince1970
+            guard seconds.isFinite, abs(seconds) < 9_000_000_000_000 else {
+                throw FetchKitError.invalidValue("date \(seconds) s from 1970 is out of range (parameter \(index))")
+            }
+            return (TypeID.timestamptz, bigEndianBytes(UInt64(bitPattern: date.microsecondsSince1970 - epochOffset)))
+        case .blob(let data):
+            return (TypeID.bytea, Array(data))
+        }
+    }
+
+    /// The value of `bytes`, a binary column of type `type` named `column`.
+    ///
+    /// - Throws: ``FetchKitError/unsupported(_:)`` for a type FetchKit does not read (numeric, arrays, …).
+    static func decode(_ bytes: UnsafeRawBufferPointer, type: Oid, column: String) throws -> Value {
+        switch type {
+        case TypeID.bool:
+            return .bool(bytes.first != 0)
+        case TypeID.int8:
+            return .integer(Int64(bitPattern: try integer(bytes, size: 8, column: column)))
+        case TypeID.int4:
+            return .integer(Int64(Int32(truncatingIfNeeded: try integer(bytes, size: 4, column: column))))
+        case TypeID.int2:
+            return .integer(Int64(Int16(truncatingIfNeeded: try integer(bytes, size: 2, column: column))))
+        case TypeID.oid:
+            return .integer(Int64(UInt32(truncatingIfNeeded: try integer(bytes, size: 4, column: column))))
+        case TypeID.float8:
+            return .double(Double(bitPattern: try integer(bytes, size: 8, column: column)))
+        case TypeID.float4:
+            return .double(Double(Float(bitPattern: UInt32(try integer(bytes, size: 4, column: column)))))
+        case TypeID.text, TypeID.varchar, TypeID.bpchar, TypeID.name, TypeID.char, TypeID.unknown:
+            return .text(String(decoding: bytes, as: UTF8.self))
+        case TypeID.bytea:
+            return .blob(Data(bytes))
+        case TypeID.timestamptz, TypeID.timestamp:
+            let micros = Int64(bitPattern: try integer(bytes, size: 8, column: column))
+            return .date(Date(microsecondsSince1970: micros + epochOffset))
+        case TypeID.uuid:
+            return .text(uuidText(bytes))
+        default:
+            throw FetchKitError.unsupported("column '\(column)' has PostgreSQL type oid \(type), which FetchKit does not read")
+        }
+    }
+
+    private static func bigEndianBytes(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+    }
+
+    /// The big-endian unsigned integer of `size` bytes.
+    private static func integer(_ bytes: UnsafeRawBufferPointer, size: Int, column: String) throws -> UInt64 {
+        guard bytes.count == size else {
+            throw FetchKitError.database(
+                code: 0, message: "column '\(column)': \(bytes.count) bytes where \(size) were expected", sql: nil)
+        }
+        return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// A uuid's 16 bytes as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
+    private static func uuidText(_ bytes: UnsafeRawBufferPointer) -> String {
+        let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,60 @@
+import CLibPQ
+import FetchKit
+
+extension PostgresConnection {
+    /// Runs `sql` with `bindings` as typed, binary parameters (`$1`, `$2`, …) and returns its result, read
+    /// in binary.
+    ///
+    /// The statement is prepared once per connection and per parameter types, then executed by name.
+    /// - Throws: the ``FetchKitError`` for the server's SQLSTATE (see ``PostgresErrorMapping``).
+    @discardableResult
+    func execute(_ sql: String, _ bindings: [Value] = []) throws -> PostgresResult {
+        let parameters = try bindings.enumerated().map { try PostgresBinary.encode($1, parameter: $0 + 1) }
+        let name = try prepared(sql, types: parameters.map(\.type))
+        let buffers = parameters.map { parameter in parameter.bytes.map { bytes in
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+            bytes.withUnsafeBufferPointer { source in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+            }
+            return buffer
+        } }
+        defer { buffers.forEach { $0?.deallocate() } }
+        let values = buffers.map { $0.map { UnsafePointer($0) } }
+        let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result = PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+        return try check(result, sql: sql)
+    }
+
+    /// Runs `sql`, which takes no parameters and may hold several statements (`BEGIN`, DDL, `LISTEN`), as
+    /// text; returns the last statement's result.
+    @discardableResult
+    func run(_ sql: String) throws -> PostgresResult {
+        try check(PQexec(handle, sql), sql: sql)
+    }
+
+    /// The server-side name of `sql` prepared for parameters of `types`, preparing it on first use.
+    private func prepared(_ sql: String, types: [Oid]) throws -> String {
+        let key = PreparedKey(sql: sql, types: types)
+        if let name = preparedStatements[key] { return name }
+        let name = "fk_\(preparedStatements.count + 1)"
+        try check(PQprepare(handle, name, sql, Int32(types.count), types), sql: sql)
+        preparedStatements[key] = name
+        return name
+    }
+
+    /// `result` when it succeeded, else the error it carries (the result is cleared either way).
+    @discardableResult
+    private func check(_ result: OpaquePointer?, sql: String) throws -> PostgresResult {
+        guard let result else {
+            throw PostgresErrorMapping.connectionError(self, sql: sql)
+        }
+        let wrapped = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return wrapped
+        default:
+            throw PostgresErrorMapping.error(of: wrapped, connection: self, sql: sql)
+        }
+    }
+}

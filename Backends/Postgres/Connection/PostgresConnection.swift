@@ -1,0 +1,81 @@
+import CLibPQ
+import FetchKit
+import FetchKitDrivers
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One libpq connection, confined to the thread that opened it (a ``ConnectionThread``): every call on
+/// it blocks, so none ever runs on the cooperative pool.
+final class PostgresConnection {
+    let handle: OpaquePointer
+    /// The URL it was opened with, password redacted: for errors and logs.
+    let redactedURL: String
+    /// Prepared statements by SQL text and parameter types, with their server-side names.
+    var preparedStatements: [PreparedKey: String] = [:]
+
+    struct PreparedKey: Hashable {
+        let sql: String
+        let types: [Oid]
+    }
+
+    private init(handle: OpaquePointer, redactedURL: String) {
+        self.handle = handle
+        self.redactedURL = redactedURL
+    }
+
+    /// Opens a connection to `url`, adding `extra` keyword/value parameters (they win over the URL's).
+    ///
+    /// The parameters reach libpq as keyword/value arrays (`PQconnectdbParams`), never through a connection
+    /// string. The client encoding is UTF-8.
+    /// - Throws: ``FetchKitError/tooManyConnections(_:)`` or ``FetchKitError/connectionLost(_:)`` with
+    ///   libpq's message and the redacted URL.
+    static func open(_ url: PostgresURL, extra: [(keyword: String, value: String)] = []) throws -> PostgresConnection {
+        let pairs = [("fallback_application_name", "fetchkit")] + url.parameters + extra
+            + [("client_encoding", "UTF8")]
+        let keywords = pairs.map { strdup($0.0) }
+        let values = pairs.map { strdup($0.1) }
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let keywordPointers = keywords.map { UnsafePointer($0) } + [nil]
+        let valuePointers = values.map { UnsafePointer($0) } + [nil]
+        guard let handle = PQconnectdbParams(keywordPointers, valuePointers, 0) else {
+            throw FetchKitError.connectionLost("libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(PQerrorMessage(handle))
+            PQfinish(handle)
+            if message.contains("too many clients") || message.contains("too many connections") {
+                throw FetchKitError.tooManyConnections("\(url.redacted): \(message)")
+            }
+            throw FetchKitError.connectionLost("could not connect to \(url.redacted): \(message)")
+        }
+        return PostgresConnection(handle: handle, redactedURL: url.redacted)
+    }
+
+    /// The server's process ID for this connection (what `pg_terminate_backend` takes).
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// `true` while the connection is usable.
+    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Closes the connection (`PQfinish`); it is not used afterwards.
+    func close() {
+        PQfinish(handle)
+    }
+
+    /// libpq's message text, without its trailing newline.
+    static func message(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "no message" }
+        var message = String(cString: text)
+        while message.last?.isNewline == true { message.removeLast() }
+        return message
+    }
+}
+
+extension PostgresConnection: DriverConnection {}

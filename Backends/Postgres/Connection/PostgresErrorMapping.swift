@@ -1,0 +1,58 @@
+import CLibPQ
+import FetchKit
+
+/// Maps PostgreSQL's SQLSTATE codes to ``FetchKitError``.
+///
+/// Unique, foreign-key, not-null and check violations name their constraint (or column); serialization
+/// failures and deadlocks, too many connections, lost connections and lock timeouts have their own cases;
+/// anything else is ``FetchKitError/database(code:message:sql:)`` with the SQLSTATE in the message.
+enum PostgresErrorMapping {
+    /// `PQresultErrorField` codes: libpq's `PG_DIAG_*` macros are character literals Swift does not import.
+    enum Field {
+        static let sqlState = Int32(UInt8(ascii: "C"))
+        static let message = Int32(UInt8(ascii: "M"))
+        static let detail = Int32(UInt8(ascii: "D"))
+        static let column = Int32(UInt8(ascii: "c"))
+        static let constraint = Int32(UInt8(ascii: "n"))
+    }
+
+    /// The error a failed `result` carries.
+    static func error(of result: PostgresResult, connection: PostgresConnection, sql: String?) -> FetchKitError {
+        let state = field(result, Field.sqlState) ?? ""
+        if state.isEmpty && !connection.isConnected { return connectionError(connection, sql: sql) }
+        let message = field(result, Field.message)
+            ?? PostgresConnection.message(PQresultErrorMessage(result.handle))
+        let detail = field(result, Field.detail).map { "\(message) (\($0))" } ?? message
+        return error(
+            state: state, message: detail, constraint: field(result, Field.constraint),
+            column: field(result, Field.column), sql: sql)
+    }
+
+    /// The error for SQLSTATE `state`.
+    static func error(state: String, message: String, constraint: String?, column: String?, sql: String?) -> FetchKitError {
+        switch state {
+        case "23505": return .constraintViolation(.unique, name: constraint, message: message)
+        case "23503": return .constraintViolation(.foreignKey, name: constraint, message: message)
+        case "23502": return .constraintViolation(.notNull, name: column ?? constraint, message: message)
+        case "23514": return .constraintViolation(.check, name: constraint, message: message)
+        case _ where state.hasPrefix("23"): return .constraintViolation(.other, name: constraint, message: message)
+        case "40001", "40P01": return .serializationFailure(message)
+        case "53300": return .tooManyConnections(message)
+        case "55P03": return .busy(sql.map { "\(message) (running: \($0))" } ?? message)
+        case "57P01", "57P02", "57P03": return .connectionLost(message)
+        case _ where state.hasPrefix("08"): return .connectionLost(message)
+        default: return .database(code: 0, message: "SQLSTATE \(state): \(message)", sql: sql)
+        }
+    }
+
+    /// The error for a connection that failed without a result (it broke, or ran out of memory).
+    static func connectionError(_ connection: PostgresConnection, sql: String?) -> FetchKitError {
+        let message = PostgresConnection.message(PQerrorMessage(connection.handle))
+        guard connection.isConnected else { return .connectionLost("\(connection.redactedURL): \(message)") }
+        return .database(code: 0, message: message, sql: sql)
+    }
+
+    private static func field(_ result: PostgresResult, _ code: Int32) -> String? {
+        PQresultErrorField(result.handle, code).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,48 @@
+import CLibPQ
+import FetchKit
+
+/// The result of one statement: rows of binary values, or the number of rows a command changed. Cleared
+/// (`PQclear`) when released. Used only on its connection's thread.
+final class PostgresResult {
+    let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit { PQclear(handle) }
+
+    /// The number of rows returned.
+    var rowCount: Int { Int(PQntuples(handle)) }
+
+    /// The number of columns.
+    var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// The number of rows an INSERT, UPDATE or DELETE changed (0 for other statements).
+    var changedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
+    /// The name of column `index`.
+    func name(ofColumn index: Int) -> String { String(cString: PQfname(handle, Int32(index))) }
+
+    /// The column names, in order.
+    var columnNames: [String] { (0..<columnCount).map(name(ofColumn:)) }
+
+    /// The value at `row`, `column`.
+    ///
+    /// - Throws: ``FetchKitError/unsupported(_:)`` for a column type FetchKit does not read.
+    func value(row: Int, column: Int) throws -> Value {
+        let (r, c) = (Int32(row), Int32(column))
+        if PQgetisnull(handle, r, c) == 1 { return .null }
+        let bytes = UnsafeRawBufferPointer(start: PQgetvalue(handle, r, c), count: Int(PQgetlength(handle, r, c)))
+        return try PostgresBinary.decode(bytes, type: PQftype(handle, c), column: name(ofColumn: column))
+    }
+
+    /// Every row, as ``Row``s sharing one layout.
+    func rows() throws -> [Row] {
+        let layout = RowLayout(names: columnNames)
+        let columns = columnCount
+        return try (0..<rowCount).map { row in
+            Row(layout: layout, values: try (0..<columns).map { try value(row: row, column: $0) })
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import FetchKit
+
+/// A PostgreSQL connection URL taken apart into libpq's keyword/value parameters, which libpq receives as
+/// they are (`PQconnectdbParams`): nothing is ever spliced into a connection string.
+///
+/// ```swift
+/// let url = try PostgresURL("postgresql://app:s3cret@db.internal:5433/tasks?sslmode=require")
+/// url.parameters   // [("user", "app"), ("password", "s3cret"), ("host", "db.internal"), ("port", "5433"),
+///                  //  ("dbname", "tasks"), ("sslmode", "require")]
+/// url.redacted     // "postgresql://app:***@db.internal:5433/tasks?sslmode=require"
+/// ```
+///
+/// Both `postgres://` and `postgresql://` are accepted. Every part is percent-decoded. A host that starts
+/// with `/` once decoded (`%2Fvar%2Frun%2Fpostgresql`) is a unix-socket directory; `[…]` is an IPv6
+/// address; `?host=/path` names a socket directory too. Query items are passed to libpq as keywords
+/// (`sslmode`, `connect_timeout`, `application_name`, …); libpq rejects one it does not know.
+public struct PostgresURL: Sendable, CustomStringConvertible {
+    /// The keyword/value pairs for libpq, in order.
+    public let parameters: [(keyword: String, value: String)]
+    /// The URL with its password replaced by `***`: safe to log and to put in errors.
+    public let redacted: String
+
+    /// Parses `string`.
+    ///
+    /// - Throws: ``FetchKitError/invalidURL(_:)`` naming what is wrong, never echoing the password.
+    public init(_ string: String) throws {
+        guard let schemeEnd = string.range(of: "://") else {
+            throw FetchKitError.invalidURL("expected postgres://… or postgresql://…")
+        }
+        let scheme = string[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "postgres" || scheme == "postgresql" else {
+            throw FetchKitError.invalidURL("the scheme '\(scheme)' is not postgres or postgresql")
+        }
+        var rest = string[schemeEnd.upperBound...]
+        var query = Substring("")
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var path = Substring("")
+        if let slash = rest.firstIndex(of: "/") {
+            path = rest[rest.index(after: slash)...]
+            rest = rest[..<slash]
+        }
+        var userInfo: Substring?
+        if let at = rest.lastIndex(of: "@") {
+            userInfo = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+        }
+
+        var parameters: [(keyword: String, value: String)] = []
+        var redactedUserInfo = ""
+        if let userInfo {
+            let (user, password) = Self.split(userInfo, at: ":")
+            let decodedUser = try Self.decode(user, part: "user name")
+            if !decodedUser.isEmpty { parameters.append(("user", decodedUser)) }
+            redactedUserInfo = String(user)
+            if let password {
+                // Decoded for libpq, never shown: an error about it names the part, not the text.
+                parameters.append(("password", try Self.decode(password, part: "password")))
+                redactedUserInfo += ":***"
+            }
+            redactedUserInfo += "@"
+        }
+        let (host, port) = try Self.hostAndPort(rest)
+        if let host { parameters.append(("host", host)) }
+        if let port { parameters.append(("port", port)) }
+        let database = try Self.decode(path, part: "database name")
+        if !database.isEmpty { parameters.append(("dbname", database)) }
+        for item in query.split(separator: "&") where !item.isEmpty {
+            let (key, value) = Self.split(item, at: "=")
+            let keyword = try Self.decode(key, part: "query parameter name")
+            guard !keyword.isEmpty else { throw FetchKitError.invalidURL("a query parameter has no name") }
+            guard keyword != "password" else {
+                throw FetchKitError.invalidURL("put the password in the user info (user:password@host), not the query")
+            }
+            parameters.append((keyword, try Self.decode(value ?? "", part: "value of '\(keyword)'")))
+        }
+        self.parameters = parameters
+        self.redacted = "\(scheme)://\(redactedUserInfo)\(rest)" + (path.isEmpty ? "" : "/\(path)")
+            + (query.isEmpty ? "" : "?\(query)")
+    }
+
+    /// The value of `keyword` (the last one when repeated).
+    public subscript(keyword: String) -> String? { parameters.last { $0.keyword == keyword }?.value }
+
+    public var description: String { redacted }
+
+    /// `text` cut at the first `separator`: the part before, and the part after (`nil` without one).
+    private static func split(_ text: Substring, at separator: Character) -> (Substring, Substring?) {
+        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+        return (text[..<index], text[text.index(after: index)...])
+    }
+
+    /// The host (a name, an address, or a socket directory) and the port of `authority`.
+    private static func hostAndPort(_ authority: Substring) throws -> (String?, String?) {
+        var host = authority
+        var port: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else {
+                throw FetchKitError.invalidURL("an IPv6 host is missing its ']'")
+            }
+            let after = host[host.index(after: close)...]
+            if after.hasPrefix(":") { port = after.dropFirst() } else if !after.isEmpty {
+                throw FetchKitError.invalidURL("unexpected text after the IPv6 host")
+            }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            port = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        if let port, port.isEmpty || !port.allSatisfy(\.isASCII) || UInt16(port) == nil || UInt16(port) == 0 {
+            throw FetchKitError.invalidURL("the port '\(port)' is not a number from 1 to 65535")
+        }
+        let decoded = try decode(host, part: "host")
+        return (decoded.isEmpty ? nil : decoded, port.map(String.init))
+    }
+
+    /// `text` with its `%XX` escapes decoded as UTF-8.
+    private static func decode(_ text: Substring, part: String) throws -> String {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else {
+                throw FetchKitError.invalidURL("the \(part) has a '%' not followed by two hex digits")
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw FetchKitError.invalidURL("the \(part) is not valid UTF-8 once decoded")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
