@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitDrivers
 
 extension SQLiteStore {
     /// Fetches the rows matching `request`, in its order, on a reader connection.
@@ -26,16 +27,5 @@ extension SQLiteStore {
     public func count(_ request: FetchRequest) async throws -> Int {
         let statement = try compiler.count(request)
         return try await read { connection in try connection.count(statement) }
-    }
-}
-
-extension SQLCompiler {
-    /// Compiles `request` for decoding into `R`, checking that it fetches `R`'s entity.
-    func compileFetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> CompiledFetch {
-        guard request.entityName == R.entity.name else {
-            throw FetchKitError.recordMapping(
-                entity: R.entity.name, detail: "the request fetches \(request.entityName), not \(R.entity.name)")
-        }
-        return try fetch(request)
     }
 }

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitDrivers
 import Logging
 
 // Every write goes through this file: the writer connection and the transaction boundaries
@@ -37,7 +38,7 @@ extension SQLiteStore {
     ) throws -> T {
         try connection.run("BEGIN IMMEDIATE")
         changes.didBegin(on: connection)
-        let transaction = SQLiteWriteTransaction(connection: connection, compiler: compiler)
+        let transaction = SQLWriteTransaction(connection: connection, compiler: compiler)
         defer { transaction.end() }
         do {
             let result = try body(transaction)

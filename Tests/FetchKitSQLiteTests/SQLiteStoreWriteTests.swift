@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitDrivers
 @testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
@@ -268,7 +269,7 @@ struct SQLiteTransactionControlTests {
         ("SELECT 'COMMIT'", false), ("UPDATE task SET title = 'BEGIN'", false), ("", false), ("/* open", false),
     ])
     func recognised(sql: String, controls: Bool) {
-        #expect(SQLiteSQLText.controlsTransaction(sql) == controls)
+        #expect(SQLText.controlsTransaction(sql) == controls)
     }
 
     @Test("COMMIT or ROLLBACK through execute is refused and the write rolls back whole")

@@ -1,10 +1,10 @@
 /// Small facts about raw SQL text, read without preparing it.
-enum SQLiteSQLText {
+package enum SQLText {
     /// The first `limit` words of `sql`, uppercased, skipping whitespace and `--` / `/* */` comments;
     /// stops at the first character that is neither.
     ///
     /// - Complexity: O(*n*) in the length of the text read.
-    static func leadingKeywords(_ sql: String, limit: Int) -> [String] {
+    package static func leadingKeywords(_ sql: String, limit: Int) -> [String] {
         let bytes = Array(sql.utf8)
         var index = 0
         var words: [String] = []
@@ -18,12 +18,17 @@ enum SQLiteSQLText {
         return words
     }
 
-    /// Whether `sql` begins, commits or rolls back a transaction (`ROLLBACK TO` a savepoint does not).
-    static func controlsTransaction(_ sql: String) -> Bool {
+    /// Whether `sql` begins, commits or rolls back a transaction (`ROLLBACK TO` a savepoint does not), in
+    /// SQLite's or PostgreSQL's words (`START TRANSACTION`, `ABORT`, `PREPARE TRANSACTION` too).
+    package static func controlsTransaction(_ sql: String) -> Bool {
         let words = leadingKeywords(sql, limit: 3)
         switch words.first {
-        case "BEGIN", "COMMIT", "END":
+        case "BEGIN", "COMMIT", "END", "ABORT":
             return true
+        case "START":
+            return words.dropFirst().first == "TRANSACTION"
+        case "PREPARE":
+            return words.dropFirst().first == "TRANSACTION"
         case "ROLLBACK":
             let rest = words.dropFirst().drop { $0 == "TRANSACTION" }
             return rest.first != "TO"

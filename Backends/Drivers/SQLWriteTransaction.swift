@@ -1,23 +1,24 @@
 import FetchKit
 
-/// The ``WriteTransaction`` a ``SQLiteStore/write(_:)`` closure receives: it runs the compiler's
-/// statements on the writer connection, inside the store's `BEGIN IMMEDIATE … COMMIT`.
+/// The ``WriteTransaction`` a store's write closure receives, for any backend whose connection is a
+/// ``SQLWriteConnection``: it runs the compiler's statements on the writer connection, inside the store's
+/// transaction (which the store begins and ends).
 ///
 /// Confined to the writer thread and valid only while the closure runs.
-final class SQLiteWriteTransaction: WriteTransaction {
-    let schema: Schema
-    private let connection: SQLiteConnection
+package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTransaction {
+    package let schema: Schema
+    private let connection: Connection
     private let compiler: SQLCompiler
     private var isActive = true
 
-    init(connection: SQLiteConnection, compiler: SQLCompiler) {
+    package init(connection: Connection, compiler: SQLCompiler) {
         self.connection = connection
         self.compiler = compiler
         self.schema = compiler.schema
     }
 
     /// Marks the transaction over: later calls throw.
-    func end() {
+    package func end() {
         isActive = false
     }
 
@@ -30,7 +31,7 @@ final class SQLiteWriteTransaction: WriteTransaction {
 
     // MARK: - Insert
 
-    func insert<R: Record>(_ record: R) throws -> R {
+    package func insert<R: Record>(_ record: R) throws -> R {
         let entity = try entity(named: R.entity.name)
         let keyName = entity.primaryKey.name
         var row = try RecordCoding.encode(record)
@@ -42,31 +43,27 @@ final class SQLiteWriteTransaction: WriteTransaction {
         return try RecordCoding.decode(R.self, from: row)
     }
 
-    func insert(_ row: Row, into entityName: String) throws -> Value {
+    package func insert(_ row: Row, into entityName: String) throws -> Value {
         try insert(row, into: entity(named: entityName))
     }
 
     private func insert(_ row: Row, into entity: Entity) throws -> Value {
         let statement = try compiler.insert(row, into: entity)
         let keyType = entity.primaryKey.type
-        return try connection.withStatement(statement.sql) { prepared in
-            try prepared.bind(statement.bindings)
-            if try prepared.step() {
-                // INSERT … RETURNING the key.
-                let key = prepared.value(at: 0, as: keyType)
-                while try prepared.step() {}
-                return key
-            }
-            if let given = row[entity.primaryKey.name], !given.isNull {
-                return keyType.coerce(given) ?? given
-            }
-            return .integer(connection.lastInsertRowID)
+        // INSERT … RETURNING the key, where the dialect can.
+        if let key = try connection.insert(statement, keyType: keyType) { return key }
+        if let given = row[entity.primaryKey.name], !given.isNull {
+            return keyType.coerce(given) ?? given
         }
+        guard let assigned = connection.lastAssignedKey else {
+            throw FetchKitError.database(code: 0, message: "the insert returned no primary key", sql: statement.sql)
+        }
+        return assigned
     }
 
     // MARK: - Upsert
 
-    func upsert<R: Record>(_ record: R) throws {
+    package func upsert<R: Record>(_ record: R) throws {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
         guard let key = row[entity.primaryKey.name], !key.isNull else {
@@ -77,13 +74,13 @@ final class SQLiteWriteTransaction: WriteTransaction {
         try run(compiler.upsert(row, into: entity))
     }
 
-    func upsert(_ row: Row, into entityName: String) throws {
+    package func upsert(_ row: Row, into entityName: String) throws {
         try run(compiler.upsert(row, into: entity(named: entityName)))
     }
 
     // MARK: - Update
 
-    func update<R: Record>(_ record: R) throws {
+    package func update<R: Record>(_ record: R) throws {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
         let keyName = entity.primaryKey.name
@@ -98,7 +95,7 @@ final class SQLiteWriteTransaction: WriteTransaction {
         }
     }
 
-    func update(_ entityName: String, key: Value, set values: Row) throws -> Bool {
+    package func update(_ entityName: String, key: Value, set values: Row) throws -> Bool {
         try update(entity(named: entityName), key: key, set: values)
     }
 
@@ -106,7 +103,7 @@ final class SQLiteWriteTransaction: WriteTransaction {
         try run(compiler.update(entity, key: key, set: values)) > 0
     }
 
-    func update(_ entityName: String, where predicate: FetchPredicate, set values: Row) throws -> Int {
+    package func update(_ entityName: String, where predicate: FetchPredicate, set values: Row) throws -> Int {
         try run(compiler.update(entity(named: entityName), where: predicate, set: values))
     }
 
@@ -120,29 +117,29 @@ final class SQLiteWriteTransaction: WriteTransaction {
 
     // MARK: - Delete
 
-    func delete<R: Record>(_ record: R) throws -> Bool {
+    package func delete<R: Record>(_ record: R) throws -> Bool {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
         guard let key = row[entity.primaryKey.name], !key.isNull else { return false }
         return try run(compiler.delete(entity, key: key)) > 0
     }
 
-    func delete(_ entityName: String, key: Value) throws -> Bool {
+    package func delete(_ entityName: String, key: Value) throws -> Bool {
         try run(compiler.delete(entity(named: entityName), key: key)) > 0
     }
 
-    func delete(_ entityName: String, where predicate: FetchPredicate) throws -> Int {
+    package func delete(_ entityName: String, where predicate: FetchPredicate) throws -> Int {
         try run(compiler.delete(entity(named: entityName), where: predicate))
     }
 
     // MARK: - Raw SQL and fetches
 
-    func execute(_ sql: String, _ bindings: [Value]) throws -> Int {
+    package func execute(_ sql: String, _ bindings: [Value]) throws -> Int {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
         }
         // The store owns the transaction: raw SQL must not commit or roll it back behind its back.
-        guard !SQLiteSQLText.controlsTransaction(sql) else {
+        guard !SQLText.controlsTransaction(sql) else {
             throw FetchKitError.unsupported(
                 "execute cannot begin, commit or roll back the write's transaction (\(sql)); "
                     + "return from the write closure to commit, throw to roll back")
@@ -154,12 +151,12 @@ final class SQLiteWriteTransaction: WriteTransaction {
         return changed
     }
 
-    func fetch(_ request: FetchRequest) throws -> [Row] {
+    package func fetch(_ request: FetchRequest) throws -> [Row] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRows(compiler.fetch(request))
     }
 
-    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
+    package func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRecords(compiler.compileFetch(request, as: R.self), as: R.self)
     }
@@ -167,17 +164,31 @@ final class SQLiteWriteTransaction: WriteTransaction {
     /// Runs one statement to completion; returns the rows it changed (0 for one that changes none).
     @discardableResult
     private func run(_ statement: SQLStatement) throws -> Int {
-        let before = connection.totalChanges
-        try connection.run(statement.sql, statement.bindings)
-        // sqlite3_changes() keeps the count of the last INSERT/UPDATE/DELETE: report it only when
-        // this statement changed something, so a SELECT or DDL returns 0.
-        return connection.totalChanges == before ? 0 : connection.changes
+        try connection.changedRows(statement)
     }
 }
 
 extension Row {
     /// The row without column `name`.
-    func removing(_ name: String) -> Row {
+    package func removing(_ name: String) -> Row {
         Row(zip(names, values).filter { $0.0 != name })
     }
+}
+
+/// What a ``SQLWriteTransaction`` needs of a backend's writer connection.
+package protocol SQLWriteConnection: AnyObject {
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { get }
+    /// The primary key the database assigned to the last inserted row, when an insert returns none.
+    var lastAssignedKey: Value? { get }
+    /// Runs an `INSERT`; returns the key its `RETURNING` clause gave (`nil` without one).
+    func insert(_ statement: SQLStatement, keyType: AttributeType) throws -> Value?
+    /// Runs one statement to completion; returns the rows it inserted, updated or deleted (0 for others).
+    func changedRows(_ statement: SQLStatement) throws -> Int
+    /// Runs a compiled `SELECT count(*)`.
+    func count(_ statement: SQLStatement) throws -> Int
+    /// Runs a compiled fetch.
+    func fetchRows(_ fetch: CompiledFetch) throws -> [Row]
+    /// Runs a compiled fetch and decodes its rows into records.
+    func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R]
 }
