@@ -1,14 +1,9 @@
+import FetchKit
 import Logging
 
 extension SQLiteStore {
     /// What a store does with the schema's tables when it opens.
-    public enum SchemaPolicy: Sendable, Hashable {
-        /// Create the tables (and their indexes) that do not exist, in one transaction,
-        /// and validate the ones that do.
-        case createMissing
-        /// Only validate: a missing table is a ``FetchKitError/schemaMismatch(table:detail:)``.
-        case validateOnly
-    }
+    public typealias SchemaPolicy = FetchKit.SchemaPolicy
 
     /// How a store opens and runs its connections.
     ///

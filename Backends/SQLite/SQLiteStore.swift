@@ -104,7 +104,7 @@ public final class SQLiteStore: PersistentStore {
                     .run(on: connection)
             }
             let changeCollector = SQLiteChangeCollector(
-                schema: schema, feed: SQLiteChangeFeed(), logger: options.logger)
+                schema: schema, feed: ChangeFeed(), logger: options.logger)
             try await writer.run { connection in try changeCollector.install(on: connection) }
             var readers: ConnectionPool<SQLiteConnection>?
             if path != nil, options.readerCount > 0 {

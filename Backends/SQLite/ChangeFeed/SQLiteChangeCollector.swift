@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitDrivers
 import Logging
 
 /// The change feed's side of the writer connection: collects each transaction's row changes from
@@ -28,7 +29,7 @@ final class SQLiteChangeCollector: @unchecked Sendable {
     // threads only hold the reference.
 
     /// Where committed changes go.
-    let feed: SQLiteChangeFeed
+    let feed: ChangeFeed
     private let logger: Logger
     // Shared with the hook entry points (+Hooks), hence not private.
     var tables: SQLiteTrackedTables
@@ -46,7 +47,7 @@ final class SQLiteChangeCollector: @unchecked Sendable {
     /// The table a `DROP TABLE` being prepared removes (its `SQLITE_DELETE` must not be ignored).
     var droppingTable: Int?
 
-    init(schema: Schema, feed: SQLiteChangeFeed, logger: Logger) {
+    init(schema: Schema, feed: ChangeFeed, logger: Logger) {
         self.tables = SQLiteTrackedTables(schema: schema)
         self.feed = feed
         self.logger = logger

@@ -2,7 +2,8 @@ import FetchKit
 import Foundation
 import Synchronization
 
-/// The subscribers of one store's change feed, and the publishing of committed changes to them.
+/// The subscribers of one store's change feed, and the publishing of committed changes to them (every
+/// backend's ``PersistentStore/changes()``).
 ///
 /// Each subscriber is an `AsyncStream` with an unbounded buffer: publishing never waits for a
 /// consumer, so a slow consumer cannot hold up the writer thread (its undelivered changes pile up
@@ -10,7 +11,7 @@ import Synchronization
 ///
 /// Every change gets the next transaction ID under one lock and is yielded to every subscriber
 /// before the next change is numbered, so all subscribers see the same changes in the same order.
-final class SQLiteChangeFeed: Sendable {
+package final class ChangeFeed: Sendable {
     private struct Subscribers {
         var continuations: [Int: AsyncStream<StoreChange>.Continuation] = [:]
         var nextID = 0
@@ -22,8 +23,10 @@ final class SQLiteChangeFeed: Sendable {
     /// Held while yielding; an unbounded stream's `yield` neither blocks nor calls back into the feed.
     private let publishing = Mutex<UInt64>(0)
 
+    package init() {}
+
     /// A new subscription: every change published from now on, until ``finish()``.
-    func subscribe() -> AsyncStream<StoreChange> {
+    package func subscribe() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
         let id = subscribers.withLock { state -> Int? in
             guard !state.isFinished else { return nil }
@@ -43,22 +46,22 @@ final class SQLiteChangeFeed: Sendable {
     }
 
     /// How many streams are subscribed.
-    var subscriberCount: Int {
+    package var subscriberCount: Int {
         subscribers.withLock { $0.continuations.count }
     }
 
     /// Publishes one committed transaction's changes under the next transaction ID.
-    func publish(_ tables: [String: TableChange]) {
+    package func publish(_ tables: [String: TableChange]) {
         publish { StoreChange(transactionID: $0, tables: tables) }
     }
 
     /// Publishes a resync: changes may have been made that the feed cannot name.
-    func publishResync() {
+    package func publishResync() {
         publish { StoreChange.resync(transactionID: $0) }
     }
 
     /// Ends every subscriber's stream; later subscriptions end at once and publishing does nothing.
-    func finish() {
+    package func finish() {
         let ended = subscribers.withLock { state -> [AsyncStream<StoreChange>.Continuation] in
             state.isFinished = true
             defer { state.continuations.removeAll() }
@@ -69,7 +72,7 @@ final class SQLiteChangeFeed: Sendable {
     }
 
     /// The ID of the last change published (0 before the first).
-    var lastPublishedID: UInt64 {
+    package var lastPublishedID: UInt64 {
         publishing.withLock { $0 }
     }
 

@@ -1,0 +1,60 @@
+import CLibPQ
+import FetchKit
+import FetchKitDrivers
+
+/// The writer connection as a ``SQLWriteConnection``, so the shared ``SQLWriteTransaction`` runs on it;
+/// and the fetches readers run.
+extension PostgresConnection: SQLWriteConnection {
+    var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
+    /// PostgreSQL returns assigned keys through `RETURNING`; there is no "last insert" to ask for.
+    var lastAssignedKey: Value? { nil }
+
+    func insert(_ statement: SQLStatement, keyType: AttributeType) throws -> Value? {
+        let result = try execute(statement.sql, statement.bindings)
+        guard result.rowCount > 0, result.columnCount > 0 else { return nil }
+        let key = try result.value(row: 0, column: 0)
+        return keyType.coerce(key) ?? key
+    }
+
+    func changedRows(_ statement: SQLStatement) throws -> Int {
+        try execute(statement.sql, statement.bindings).changedRows
+    }
+
+    func count(_ statement: SQLStatement) throws -> Int {
+        let result = try execute(statement.sql, statement.bindings)
+        guard result.rowCount == 1, case .integer(let count) = try result.value(row: 0, column: 0) else {
+            throw FetchKitError.database(code: 0, message: "a count returned no integer", sql: statement.sql)
+        }
+        return Int(count)
+    }
+
+    /// Runs a compiled fetch; rows are named as ``CompiledFetch/columns`` says and share one layout.
+    func fetchRows(_ fetch: CompiledFetch) throws -> [Row] {
+        let result = try execute(fetch.statement.sql, fetch.statement.bindings)
+        guard result.columnCount == fetch.columns.count else {
+            throw FetchKitError.database(
+                code: 0, message: "the fetch returned \(result.columnCount) columns, expected \(fetch.columns.count)",
+                sql: fetch.statement.sql)
+        }
+        let layout = RowLayout(names: fetch.columns.map(\.name))
+        let types = fetch.columns.map(\.type)
+        var rows: [Row] = []
+        rows.reserveCapacity(result.rowCount)
+        for row in 0..<result.rowCount {
+            var values: [Value] = []
+            values.reserveCapacity(types.count)
+            for (column, type) in types.enumerated() {
+                let value = try result.value(row: row, column: column)
+                values.append(type.coerce(value) ?? value)
+            }
+            rows.append(Row(layout: layout, values: values))
+        }
+        return rows
+    }
+
+    func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
+        let decoder = RecordDecoder(R.self)
+        return try fetchRows(fetch).map { try decoder.decode(from: $0) }
+    }
+}

@@ -1,0 +1,28 @@
+import FetchKit
+import FetchKitDrivers
+
+extension PostgresStore {
+    /// Fetches the rows matching `request`, in its order, on a reader connection.
+    ///
+    /// Rows name their columns as ``CompiledFetch/columns`` does: the primary key, the attributes, then each
+    /// sort or section key path not already selected.
+    public func fetch(_ request: FetchRequest) async throws -> [Row] {
+        let fetch = try compiler.fetch(request)
+        return try await readers.run { connection in try connection.fetchRows(fetch) }
+    }
+
+    /// Fetches the records matching `request`.
+    ///
+    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` when `request` is for another entity or a
+    ///   row does not fit `R`.
+    public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+        let fetch = try compiler.compileFetch(request, as: R.self)
+        return try await readers.run { connection in try connection.fetchRecords(fetch, as: R.self) }
+    }
+
+    /// Counts the objects matching `request` (its limit and offset apply).
+    public func count(_ request: FetchRequest) async throws -> Int {
+        let statement = try compiler.count(request)
+        return try await readers.run { connection in try connection.count(statement) }
+    }
+}
