@@ -50,11 +50,11 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
     private func insert(_ row: Row, into entity: Entity) throws -> Value {
         let statement = try compiler.insert(row, into: entity)
         let keyType = entity.primaryKey.type
+        let given = row[entity.primaryKey.name].flatMap { $0.isNull ? nil : keyType.coerce($0) ?? $0 }
         // INSERT … RETURNING the key, where the dialect can.
-        if let key = try connection.insert(statement, keyType: keyType) { return key }
-        if let given = row[entity.primaryKey.name], !given.isNull {
-            return keyType.coerce(given) ?? given
-        }
+        let returned = try connection.insert(statement, keyType: keyType)
+        if let given { try connection.didWrite(explicitKey: given, into: entity, dialect: compiler.dialect) }
+        if let key = returned ?? given { return key }
         guard let assigned = connection.lastAssignedKey else {
             throw FetchKitError.database(code: 0, message: "the insert returned no primary key", sql: statement.sql)
         }
@@ -71,11 +71,18 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
             _ = try insert(row.removing(entity.primaryKey.name), into: entity)
             return
         }
-        try run(compiler.upsert(row, into: entity))
+        try upsert(row, into: entity)
     }
 
     package func upsert(_ row: Row, into entityName: String) throws {
-        try run(compiler.upsert(row, into: entity(named: entityName)))
+        try upsert(row, into: entity(named: entityName))
+    }
+
+    private func upsert(_ row: Row, into entity: Entity) throws {
+        try run(compiler.upsert(row, into: entity))
+        if let key = row[entity.primaryKey.name], !key.isNull {
+            try connection.didWrite(explicitKey: entity.primaryKey.type.coerce(key) ?? key, into: entity, dialect: compiler.dialect)
+        }
     }
 
     // MARK: - Update
@@ -191,4 +198,12 @@ package protocol SQLWriteConnection: AnyObject {
     func fetchRows(_ fetch: CompiledFetch) throws -> [Row]
     /// Runs a compiled fetch and decodes its rows into records.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R]
+    /// Called after a row with a primary key the caller chose was inserted or upserted into `entity`, so
+    /// a backend whose keys come from a sequence can move it past that key.
+    func didWrite(explicitKey key: Value, into entity: Entity, dialect: SQLDialect) throws
+}
+
+extension SQLWriteConnection {
+    /// Nothing to do: the database picks keys above every key present (SQLite's rowid).
+    package func didWrite(explicitKey key: Value, into entity: Entity, dialect: SQLDialect) throws {}
 }

@@ -15,8 +15,7 @@ enum PostgresServer {
     }
 
     static func url() throws -> PostgresURL {
-        guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty else { throw Missing() }
-        return try PostgresURL(text)
+        try PostgresURL(requiredURLText())
     }
 
     /// A pool of `size` connections, each on its own thread.
@@ -25,6 +24,44 @@ enum PostgresServer {
         return try await ConnectionPool<PostgresConnection>.start(name: name, size: size) { _ in
             try PostgresConnection.open(url)
         }
+    }
+
+    /// A store of `schema` in a PostgreSQL schema (namespace) of its own, so tests running at once never
+    /// see each other's tables; the database gets the `unaccent` extension.
+    static func isolatedStore(
+        schema: Schema, options: PostgresStore.Options = .init(readerCount: 2)
+    ) async throws -> PostgresStore {
+        let namespace = uniqueName("fkt")
+        try await unaccentInstalled.value
+        try await administer("CREATE SCHEMA \(namespace)")
+        return try await PostgresStore.open(url: url(searchPath: namespace), schema: schema, options: options)
+    }
+
+    /// The server's URL with `search_path` set to `namespace` (then `public`, where extensions live).
+    static func url(searchPath namespace: String) throws -> PostgresURL {
+        var text = try requiredURLText()
+        text += (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace),public"
+        return try PostgresURL(text)
+    }
+
+    private static func requiredURLText() throws -> String {
+        guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty else { throw Missing() }
+        return text
+    }
+
+    /// Installs `unaccent` once per test process (concurrent `CREATE EXTENSION`s race on its catalog row).
+    private static let unaccentInstalled = Task { try await administer("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public") }
+
+    /// Runs `sql` on a connection of its own.
+    static func administer(_ sql: String) async throws {
+        let admin = try await pool(name: "fkt-pg-admin")
+        do {
+            try await admin.run { connection in _ = try connection.run(sql) }
+        } catch {
+            await admin.shutDown()
+            throw error
+        }
+        await admin.shutDown()
     }
 
     private static let counter = Atomic<Int>(0)

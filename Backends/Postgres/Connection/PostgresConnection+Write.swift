@@ -53,6 +53,17 @@ extension PostgresConnection: SQLWriteConnection {
         return rows
     }
 
+    /// Moves the identity sequence of `entity`'s integer primary key past `key`, so the next insert that
+    /// lets the database choose does not collide with a key a caller chose. Sequences are not
+    /// transactional: a rolled-back write leaves a gap, never a collision.
+    func didWrite(explicitKey key: Value, into entity: Entity, dialect: SQLDialect) throws {
+        guard entity.primaryKey.type == .integer, case .integer(let value) = key else { return }
+        try execute("""
+            SELECT setval(sequence, $3) FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence) AS found
+            WHERE found.sequence IS NOT NULL AND COALESCE(pg_sequence_last_value(found.sequence), 0) < $3
+            """, [.text(dialect.quote(entity.table)), .text(entity.primaryKeyAttribute.column), .integer(value)])
+    }
+
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
         let decoder = RecordDecoder(R.self)
         return try fetchRows(fetch).map { try decoder.decode(from: $0) }

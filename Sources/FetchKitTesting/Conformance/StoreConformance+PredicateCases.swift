@@ -1,0 +1,128 @@
+import FetchKit
+import Foundation
+
+extension StoreConformance {
+    /// One predicate and the primary keys it selects from the fixtures, in key order.
+    public struct PredicateCase: Sendable, CustomStringConvertible {
+        public let entity: String
+        public let format: String
+        public let arguments: [any FormatArgument]
+        public let expected: [Int64]
+        public var description: String { "\(entity): \(format)" }
+
+        init(_ format: String, _ arguments: [any FormatArgument], _ expected: [Int64], on entity: String = "Task") {
+            self.entity = entity
+            self.format = format
+            self.arguments = arguments
+            self.expected = expected
+        }
+
+        /// Whether the predicate folds diacritics (`[d]`, `[cd]`).
+        var foldsDiacritics: Bool { format.contains("[d]") || format.contains("[cd]") }
+    }
+
+    /// Every predicate form, with the primary keys it selects from the fixtures (worked out by hand).
+    static let predicateCases: [PredicateCase] = [
+        // Booleans and comparisons
+        PredicateCase("done == NO", [], [1, 3, 4, 5, 7, 9]),
+        PredicateCase("done == YES", [], [2, 6, 8, 10]),
+        PredicateCase("done = FALSE", [], [1, 3, 4, 5, 7, 9]),
+        PredicateCase("done == 1", [], [2, 6, 8, 10]),
+        PredicateCase("priority > 2", [], [1, 5, 7, 9]),
+        PredicateCase("priority >= 3", [], [1, 5, 7, 9]),
+        PredicateCase("priority => 4", [], [5, 7]),
+        PredicateCase("priority < 1", [], [6, 10]),
+        PredicateCase("priority <= 1", [], [3, 4, 6, 10]),
+        PredicateCase("priority =< 1", [], [3, 4, 6, 10]),
+        PredicateCase("priority != 2", [], [1, 3, 4, 5, 6, 7, 9, 10]),
+        PredicateCase("priority <> 2", [], [1, 3, 4, 5, 6, 7, 9, 10]),
+        PredicateCase("2 < priority", [], [1, 5, 7, 9]),
+        PredicateCase("priority == -1", [], [10]),
+        // NULL semantics (NSPredicate's: NULL != 'unit' is true)
+        PredicateCase("notes == nil", [], [2, 5, 8]),
+        PredicateCase("notes == NULL", [], [2, 5, 8]),
+        PredicateCase("notes != nil", [], [1, 3, 4, 6, 7, 9, 10]),
+        PredicateCase("notes != 'unit'", [], [1, 2, 3, 4, 5, 6, 8, 9, 10]),
+        PredicateCase("notes == ''", [], [10]),
+        PredicateCase("ordering == nil", [], [4, 8]),
+        PredicateCase("categoryID == nil", [], [8, 9]),
+        PredicateCase("attachment != nil", [], [5]),
+        // Text equality, case and diacritics, unicode
+        PredicateCase("title == 'Buy milk'", [], [4]),
+        PredicateCase("title ==[c] 'BUY MILK'", [], [4]),
+        PredicateCase("title == \"日本語のタスク\"", [], [9]),
+        PredicateCase("notes CONTAINS '🎉'", [], [9]),
+        // String operators
+        PredicateCase("title BEGINSWITH 'W'", [], [1, 7]),
+        PredicateCase("title BEGINSWITH 'Wr'", [], [1]),
+        PredicateCase("title BEGINSWITH[c] 'wr'", [], [1, 7]),
+        PredicateCase("title ENDSWITH 'k'", [], [4, 5]),
+        PredicateCase("title ENDSWITH[c] 'S'", [], [7]),
+        PredicateCase("title CONTAINS 'e'", [], [1, 2, 3, 7, 10]),
+        PredicateCase("title CONTAINS 'E'", [], [7]),
+        PredicateCase("title CONTAINS[c] 'E'", [], [1, 2, 3, 7, 10]),
+        PredicateCase("notes CONTAINS 'resume'", [], []),
+        PredicateCase("notes CONTAINS[d] 'resume'", [], [3]),
+        PredicateCase("notes CONTAINS[cd] 'RESUME'", [], [3]),
+        PredicateCase("notes CONTAINS[d] 'zurich'", [], []),
+        PredicateCase("notes CONTAINS[cd] 'zurich'", [], [6]),
+        PredicateCase("title BEGINSWITH[cd] 'cafe'", [], [3]),
+        // LIKE wildcards and escaping of user data
+        PredicateCase("title LIKE 'W*'", [], [1, 7]),
+        PredicateCase("title LIKE '?uy*'", [], [4]),
+        PredicateCase("title LIKE[c] 'write*'", [], [1, 7]),
+        PredicateCase("title LIKE '*i?k'", [], [4, 5]),
+        PredicateCase("notes LIKE '*_*'", [], [4]),
+        PredicateCase("notes LIKE '2%*'", [], [4]),
+        PredicateCase("notes CONTAINS '%'", [], [4]),
+        PredicateCase("notes CONTAINS '_'", [], [4]),
+        PredicateCase("notes BEGINSWITH '2%'", [], [4]),
+        PredicateCase("notes ENDSWITH '_free'", [], [4]),
+        // IN, BETWEEN
+        PredicateCase("title IN {'Buy milk', 'Fix sink'}", [], [4, 5]),
+        PredicateCase("priority IN {0, -1, 5}", [], [5, 6, 10]),
+        PredicateCase("title IN %@", [["Call mom", "archive"]], [8, 10]),
+        PredicateCase("priority IN %@", [[Int]()], []),
+        PredicateCase("id IN %@", [Array(Int64(1)...Int64(2_000))], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+        PredicateCase("priority BETWEEN {2, 3}", [], [1, 2, 8, 9]),
+        PredicateCase("ordering BETWEEN {0.5, 3.5}", [], [1, 2, 3, 9]),
+        PredicateCase("ordering BETWEEN %@", [[0.5, 3.5]], [1, 2, 3, 9]),
+        PredicateCase("ordering < 0", [], [5]),
+        // Dates to the microsecond
+        PredicateCase("due != nil", [], [1, 6]),
+        PredicateCase("due > %@", [Date(microsecondsSince1970: 1_700_000_000_000_000)], [1, 6]),
+        PredicateCase("due > %@", [Date(microsecondsSince1970: 1_700_000_000_123_456)], [1]),
+        PredicateCase("due == %@", [Date(microsecondsSince1970: 1_700_000_000_123_456)], [6]),
+        // Compound predicates
+        PredicateCase("NOT (done == YES)", [], [1, 3, 4, 5, 7, 9]),
+        PredicateCase("!(done == YES)", [], [1, 3, 4, 5, 7, 9]),
+        PredicateCase("done == NO AND priority > 2", [], [1, 5, 7, 9]),
+        PredicateCase("done == NO && priority > 2 && notes != nil", [], [1, 7, 9]),
+        PredicateCase("done == YES OR priority > 4", [], [2, 5, 6, 8, 10]),
+        PredicateCase("done == YES || (priority > 3 AND title BEGINSWITH 'F')", [], [2, 5, 6, 8, 10]),
+        PredicateCase("TRUEPREDICATE", [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+        PredicateCase("FALSEPREDICATE", [], []),
+        // To-one key paths
+        PredicateCase("category.name == 'Work'", [], [1, 2, 7, 10]),
+        PredicateCase("category.name BEGINSWITH 'E'", [], [3, 4]),
+        PredicateCase("category.position > 0", [], [3, 4, 5, 6]),
+        PredicateCase("category.name == 'Work' AND done == NO", [], [1, 7]),
+        PredicateCase("category.name != 'Work'", [], [3, 4, 5, 6, 8, 9]),
+        // SELF and substitutions
+        PredicateCase("SELF == 3", [], [3]),
+        PredicateCase("SELF IN {1, 2}", [], [1, 2]),
+        PredicateCase("%K == %@", ["title", "Buy milk"], [4]),
+        PredicateCase("priority == %d", [5], [5]),
+        PredicateCase("ordering > %f", [3.9], [6, 7, 10]),
+        PredicateCase("%K BEGINSWITH[c] %@", ["category.name", "ho"], [5, 6]),
+        // To-many: quantifiers and @count
+        PredicateCase("ANY tasks.done == YES", [], [1, 2], on: "Category"),
+        PredicateCase("SOME tasks.notes CONTAINS[cd] 'zurich'", [], [2], on: "Category"),
+        PredicateCase("ALL tasks.done == NO", [], [3], on: "Category"),
+        PredicateCase("NONE tasks.priority > 4", [], [1, 3], on: "Category"),
+        PredicateCase("ANY tasks.title BEGINSWITH[c] 'w'", [], [1], on: "Category"),
+        PredicateCase("tasks.@count >= 3", [], [1], on: "Category"),
+        PredicateCase("tasks.@count == 2", [], [2, 3], on: "Category"),
+        PredicateCase("ANY tasks.priority IN {5, 1}", [], [2, 3], on: "Category"),
+    ]
+}
