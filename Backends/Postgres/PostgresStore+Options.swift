@@ -19,17 +19,76 @@ extension PostgresStore {
         public var logger: Logger
         /// Whether missing tables are created.
         public var schemaPolicy: SchemaPolicy
+        /// Whether the store installs FetchKit's change capture (triggers) on the schema's tables and listens
+        /// for its notifications. Without it, ``PostgresStore/changes()`` publishes nothing.
+        public var changeCapture: Bool
+        /// The `LISTEN` channel the triggers notify on.
+        public var channel: String
+        /// Above this many rows, a statement notifies a table-level hint instead of its keys (controllers
+        /// then refetch instead of re-reading the keys).
+        public var notificationRowLimit: Int
+        /// How the change listener keeps its connection alive and reconnects.
+        public var listener: ListenerOptions
 
-        /// Creates options; the defaults are 4 readers, a silent logger and ``SchemaPolicy/createMissing``.
-        public init(readerCount: Int = 4, logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing) {
+        /// Creates options; the defaults are 4 readers, a silent logger, ``SchemaPolicy/createMissing``,
+        /// change capture on channel `fetchkit` with a 1,000-row limit, and the default listener options.
+        public init(
+            readerCount: Int = 4, logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
+            changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 1_000,
+            listener: ListenerOptions = .init()
+        ) {
             self.readerCount = readerCount
             self.logger = logger
             self.schemaPolicy = schemaPolicy
+            self.changeCapture = changeCapture
+            self.channel = channel
+            self.notificationRowLimit = notificationRowLimit
+            self.listener = listener
         }
 
         /// The default logger: label `fetchkit.postgres`, discarding everything.
         public static var silentLogger: Logger {
             Logger(label: "fetchkit.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        }
+    }
+}
+
+extension PostgresStore {
+    /// How the change listener keeps its connection alive and reconnects.
+    public struct ListenerOptions: Sendable {
+        /// After this long without a notification the listener pings the server (`SELECT 1`), which
+        /// exposes a half-open connection.
+        public var pingInterval: Duration
+        /// The wait before the first reconnection attempt, doubling up to the upper bound.
+        public var reconnectBackoff: ClosedRange<Duration>
+        /// TCP keepalives: idle time before the first probe, time between probes, probes before giving up.
+        public var keepaliveIdle: Duration
+        public var keepaliveInterval: Duration
+        public var keepaliveCount: Int
+        /// How long the listener waits, after the last notification of a transaction that another client
+        /// committed (it sends no end marker), before it publishes that transaction's change.
+        public var burstQuietPeriod: Duration
+
+        /// Creates listener options; the defaults ping after 5 s, back off from 50 ms to 5 s, probe after 5 s
+        /// idle every 2 s, 3 times, and close another client's transaction after 2 ms without input.
+        public init(
+            pingInterval: Duration = .seconds(5), reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
+            keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
+            burstQuietPeriod: Duration = .milliseconds(2)
+        ) {
+            self.burstQuietPeriod = burstQuietPeriod
+            self.pingInterval = pingInterval
+            self.reconnectBackoff = reconnectBackoff
+            self.keepaliveIdle = keepaliveIdle
+            self.keepaliveInterval = keepaliveInterval
+            self.keepaliveCount = keepaliveCount
+        }
+
+        /// libpq's keepalive parameters.
+        var keepaliveParameters: [(keyword: String, value: String)] {
+            [("keepalives", "1"), ("keepalives_idle", "\(max(1, keepaliveIdle.components.seconds))"),
+             ("keepalives_interval", "\(max(1, keepaliveInterval.components.seconds))"),
+             ("keepalives_count", "\(max(1, keepaliveCount))")]
         }
     }
 }

@@ -31,11 +31,14 @@ public final class PostgresStore: PersistentStore {
     /// The connections that serve fetches.
     let readers: ConnectionPool<PostgresConnection>
     /// The subscribers of ``changes()``.
-    let feed = ChangeFeed()
+    let feed: ChangeFeed
+    /// Turns the triggers' notifications into changes; `nil` without change capture.
+    let listener: PostgresListener?
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect,
-        writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>
+        writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>,
+        feed: ChangeFeed, listener: PostgresListener?
     ) {
         self.schema = schema
         self.url = url
@@ -45,6 +48,8 @@ public final class PostgresStore: PersistentStore {
         self.logger = options.logger
         self.writer = writer
         self.readers = readers
+        self.feed = feed
+        self.listener = listener
     }
 
     deinit {
@@ -82,13 +87,40 @@ public final class PostgresStore: PersistentStore {
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
-            let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
-                try PostgresConnection.open(url)
+            let feed = ChangeFeed()
+            var listener: PostgresListener?
+            if options.changeCapture {
+                let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
+                let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
+                let schemaName = try await writer.run { connection -> String in
+                    guard case .text(let name)? = try connection.execute("SELECT current_schema()::text AS s").rows().first?["s"]
+                    else { throw FetchKitError.invalidValue("the connection has no current schema (check search_path)") }
+                    return name
+                }
+                try await writer.run { [dialect] connection in
+                    try connection.inTransaction {
+                        for statement in capture.installStatements(for: tables, dialect: dialect) {
+                            try connection.run(statement)
+                        }
+                    }
+                }
+                listener = try await PostgresListener.start(
+                    url: url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
+                    logger: options.logger)
             }
-            options.logger.info(
-                "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])
-            return PostgresStore(
-                schema: schema, url: url, options: options, dialect: dialect, writer: writer, readers: readers)
+            do {
+                let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
+                    try PostgresConnection.open(url)
+                }
+                options.logger.info(
+                    "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])
+                return PostgresStore(
+                    schema: schema, url: url, options: options, dialect: dialect, writer: writer, readers: readers,
+                    feed: feed, listener: listener)
+            } catch {
+                await listener?.stop()
+                throw error
+            }
         } catch {
             await writer.shutDown()
             throw error
@@ -98,14 +130,67 @@ public final class PostgresStore: PersistentStore {
     /// Lets queued work finish, then closes every connection. Later calls throw ``FetchKitError/closed``.
     public func close() async {
         guard !writer.isClosed else { return }
+        await listener?.stop()
         await readers.shutDown()
         await writer.shutDown()
         feed.finish()
         logger.info("closed PostgreSQL store", metadata: ["url": "\(url.redacted)"])
     }
 
-    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order.
+    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order, from
+    /// now on — whichever client wrote it (this store, another app instance, psql), as FetchKit's triggers
+    /// capture it (see ``Options/changeCapture``). A change with ``StoreChange/isResync`` when changes may
+    /// have been missed: the listener reconnected, or a notification could not be read.
+    ///
+    /// A change arrives after its transaction committed, so a fetch started on receipt sees it. A table
+    /// whose statement changed more than ``Options/notificationRowLimit`` rows, or was truncated, comes
+    /// with ``TableChange/isWholeTable``.
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
+
+    /// What the change listener is doing: listening, or reconnecting after a failure (and why).
+    public var listenerStatus: ListenerStatus {
+        switch listener?.state {
+        case nil: return .disabled
+        case .listening?: return .listening
+        case .reconnecting(let attempt, let lastError)?: return .reconnecting(attempt: attempt, lastError: lastError)
+        case .stopped?: return .stopped
+        }
+    }
+
+    /// What the change listener is doing.
+    public enum ListenerStatus: Sendable, Equatable {
+        /// Change capture is off (``Options/changeCapture``).
+        case disabled
+        /// Connected and listening: changes flow.
+        case listening
+        /// The connection broke; trying again (attempt 1, 2, …) after `lastError`.
+        case reconnecting(attempt: Int, lastError: String)
+        /// The store was closed.
+        case stopped
+    }
+
+    /// Removes FetchKit's change capture (the triggers on `schema`'s tables and the `fetchkit` schema with
+    /// its function) from the database at `url`.
+    public static func uninstallChangeCapture(url: PostgresURL, schema: Schema) async throws {
+        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.u", size: 1) { _ in
+            try PostgresConnection.open(url)
+        }
+        do {
+            try await pool.run { connection in
+                try connection.inTransaction {
+                    for statement in PostgresChangeCapture.uninstallStatements(
+                        for: schema.entities.map(\.table), dialect: .postgres)
+                    {
+                        try connection.run(statement)
+                    }
+                }
+            }
+        } catch {
+            await pool.shutDown()
+            throw error
+        }
+        await pool.shutDown()
+    }
 
     /// The ID of the last change published to ``changes()`` subscribers (0 before the first).
     public var lastTransactionID: UInt64 { feed.lastPublishedID }

@@ -18,9 +18,11 @@ enum PostgresServer {
         try PostgresURL(requiredURLText())
     }
 
-    /// A pool of `size` connections, each on its own thread.
-    static func pool(size: Int = 1, name: String = "fkt-pg") async throws -> ConnectionPool<PostgresConnection> {
-        let url = try url()
+    /// A pool of `size` connections, each on its own thread (with `search_path` set to `searchPath`).
+    static func pool(
+        size: Int = 1, name: String = "fkt-pg", searchPath: String? = nil
+    ) async throws -> ConnectionPool<PostgresConnection> {
+        let url = try searchPath.map { try self.url(searchPath: $0) } ?? url()
         return try await ConnectionPool<PostgresConnection>.start(name: name, size: size) { _ in
             try PostgresConnection.open(url)
         }
@@ -29,9 +31,8 @@ enum PostgresServer {
     /// A store of `schema` in a PostgreSQL schema (namespace) of its own, so tests running at once never
     /// see each other's tables; the database gets the `unaccent` extension.
     static func isolatedStore(
-        schema: Schema, options: PostgresStore.Options = .init(readerCount: 2)
+        schema: Schema, namespace: String = uniqueName("fkt"), options: PostgresStore.Options = .init(readerCount: 2)
     ) async throws -> PostgresStore {
-        let namespace = uniqueName("fkt")
         try await unaccentInstalled.value
         try await administer("CREATE SCHEMA \(namespace)")
         return try await PostgresStore.open(url: url(searchPath: namespace), schema: schema, options: options)

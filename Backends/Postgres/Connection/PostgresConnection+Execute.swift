@@ -58,3 +58,17 @@ extension PostgresConnection {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Runs `body` between `BEGIN` and `COMMIT`; rolls back and rethrows when it throws.
+    func inTransaction(_ body: () throws -> Void) throws {
+        try run("BEGIN")
+        do {
+            try body()
+            try run("COMMIT")
+        } catch {
+            if isConnected && isInTransaction { _ = try? run("ROLLBACK") }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import FetchKit
+import FetchKitDrivers
+import FetchKitTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FetchKitPostgres
+
+/// Change capture on a real server: triggers notify, the listener turns one transaction into one change,
+/// whoever wrote it; large statements become table-level hints; garbage becomes a resync; a terminated
+/// listener reconnects and resyncs.
+@Suite("PostgreSQL change capture")
+struct PostgresChangeCaptureTests {
+    /// Collects a store's changes.
+    final class Collector: Sendable {
+        final class Box: Sendable {
+            let changes = Mutex<[StoreChange]>([])
+        }
+
+        private let received = Box()
+        private let task: Task<Void, Never>
+
+        init(_ store: PostgresStore) {
+            let stream = store.changes()
+            let received = self.received
+            task = Task { for await change in stream { received.changes.withLock { $0.append(change) } } }
+        }
+
+        deinit { task.cancel() }
+
+        var changes: [StoreChange] { received.changes.withLock { $0 } }
+
+        /// Waits (up to 10 s) until `count` changes arrived.
+        func wait(for count: Int) async throws -> [StoreChange] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while changes.count < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            let changes = self.changes
+            try #require(changes.count >= count, "got \(changes.count) changes, expected \(count): \(changes)")
+            return changes
+        }
+    }
+
+    @Test func oneTransactionIsOneChangeWithEveryKey() async throws {
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema)
+        let collector = Collector(store)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        try await store.write { tx in
+            try tx.insert(Fixtures.TaskRecord(id: 20, title: "new"))
+            try tx.update("Task", key: 1, set: ["title": "renamed"])
+            try tx.delete("Task", key: 2)
+            try tx.update("Task", where: try FetchPredicate(format: "priority == 5"), set: ["done": true])
+        }
+        let changes = try await collector.wait(for: 2)
+        try #require(changes.count == 2, "\(changes)")
+        #expect(changes[0].tables["task"]?.inserted == Set((1...10).map { Value.integer(Int64($0)) }))
+        #expect(changes[0].tables["category"]?.inserted.count == 3)
+        let task = try #require(changes[1].tables["task"])
+        #expect(task.inserted == [.integer(20)])
+        #expect(task.updated == [.integer(1), .integer(5)])
+        #expect(task.deleted == [.integer(2)])
+        #expect(changes[1].transactionID == changes[0].transactionID + 1)
+        #expect(store.lastTransactionID == changes[1].transactionID)
+        await store.close()
+    }
+
+    /// A write by another client (here a bare connection, as psql would) is captured the same way.
+    @Test func writesByAnyClientAreCaptured() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let collector = Collector(store)
+        let other = try await PostgresServer.pool(name: "fkt-psql", searchPath: namespace)
+        try await other.run { connection in
+            _ = try connection.run("""
+                BEGIN;
+                INSERT INTO category (id, name, position) VALUES (7, 'Outside', 9);
+                INSERT INTO task (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, 'too', false, 1, NULL);
+                DELETE FROM task WHERE id = 71;
+                COMMIT;
+                """)
+        }
+        let change = try #require(try await collector.wait(for: 1).first)
+        #expect(change.tables["category"]?.inserted == [.integer(7)])
+        // 71 was inserted and deleted in the transaction: named as deleted (keys are named conservatively).
+        #expect(change.tables["task"]?.inserted == [.integer(70)])
+        #expect(change.tables["task"]?.deleted == [.integer(71)])
+        await other.shutDown()
+        await store.close()
+    }
+
+    /// Above the row limit a statement sends one table-level hint; TRUNCATE too.
+    @Test func largeStatementsAndTruncateAreWholeTableChanges() async throws {
+        var options = PostgresStore.Options(readerCount: 1)
+        options.notificationRowLimit = 100
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
+        let collector = Collector(store)
+        try await store.write { tx in
+            _ = try tx.execute("INSERT INTO task (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g", [])
+        }
+        try await store.write { tx in _ = try tx.execute("TRUNCATE task", []) }
+        let changes = try await collector.wait(for: 2)
+        #expect(changes[0].tables["task"]?.isWholeTable == true)
+        #expect(changes[1].tables["task"]?.isWholeTable == true)
+        await store.close()
+    }
+
+    /// Thousands of long text keys in one statement are chunked under the 8000-byte payload limit and
+    /// still arrive as one change.
+    @Test func chunkedNotificationsFormOneChange() async throws {
+        var options = PostgresStore.Options(readerCount: 1)
+        options.notificationRowLimit = 10_000
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
+        let collector = Collector(store)
+        let slugs = (0..<3_000).map { "note-\($0)-" + String(repeating: "x", count: 40) }
+        try await store.write { tx in
+            for slug in slugs { try tx.insert(Fixtures.NoteRecord(slug: slug, body: "b")) }
+        }
+        try await store.write { tx in _ = try tx.execute("UPDATE note SET body = 'c'", []) }
+        let changes = try await collector.wait(for: 2)
+        #expect(changes.count == 2, "one change per transaction, not per notification: got \(changes.count)")
+        let inserted = changes[0].tables["note"]?.inserted ?? []
+        let updated = changes[1].tables["note"]?.updated ?? []
+        #expect(inserted.count == 3_000 && inserted == Set(slugs.map { Value.text($0) }), "\(inserted.count) inserted keys")
+        #expect(updated.count == 3_000 && updated == Set(slugs.map { Value.text($0) }), "\(updated.count) updated keys")
+        await store.close()
+    }
+
+    /// A NOTIFY on FetchKit's channel that is not FetchKit's payload is logged and becomes a resync.
+    @Test func garbageNotificationIsAResync() async throws {
+        var options = PostgresStore.Options(readerCount: 1)
+        options.channel = PostgresServer.uniqueName("chan")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
+        let collector = Collector(store)
+        try await PostgresServer.administer("NOTIFY \(options.channel), 'not json {'")
+        let change = try #require(try await collector.wait(for: 1).first)
+        #expect(change.isResync)
+        #expect(store.listenerStatus == .listening)
+        await store.close()
+    }
+
+    /// Terminating the listener's backend: it reconnects, listens again and publishes a resync; changes
+    /// flow again afterwards.
+    @Test func terminatedListenerReconnectsAndResyncs() async throws {
+        var options = PostgresStore.Options(readerCount: 1)
+        options.listener.reconnectBackoff = .milliseconds(20)...(.milliseconds(200))
+        options.listener.pingInterval = .milliseconds(200)
+        options.channel = PostgresServer.uniqueName("chan")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
+        let collector = Collector(store)
+        let pid = try #require(store.listener?.backendPID)
+        try await PostgresServer.administer("SELECT pg_terminate_backend(\(pid))")
+        let resync = try await collector.wait(for: 1)
+        #expect(resync[0].isResync)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.listenerStatus != .listening && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.listenerStatus == .listening)
+        #expect(store.listener?.backendPID != pid)
+        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 1, title: "after")) }
+        let changes = try await collector.wait(for: resync.count + 1)
+        #expect(changes.last?.tables["task"]?.inserted == [.integer(1)], "\(changes)")
+        await store.close()
+    }
+}
