@@ -23,6 +23,8 @@ struct PostgresChangeCapture {
     /// The statements that install the function and the triggers of `tables` (table and key column).
     func installStatements(for tables: [(table: String, keyColumn: String)], dialect: SQLDialect) -> [String] {
         var statements = [
+            // Several processes may open stores at once: one installs at a time (catalog rows race otherwise).
+            "SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))",
             "CREATE SCHEMA IF NOT EXISTS \(dialect.quote(Self.schemaName))",
             Self.functionDefinition,
         ]
@@ -47,7 +49,7 @@ struct PostgresChangeCapture {
 
     /// The statements that remove the triggers of `tables` and the function's schema.
     static func uninstallStatements(for tables: [String], dialect: SQLDialect) -> [String] {
-        var statements: [String] = []
+        var statements = ["SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
         for table in tables {
             for event in ["insert", "update", "delete", "truncate"] {
                 statements.append(
