@@ -164,7 +164,7 @@ struct ResultsIncrementalTests {
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         var pairs: [(incremental: ResultsController<Row>, refetch: ResultsController<Row>,
                      recorders: (ResultsRecorder<Row>, ResultsRecorder<Row>))] = []
-        for request in LiveResultsModelTests.requests {
+        for request in StoreConformance.liveRequests {
             let incremental = ResultsController(store: store, request: request)
             let refetch = ResultsController(store: store, request: request)
             refetch.usesIncrementalPath = false
@@ -178,7 +178,7 @@ struct ResultsIncrementalTests {
         for number in 1...400 {
             let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
             do {
-                try await store.write { tx in for operation in operations { try operation.apply(tx) } }
+                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: .sqlite) } }
             } catch is FetchKitError {}
             for (index, pair) in pairs.enumerated() {
                 await pair.incremental.sync()

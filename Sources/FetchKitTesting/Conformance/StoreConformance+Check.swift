@@ -10,8 +10,14 @@ extension StoreConformance {
 
         public var description: String { name }
 
-        /// Every check: each predicate form, then the fetch, sort and write behaviours.
-        public static var all: [Check] { predicates + queries }
+        /// Every check: each predicate form, the fetch, sort and write behaviours, and live results.
+        public static var all: [Check] { predicates + queries + [liveResults] }
+
+        /// Thousands of random transactions against eleven live controllers, each checked against a fresh
+        /// fetch and ``ListSimulator`` after every commit.
+        public static var liveResults: Check {
+            Check(name: "live results: random transactions", body: { try await $0.checkLiveResults(on: $1) })
+        }
 
         /// One check per predicate form (``StoreConformance/predicateCases``).
         public static var predicates: [Check] {

@@ -37,10 +37,16 @@ public struct StoreConformance: Sendable {
     public let capabilities: Capabilities
     /// Makes a new, empty store of ``Fixtures/schema``.
     public let makeStore: @Sendable () async throws -> any PersistentStore
+    /// How many random transactions the live-results check runs (`FETCHKIT_TRANSACTIONS` overrides it).
+    public let liveTransactions: Int
 
     /// A conformance suite for the stores `makeStore` makes.
-    public init(capabilities: Capabilities, makeStore: @escaping @Sendable () async throws -> any PersistentStore) {
+    public init(
+        capabilities: Capabilities, liveTransactions: Int = 5_000,
+        makeStore: @escaping @Sendable () async throws -> any PersistentStore
+    ) {
         self.capabilities = capabilities
+        self.liveTransactions = liveTransactions
         self.makeStore = makeStore
     }
 

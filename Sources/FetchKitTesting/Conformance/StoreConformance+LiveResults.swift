@@ -1,16 +1,15 @@
-@testable import FetchKit
-import FetchKitSQLite
-import FetchKitTesting
+import FetchKit
 import Foundation
-import Testing
 
-/// The model-based oracle test: thousands of random transactions against several live controllers; after
-/// every commit each controller equals a fresh fetch and every batch passes ListSimulator.
+/// The model-based oracle check: thousands of random transactions against several live controllers; after
+/// every commit each controller equals a fresh fetch and every batch passes ``ListSimulator``.
 ///
-/// Reproduce a failure with the seed it prints: `FETCHKIT_SEED=<seed> swift test --filter LiveResultsModel`.
-@Suite("Live results: randomised model-based oracle", .serialized)
-struct LiveResultsModelTests {
-    static let requests: [FetchRequest] = {
+/// Reproduce a failure with the seed it reports: `FETCHKIT_SEED=<seed>` (and `FETCHKIT_TRANSACTIONS=<n>` to
+/// change the number of transactions, by default ``StoreConformance/liveTransactions``).
+extension StoreConformance {
+    /// The requests of the live controllers: predicates, descending and NULL sorts, sections through a
+    /// relationship, limits and an offset.
+    public static let liveRequests: [FetchRequest] = {
         func predicate(_ format: String) -> FetchPredicate {
             (try? FetchPredicate(format: format)) ?? .false
         }
@@ -39,19 +38,14 @@ struct LiveResultsModelTests {
         ]
     }()
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    @Test func randomTransactionsKeepEveryControllerExact() async throws {
+    func checkLiveResults(on store: any PersistentStore) async throws {
+        let dialect = store.dialect
         let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5EED_F00D
-        let transactions = ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? 5_000
+        let transactions = ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
         var random = SeededRandom(seed: seed)
 
-        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
-        try await store.write { tx in try Fixtures.insertSampleData(tx) }
         var controllers: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in Self.requests {
+        for request in Self.liveRequests {
             let controller = ResultsController(store: store, request: request)
             let recorder = ResultsRecorder<Row>()
             controller.delegate = recorder
@@ -65,45 +59,48 @@ struct LiveResultsModelTests {
             let rollsBack = random.int(0..<20) == 0
             do {
                 try await store.write { tx in
-                    for operation in operations { try operation.apply(tx) }
-                    if rollsBack { throw Failure(description: "deliberate rollback") }
+                    for operation in operations { try operation.apply(tx, dialect: dialect) }
+                    if rollsBack { throw DeliberateRollback() }
                 }
             } catch let error as FetchKitError {
                 // A random write may violate a constraint (a foreign key to a deleted category): it rolls back whole.
                 _ = error
-            } catch is Failure {}
+            } catch is DeliberateRollback {}
 
             for (index, (controller, recorder)) in controllers.enumerated() {
                 await controller.sync()
                 let context = "seed \(seed), transaction \(number), controller \(index) "
-                    + "(\(Self.requests[index].predicate)), operations \(operations)"
+                    + "(\(Self.liveRequests[index].predicate)), operations \(operations)"
                 do {
                     try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
                     try recorder.checkCallbackOrder()
-                    let primaryKey = Self.requests[index].entityName == "Task" ? "id" : "id"
+                    let primaryKey = Self.liveRequests[index].entityName == "Task" ? "id" : "id"
                     for update in recorder.updates {
                         try ResultsOracle.check(update, primaryKey: primaryKey)
                         batches += 1
                     }
                     recorder.reset()
                 } catch {
-                    Issue.record("\(context): \(error)")
-                    return
+                    for (controller, _) in controllers { controller.delegate = nil }
+                    throw ConformanceFailure("\(context): \(error)")
                 }
             }
         }
-        #expect(batches > transactions, "the controllers emitted batches (\(batches))")
-        let paths = controllers.map { controller, _ in
-            controller.state.withLock { ($0.incrementalUpdates, $0.keysetRefills, $0.fullRefreshes) }
-        }
-        #expect(paths.map(\.0).reduce(0, +) > transactions, "the incremental path was taken: \(paths)")
-        #expect(paths.map(\.1).reduce(0, +) > 50, "full windows were refilled by keyset queries: \(paths)")
-        await store.close()
+        try ConformanceFailure.require(batches > transactions, "the controllers emitted few batches (\(batches))")
+        let paths = controllers.map { controller, _ in controller.statistics }
+        try ConformanceFailure.require(
+            paths.map(\.incrementalUpdates).reduce(0, +) > transactions, "the incremental path was rarely taken: \(paths)")
+        try ConformanceFailure.require(
+            transactions < 500 || paths.map(\.keysetRefills).reduce(0, +) > 50,
+            "full windows were not refilled by keyset queries: \(paths)")
     }
 }
 
-/// One random write.
-enum RandomOperation: CustomStringConvertible, Sendable {
+/// A rollback the check causes on purpose.
+struct DeliberateRollback: Error {}
+
+/// One random write of the live-results check.
+public enum RandomOperation: CustomStringConvertible, Sendable {
     case insertTask(Fixtures.TaskRecord)
     case deleteTask(Int64)
     case setSortKeys(Int64, priority: Int, ordering: Double?, title: String)
@@ -119,7 +116,8 @@ enum RandomOperation: CustomStringConvertible, Sendable {
     static let titles = ["alpha", "Beta", "gamma", "Delta", "épée", "zeta", "Alpha", "beta", "ω", ""]
     static let categoryNames = ["Work", "Home", "Errands", "Zeta", "alpha", "Ärger"]
 
-    static func make(_ random: inout SeededRandom) -> RandomOperation {
+    /// A random operation.
+    public static func make(_ random: inout SeededRandom) -> RandomOperation {
         let task = Int64(random.int(1...40))
         switch random.int(0..<22) {
         case 0..<5:
@@ -146,7 +144,8 @@ enum RandomOperation: CustomStringConvertible, Sendable {
         }
     }
 
-    func apply(_ tx: any WriteTransaction) throws {
+    /// Runs the operation in `tx`; raw SQL uses `dialect`'s placeholders.
+    public func apply(_ tx: any WriteTransaction, dialect: SQLDialect) throws {
         switch self {
         case .insertTask(let task): try tx.insert(task)
         case .deleteTask(let id): try tx.delete("Task", key: .integer(id))
@@ -160,7 +159,7 @@ enum RandomOperation: CustomStringConvertible, Sendable {
         case .setPayload(let id, let notes):
             try tx.update("Task", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
         case .noOpUpdate(let id):
-            _ = try tx.execute("UPDATE task SET priority = priority WHERE id = ?", [.integer(id)])
+            _ = try tx.execute("UPDATE task SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
         case .bulkUpdate(let below, let done):
             try tx.update("Task", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):
@@ -174,7 +173,7 @@ enum RandomOperation: CustomStringConvertible, Sendable {
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .insertTask(let task): return "insert(\(task.title), p\(task.priority), c\(task.categoryID.map(String.init) ?? "nil"))"
         case .deleteTask(let id): return "delete(\(id))"
