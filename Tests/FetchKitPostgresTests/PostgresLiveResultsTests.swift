@@ -1,0 +1,106 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKitPostgres
+
+/// Live controllers over PostgreSQL when writes come from elsewhere: another app instance (a second store
+/// with its own connections and listener), one statement over 50,000 rows (the table-level fallback), and
+/// a long transaction that commits after later ones. Every controller converges to a fresh fetch, and every
+/// batch passes ListSimulator.
+@Suite("PostgreSQL live results across instances")
+struct PostgresLiveResultsTests {
+    static let request = FetchRequest(
+        entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+        sectionNameKeyPath: "category.name")
+
+    /// Waits (up to 10 s) until `controller` matches a fresh fetch, then checks every batch it emitted.
+    static func converge(_ controller: ResultsController<Row>, _ recorder: ResultsRecorder<Row>, in store: any PersistentStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+                break
+            } catch {
+                guard ContinuousClock.now < deadline else { throw error }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try recorder.checkCallbackOrder()
+        for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+        recorder.reset()
+    }
+
+    static func liveController(on store: PostgresStore) async throws -> (ResultsController<Row>, ResultsRecorder<Row>) {
+        let controller = ResultsController(store: store, request: request)
+        let recorder = ResultsRecorder<Row>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        return (controller, recorder)
+    }
+
+    @Test func writesInOneInstanceReachControllersInAnother() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let first = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let second = try await PostgresStore.open(
+            url: PostgresServer.url(searchPath: namespace), schema: Fixtures.schema, options: .init(readerCount: 1))
+        try await first.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await Self.liveController(on: second)
+        try await first.write { tx in
+            try tx.insert(Fixtures.TaskRecord(id: 11, title: "Aardvark", categoryID: 1))
+            try tx.update("Task", key: 4, set: ["categoryID": 1])
+            try tx.delete("Task", key: 8)
+        }
+        try await Self.converge(controller, recorder, in: second)
+        #expect(controller.statistics.incrementalUpdates >= 1)
+        try await first.write { tx in try tx.update("Category", key: 1, set: ["name": "Zzz"]) }
+        try await Self.converge(controller, recorder, in: second)
+        await second.close()
+        await first.close()
+    }
+
+    @Test func fiftyThousandRowStatementFallsBackToRefetch() async throws {
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await Self.liveController(on: store)
+        try await store.write { tx in
+            _ = try tx.execute(
+                "INSERT INTO task (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 FROM generate_series(100, 50099) AS g",
+                [])
+        }
+        try await Self.converge(controller, recorder, in: store)
+        #expect(controller.fetchedObjects.count == 50_010)
+        #expect(controller.statistics.fullRefreshes >= 1, "the 50,000-row statement came as a table-level hint")
+        try await store.write { tx in _ = try tx.execute("UPDATE task SET title = title || '!' WHERE id >= 100", []) }
+        try await Self.converge(controller, recorder, in: store)
+        await store.close()
+    }
+
+    /// A transaction that started first but commits last: its change arrives last, and the controller still
+    /// ends equal to the database.
+    @Test func aLongTransactionCommittingLastIsAppliedLast() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await Self.liveController(on: store)
+        let changes = store.changes()
+        let long = try await PostgresServer.pool(name: "fkt-long", searchPath: namespace)
+        try await long.run { connection in
+            _ = try connection.run("BEGIN; UPDATE task SET title = 'long' WHERE id = 1; INSERT INTO task (id, title, done, priority) VALUES (30, 'long', false, 1)")
+        }
+        for id in [31, 32, 33] as [Int64] {
+            try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: id, title: "short \(id)", categoryID: 2)) }
+        }
+        try await long.run { connection in _ = try connection.run("COMMIT") }
+        var iterator = changes.makeAsyncIterator()
+        var order: [Set<Value>] = []
+        while order.count < 4, let change = await iterator.next() {
+            order.append(change.tables["task"]?.allKeys ?? [])
+        }
+        #expect(order == [[.integer(31)], [.integer(32)], [.integer(33)], [.integer(1), .integer(30)]])
+        try await Self.converge(controller, recorder, in: store)
+        await long.shutDown()
+        await store.close()
+    }
+}
