@@ -16,12 +16,20 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQBench",
+            path: "Sources/CLibPQBench",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .executableTarget(
             name: "fetchkit-benchmarks",
             dependencies: [
                 .product(name: "FetchKit", package: "FetchKit"),
                 .product(name: "FetchKitSQLite", package: "FetchKit"),
+                .product(name: "FetchKitPostgres", package: "FetchKit"),
                 "CSQLiteBench",
+                "CLibPQBench",
             ],
             path: "Sources/FetchKitBenchmarks",
         ),

@@ -70,11 +70,11 @@ extension PostgresStore {
         public var burstQuietPeriod: Duration
 
         /// Creates listener options; the defaults ping after 5 s, back off from 50 ms to 5 s, probe after 5 s
-        /// idle every 2 s, 3 times, and close another client's transaction after 2 ms without input.
+        /// idle every 2 s, 3 times, and close another client's transaction after 250 µs without input.
         public init(
             pingInterval: Duration = .seconds(5), reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
-            burstQuietPeriod: Duration = .milliseconds(2)
+            burstQuietPeriod: Duration = .microseconds(250)
         ) {
             self.burstQuietPeriod = burstQuietPeriod
             self.pingInterval = pingInterval

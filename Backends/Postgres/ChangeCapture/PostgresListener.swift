@@ -165,14 +165,13 @@ final class PostgresListener: Sendable {
     private func listen(on connection: PostgresConnection, group: inout TransactionGroup) -> Outcome {
         let socket = PQsocket(connection.handle)
         guard socket >= 0 else { return .broken("the connection has no socket") }
-        let pingMilliseconds = Self.milliseconds(options.pingInterval)
-        let quietMilliseconds = max(Self.milliseconds(options.burstQuietPeriod), 1)
+        let ping = max(Self.milliseconds(options.pingInterval), 1)
         while true {
             var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
             // With a transaction's notifications pending, wait only for the rest of its burst.
             let isPending = group.transactionID != nil
-            let ready = poll(&fds, 2, isPending ? quietMilliseconds : max(pingMilliseconds, 1))
+            let ready = isPending ? Self.pollBriefly(&fds, for: options.burstQuietPeriod) : poll(&fds, 2, ping)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return .broken("poll failed (errno \(errno))")
@@ -254,6 +253,17 @@ final class PostgresListener: Sendable {
     private func waitForStop(_ delay: Duration) -> Bool {
         var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         return poll(&fds, 1, max(Self.milliseconds(delay), 1)) > 0
+    }
+
+    /// `poll()` for a period shorter than its millisecond resolution: checks without waiting, then sleeps
+    /// 25 µs at a time until `period` has passed.
+    private static func pollBriefly(_ fds: inout [pollfd], for period: Duration) -> Int32 {
+        let deadline = ContinuousClock.now + period
+        while true {
+            let ready = poll(&fds, nfds_t(fds.count), 0)
+            if ready != 0 || ContinuousClock.now >= deadline { return ready }
+            usleep(25)
+        }
     }
 
     /// `duration` in whole milliseconds, for `poll()`.

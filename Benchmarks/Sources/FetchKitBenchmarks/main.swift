@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine|postgres] [--rows N] [--iterations N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
@@ -62,4 +62,10 @@ if words.isEmpty || words.contains("engine") {
     let sizes = arguments.contains("--rows") ? [rows] : [100_000, 1_000_000]
     try EngineBenchmark.run(sizes: sizes, changes: option("--changes", default: 20_000),
                             refetches: option("--refetches", default: 7))
+}
+if words.contains("postgres") {
+    runBlocking {
+        try await PostgresBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 500)),
+                                        iterations: iterations, writes: option("--writes", default: 2_000))
+    }
 }
