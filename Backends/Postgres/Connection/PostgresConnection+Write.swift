@@ -64,8 +64,21 @@ extension PostgresConnection: SQLWriteConnection {
             """, [.text(dialect.quote(entity.table)), .text(entity.primaryKeyAttribute.column), .integer(value)])
     }
 
+    /// Runs a compiled fetch and decodes each row into a record straight from the binary result.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
+        let result = try execute(fetch.statement.sql, fetch.statement.bindings)
+        guard result.columnCount == fetch.columns.count else {
+            throw FetchKitError.database(
+                code: 0, message: "the fetch returned \(result.columnCount) columns, expected \(fetch.columns.count)",
+                sql: fetch.statement.sql)
+        }
+        let reader = PostgresResultReader(result, columns: fetch.columns)
         let decoder = RecordDecoder(R.self)
-        return try fetchRows(fetch).map { try decoder.decode(from: $0) }
+        var records = RecordAccumulator<R>()
+        for row in 0..<Int32(result.rowCount) {
+            reader.row = row
+            records.append(try decoder.decode(from: reader))
+        }
+        return records.array()
     }
 }
