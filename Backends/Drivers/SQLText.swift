@@ -37,7 +37,8 @@ package enum SQLText {
         }
     }
 
-    private static func skipSpaceAndComments(_ bytes: [UInt8], _ index: inout Int) {
+    /// Moves `index` past whitespace and `--` / `/* */` comments.
+    package static func skipSpaceAndComments(_ bytes: [UInt8], _ index: inout Int) {
         while index < bytes.count {
             let byte = bytes[index]
             let next = index + 1 < bytes.count ? bytes[index + 1] : 0

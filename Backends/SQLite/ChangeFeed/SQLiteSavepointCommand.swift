@@ -1,3 +1,4 @@
+import FetchKitDrivers
 import Foundation
 
 /// A savepoint statement, read from its SQL text: `SAVEPOINT n`, `RELEASE [SAVEPOINT] n`,
@@ -123,25 +124,7 @@ enum SQLiteSavepointCommand: Equatable {
         }
 
         private mutating func skipSpaceAndComments() {
-            while index < bytes.count {
-                let byte = bytes[index]
-                let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-                if byte == UInt8(ascii: " ") || (9...13).contains(byte) {
-                    index += 1
-                } else if byte == UInt8(ascii: "-") && next == UInt8(ascii: "-") {
-                    while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
-                } else if byte == UInt8(ascii: "/") && next == UInt8(ascii: "*") {
-                    index += 2
-                    while index + 1 < bytes.count
-                        && !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/"))
-                    {
-                        index += 1
-                    }
-                    index = min(bytes.count, index + 2)
-                } else {
-                    return
-                }
-            }
+            SQLText.skipSpaceAndComments(bytes, &index)
         }
 
         private static func isLetter(_ byte: UInt8) -> Bool {
