@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         .target(
@@ -55,7 +56,10 @@ let package = Package(
         ),
         .target(
             name: "FetchKitPostgres",
-            dependencies: ["FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Backends/Postgres",
             swiftSettings: strictSettings
         ),
@@ -85,7 +89,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitPostgresTests",
-            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitDrivers", "CLibPQ"],
+            dependencies: [
+                "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitDrivers", "CLibPQ",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
     ],
