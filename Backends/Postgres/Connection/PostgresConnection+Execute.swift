@@ -9,6 +9,7 @@ extension PostgresConnection {
     /// - Throws: the ``FetchKitError`` for the server's SQLSTATE (see ``PostgresErrorMapping``).
     @discardableResult
     func execute(_ sql: String, _ bindings: [Value] = []) throws -> PostgresResult {
+        try reconnectIfBroken()
         let parameters = try bindings.enumerated().map { try PostgresBinary.encode($1, parameter: $0 + 1) }
         let name = try prepared(sql, types: parameters.map(\.type))
         let buffers = parameters.map { parameter in parameter.bytes.map { bytes in
@@ -30,7 +31,23 @@ extension PostgresConnection {
     /// text; returns the last statement's result.
     @discardableResult
     func run(_ sql: String) throws -> PostgresResult {
-        try check(PQexec(handle, sql), sql: sql)
+        try reconnectIfBroken()
+        return try check(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Connects again (`PQreset`) when an earlier call found the connection broken (the server restarted,
+    /// the backend was terminated): the statement that met the break failed with
+    /// ``FetchKitError/connectionLost(_:)``, and the next one runs on a new session. Prepared statements
+    /// belong to the old session, so they are forgotten.
+    ///
+    /// - Throws: ``FetchKitError/connectionLost(_:)`` when the server still cannot be reached.
+    func reconnectIfBroken() throws {
+        guard PQstatus(handle) == CONNECTION_BAD else { return }
+        preparedStatements.removeAll()
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw FetchKitError.connectionLost("\(redactedURL): \(Self.message(PQerrorMessage(handle)))")
+        }
     }
 
     /// The server-side name of `sql` prepared for parameters of `types`, preparing it on first use.

@@ -1,0 +1,51 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKitPostgres
+
+/// A server restart under a live controller: the listener reconnects and resyncs, the store's connections
+/// reconnect on their next use, and the controller converges to the database, with valid batches.
+@Suite("PostgreSQL server restart")
+struct PostgresRestartTests {
+    /// Runs `body` until it does not throw ``FetchKitError/connectionLost(_:)`` (up to 10 s).
+    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try await body()
+            } catch FetchKitError.connectionLost where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    @Test func aRestartDuringWritesLosesNoChange() async throws {
+        // The server scripts block (initdb, pg_ctl): run them on a thread of their own.
+        let server = try await PrivateServer.onThread { try PrivateServer() }
+        defer { server.stop() }
+        var options = PostgresStore.Options(readerCount: 2)
+        options.listener.reconnectBackoff = .milliseconds(20)...(.milliseconds(500))
+        options.listener.pingInterval = .milliseconds(200)
+        let store = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        for id in 100..<110 as Range<Int64> {
+            try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: id, title: "before \(id)", categoryID: 1)) }
+        }
+        try await PrivateServer.onThread { try server.restart() }
+        // Writes right after the restart: the first on a dead connection fails and is retried, as an app would.
+        for id in 110..<120 as Range<Int64> {
+            _ = try await Self.retrying {
+                try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: id, title: "after \(id)", categoryID: 2)) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.listenerStatus != .listening && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(store.listenerStatus == .listening)
+        try await Self.retrying { try await PostgresLiveResultsTests.converge(controller, recorder, in: store) }
+        #expect(controller.fetchedObjects.count == 30)
+        await store.close()
+    }
+}
