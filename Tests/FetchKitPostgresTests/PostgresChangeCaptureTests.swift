@@ -138,26 +138,48 @@ struct PostgresChangeCaptureTests {
         await store.close()
     }
 
-    /// Terminating the listener's backend: it reconnects, listens again and publishes a resync; changes
-    /// flow again afterwards.
+    /// Terminating the listener's backend in the middle of a stream of writes by another client: it
+    /// reconnects, listens again and publishes a resync, and a live controller still ends equal to the
+    /// database — nothing committed during the gap is lost.
     @Test func terminatedListenerReconnectsAndResyncs() async throws {
         var options = PostgresStore.Options(readerCount: 1)
         options.listener.reconnectBackoff = .milliseconds(20)...(.milliseconds(200))
         options.listener.pingInterval = .milliseconds(200)
         options.channel = PostgresServer.uniqueName("chan")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let collector = Collector(store)
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        let writer = try await PostgresServer.pool(name: "fkt-stream", searchPath: namespace)
         let pid = try #require(store.listener?.backendPID)
+        let stream = Task {
+            for id in 200..<260 {
+                try await writer.run { connection in
+                    _ = try connection.run("INSERT INTO task (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)")
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(40))
         try await PostgresServer.administer("SELECT pg_terminate_backend(\(pid))")
-        let resync = try await collector.wait(for: 1)
-        #expect(resync[0].isResync)
+        try await stream.value
         let deadline = ContinuousClock.now + .seconds(10)
         while store.listenerStatus != .listening && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(store.listenerStatus == .listening)
         #expect(store.listener?.backendPID != pid)
-        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 1, title: "after")) }
-        let changes = try await collector.wait(for: resync.count + 1)
-        #expect(changes.last?.tables["task"]?.inserted == [.integer(1)], "\(changes)")
+        #expect(collector.changes.contains { $0.isResync }, "the reconnection published a resync")
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
+        #expect(controller.fetchedObjects.count == 70)
+        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 1_000, title: "after")) }
+        let flowing = ContinuousClock.now + .seconds(10)
+        while !collector.changes.contains(where: { $0.tables["task"]?.inserted == [.integer(1_000)] }),
+              ContinuousClock.now < flowing
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(collector.changes.contains { $0.tables["task"]?.inserted == [.integer(1_000)] }, "changes flow after the reconnection")
+        await writer.shutDown()
         await store.close()
     }
 }

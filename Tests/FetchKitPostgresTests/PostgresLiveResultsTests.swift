@@ -60,6 +60,27 @@ struct PostgresLiveResultsTests {
         await first.close()
     }
 
+    /// Another process — psql — writes; the live controller in this process converges.
+    @Test func writesByAnotherProcessReachControllers() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await Self.liveController(on: store)
+        let bin = ProcessInfo.processInfo.environment["PGBIN"] ?? "/usr/lib/postgresql/15/bin"
+        let url = try PostgresServer.requiredURLText()
+        let sql = "SET search_path = \(namespace); BEGIN; INSERT INTO task (id, title, done, priority, category_id) "
+            + "VALUES (40, 'from psql', false, 3, 1); UPDATE task SET category_id = 2 WHERE id = 1; "
+            + "DELETE FROM task WHERE id = 3; COMMIT;"
+        let output = try await PrivateServer.onThread {
+            try PrivateServer.run("\(bin)/psql -X -q -v ON_ERROR_STOP=1 '\(url)' -c \"\(sql)\"")
+        }
+        _ = output
+        try await Self.converge(controller, recorder, in: store)
+        #expect(controller.fetchedObjects.contains { $0["id"] == .integer(40) })
+        #expect(!controller.fetchedObjects.contains { $0["id"] == .integer(3) })
+        await store.close()
+    }
+
     @Test func fiftyThousandRowStatementFallsBackToRefetch() async throws {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }

@@ -45,7 +45,7 @@ enum PostgresServer {
         return try PostgresURL(text)
     }
 
-    private static func requiredURLText() throws -> String {
+    static func requiredURLText() throws -> String {
         guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty else { throw Missing() }
         return text
     }

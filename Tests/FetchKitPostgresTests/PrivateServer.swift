@@ -58,6 +58,9 @@ final class PrivateServer: Sendable {
 
     /// Runs `command` with `sh -c` (through `popen`) and returns its standard output; the environment
     /// variables given are set for it, and the shared server's variables cleared.
+    /// Runs `command` in a shell (blocking) and returns its standard output.
+    static func run(_ command: String) throws -> String { try shell(command, environment: [:]) }
+
     private static func shell(_ command: String, environment: [String: String]) throws -> String {
         var assignments = ["PGROOT", "PGPORT", "PG_PID", "DATABASE_URL"].map { "unset \($0); " }.joined()
         for (key, value) in environment { assignments += "export \(key)='\(value)'; " }
