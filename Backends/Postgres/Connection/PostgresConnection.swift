@@ -55,6 +55,9 @@ final class PostgresConnection {
             }
             throw FetchKitError.connectionLost("could not connect to \(url.redacted): \(message)")
         }
+        // libpq prints the server's notices (NOTICE, WARNING) to stderr by default; a library must not.
+        // They are informational (`DROP … IF EXISTS` skipping, and the like): drop them.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         return PostgresConnection(handle: handle, redactedURL: url.redacted)
     }
 
