@@ -11,7 +11,7 @@ extension StoreConformance {
         public var description: String { name }
 
         /// Every check: each predicate form, the fetch, sort and write behaviours, and live results.
-        public static var all: [Check] { predicates + queries + [liveResults] }
+        public static var all: [Check] { predicates + queries + StoreConformance.writeChecks + [liveResults] }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh
         /// fetch and ``ListSimulator`` after every commit.
