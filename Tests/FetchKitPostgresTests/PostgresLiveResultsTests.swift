@@ -27,6 +27,11 @@ struct PostgresLiveResultsTests {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
+        // The controller's content changes before its delegate has heard the whole batch: wait for the end.
+        await controller.sync()
+        while let last = recorder.events.last, !last.isBatchEnd, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         try recorder.checkCallbackOrder()
         for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
         recorder.reset()
@@ -123,5 +128,13 @@ struct PostgresLiveResultsTests {
         try await Self.converge(controller, recorder, in: store)
         await long.shutDown()
         await store.close()
+    }
+}
+
+extension ResultsRecorder.Event {
+    /// Whether this event ends a batch (the whole-batch callback comes last).
+    var isBatchEnd: Bool {
+        if case .didApply = self { return true }
+        return false
     }
 }
