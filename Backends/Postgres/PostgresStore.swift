@@ -148,12 +148,23 @@ public final class PostgresStore: PersistentStore {
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
     /// What the change listener is doing: listening, or reconnecting after a failure (and why).
-    public var listenerStatus: ListenerStatus {
-        switch listener?.state {
-        case nil: return .disabled
-        case .listening?: return .listening
-        case .reconnecting(let attempt, let lastError)?: return .reconnecting(attempt: attempt, lastError: lastError)
-        case .stopped?: return .stopped
+    public var listenerStatus: ListenerStatus { ListenerStatus(listener?.state) }
+
+    /// The listener's status now, then each change of it (reconnecting, listening again, …) until the store
+    /// closes: for health checks and logs.
+    ///
+    /// ```swift
+    /// for await status in store.listenerStatusUpdates() { logger.info("change listener: \(status)") }
+    /// ```
+    public func listenerStatusUpdates() -> AsyncStream<ListenerStatus> {
+        guard let listener else { return AsyncStream { $0.yield(.disabled); $0.finish() } }
+        let states = listener.stateUpdates()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await state in states { continuation.yield(ListenerStatus(state)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -167,6 +178,15 @@ public final class PostgresStore: PersistentStore {
         case reconnecting(attempt: Int, lastError: String)
         /// The store was closed.
         case stopped
+
+        init(_ state: PostgresListener.State?) {
+            switch state {
+            case nil: self = .disabled
+            case .listening?: self = .listening
+            case .reconnecting(let attempt, let lastError)?: self = .reconnecting(attempt: attempt, lastError: lastError)
+            case .stopped?: self = .stopped
+            }
+        }
     }
 
     /// Removes FetchKit's change capture (the triggers on `schema`'s tables and the `fetchkit` schema with

@@ -153,6 +153,14 @@ struct PostgresChangeCaptureTests {
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         let writer = try await PostgresServer.pool(name: "fkt-stream", searchPath: namespace)
         let pid = try #require(store.listener?.backendPID)
+        let statuses = Task {
+            var seen: [PostgresStore.ListenerStatus] = []
+            for await status in store.listenerStatusUpdates() {
+                seen.append(status)
+                if seen.count > 2 && status == .listening { break }
+            }
+            return seen
+        }
         let stream = Task {
             for id in 200..<260 {
                 try await writer.run { connection in
@@ -169,6 +177,9 @@ struct PostgresChangeCaptureTests {
         #expect(store.listenerStatus == .listening)
         #expect(store.listener?.backendPID != pid)
         #expect(collector.changes.contains { $0.isResync }, "the reconnection published a resync")
+        let seen = await statuses.value
+        #expect(seen.first == .listening && seen.last == .listening, "\(seen)")
+        #expect(seen.contains { if case .reconnecting = $0 { return true } else { return false } }, "\(seen)")
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         #expect(controller.fetchedObjects.count == 70)
         try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 1_000, title: "after")) }

@@ -48,6 +48,7 @@ final class PostgresListener: Sendable {
     private let wakePipe: (read: Int32, write: Int32)
     private let exited = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let listeningPID = Mutex<Int32?>(nil)
+    private let stateSubscribers = Mutex<[Int: AsyncStream<State>.Continuation]>([:])
     /// Writes of the store waiting for their transaction's end marker.
     let completions = TransactionCompletions()
 
@@ -104,6 +105,34 @@ final class PostgresListener: Sendable {
     /// What the listener is doing now.
     var state: State { currentState.withLock { $0 } }
 
+    /// The listener's state now, then every change of it, until it stops.
+    func stateUpdates() -> AsyncStream<State> {
+        let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .unbounded)
+        let id = stateSubscribers.withLock { subscribers -> Int in
+            let id = (subscribers.keys.max() ?? 0) + 1
+            subscribers[id] = continuation
+            // Under the same lock as setState(_:), so no change falls between this first value and the next.
+            continuation.yield(currentState.withLock { $0 })
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.stateSubscribers.withLock { _ = $0.removeValue(forKey: id) }
+        }
+        if state == .stopped { continuation.finish() }
+        return stream
+    }
+
+    private func setState(_ state: State) {
+        let finished = stateSubscribers.withLock { subscribers -> [AsyncStream<State>.Continuation] in
+            currentState.withLock { $0 = state }
+            for continuation in subscribers.values { continuation.yield(state) }
+            guard state == .stopped else { return [] }
+            defer { subscribers.removeAll() }
+            return Array(subscribers.values)
+        }
+        for continuation in finished { continuation.finish() }
+    }
+
     /// The server process of the listening connection (what `pg_terminate_backend` takes), while connected.
     var backendPID: Int32? { listeningPID.withLock { $0 } }
 
@@ -152,7 +181,7 @@ final class PostgresListener: Sendable {
                 connection = reconnect(after: reason)
             }
         }
-        currentState.withLock { $0 = .stopped }
+        setState(.stopped)
         completions.completeAll()
     }
 
@@ -231,11 +260,11 @@ final class PostgresListener: Sendable {
         var lastError = reason
         logger.info("change listener lost its connection", metadata: ["reason": "\(reason)"])
         while true {
-            currentState.withLock { $0 = .reconnecting(attempt: attempt, lastError: lastError) }
+            setState(.reconnecting(attempt: attempt, lastError: lastError))
             if waitForStop(delay) { return nil }
             do {
                 let connection = try connect()
-                currentState.withLock { $0 = .listening }
+                setState(.listening)
                 logger.info("change listener reconnected", metadata: ["attempts": "\(attempt)"])
                 feed.publishResync()
                 // Writes waiting for their end markers: the markers may have been lost; the resync covers them.
