@@ -10,11 +10,20 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
     private let connection: Connection
     private let compiler: SQLCompiler
     private var isActive = true
+    /// The largest integer primary key the caller chose, per entity, not yet reported to the connection
+    /// (``SQLWriteConnection/didWrite(explicitKey:into:dialect:)``): reported once, before the database next
+    /// picks a key for that entity or before the commit, not after every insert.
+    private var chosenKeys: [String: (entity: Entity, key: Int64)] = [:]
 
     package init(connection: Connection, compiler: SQLCompiler) {
         self.connection = connection
         self.compiler = compiler
         self.schema = compiler.schema
+    }
+
+    /// Reports the keys the caller chose to the connection; the store calls it just before `COMMIT`.
+    package func finish() throws {
+        for name in chosenKeys.keys.sorted() { try reportChosenKey(of: name) }
     }
 
     /// Marks the transaction over: later calls throw.
@@ -51,9 +60,11 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
         let statement = try compiler.insert(row, into: entity)
         let keyType = entity.primaryKey.type
         let given = row[entity.primaryKey.name].flatMap { $0.isNull ? nil : keyType.coerce($0) ?? $0 }
+        // The database is about to choose a key: it must know the ones chosen so far.
+        if given == nil { try reportChosenKey(of: entity.name) }
         // INSERT … RETURNING the key, where the dialect can.
         let returned = try connection.insert(statement, keyType: keyType)
-        if let given { try connection.didWrite(explicitKey: given, into: entity, dialect: compiler.dialect) }
+        if let given { noteChosenKey(given, of: entity) }
         if let key = returned ?? given { return key }
         guard let assigned = connection.lastAssignedKey else {
             throw FetchKitError.database(code: 0, message: "the insert returned no primary key", sql: statement.sql)
@@ -81,8 +92,19 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
     private func upsert(_ row: Row, into entity: Entity) throws {
         try run(compiler.upsert(row, into: entity))
         if let key = row[entity.primaryKey.name], !key.isNull {
-            try connection.didWrite(explicitKey: entity.primaryKey.type.coerce(key) ?? key, into: entity, dialect: compiler.dialect)
+            noteChosenKey(entity.primaryKey.type.coerce(key) ?? key, of: entity)
         }
+    }
+
+    private func noteChosenKey(_ key: Value, of entity: Entity) {
+        guard case .integer(let integer) = key else { return }
+        if let known = chosenKeys[entity.name], known.key >= integer { return }
+        chosenKeys[entity.name] = (entity, integer)
+    }
+
+    private func reportChosenKey(of entityName: String) throws {
+        guard let chosen = chosenKeys.removeValue(forKey: entityName) else { return }
+        try connection.didWrite(explicitKey: .integer(chosen.key), into: chosen.entity, dialect: compiler.dialect)
     }
 
     // MARK: - Update
@@ -198,8 +220,9 @@ package protocol SQLWriteConnection: AnyObject {
     func fetchRows(_ fetch: CompiledFetch) throws -> [Row]
     /// Runs a compiled fetch and decodes its rows into records.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R]
-    /// Called after a row with a primary key the caller chose was inserted or upserted into `entity`, so
-    /// a backend whose keys come from a sequence can move it past that key.
+    /// Called with the largest integer primary key the caller chose for `entity` in this transaction (before
+    /// the database next picks one for it, or before the commit), so a backend whose keys come from a
+    /// sequence can move it past that key.
     func didWrite(explicitKey key: Value, into entity: Entity, dialect: SQLDialect) throws
 }
 

@@ -61,9 +61,11 @@ extension PostgresStore {
         public var pingInterval: Duration
         /// The wait before the first reconnection attempt, doubling up to the upper bound.
         public var reconnectBackoff: ClosedRange<Duration>
-        /// TCP keepalives: idle time before the first probe, time between probes, probes before giving up.
+        /// TCP keepalives: idle time before the first probe (whole seconds).
         public var keepaliveIdle: Duration
+        /// TCP keepalives: time between probes (whole seconds).
         public var keepaliveInterval: Duration
+        /// TCP keepalives: unanswered probes before the connection counts as broken.
         public var keepaliveCount: Int
         /// How long the listener waits, after the last notification of a transaction that another client
         /// committed (it sends no end marker), before it publishes that transaction's change.

@@ -41,6 +41,7 @@ extension PostgresStore {
         var transactionID: Int64?
         do {
             let result = try body(transaction)
+            try transaction.finish()
             if let marker {
                 let result = try connection.execute(
                     "SELECT txid_current() AS x, pg_notify($1, '{\"x\":' || txid_current() || ',\"end\":true}')",

@@ -42,6 +42,7 @@ extension SQLiteStore {
         defer { transaction.end() }
         do {
             let result = try body(transaction)
+            try transaction.finish()
             changes.willCommit(on: connection)
             try connection.run("COMMIT")
             changes.didCommit(on: connection)

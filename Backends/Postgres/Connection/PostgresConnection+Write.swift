@@ -31,12 +31,7 @@ extension PostgresConnection: SQLWriteConnection {
 
     /// Runs a compiled fetch; rows are named as ``CompiledFetch/columns`` says and share one layout.
     func fetchRows(_ fetch: CompiledFetch) throws -> [Row] {
-        let result = try execute(fetch.statement.sql, fetch.statement.bindings)
-        guard result.columnCount == fetch.columns.count else {
-            throw FetchKitError.database(
-                code: 0, message: "the fetch returned \(result.columnCount) columns, expected \(fetch.columns.count)",
-                sql: fetch.statement.sql)
-        }
+        let result = try execute(fetch)
         let layout = RowLayout(names: fetch.columns.map(\.name))
         let types = fetch.columns.map(\.type)
         var rows: [Row] = []
@@ -53,6 +48,17 @@ extension PostgresConnection: SQLWriteConnection {
         return rows
     }
 
+    /// Runs a compiled fetch, checking that it returned the columns the fetch describes.
+    private func execute(_ fetch: CompiledFetch) throws -> PostgresResult {
+        let result = try execute(fetch.statement.sql, fetch.statement.bindings)
+        guard result.columnCount == fetch.columns.count else {
+            throw FetchKitError.database(
+                code: 0, message: "the fetch returned \(result.columnCount) columns, expected \(fetch.columns.count)",
+                sql: fetch.statement.sql)
+        }
+        return result
+    }
+
     /// Moves the identity sequence of `entity`'s integer primary key past `key`, so the next insert that
     /// lets the database choose does not collide with a key a caller chose. Sequences are not
     /// transactional: a rolled-back write leaves a gap, never a collision.
@@ -66,12 +72,7 @@ extension PostgresConnection: SQLWriteConnection {
 
     /// Runs a compiled fetch and decodes each row into a record straight from the binary result.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
-        let result = try execute(fetch.statement.sql, fetch.statement.bindings)
-        guard result.columnCount == fetch.columns.count else {
-            throw FetchKitError.database(
-                code: 0, message: "the fetch returned \(result.columnCount) columns, expected \(fetch.columns.count)",
-                sql: fetch.statement.sql)
-        }
+        let result = try execute(fetch)
         let reader = PostgresResultReader(result, columns: fetch.columns)
         let decoder = RecordDecoder(R.self)
         var records = RecordAccumulator<R>()

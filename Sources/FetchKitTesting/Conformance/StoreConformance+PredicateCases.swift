@@ -4,9 +4,13 @@ import Foundation
 extension StoreConformance {
     /// One predicate and the primary keys it selects from the fixtures, in key order.
     public struct PredicateCase: Sendable, CustomStringConvertible {
+        /// The entity fetched.
         public let entity: String
+        /// The predicate, as an NSPredicate-style format string.
         public let format: String
+        /// The format's `%@`, `%K`, `%d` … arguments.
         public let arguments: [any FormatArgument]
+        /// The primary keys it selects, ascending.
         public let expected: [Int64]
         public var description: String { "\(entity): \(format)" }
 
