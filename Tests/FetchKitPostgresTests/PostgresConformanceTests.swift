@@ -7,8 +7,8 @@ import Testing
 /// check, in the database `DATABASE_URL` names (with the `unaccent` extension, so `[d]` works).
 @Suite("Conformance: PostgreSQL")
 struct PostgresConformanceTests {
-    static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) {
-        try await PostgresServer.isolatedStore(schema: Fixtures.schema)
+    static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
+        try await PostgresServer.isolatedStore(schema: schema)
     }
 
     @Test(arguments: StoreConformance.Check.all)

@@ -3,15 +3,26 @@ import FetchKitSQLite
 import FetchKitTesting
 import Testing
 
-/// FetchKit's store conformance suite (FetchKitTesting) on SQLite: an in-memory store per check.
+/// FetchKit's store conformance suite (FetchKitTesting) on SQLite: an in-memory store per check (one
+/// connection: reads wait for writes), and the isolation checks again on a database file with readers.
 @Suite("Conformance: SQLite")
 struct SQLiteConformanceTests {
-    static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) {
-        try await SQLiteStore.inMemory(schema: Fixtures.schema)
+    static let conformance = StoreConformance(capabilities: .init(concurrentReads: false)) { schema in
+        try await SQLiteStore.inMemory(schema: schema)
     }
 
     @Test(arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
         try await Self.conformance.run(check)
+    }
+
+    @Test(arguments: StoreConformance.Check.isolation + StoreConformance.Check.controllers)
+    func conformsOnFile(_ check: StoreConformance.Check) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let conformance = StoreConformance(capabilities: .init()) { schema in
+            try await SQLiteStore.open(path: directory.path("conformance.sqlite"), schema: schema, options: .testing())
+        }
+        try await conformance.run(check)
     }
 }

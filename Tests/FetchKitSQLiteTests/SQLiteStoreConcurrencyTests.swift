@@ -9,62 +9,6 @@ import Testing
 struct SQLiteStoreConcurrencyTests {
     typealias Task = Fixtures.TaskRecord
 
-    @Test("readers see the last committed state while a write runs, then the new state; no deadlock")
-    func readersDuringWrite() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = try await SQLiteStore.open(
-            path: directory.path("concurrent.sqlite"), schema: Fixtures.schema, options: .testing(readers: 2))
-        try await store.seed()
-        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
-        let proceed = DispatchSemaphore(value: 0)
-        let write = _Concurrency.Task {
-            try await store.write { tx in
-                try tx.insert(Task(title: "uncommitted"))
-                try tx.delete("Task", key: 1)
-                insertedSignal.yield()
-                // Hold the transaction open on the writer thread until the readers are done.
-                _ = proceed.wait(timeout: .now() + 10)
-                return try tx.fetch(FetchRequest(entity: "Task")).count
-            }
-        }
-        var iterator = inserted.makeAsyncIterator()
-        await iterator.next()
-        let during = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<6 { group.addTask { try await store.count(of: "Task") } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(during == Array(repeating: 10, count: 6))
-        let titles = try await store.allTasks().map(\.title)
-        #expect(!titles.contains("uncommitted") && titles.contains("Write report"))
-        proceed.signal()
-        #expect(try await write.value == 10)
-        let after = try await store.allTasks()
-        #expect(after.count == 10)
-        #expect(after.contains { $0.title == "uncommitted" })
-        #expect(!after.contains { $0.id == 1 })
-        await store.close()
-    }
-
-    @Test("concurrent writes run one at a time and all commit")
-    func serializedWrites() async throws {
-        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<20 {
-                group.addTask {
-                    try await store.write { tx in
-                        let count = try tx.fetch(FetchRequest(entity: "Task")).count
-                        try tx.insert(Task(title: "t\(index)", priority: count))
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let priorities = try await store.allTasks().map(\.priority).sorted()
-        #expect(priorities == Array(0..<20))
-        await store.close()
-    }
-
     /// A second connection on the same file holding the write lock, as another process would.
     private func lockingConnection(_ path: String) throws -> SQLiteConnection {
         let other = try SQLiteConnection.open(

@@ -16,8 +16,9 @@
 /// order the database and ``SortKey`` disagree on) takes the refetch + diff path,
 /// ``refresh(to:transactionID:)``.
 extension ResultsController {
-    /// The most primary keys one change may name and still be applied incrementally.
-    static var incrementalKeyLimit: Int { 1_000 }
+    /// The most primary keys one transaction's change to a table may name and still be applied
+    /// incrementally; above it, a controller refetches its request and diffs.
+    public static var incrementalKeyLimit: Int { 1_000 }
 
     /// What the incremental path reads from the state before it works outside the lock.
     struct IncrementalInput: Sendable {

@@ -6,18 +6,41 @@ extension StoreConformance {
     public struct Check: Sendable, CustomStringConvertible {
         /// What the check is about.
         public let name: String
+        /// The schema of the check's store; `nil` for ``Fixtures/schema`` seeded with the fixtures.
+        let schema: Schema?
         let body: @Sendable (StoreConformance, any PersistentStore) async throws -> Void
+
+        init(
+            name: String, schema: Schema? = nil,
+            body: @escaping @Sendable (StoreConformance, any PersistentStore) async throws -> Void
+        ) {
+            self.name = name
+            self.schema = schema
+            self.body = body
+        }
 
         public var description: String { name }
 
-        /// Every check: each predicate form, the fetch, sort and write behaviours, and live results.
-        public static var all: [Check] { predicates + queries + StoreConformance.writeChecks + [liveResults] }
+        /// Every check: each predicate form, the fetch, sort, value and write behaviours, live controllers,
+        /// and the random live-results check.
+        public static var all: [Check] {
+            predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
+                + isolation + controllers + [liveResults]
+        }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh
         /// fetch and ``ListSimulator`` after every commit.
         public static var liveResults: Check {
             Check(name: "live results: random transactions", body: { try await $0.checkLiveResults(on: $1) })
         }
+
+        /// The checks of how writes are isolated: raw transaction control refused, readers beside a write,
+        /// concurrent writes in turn.
+        public static var isolation: [Check] { StoreConformance.isolationChecks }
+
+        /// The live-controller checks: each kind of change, related tables, limits, request changes, staged
+        /// batches, and which changes take the incremental path.
+        public static var controllers: [Check] { StoreConformance.controllerChecks }
 
         /// One check per predicate form (``StoreConformance/predicateCases``).
         public static var predicates: [Check] {

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// ```swift
 /// @Suite struct SQLiteConformance {
-///     static let conformance = StoreConformance(capabilities: .init()) {
-///         try await SQLiteStore.inMemory(schema: Fixtures.schema)
+///     static let conformance = StoreConformance(capabilities: .init()) { schema in
+///         try await SQLiteStore.inMemory(schema: schema)
 ///     }
 ///
 ///     @Test(arguments: StoreConformance.Check.all)
@@ -17,8 +17,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// `makeStore` returns a new, empty store of ``Fixtures/schema`` each time (checks run in parallel); each
-/// check seeds it with the fixtures, runs, and closes it. A check that fails throws a
+/// `makeStore` returns a new, empty store of the schema it is given each time (checks run in parallel):
+/// ``Fixtures/schema`` for most checks, which seed it with the fixtures, and a table of every attribute type
+/// for the value checks. Each check runs and closes its store. A check that fails throws a
 /// ``ConformanceFailure`` saying what differed.
 public struct StoreConformance: Sendable {
     /// What a backend can do where backends may differ.
@@ -26,38 +27,43 @@ public struct StoreConformance: Sendable {
         /// Whether `[d]` (diacritic-insensitive) comparisons compile; when not, they must throw
         /// ``FetchKitError/unsupported(_:)``.
         public var diacriticInsensitive: Bool
+        /// Whether reads run beside a write on connections of their own (and see the last committed state);
+        /// when not (an in-memory SQLite store has one connection), reads must wait for the write to end.
+        public var concurrentReads: Bool
 
         /// Capabilities; by default everything a shipped backend offers.
-        public init(diacriticInsensitive: Bool = true) {
+        public init(diacriticInsensitive: Bool = true, concurrentReads: Bool = true) {
             self.diacriticInsensitive = diacriticInsensitive
+            self.concurrentReads = concurrentReads
         }
     }
 
     /// What the backend can do.
     public let capabilities: Capabilities
-    /// Makes a new, empty store of ``Fixtures/schema``.
-    public let makeStore: @Sendable () async throws -> any PersistentStore
+    /// Makes a new, empty store of the schema it is given.
+    public let makeStore: @Sendable (Schema) async throws -> any PersistentStore
     /// How many random transactions the live-results check runs (`FETCHKIT_TRANSACTIONS` overrides it).
     public let liveTransactions: Int
 
     /// A conformance suite for the stores `makeStore` makes.
     public init(
         capabilities: Capabilities, liveTransactions: Int = 5_000,
-        makeStore: @escaping @Sendable () async throws -> any PersistentStore
+        makeStore: @escaping @Sendable (Schema) async throws -> any PersistentStore
     ) {
         self.capabilities = capabilities
         self.liveTransactions = liveTransactions
         self.makeStore = makeStore
     }
 
-    /// Runs `check` on a new store seeded with the fixtures.
+    /// Runs `check` on a new store: of ``Fixtures/schema`` seeded with the fixtures, unless the check names
+    /// a schema of its own.
     ///
     /// - Throws: ``ConformanceFailure`` when the store does not behave as the check requires, or the error
     ///   the store threw where it should not have.
     public func run(_ check: Check) async throws {
-        let store = try await makeStore()
+        let store = try await makeStore(check.schema ?? Fixtures.schema)
         do {
-            try await store.write { tx in try Fixtures.insertSampleData(tx) }
+            if check.schema == nil { try await store.write { tx in try Fixtures.insertSampleData(tx) } }
             try await check.body(self, store)
         } catch {
             await store.close()

@@ -1,0 +1,112 @@
+import FetchKit
+import Foundation
+
+/// The isolation checks: a write is one transaction that raw SQL cannot end, readers never see it before it
+/// commits, and concurrent writes run one after another.
+extension StoreConformance {
+    /// The isolation checks.
+    static var isolationChecks: [Check] {
+        [
+            Check(name: "COMMIT or ROLLBACK through execute is refused and the write rolls back whole",
+                  body: { try await $0.checkTransactionControlRefused(on: $1) }),
+            Check(name: "readers see the last committed state while a write runs, then the new state",
+                  body: { try await $0.checkReadersDuringWrite(on: $1) }),
+            Check(name: "concurrent writes run one at a time and all commit", body: { try await $0.checkSerializedWrites(on: $1) }),
+        ]
+    }
+
+    private func taskCount(_ store: any PersistentStore) async throws -> Int {
+        try await store.count(FetchRequest(entity: "Task"))
+    }
+
+    func checkTransactionControlRefused(on store: any PersistentStore) async throws {
+        for sql in ["COMMIT", "rollback", "END TRANSACTION", "BEGIN", "/* sneaky */ commit"] {
+            do {
+                try await store.write { tx in
+                    try tx.insert(Fixtures.CategoryRecord(name: "half"))
+                    try tx.execute(sql, [])
+                }
+                throw ConformanceFailure("\(sql) ran inside a write")
+            } catch is FetchKitError {}
+        }
+        let kept = try await store.write { tx in
+            try tx.execute("SAVEPOINT sp", [])
+            try tx.insert(Fixtures.CategoryRecord(name: "undone"))
+            try tx.execute("ROLLBACK TO SAVEPOINT sp", [])
+            try tx.execute("RELEASE SAVEPOINT sp", [])
+            return try tx.insert(Fixtures.CategoryRecord(name: "kept")).name
+        }
+        try ConformanceFailure.require(kept == "kept", "the write after a savepoint returned \(kept)")
+        let names = try await store.fetch(FetchRequest(entity: "Category", sortDescriptors: [.ascending("id")]))
+            .map { $0["name"] ?? .null }
+        let expected = Fixtures.sampleCategories.map { Value.text($0.name) } + ["kept"]
+        try ConformanceFailure.require(names == expected, "categories \(names)")
+    }
+
+    func checkReadersDuringWrite(on store: any PersistentStore) async throws {
+        let (inside, insideSignal) = AsyncStream<Void>.makeStream()
+        let proceed = DispatchSemaphore(value: 0)
+        let write = _Concurrency.Task {
+            try await store.write { tx in
+                try tx.insert(Fixtures.TaskRecord(title: "uncommitted"))
+                try tx.delete("Task", key: 1)
+                insideSignal.yield()
+                // Holds the transaction open on the writer's thread until the readers are done.
+                _ = proceed.wait(timeout: .now() + 10)
+                return try tx.fetch(FetchRequest(entity: "Task")).count
+            }
+        }
+        var iterator = inside.makeAsyncIterator()
+        await iterator.next()
+        let readers = _Concurrency.Task {
+            try await withThrowingTaskGroup(of: [Value].self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try await store.fetch(FetchRequest(entity: "Task")).map { $0["title"] ?? .null } }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        if !capabilities.concurrentReads {
+            // The reads wait for the write: let them queue, then let the write commit.
+            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+            proceed.signal()
+        }
+        let seen: [[Value]]
+        do {
+            seen = try await readers.value
+        } catch {
+            proceed.signal()
+            _ = try? await write.value
+            throw error
+        }
+        proceed.signal()
+        let insideCount = try await write.value
+        let committedBefore = !capabilities.concurrentReads ? ("uncommitted", "Write report") : ("Write report", "uncommitted")
+        for titles in seen {
+            try expect(titles.count == 10 && titles.contains(.text(committedBefore.0)) && !titles.contains(.text(committedBefore.1)),
+                       "a reader saw \(titles) (\(capabilities.concurrentReads ? "before the commit" : "after the write"))")
+        }
+        try expect(insideCount == 10, "the write saw \(insideCount) rows of its own")
+        let after = try await store.fetch(FetchRequest(entity: "Task"))
+        try expect(
+            after.count == 10 && after.contains { $0["title"] == "uncommitted" } && !after.contains { $0["id"] == 1 },
+            "after the commit: \(after.map { $0["id"] ?? .null })")
+    }
+
+    func checkSerializedWrites(on store: any PersistentStore) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try await store.write { tx in
+                        let count = try tx.fetch(FetchRequest(entity: "Note")).count
+                        try tx.insert(Fixtures.NoteRecord(slug: "n\(index)", body: "\(count)"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let bodies = try await store.fetch(FetchRequest(Fixtures.NoteRecord.self), as: Fixtures.NoteRecord.self)
+            .compactMap { Int($0.body) }.sorted()
+        try ConformanceFailure.require(bodies == Array(0..<20), "each write saw the ones before it: \(bodies)")
+    }
+}
