@@ -118,7 +118,27 @@ extension StoreConformance {
             [1, 9, 2], "limit and offset")
         try await require(FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")], fetchOffset: 8), [9, 10],
                           "offset alone")
+        try await require(FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")]),
+                          [8, 9, 4, 3, 5, 6, 7, 1, 10, 2], "two keys through a relationship")
+        try await require(FetchRequest(entity: "Task", sortDescriptors: [.ascending("title", caseInsensitive: true)]),
+                          [10, 4, 3, 8, 5, 6, 2, 1, 7, 9], "every title case-insensitively")
+        try await require(FetchRequest(entity: "Task", fetchLimit: 3, fetchOffset: 2), [3, 4, 5], "a window in key order")
+        try await require(FetchRequest(entity: "Task", fetchLimit: 0), [], "a zero limit")
         let limited = try await store.count(FetchRequest(entity: "Task", fetchLimit: 4))
         try ConformanceFailure.require(limited == 4, "count with a limit: \(limited)")
+        let tail = try await store.count(FetchRequest(entity: "Task", fetchLimit: 3, fetchOffset: 8))
+        try ConformanceFailure.require(tail == 2, "count of a window past the end: \(tail)")
+        let done = try await store.count(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == YES")))
+        try ConformanceFailure.require(done == 4, "count with a predicate: \(done)")
+    }
+
+    func checkPropertiesToFetch(on store: any PersistentStore) async throws {
+        let request = FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name")],
+                                   sectionNameKeyPath: "category.name", propertiesToFetch: ["title"])
+        let rows = try await store.fetch(request)
+        try ConformanceFailure.require(rows.first?.names == ["id", "title", "category.name"],
+                                       "columns \(String(describing: rows.first?.names))")
+        let sections = rows.map { $0["category.name"] ?? .null }.prefix(3)
+        try ConformanceFailure.require(sections == [.null, .null, .text("Errands")], "section keys \(sections)")
     }
 }

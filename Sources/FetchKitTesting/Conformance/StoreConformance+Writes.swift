@@ -17,6 +17,8 @@ extension StoreConformance {
             Check(name: "update and delete by key report whether the row existed", body: { try await $0.checkByKey(on: $1) }),
             Check(name: "upsert by record and by row inserts or updates", body: { try await $0.checkUpserts(on: $1) }),
             Check(name: "bulk update and delete by predicate count their rows", body: { try await $0.checkBulk(on: $1) }),
+            Check(name: "writes by predicates through relationships; row upserts keep what they do not name",
+                  body: { try await $0.checkRelationshipWrites(on: $1) }),
             Check(name: "a failing write rolls back whole; the store still works", body: { try await $0.checkRollback(on: $1) }),
             Check(name: "fetches inside a write see its uncommitted changes", body: { try await $0.checkFetchInsideWrite(on: $1) }),
         ]
@@ -168,5 +170,39 @@ extension StoreConformance {
             return (try tx.fetch(FetchRequest(entity: "Task")), try tx.fetch(FetchRequest(Task.self), as: Task.self))
         }
         try ConformanceFailure.require(rows.count == 1 && records.map(\.title) == ["only"], "inside the write: \(records)")
+    }
+
+    func checkRelationshipWrites(on store: any PersistentStore) async throws {
+        func ids(_ entity: String, _ format: String) async throws -> [Int64] {
+            try await store.fetch(FetchRequest(entity: entity, predicate: try FetchPredicate(format: format),
+                                               sortDescriptors: [.ascending("id")]))
+                .map { $0["id", as: Int64.self] ?? -1 }
+        }
+        let updated = try await store.write { tx in
+            try tx.update("Task", where: try FetchPredicate(format: "category.name == 'Home'"), set: ["done": true])
+        }
+        try ConformanceFailure.require(updated == 2, "updated through a to-one: \(updated)")
+        let done = try await ids("Task", "done == YES")
+        try ConformanceFailure.require(done == [2, 5, 6, 8, 10], "done \(done)")
+        let positioned = try await store.write { tx in
+            try tx.update("Category", where: try FetchPredicate(format: "ANY tasks.priority >= 5"), set: ["position": 9])
+        }
+        let nine = try await ids("Category", "position == 9")
+        try ConformanceFailure.require(positioned == 1 && nine == [2], "updated through a to-many: \(positioned), \(nine)")
+        let deleted = try await store.write { tx in
+            try tx.delete("Task", where: try FetchPredicate(format: "category.position == 2"))
+        }
+        let left = try await ids("Task", "TRUEPREDICATE")
+        try ConformanceFailure.require(deleted == 2 && left == [1, 2, 5, 6, 7, 8, 9, 10], "deleted \(deleted), left \(left)")
+        try await store.write { tx in
+            try tx.upsert(["id": 1, "title": "Changed"], into: "Task")
+            try tx.upsert(["id": 12, "title": "New"], into: "Task")
+        }
+        let rows = try await store.fetch(FetchRequest(
+            entity: "Task", predicate: try FetchPredicate(format: "SELF IN {1, 12}"), propertiesToFetch: ["title", "priority"]))
+        try ConformanceFailure.require(
+            rows.map { $0["title"] ?? .null } == [.text("Changed"), .text("New")]
+                && rows.map { $0["priority"] ?? .null } == [.integer(3), .integer(0)],
+            "upserted rows \(rows)")
     }
 }
