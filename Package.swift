@@ -77,6 +77,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A second FetchKit app instance for the PostgreSQL tests: writes random transactions, or watches
+        // live controllers and reports whether they converged (Integration/Peer/README.md).
+        .executableTarget(
+            name: "FetchKitPeer",
+            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting"],
+            path: "Integration/Peer",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FetchKitTests",
             dependencies: ["FetchKit", "FetchKitTesting"],

@@ -17,24 +17,7 @@ struct PostgresLiveResultsTests {
 
     /// Waits (up to 10 s) until `controller` matches a fresh fetch, then checks every batch it emitted.
     static func converge(_ controller: ResultsController<Row>, _ recorder: ResultsRecorder<Row>, in store: any PersistentStore) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            do {
-                try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
-                break
-            } catch {
-                guard ContinuousClock.now < deadline else { throw error }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        // The controller's content changes before its delegate has heard the whole batch: wait for the end.
-        await controller.sync()
-        while let last = recorder.events.last, !last.isBatchEnd, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        try recorder.checkCallbackOrder()
-        for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
-        recorder.reset()
+        try await ResultsOracle.converge(controller, recorder, in: store)
     }
 
     static func liveController(on store: PostgresStore) async throws -> (ResultsController<Row>, ResultsRecorder<Row>) {
@@ -128,13 +111,5 @@ struct PostgresLiveResultsTests {
         try await Self.converge(controller, recorder, in: store)
         await long.shutDown()
         await store.close()
-    }
-}
-
-extension ResultsRecorder.Event {
-    /// Whether this event ends a batch (the whole-batch callback comes last).
-    var isBatchEnd: Bool {
-        if case .didApply = self { return true }
-        return false
     }
 }

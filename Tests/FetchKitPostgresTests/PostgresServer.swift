@@ -40,9 +40,13 @@ enum PostgresServer {
 
     /// The server's URL with `search_path` set to `namespace` (then `public`, where extensions live).
     static func url(searchPath namespace: String) throws -> PostgresURL {
-        var text = try requiredURLText()
-        text += (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace),public"
-        return try PostgresURL(text)
+        try PostgresURL(urlText(searchPath: namespace))
+    }
+
+    /// ``url(searchPath:)`` as text, for another process.
+    static func urlText(searchPath namespace: String) throws -> String {
+        let text = try requiredURLText()
+        return text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace),public"
     }
 
     static func requiredURLText() throws -> String {

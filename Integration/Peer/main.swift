@@ -1,0 +1,29 @@
+// FetchKitPeer: a second FetchKit app instance for the PostgreSQL tests, run as its own process.
+//
+//   FetchKitPeer write URL SEED TRANSACTIONS   random transactions of the live-results check
+//   FetchKitPeer watch URL NAME                live controllers until the note `done-NAME` appears
+//
+// Both open a PostgresStore of the fixture schema at URL (whose search_path names the test's schema) and
+// print one JSON line of what they did; a failure prints its reason on stderr and exits 1.
+import FetchKit
+import FetchKitPostgres
+import FetchKitTesting
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch (arguments.first, arguments.count) {
+    case ("write", 4):
+        let values = Array(arguments.dropFirst())
+        guard let seed = UInt64(values[1]), let count = Int(values[2]) else { throw PeerError.usage }
+        print(try await Peer(url: values[0]).write(seed: seed, transactions: count))
+    case ("watch", 3):
+        let values = Array(arguments.dropFirst())
+        print(try await Peer(url: values[0]).watch(name: values[1]))
+    default:
+        throw PeerError.usage
+    }
+} catch {
+    FileHandle.standardError.write(Data("FetchKitPeer: \(error)\n".utf8))
+    exit(1)
+}
