@@ -83,6 +83,7 @@ let package = Package(
             name: "FetchKitPeer",
             dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting"],
             path: "Integration/Peer",
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .testTarget(

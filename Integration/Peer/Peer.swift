@@ -29,14 +29,7 @@ struct Peer {
     func write(seed: UInt64, transactions count: Int) async throws -> String {
         let store = try await open()
         var random = SeededRandom(seed: seed)
-        var committed = 0
-        for _ in 0..<count {
-            let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
-            do {
-                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: .postgres) } }
-                committed += 1
-            } catch is FetchKitError {}
-        }
+        let committed = try await RandomOperation.writeTransactions(count, to: store, using: &random)
         await store.close()
         return #"{"committed": \#(committed), "rolledBack": \#(count - committed)}"#
     }
@@ -46,14 +39,7 @@ struct Peer {
     /// every batch it heard against ListSimulator.
     func watch(name: String) async throws -> String {
         let store = try await open()
-        var watched: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in StoreConformance.liveRequests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
-            controller.delegate = recorder
-            try await controller.performFetch()
-            watched.append((controller, recorder))
-        }
+        let watched = try await StoreConformance.liveControllers(on: store)
         let done = ResultsController(store: store, request: FetchRequest(
             entity: "Note", predicate: try FetchPredicate(format: "slug == %@", "done-\(name)")))
         try await done.performFetch()

@@ -51,27 +51,13 @@ struct PostgresProcessesTests {
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let url = try PostgresServer.urlText(searchPath: namespace)
 
-        var watched: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in StoreConformance.liveRequests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
-            controller.delegate = recorder
-            try await controller.performFetch()
-            watched.append((controller, recorder))
-        }
+        let watched = try await StoreConformance.liveControllers(on: store)
         let watcher = Task { try await Self.runPeer("watch", url, "peer") }
         try await Self.waitForNote("ready-peer", in: store)
 
         let writer = Task { try await Self.runPeer("write", url, "7", "300") }
         var random = SeededRandom(seed: 11)
-        var committed = 0
-        for _ in 0..<300 {
-            let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
-            do {
-                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: .postgres) } }
-                committed += 1
-            } catch is FetchKitError {}
-        }
+        let committed = try await RandomOperation.writeTransactions(300, to: store, using: &random)
         let written = try await writer.value
         try await store.write { tx in _ = try tx.insert(Fixtures.NoteRecord(slug: "done-peer", body: "")) }
 

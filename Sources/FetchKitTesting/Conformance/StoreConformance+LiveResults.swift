@@ -38,20 +38,28 @@ extension StoreConformance {
         ]
     }()
 
-    func checkLiveResults(on store: any PersistentStore) async throws {
-        let dialect = store.dialect
-        let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5EED_F00D
-        let transactions = ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
-        var random = SeededRandom(seed: seed)
-
-        var controllers: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in Self.liveRequests {
+    /// A fetched controller over each of ``liveRequests`` on `store`, with a recorder as its delegate.
+    public static func liveControllers(on store: any PersistentStore)
+        async throws -> [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)]
+    {
+        var controllers: [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)] = []
+        for request in liveRequests {
             let controller = ResultsController(store: store, request: request)
             let recorder = ResultsRecorder<Row>()
             controller.delegate = recorder
             try await controller.performFetch()
             controllers.append((controller, recorder))
         }
+        return controllers
+    }
+
+    func checkLiveResults(on store: any PersistentStore) async throws {
+        let dialect = store.dialect
+        let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5EED_F00D
+        let transactions = ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
+        var random = SeededRandom(seed: seed)
+
+        let controllers = try await Self.liveControllers(on: store)
 
         var batches = 0
         for number in 1...transactions {
@@ -115,6 +123,25 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     static let titles = ["alpha", "Beta", "gamma", "Delta", "épée", "zeta", "Alpha", "beta", "ω", ""]
     static let categoryNames = ["Work", "Home", "Errands", "Zeta", "alpha", "Ärger"]
+
+    /// Writes `count` transactions of one to three random operations each; those a constraint (or another
+    /// client's concurrent write) rolls back are skipped.
+    ///
+    /// - Returns: How many committed.
+    public static func writeTransactions(_ count: Int, to store: any PersistentStore, using random: inout SeededRandom)
+        async throws -> Int
+    {
+        let dialect = store.dialect
+        var committed = 0
+        for _ in 0..<count {
+            let operations = (0..<random.int(1...3)).map { _ in make(&random) }
+            do {
+                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: dialect) } }
+                committed += 1
+            } catch is FetchKitError {}
+        }
+        return committed
+    }
 
     /// A random operation.
     public static func make(_ random: inout SeededRandom) -> RandomOperation {
