@@ -97,13 +97,7 @@ public final class PostgresStore: PersistentStore {
                     else { throw FetchKitError.invalidValue("the connection has no current schema (check search_path)") }
                     return name
                 }
-                try await writer.run { [dialect] connection in
-                    try connection.inTransaction {
-                        for statement in capture.installStatements(for: tables, dialect: dialect) {
-                            try connection.run(statement)
-                        }
-                    }
-                }
+                try await writer.run { connection in try capture.install(on: connection, tables: tables) }
                 listener = try await PostgresListener.start(
                     url: url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
                     logger: options.logger)

@@ -104,6 +104,50 @@ struct PostgresChangeCaptureTests {
         await store.close()
     }
 
+    /// The capture triggers of the tables in `namespace`: name, table, arguments, by OID.
+    static func triggers(in namespace: String) async throws -> [Int64: String] {
+        let rows = try await PostgresServer.query(
+            "SELECT t.oid::int8 AS oid, c.relname || '.' || t.tgname || ' ' || encode(t.tgargs, 'escape') AS what "
+                + "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = '\(namespace)' AND t.tgname LIKE 'fetchkit_capture_%'")
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0["oid", as: Int64.self] ?? 0, $0["what", as: String.self] ?? "") })
+    }
+
+    /// Opening a store on a database whose triggers are installed with the same arguments changes nothing
+    /// (no DROP/CREATE, so no lock on the tables); other arguments or a disabled trigger reinstall.
+    @Test func reopeningLeavesInstalledTriggersAlone() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let url = try PostgresServer.url(searchPath: namespace)
+        await (try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)).close()
+        let installed = try await Self.triggers(in: namespace)
+        #expect(installed.count == 12, "\(installed)")
+        await (try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1))).close()
+        #expect(try await Self.triggers(in: namespace) == installed)
+
+        let limited = try await PostgresStore.open(
+            url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))
+        let reinstalled = try await Self.triggers(in: namespace)
+        #expect(reinstalled.count == 12 && Set(reinstalled.keys).isDisjoint(with: installed.keys))
+        #expect(reinstalled.values.allSatisfy { $0.contains("77") }, "\(reinstalled)")
+        let collector = Collector(limited)
+        try await limited.write { tx in
+            _ = try tx.execute("INSERT INTO category (id, name, position) SELECT g, 'c' || g, 0 FROM generate_series(1, 78) AS g", [])
+        }
+        #expect(try await collector.wait(for: 1).first?.tables["category"]?.isWholeTable == true)
+        await limited.close()
+
+        try await PostgresServer.administer("ALTER TABLE \(namespace).task DISABLE TRIGGER fetchkit_capture_insert")
+        let again = try await PostgresStore.open(
+            url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))
+        let afterDisabled = try await Self.triggers(in: namespace)
+        let kept = Set(afterDisabled.keys).intersection(reinstalled.keys)
+        #expect(kept.count == 8 && afterDisabled.count == 12, "only task's triggers are created again")
+        let changes = Collector(again)
+        try await again.write { tx in _ = try tx.insert(Fixtures.TaskRecord(title: "captured again")) }
+        #expect(try await changes.wait(for: 1).first?.tables["task"] != nil)
+        await again.close()
+    }
+
     /// Thousands of long text keys in one statement are chunked under the 8000-byte payload limit and
     /// still arrive as one change.
     @Test func chunkedNotificationsFormOneChange() async throws {

@@ -69,6 +69,12 @@ struct PostgresConnectionTests {
         )) {
             try await pool.run { connection in try connection.execute("SELECT 1.5::numeric AS n").rows() }
         }
+        // A text-format result (of run, PQexec) is refused, not misread as binary.
+        await #expect(throws: FetchKitError.unsupported(
+            "column 'n' came back as text: read rows of statements run by execute, in binary"
+        )) {
+            try await pool.run { connection in try connection.run("SELECT 1::int8 AS n").rows() }
+        }
         await pool.shutDown()
     }
 

@@ -69,6 +69,19 @@ enum PostgresServer {
         await admin.shutDown()
     }
 
+    /// The rows `sql` returns, read on a connection of its own.
+    static func query(_ sql: String) async throws -> [Row] {
+        let admin = try await pool(name: "fkt-pg-query")
+        do {
+            let rows = try await admin.run { connection in try connection.execute(sql).rows() }
+            await admin.shutDown()
+            return rows
+        } catch {
+            await admin.shutDown()
+            throw error
+        }
+    }
+
     private static let counter = Atomic<Int>(0)
 
     /// A table or schema name no other test uses.

@@ -1,4 +1,5 @@
 import FetchKit
+import Foundation
 
 /// FetchKit's change capture in a PostgreSQL database: a trigger function in a schema of its own
 /// (`fetchkit`) and, on each tracked table, statement-level `AFTER INSERT / UPDATE / DELETE / TRUNCATE`
@@ -10,8 +11,7 @@ import FetchKit
 /// Writes by any client (psql, another service) are captured the same way; notifications reach listeners
 /// when the transaction commits, in commit order.
 ///
-/// Installing is idempotent (the function is replaced, each trigger dropped and created again) and runs
-/// inside the caller's transaction.
+/// Installing is idempotent and changes only what differs from this version (see ``install(on:tables:)``).
 struct PostgresChangeCapture {
     /// The schema that holds the trigger function.
     static let schemaName = "fetchkit"
@@ -20,40 +20,61 @@ struct PostgresChangeCapture {
     /// Above this many rows, a statement sends one table-level hint instead of its keys.
     let rowLimit: Int
 
-    /// The statements that install the function and the triggers of `tables` (table and key column).
-    func installStatements(for tables: [(table: String, keyColumn: String)], dialect: SQLDialect) -> [String] {
-        var statements = [
+    /// The events captured, with the transition tables each trigger declares.
+    static let events = [
+        ("INSERT", "REFERENCING NEW TABLE AS new_rows"),
+        ("UPDATE", "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+        ("DELETE", "REFERENCING OLD TABLE AS old_rows"),
+        ("TRUNCATE", ""),
+    ]
+
+    /// The name of the trigger of `event`.
+    static func triggerName(_ event: String) -> String { "fetchkit_capture_\(event.lowercased())" }
+
+    /// Installs the function and the triggers of `tables` (table and key column) on `connection`, in one
+    /// transaction, changing only what differs: the function when its body is not this version's, a table's
+    /// triggers when one is missing, disabled or has other arguments (key column, row limit, channel).
+    /// Opening a store on an installed database therefore takes no lock on its tables.
+    func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
+        let dialect = SQLDialect.postgres
+        try connection.inTransaction {
             // Several processes may open stores at once: one installs at a time (catalog rows race otherwise).
-            "SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))",
-            "CREATE SCHEMA IF NOT EXISTS \(dialect.quote(Self.schemaName))",
-            Self.functionDefinition,
-        ]
-        for (table, keyColumn) in tables {
-            let arguments = [keyColumn, String(rowLimit), channel].map(Self.literal).joined(separator: ", ")
-            let function = "\(dialect.quote(Self.schemaName)).capture(\(arguments))"
-            for (event, transitions) in [
-                ("INSERT", "REFERENCING NEW TABLE AS new_rows"),
-                ("UPDATE", "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-                ("DELETE", "REFERENCING OLD TABLE AS old_rows"),
-                ("TRUNCATE", ""),
-            ] {
-                let trigger = dialect.quote("fetchkit_capture_\(event.lowercased())")
-                statements.append("DROP TRIGGER IF EXISTS \(trigger) ON \(dialect.quote(table))")
-                statements.append(
-                    "CREATE TRIGGER \(trigger) AFTER \(event) ON \(dialect.quote(table)) \(transitions) "
-                        + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)")
+            try connection.run("SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))")
+            try connection.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(Self.schemaName))")
+            let current = try connection.execute(
+                "SELECT 1 AS found FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                    + "WHERE n.nspname = $1 AND p.proname = 'capture' AND p.prosrc = $2",
+                [.text(Self.schemaName), .text(Self.functionBody)])
+            if current.rowCount == 0 { try connection.run(Self.functionDefinition) }
+            for (table, keyColumn) in tables {
+                let arguments = [keyColumn, String(rowLimit), channel]
+                let installed = try connection.execute(
+                    "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+                        + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
+                        + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled <> 'D'",
+                    [.text(dialect.quote(table)), .text(Self.schemaName),
+                     .blob(Data(arguments.flatMap { Array($0.utf8) + [0] }))])
+                let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })
+                guard names != Set(Self.events.map { Self.triggerName($0.0) }) else { continue }
+                let function = "\(dialect.quote(Self.schemaName)).capture("
+                    + arguments.map(Self.literal).joined(separator: ", ") + ")"
+                for (event, transitions) in Self.events {
+                    let trigger = dialect.quote(Self.triggerName(event))
+                    try connection.run("DROP TRIGGER IF EXISTS \(trigger) ON \(dialect.quote(table))")
+                    try connection.run(
+                        "CREATE TRIGGER \(trigger) AFTER \(event) ON \(dialect.quote(table)) \(transitions) "
+                            + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)")
+                }
             }
         }
-        return statements
     }
 
     /// The statements that remove the triggers of `tables` and the function's schema.
     static func uninstallStatements(for tables: [String], dialect: SQLDialect) -> [String] {
         var statements = ["SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
         for table in tables {
-            for event in ["insert", "update", "delete", "truncate"] {
-                statements.append(
-                    "DROP TRIGGER IF EXISTS \(dialect.quote("fetchkit_capture_\(event)")) ON \(dialect.quote(table))")
+            for (event, _) in events {
+                statements.append("DROP TRIGGER IF EXISTS \(dialect.quote(triggerName(event))) ON \(dialect.quote(table))")
             }
         }
         statements.append("DROP SCHEMA IF EXISTS \(dialect.quote(schemaName)) CASCADE")
@@ -69,9 +90,15 @@ struct PostgresChangeCapture {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// The trigger function: arguments are the key column, the row limit and the channel.
-    static let functionDefinition = #"""
-        CREATE OR REPLACE FUNCTION "fetchkit".capture() RETURNS trigger LANGUAGE plpgsql AS $capture$
+    /// The statement that creates (or replaces) the trigger function.
+    static let functionDefinition =
+        "CREATE OR REPLACE FUNCTION \"fetchkit\".capture() RETURNS trigger LANGUAGE plpgsql AS $capture$"
+        + functionBody + "$capture$"
+
+    /// The trigger function's body (what `pg_proc.prosrc` holds): arguments are the key column, the row
+    /// limit and the channel.
+    static let functionBody = #"""
+
         DECLARE
             key_column text := TG_ARGV[0];
             row_limit bigint := TG_ARGV[1]::bigint;
@@ -119,6 +146,6 @@ struct PostgresChangeCapture {
             END IF;
             RETURN NULL;
         END
-        $capture$
+
         """#
 }

@@ -29,10 +29,15 @@ final class PostgresResult {
 
     /// The value at `row`, `column`.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` for a column type FetchKit does not read.
+    /// - Throws: ``FetchKitError/unsupported(_:)`` for a column type FetchKit does not read, or for a
+    ///   result in text format (of ``PostgresConnection/run(_:)``: values are read from binary results only).
     func value(row: Int, column: Int) throws -> Value {
         let (r, c) = (Int32(row), Int32(column))
         if PQgetisnull(handle, r, c) == 1 { return .null }
+        guard PQfformat(handle, c) == 1 else {
+            throw FetchKitError.unsupported(
+                "column '\(name(ofColumn: column))' came back as text: read rows of statements run by execute, in binary")
+        }
         let bytes = UnsafeRawBufferPointer(start: PQgetvalue(handle, r, c), count: Int(PQgetlength(handle, r, c)))
         return try PostgresBinary.decode(bytes, type: PQftype(handle, c), column: name(ofColumn: column))
     }
