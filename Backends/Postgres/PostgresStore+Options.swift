@@ -61,7 +61,8 @@ extension PostgresStore {
         public var pingInterval: Duration
         /// The wait before the first reconnection attempt, doubling up to the upper bound.
         public var reconnectBackoff: ClosedRange<Duration>
-        /// TCP keepalives: idle time before the first probe (whole seconds).
+        /// TCP keepalives — of the listener and of the store's readers and writer too, unless the URL sets
+        /// its own `keepalives…` parameters: idle time before the first probe (whole seconds).
         public var keepaliveIdle: Duration
         /// TCP keepalives: time between probes (whole seconds).
         public var keepaliveInterval: Duration

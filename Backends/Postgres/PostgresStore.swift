@@ -73,8 +73,11 @@ public final class PostgresStore: PersistentStore {
         guard options.readerCount > 0 else {
             throw FetchKitError.invalidValue("readerCount must be at least 1 (got \(options.readerCount))")
         }
+        // Every connection probes an idle socket (TCP keepalives), so a half-open one fails its next
+        // statement instead of hanging it.
+        let keepalives = options.listener.keepaliveParameters
         let writer = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.w", size: 1) { _ in
-            try PostgresConnection.open(url)
+            try PostgresConnection.open(url, extra: keepalives)
         }
         do {
             let hasUnaccent = try await writer.run { connection in
@@ -104,7 +107,7 @@ public final class PostgresStore: PersistentStore {
             }
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
-                    try PostgresConnection.open(url)
+                    try PostgresConnection.open(url, extra: keepalives)
                 }
                 options.logger.info(
                     "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])

@@ -1,5 +1,6 @@
 import FetchKit
 import FetchKitDrivers
+import FetchKitTesting
 import Foundation
 import Testing
 
@@ -181,5 +182,25 @@ struct PostgresConnectionTests {
         }
         try await pool.run { _ = try $0.run("DROP ROLE \(role)") }
         await pool.shutDown()
+    }
+
+    /// The store's readers and writer probe idle sockets with the listener's keepalive settings; a URL that
+    /// sets its own keepalives wins.
+    @Test func storeConnectionsHaveKeepalives() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        var options = PostgresStore.Options(readerCount: 1)
+        options.listener.keepaliveIdle = .seconds(7)
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let reader = try await store.readers.run { connection in
+            [connection.option("keepalives"), connection.option("keepalives_idle"), connection.option("keepalives_count")]
+        }
+        let writer = try await store.writer.run { connection in connection.option("keepalives_idle") }
+        #expect(reader == ["1", "7", "3"] && writer == "7")
+        await store.close()
+
+        let url = try PostgresURL(try PostgresServer.urlText(searchPath: namespace) + "&keepalives_idle=30")
+        let own = try await PostgresStore.open(url: url, schema: Fixtures.schema, options: options)
+        #expect(try await own.readers.run { connection in connection.option("keepalives_idle") } == "30")
+        await own.close()
     }
 }

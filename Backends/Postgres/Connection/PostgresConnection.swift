@@ -27,15 +27,27 @@ final class PostgresConnection {
         self.redactedURL = redactedURL
     }
 
-    /// Opens a connection to `url`, adding `extra` keyword/value parameters (they win over the URL's).
+    /// The value of libpq connection option `keyword` in use (`PQconninfo`), `nil` when unset.
+    func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
+
+    /// Opens a connection to `url`, adding `extra` keyword/value parameters (the URL's own win over them).
     ///
     /// The parameters reach libpq as keyword/value arrays (`PQconnectdbParams`), never through a connection
     /// string. The client encoding is UTF-8.
     /// - Throws: ``FetchKitError/tooManyConnections(_:)`` or ``FetchKitError/connectionLost(_:)`` with
     ///   libpq's message and the redacted URL.
     static func open(_ url: PostgresURL, extra: [(keyword: String, value: String)] = []) throws -> PostgresConnection {
-        let pairs = [("fallback_application_name", "fetchkit")] + url.parameters + extra
-            + [("client_encoding", "UTF8")]
+        // Later keywords win: the URL's own parameters over `extra` (FetchKit's defaults, such as keepalives).
+        let pairs = [("fallback_application_name", "fetchkit")] + extra + url.parameters + [("client_encoding", "UTF8")]
         let keywords = pairs.map { strdup($0.0) }
         let values = pairs.map { strdup($0.1) }
         defer {
