@@ -80,11 +80,13 @@ public final class PostgresStore: PersistentStore {
             try PostgresConnection.open(url, extra: keepalives)
         }
         do {
-            let hasUnaccent = try await writer.run { connection in
-                try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'").rowCount > 0
+            let (hasUnaccent, hasICU) = try await writer.run { connection in
+                (try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'").rowCount > 0,
+                 try connection.execute("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").rowCount > 0)
             }
             var dialect = SQLDialect.postgres
             if hasUnaccent { dialect.diacriticFoldFunction = "unaccent" }
+            if hasICU { dialect.caseFoldCollation = "und-x-icu" }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
             try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)

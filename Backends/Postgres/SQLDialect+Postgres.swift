@@ -7,8 +7,10 @@ extension SQLDialect {
     /// - Text is ordered and compared for order `COLLATE "C"` (code-point order, the same as ``SortKey`` and
     ///   SQLite), in table definitions and wherever the compiler sorts or compares text.
     /// - `NULLS FIRST` ascending (`NULLS LAST` descending), as every FetchKit backend orders.
-    /// - `[c]` and case-insensitive sorts use `lower(x)`, which folds by the database's `LC_CTYPE` (only
-    ///   ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
+    /// - `[c]` and case-insensitive sorts use `lower(x COLLATE "und-x-icu")` when the server has ICU (the
+    ///   store checks when it opens; Debian's and most builds do): every script folds, whatever the
+    ///   database's locale, as SQLite's `fk_casefold` does. Without ICU they use `lower(x)`, which folds by
+    ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
     ///   in the database (the store checks when it opens); otherwise `[d]` throws
     ///   ``FetchKitError/unsupported(_:)`` saying so.
     /// - `IN` lists longer than 64 values are bound as one array: `x = ANY(CAST($1 AS BIGINT[]))`.

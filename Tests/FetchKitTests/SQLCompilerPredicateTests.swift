@@ -98,6 +98,17 @@ struct SQLCompilerPredicateTests {
         }
     }
 
+    /// A case-fold collation goes inside the fold, on both sides, in predicates and case-insensitive sorts.
+    @Test func caseFoldCollationWrapsTheArgument() throws {
+        var dialect = TestDialects.dollar
+        dialect.caseFoldCollation = "und-x-icu"
+        let compiler = SQLCompiler(schema: Fixtures.schema, dialect: dialect)
+        #expect(try filter(compare(key("title"), .lessThan, .value("a"), options: .caseInsensitive), compiler).sql
+            == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" < lower($1 COLLATE "und-x-icu")"#)
+        let sorted = try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
+        #expect(sorted.statement.sql.contains(#"ORDER BY lower(t0."title" COLLATE "und-x-icu") COLLATE "C" ASC"#), "\(sorted.statement.sql)")
+    }
+
     // MARK: IN and BETWEEN
 
     @Test func inListsInline() throws {

@@ -83,7 +83,7 @@ extension SQLCompiler {
             let path = try schema.resolveToOne(descriptor.key, from: scope.entity, role: "sort key")
             var expression = scope.column(path, dialect: dialect)
             let foldsCase = descriptor.caseInsensitive && path.attribute.type == .text
-            if foldsCase { expression = dialect.caseFoldFunction + "(" + expression + ")" }
+            if foldsCase { expression = dialect.caseFolded(expression) }
             if let collation = dialect.textOrderCollation, path.attribute.type == .text {
                 expression += " COLLATE " + quote(collation)
             }

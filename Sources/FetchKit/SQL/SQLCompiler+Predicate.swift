@@ -271,7 +271,7 @@ extension SQLCompiler {
     func folded(_ sql: SQLFragment, _ options: FetchPredicate.StringOptions) throws -> SQLFragment {
         var result = sql
         if options.contains(.caseInsensitive) {
-            result = dialect.caseFoldFunction + "(" + result + ")"
+            result = dialect.caseFolded(result)
         }
         if options.contains(.diacriticInsensitive) {
             guard let unaccent = dialect.diacriticFoldFunction else {

@@ -46,6 +46,9 @@ public struct SQLDialect: Sendable, Hashable {
     public var maxBoundParameters: Int
     /// The SQL function that folds case for `[c]` and case-insensitive sorts (`fk_casefold`, `lower`).
     public var caseFoldFunction: String
+    /// The collation the case fold applies to its argument (`lower(x COLLATE "und-x-icu")`), so that it
+    /// folds every script whatever the database's locale; `nil` to fold by the default.
+    public var caseFoldCollation: String?
     /// The SQL function that removes diacritics for `[d]`; `nil` when the backend has none,
     /// and then `[d]` throws ``FetchKitError/unsupported(_:)``.
     public var diacriticFoldFunction: String?
@@ -96,7 +99,8 @@ public struct SQLDialect: Sendable, Hashable {
         regexOperator: String? = nil,
         upsertSyntax: UpsertSyntax? = .onConflictDoUpdate,
         supportsReturning: Bool = true,
-        offsetWithoutLimit: String = ""
+        offsetWithoutLimit: String = "",
+        caseFoldCollation: String? = nil
     ) {
         self.name = name
         self.placeholderStyle = placeholderStyle
@@ -115,7 +119,21 @@ public struct SQLDialect: Sendable, Hashable {
         self.upsertSyntax = upsertSyntax
         self.supportsReturning = supportsReturning
         self.offsetWithoutLimit = offsetWithoutLimit
+        self.caseFoldCollation = caseFoldCollation
     }
+
+    /// `expression` folded for case: ``caseFoldFunction`` over it, in ``caseFoldCollation`` when set.
+    func caseFolded(_ expression: SQLFragment) -> SQLFragment {
+        caseFoldFunction + "(" + expression + caseFoldCollationClause + ")"
+    }
+
+    /// `expression` folded for case (see ``caseFolded(_:)-(SQLFragment)``).
+    func caseFolded(_ expression: String) -> String {
+        caseFoldFunction + "(" + expression + caseFoldCollationClause + ")"
+    }
+
+    /// ` COLLATE "…"` for ``caseFoldCollation``, or nothing.
+    private var caseFoldCollationClause: String { caseFoldCollation.map { " COLLATE " + quote($0) } ?? "" }
 
     /// Standard SQL column types: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`.
     public static let standardColumnTypes: [AttributeType: String] = [

@@ -159,5 +159,10 @@ extension StoreConformance {
         PredicateCase("tasks.@count > 2", [], [1], on: "Category"),
         PredicateCase("ANY category.tasks.priority == 5", [], [5, 6]),
         PredicateCase("ANY tasks.title BEGINSWITH[c] name", [], [], on: "Category"),
+        // Case folding beyond ASCII, whatever the database's locale
+        PredicateCase("title ==[c] 'CAFÉ ORDER'", [], [3]),
+        PredicateCase("notes CONTAINS[c] 'ZÜRICH'", [], [6]),
+        PredicateCase("notes ENDSWITH[c] 'RÉSUMÉ'", [], [3]),
+        PredicateCase("notes LIKE[c] 'NAÏVE*'", [], [3]),
     ]
 }
