@@ -7,7 +7,7 @@ import Testing
 /// connection: reads wait for writes), and the isolation checks again on a database file with readers.
 @Suite("Conformance: SQLite")
 struct SQLiteConformanceTests {
-    static let conformance = StoreConformance(capabilities: .init(concurrentReads: false)) { schema in
+    static let conformance = StoreConformance(capabilities: .init(concurrentReads: false, namesForeignKeys: false)) { schema in
         try await SQLiteStore.inMemory(schema: schema)
     }
 
@@ -20,7 +20,7 @@ struct SQLiteConformanceTests {
     func conformsOnFile(_ check: StoreConformance.Check) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let conformance = StoreConformance(capabilities: .init()) { schema in
+        let conformance = StoreConformance(capabilities: .init(namesForeignKeys: false)) { schema in
             try await SQLiteStore.open(path: directory.path("conformance.sqlite"), schema: schema, options: .testing())
         }
         try await conformance.run(check)

@@ -18,8 +18,13 @@ final class PostgresResult {
     /// The number of columns.
     var columnCount: Int { Int(PQnfields(handle)) }
 
-    /// The number of rows an INSERT, UPDATE or DELETE changed (0 for other statements).
-    var changedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    /// The number of rows an INSERT, UPDATE, DELETE or MERGE changed (0 for other statements: libpq also
+    /// counts the rows a SELECT returned, which changed nothing).
+    var changedRows: Int {
+        let tag = String(cString: PQcmdStatus(handle))
+        guard ["INSERT", "UPDATE", "DELETE", "MERGE"].contains(where: tag.hasPrefix) else { return 0 }
+        return Int(String(cString: PQcmdTuples(handle))) ?? 0
+    }
 
     /// The name of column `index`.
     func name(ofColumn index: Int) -> String { String(cString: PQfname(handle, Int32(index))) }

@@ -24,7 +24,7 @@ extension StoreConformance {
         /// Every check: each predicate form, the fetch, sort, value and write behaviours, live controllers,
         /// and the random live-results check.
         public static var all: [Check] {
-            predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
+            predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks + StoreConformance.rawSQLChecks
                 + isolation + controllers + [liveResults]
         }
 

@@ -30,11 +30,15 @@ public struct StoreConformance: Sendable {
         /// Whether reads run beside a write on connections of their own (and see the last committed state);
         /// when not (an in-memory SQLite store has one connection), reads must wait for the write to end.
         public var concurrentReads: Bool
+        /// Whether a foreign-key violation names the constraint (PostgreSQL does; SQLite reports only that
+        /// one failed).
+        public var namesForeignKeys: Bool
 
-        /// Capabilities; by default everything a shipped backend offers.
-        public init(diacriticInsensitive: Bool = true, concurrentReads: Bool = true) {
+        /// Capabilities; by default everything a backend can offer.
+        public init(diacriticInsensitive: Bool = true, concurrentReads: Bool = true, namesForeignKeys: Bool = true) {
             self.diacriticInsensitive = diacriticInsensitive
             self.concurrentReads = concurrentReads
+            self.namesForeignKeys = namesForeignKeys
         }
     }
 
