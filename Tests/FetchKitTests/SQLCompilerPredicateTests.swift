@@ -104,7 +104,10 @@ struct SQLCompilerPredicateTests {
         dialect.caseFoldCollation = "und-x-icu"
         let compiler = SQLCompiler(schema: Fixtures.schema, dialect: dialect)
         #expect(try filter(compare(key("title"), .lessThan, .value("a"), options: .caseInsensitive), compiler).sql
-            == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" < lower($1 COLLATE "und-x-icu")"#)
+            == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" < (lower($1 COLLATE "und-x-icu") COLLATE "C")"#)
+        let between = compare(key("title"), .between, .list([.text("a"), .text("b")]), options: .caseInsensitive)
+        #expect(try filter(between, compiler).sql == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" BETWEEN "#
+            + #"(lower($1 COLLATE "und-x-icu") COLLATE "C") AND (lower($2 COLLATE "und-x-icu") COLLATE "C")"#)
         let sorted = try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
         #expect(sorted.statement.sql.contains(#"ORDER BY lower(t0."title" COLLATE "und-x-icu") COLLATE "C" ASC"#), "\(sorted.statement.sql)")
     }

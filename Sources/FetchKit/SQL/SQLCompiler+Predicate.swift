@@ -158,14 +158,14 @@ extension SQLCompiler {
             return try equality(op == .equal, lhs, rhs, options: options, in: scope)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             let right = try operand(rhs, in: scope)
-            let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + folded(right.sql, options)
+            let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values on its right", offset: nil)
             }
-            let sql = try ordered(lhs, options: options) + " BETWEEN " + folded(.binding(bounds[0]), options)
-                + " AND " + folded(.binding(bounds[1]), options)
+            let sql = try ordered(lhs, options: options) + " BETWEEN " + bound(.binding(bounds[0]), options, type: lhs.type)
+                + " AND " + bound(.binding(bounds[1]), options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
         case .in:
             guard case .list(let values) = rhs else {
@@ -285,6 +285,16 @@ extension SQLCompiler {
     /// The left side of an order comparison: folded, and for text in the dialect's code-point collation.
     private func ordered(_ lhs: SQLOperand, options: FetchPredicate.StringOptions) throws -> SQLFragment {
         collated(try folded(lhs.sql, options), type: lhs.type)
+    }
+
+    /// The right side of an order comparison: folded like the left, and collated like it too when the fold
+    /// gave it an explicit collation of its own (`(lower($1 COLLATE "und-x-icu") COLLATE "C")`: PostgreSQL
+    /// refuses to compare two different explicit collations).
+    private func bound(_ sql: SQLFragment, _ options: FetchPredicate.StringOptions, type: AttributeType) throws -> SQLFragment {
+        let folded = try folded(sql, options)
+        guard options.contains(.caseInsensitive), dialect.caseFoldCollation != nil else { return folded }
+        // Parenthesized: a BETWEEN bound cannot take COLLATE bare.
+        return collated(folded, type: type).parenthesized
     }
 
     /// `sql COLLATE "C"` for text when the dialect needs a collation for code-point order.

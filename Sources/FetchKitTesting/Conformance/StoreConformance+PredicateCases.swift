@@ -164,5 +164,9 @@ extension StoreConformance {
         PredicateCase("notes CONTAINS[c] 'ZÜRICH'", [], [6]),
         PredicateCase("notes ENDSWITH[c] 'RÉSUMÉ'", [], [3]),
         PredicateCase("notes LIKE[c] 'NAÏVE*'", [], [3]),
+        PredicateCase("title <[c] 'b'", [], [10]),
+        PredicateCase("title >=[c] 'W'", [], [1, 7, 9]),
+        PredicateCase("title BETWEEN[c] {'BUY', 'CALL'}", [], [3, 4]),
+        PredicateCase("notes <[cd] 'NAIVE'", [], [4, 9, 10]),
     ]
 }
