@@ -82,7 +82,8 @@ public final class PostgresStore: PersistentStore {
         do {
             let (hasUnaccent, hasICU) = try await writer.run { connection in
                 (try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'").rowCount > 0,
-                 try connection.execute("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").rowCount > 0)
+                 // ICU collations exist and work in this database's encoding (not in SQL_ASCII).
+                 (try? connection.execute(#"SELECT lower('A' COLLATE "und-x-icu") AS folded"#)) != nil)
             }
             var dialect = SQLDialect.postgres
             if hasUnaccent { dialect.diacriticFoldFunction = "unaccent" }

@@ -4,7 +4,7 @@ extension SQLDialect {
     /// SQLite 3.40 as FetchKit's SQLite store configures it.
     ///
     /// - `?` placeholders, at most 32 766 per statement.
-    /// - `[c]` and case-insensitive sorts call `fk_casefold(x)` (Swift's `lowercased()`), `[d]` calls
+    /// - `[c]` and case-insensitive sorts call `fk_casefold(x)` (`String.fetchKitCaseFolded`: full lowercase mapping with final sigma), `[d]` calls
     ///   `fk_unaccent(x)` (Swift's diacritic-insensitive folding); the store registers both functions,
     ///   which pass non-text values through.
     /// - Text orders by code point (SQLite's BINARY collation), `IS` / `IS NOT` are the null-safe

@@ -114,7 +114,8 @@ struct PostgresChangeCaptureTests {
     }
 
     /// Opening a store on a database whose triggers are installed with the same arguments changes nothing
-    /// (no DROP/CREATE, so no lock on the tables); other arguments or a disabled trigger reinstall.
+    /// (no DROP/CREATE, so no lock on the tables); other arguments, a disabled or a replica-only trigger
+    /// reinstall.
     @Test func reopeningLeavesInstalledTriggersAlone() async throws {
         let namespace = PostgresServer.uniqueName("fkt")
         let url = try PostgresServer.url(searchPath: namespace)
@@ -146,6 +147,13 @@ struct PostgresChangeCaptureTests {
         try await again.write { tx in _ = try tx.insert(Fixtures.TaskRecord(title: "captured again")) }
         #expect(try await changes.wait(for: 1).first?.tables["task"] != nil)
         await again.close()
+
+        // A trigger that fires only for replicas does not fire for the app's writes: reinstalled too.
+        try await PostgresServer.administer("ALTER TABLE \(namespace).note ENABLE REPLICA TRIGGER fetchkit_capture_delete")
+        await (try await PostgresStore.open(
+            url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))).close()
+        let afterReplica = try await Self.triggers(in: namespace)
+        #expect(Set(afterReplica.keys).intersection(afterDisabled.keys).count == 8, "only note's triggers are created again")
     }
 
     /// Thousands of long text keys in one statement are chunked under the 8000-byte payload limit and

@@ -14,7 +14,7 @@ struct PostgresConformanceTests {
     /// At most 16 checks at once: each holds a store's four connections, and the server has 200.
     static let gate = AsyncGate(limit: 16)
 
-    @Test(arguments: StoreConformance.Check.all)
+    @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
         try await Self.gate.run { try await Self.conformance.run(check) }
     }

@@ -2,6 +2,7 @@ import FetchKit
 import FetchKitPostgres
 import FetchKitTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// Two app instances as two processes on one database: this test process and FetchKitPeer
@@ -21,9 +22,10 @@ struct PostgresProcessesTests {
         var description: String { "FetchKitPeer is not at \(path): build it first (swift build --build-tests)" }
     }
 
-    /// Runs FetchKitPeer with `arguments` on a thread of its own; returns its last line of output, parsed.
+    /// Runs FetchKitPeer with `arguments` on a thread of its own, killed after 400 s; returns its last line of
+    /// output, parsed. (The arguments are the test's own: a URL, numbers, a name — none holds a quote.)
     static func runPeer(_ arguments: String...) async throws -> [String: Int] {
-        let command = "'\(try peer())' " + arguments.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"
+        let command = "timeout 400 '\(try peer())' " + arguments.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"
         let output = try await PrivateServer.onThread { try PrivateServer.run(command) }
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int] else {
@@ -32,11 +34,23 @@ struct PostgresProcessesTests {
         return object
     }
 
-    /// Waits until the note `slug` exists (another process wrote it).
-    static func waitForNote(_ slug: String, in store: PostgresStore) async throws {
+    /// A flag one task sets and another reads.
+    final class Flag: Sendable {
+        private let value = Atomic(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+    }
+
+    /// Waits until the note `slug` exists (`peer` wrote it); fails at once with the peer's error if it ended.
+    static func waitForNote(_ slug: String, in store: PostgresStore, from peer: Task<[String: Int], any Error>,
+                            ended: Flag) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         let request = FetchRequest(entity: "Note", predicate: try FetchPredicate(format: "slug == %@", slug))
         while try await store.count(request) == 0 {
+            if ended.isSet {
+                let result = try await peer.value
+                throw PrivateServer.ScriptFailure(output: "the peer ended without writing \(slug): \(result)")
+            }
             guard ContinuousClock.now < deadline else { throw PrivateServer.ScriptFailure(output: "no note \(slug)") }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -52,24 +66,35 @@ struct PostgresProcessesTests {
         let url = try PostgresServer.urlText(searchPath: namespace)
 
         let watched = try await StoreConformance.liveControllers(on: store)
-        let watcher = Task { try await Self.runPeer("watch", url, "peer") }
-        try await Self.waitForNote("ready-peer", in: store)
-
-        let writer = Task { try await Self.runPeer("write", url, "7", "300") }
-        var random = SeededRandom(seed: 11)
-        let committed = try await RandomOperation.writeTransactions(300, to: store, using: &random)
-        let written = try await writer.value
-        try await store.write { tx in _ = try tx.insert(Fixtures.NoteRecord(slug: "done-peer", body: "")) }
-
-        var batches = 0
-        for (controller, recorder) in watched {
-            batches += try await ResultsOracle.converge(controller, recorder, in: store)
+        let watcherEnded = Flag()
+        let watcher = Task {
+            defer { watcherEnded.set() }
+            return try await Self.runPeer("watch", url, "peer")
         }
-        let watchedThere = try await watcher.value
-        #expect(committed > 100 && (written["committed"] ?? 0) > 100, "this process \(committed), the peer \(written)")
-        #expect(batches > 300, "this process heard \(batches) batches")
-        #expect(watchedThere["controllers"] == StoreConformance.liveRequests.count)
-        #expect((watchedThere["batches"] ?? 0) > 300, "the peer heard \(watchedThere)")
+        do {
+            try await Self.waitForNote("ready-peer", in: store, from: watcher, ended: watcherEnded)
+            let writer = Task { try await Self.runPeer("write", url, "7", "300") }
+            var random = SeededRandom(seed: 11)
+            let committed = try await RandomOperation.writeTransactions(300, to: store, using: &random)
+            let written = try await writer.value
+            try await store.write { tx in _ = try tx.insert(Fixtures.NoteRecord(slug: "done-peer", body: "")) }
+
+            var batches = 0
+            for (controller, recorder) in watched {
+                batches += try await ResultsOracle.converge(controller, recorder, in: store)
+            }
+            let watchedThere = try await watcher.value
+            #expect(committed > 100 && (written["committed"] ?? 0) > 100, "this process \(committed), the peer \(written)")
+            #expect(batches > 300, "this process heard \(batches) batches")
+            #expect(watchedThere["controllers"] == StoreConformance.liveRequests.count)
+            #expect((watchedThere["batches"] ?? 0) > 300, "the peer heard \(watchedThere)")
+        } catch {
+            // Let the watching peer end, then report.
+            _ = try? await store.write { tx in _ = try tx.upsert(Fixtures.NoteRecord(slug: "done-peer", body: "")) }
+            _ = try? await watcher.value
+            await store.close()
+            throw error
+        }
         await store.close()
     }
 }

@@ -175,3 +175,19 @@ struct DatabaseOrderTests {
         }
     }
 }
+
+@Suite("Case folding")
+struct CaseFoldingTests {
+    @Test("full lowercase mapping, with a word-final capital sigma folding to ς", arguments: [
+        ("ΟΔΟΣ", "οδος"), ("ΣΑΣ ΣΤΟ", "σας στο"), ("Σ", "σ"), ("ΑΣ.", "ας."), ("Α'Σ", "α'ς"), ("ΣΑ", "σα"),
+        ("Straße", "straße"), ("İ", "i\u{307}"), ("ǅ", "ǆ"), ("plain", "plain"), ("", ""),
+    ])
+    func folds(text: String, folded: String) {
+        #expect(text.fetchKitCaseFolded == folded)
+    }
+
+    @Test func finalSigmaOrdersAsTheDatabaseDoes() {
+        #expect(Value.databaseOrder("ΟΔΟΣ", "οδος", caseInsensitive: true) == .orderedSame)
+        #expect(Value.databaseOrder("ΟΔΟΣ", "οδοσ", caseInsensitive: true) != .orderedSame)
+    }
+}

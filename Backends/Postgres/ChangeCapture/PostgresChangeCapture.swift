@@ -33,11 +33,14 @@ struct PostgresChangeCapture {
 
     /// Installs the function and the triggers of `tables` (table and key column) on `connection`, in one
     /// transaction, changing only what differs: the function when its body is not this version's, a table's
-    /// triggers when one is missing, disabled or has other arguments (key column, row limit, channel).
+    /// triggers when one is missing, disabled (or fires only for replicas) or has other arguments (key column, row limit, channel).
     /// Opening a store on an installed database therefore takes no lock on its tables.
     func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
         let dialect = SQLDialect.postgres
         try connection.inTransaction {
+            // Read committed whatever the server's default, so that the catalog reads below see what an
+            // installer that held the lock before us committed.
+            try connection.run("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
             // Several processes may open stores at once: one installs at a time (catalog rows race otherwise).
             try connection.run("SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))")
             try connection.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(Self.schemaName))")
@@ -51,7 +54,7 @@ struct PostgresChangeCapture {
                 let installed = try connection.execute(
                     "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
                         + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
-                        + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled <> 'D'",
+                        + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled IN ('O', 'A')",
                     [.text(dialect.quote(table)), .text(Self.schemaName),
                      .blob(Data(arguments.flatMap { Array($0.utf8) + [0] }))])
                 let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })

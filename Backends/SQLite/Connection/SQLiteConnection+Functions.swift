@@ -11,7 +11,7 @@ extension SQLiteConnection {
         var rc = sqlite3_create_function_v2(
             handle, "fk_casefold", 1, flags, nil,
             { context, count, arguments in
-                SQLiteTextFunction.apply(context, count, arguments) { $0.lowercased() }
+                SQLiteTextFunction.apply(context, count, arguments) { $0.fetchKitCaseFolded }
             }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, sql: nil) }
         rc = sqlite3_create_function_v2(

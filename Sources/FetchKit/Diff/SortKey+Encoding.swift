@@ -51,7 +51,7 @@ struct SortKeyEncoder {
         bytes.withUnsafeBufferPointer { SortKey(encoded: $0) }
     }
 
-    /// Appends one value; `caseInsensitive` compares text by its `lowercased()` form.
+    /// Appends one value; `caseInsensitive` compares text by its case-folded form (`fetchKitCaseFolded`).
     mutating func append(_ value: Value, ascending: Bool, caseInsensitive: Bool) {
         let start = bytes.count
         switch value {
@@ -59,7 +59,7 @@ struct SortKeyEncoder {
             bytes.append(Tag.null)
         case .text(let text):
             bytes.append(Tag.text)
-            appendEscaped(caseInsensitive ? text.lowercased().utf8 : text.utf8)
+            appendEscaped(caseInsensitive ? text.fetchKitCaseFolded.utf8 : text.utf8)
         case .blob(let data):
             bytes.append(Tag.blob)
             appendEscaped(data)

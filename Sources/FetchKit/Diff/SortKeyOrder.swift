@@ -17,7 +17,7 @@ public struct SortKeyOrder: Sendable, Hashable {
         public var column: String
         /// `true` for ascending: NULLs first. Descending puts NULLs last.
         public var ascending: Bool
-        /// Text compares by its `lowercased()` form.
+        /// Text compares by its case-folded form (`fetchKitCaseFolded`).
         public var caseInsensitive: Bool
 
         /// Creates a component.

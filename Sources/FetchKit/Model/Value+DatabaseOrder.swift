@@ -9,7 +9,7 @@ extension Value {
     /// - integers, doubles, booleans (0 and 1) and dates (microseconds since 1970) compare numerically
     ///   with one another, exactly: `2^53 + 1` is greater than the double `2^53`, and `-0.0` equals `0`;
     /// - text compares by UTF-8 bytes (code point order, the binary / `"C"` collation), not by Swift's
-    ///   `String` `<`; with `caseInsensitive` the `lowercased()` texts compare, as `fk_casefold` does;
+    ///   `String` `<`; with `caseInsensitive` the case-folded texts compare (`fetchKitCaseFolded`), as every backend folds;
     /// - binary data compares byte by byte, then the shorter first.
     ///
     /// A descending sort is this order reversed, `NULL` last included. `NaN` cannot be stored (SQLite
@@ -29,7 +29,7 @@ extension Value {
         if left != right { return left < right ? .orderedAscending : .orderedDescending }
         switch (lhs, rhs) {
         case (.text(let a), .text(let b)):
-            if caseInsensitive { return compareBytes(a.lowercased().utf8, b.lowercased().utf8) }
+            if caseInsensitive { return compareBytes(a.fetchKitCaseFolded.utf8, b.fetchKitCaseFolded.utf8) }
             return compareBytes(a.utf8, b.utf8)
         case (.blob(let a), .blob(let b)):
             return compareBytes(a, b)

@@ -61,6 +61,8 @@ extension StoreConformance {
                 Check(name: "MATCHES is unsupported", body: { try await $0.checkMatchesUnsupported(on: $1) }),
                 Check(name: "text primary keys", body: { try await $0.checkTextPrimaryKey(on: $1) }),
                 Check(name: "sort orders, limits and offsets", body: { try await $0.checkSortOrdersAndLimits(on: $1) }),
+                Check(name: "case folding in the database equals FetchKit's: final sigma, ß, İ, titlecase",
+                      body: { try await $0.checkCaseFolding(on: $1) }),
                 Check(name: "fetched properties: the key, the named ones, the section key",
                       body: { try await $0.checkPropertiesToFetch(on: $1) }),
             ]

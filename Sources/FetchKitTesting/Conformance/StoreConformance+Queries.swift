@@ -141,4 +141,30 @@ extension StoreConformance {
         let sections = rows.map { $0["category.name"] ?? .null }.prefix(3)
         try ConformanceFailure.require(sections == [.null, .null, .text("Errands")], "section keys \(sections)")
     }
+
+    /// Texts whose case folding is easy to get wrong: final sigma, ß, dotted capital I, titlecase digraphs.
+    static let foldingTexts = [
+        "ΟΔΟΣ", "οδος", "οδοσ", "ΣΑΣ ΣΤΟ", "σας στο", "Σ", "σ", "Straße", "STRASSE", "strasse", "İstanbul",
+        "istanbul", "ǅemal", "ǆemal", "Ω", "ω", "ΌΣΟΣ.", "όσος.",
+    ]
+
+    func checkCaseFolding(on store: any PersistentStore) async throws {
+        let texts = Self.foldingTexts
+        try await store.write { tx in
+            for (index, text) in texts.enumerated() { try tx.insert(Fixtures.NoteRecord(slug: "f\(index)", body: text)) }
+        }
+        for text in texts {
+            let found = try await store.fetch(FetchRequest(
+                entity: "Note", predicate: try FetchPredicate(format: "body ==[c] %@", text), sortDescriptors: [.ascending("slug")]))
+                .compactMap { $0["body", as: String.self] }
+            let expected = texts.filter { Value.databaseOrder(.text($0), .text(text), caseInsensitive: true) == .orderedSame }
+            try expect(Set(found) == Set(expected), "body ==[c] '\(text)' found \(found), FetchKit folds to \(expected)")
+        }
+        let sorted = try await store.fetch(FetchRequest(entity: "Note", sortDescriptors: [.ascending("body", caseInsensitive: true)]))
+            .map { $0["body"] ?? .null }
+        for (left, right) in zip(sorted, sorted.dropFirst()) {
+            try expect(Value.databaseOrder(left, right, caseInsensitive: true) != .orderedDescending,
+                       "the database sorts \(left) before \(right); FetchKit's in-memory order disagrees")
+        }
+    }
 }
