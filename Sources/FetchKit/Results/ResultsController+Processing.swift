@@ -94,53 +94,22 @@ extension ResultsController {
         }
         guard let changeset, !changeset.isEmpty else { return }
         let update = ResultsUpdate(previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID)
-        if let delegate { notify(delegate, of: update, changeset: changeset) }
+        if let delegate { notify(delegate, of: update) }
         for (id, subscriber) in subscribers where !awaiting.contains(id) { subscriber.yield(update) }
     }
 
     /// Calls the delegate's methods for one batch, in contract order.
-    private func notify(
-        _ delegate: any ResultsControllerDelegate<Object>, of update: ResultsUpdate<Object>, changeset: Changeset
-    ) {
-        let old = update.previous
-        let new = update.snapshot
-        // Section values are built once per batch (each `sections` call is O(s)).
-        let oldSections = changeset.sectionDeletes.isEmpty ? [] : old.sections
-        let newSections = changeset.sectionInserts.isEmpty && changeset.sectionMoves.isEmpty ? [] : new.sections
-        delegate.controllerWillChangeContent(self)
-        for index in changeset.sectionDeletes {
-            delegate.controller(
-                self, didChange: oldSections[index], atSectionIndex: index, for: .delete, newSectionIndex: nil)
-        }
-        for index in changeset.sectionInserts {
-            delegate.controller(
-                self, didChange: newSections[index], atSectionIndex: nil, for: .insert, newSectionIndex: index)
-        }
-        for move in changeset.sectionMoves {
-            delegate.controller(self, didChange: newSections[move.to], atSectionIndex: move.from, for: .move,
-                                newSectionIndex: move.to)
-        }
-        for path in changeset.rowDeletes {
-            if let object = old.object(at: path) {
-                delegate.controller(self, didChange: object, at: path, for: .delete, newRowPath: nil)
+    private func notify(_ delegate: any ResultsControllerDelegate<Object>, of update: ResultsUpdate<Object>) {
+        update.forEachCallback { callback in
+            switch callback {
+            case .willChange: delegate.controllerWillChangeContent(self)
+            case .section(let section, let old, let type, let new):
+                delegate.controller(self, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
+            case .row(let object, let old, let type, let new):
+                delegate.controller(self, didChange: object, at: old, for: type, newRowPath: new)
+            case .didChange: delegate.controllerDidChangeContent(self)
+            case .didApply(let update): delegate.controller(self, didApply: update)
             }
         }
-        for path in changeset.rowInserts {
-            if let object = new.object(at: path) {
-                delegate.controller(self, didChange: object, at: nil, for: .insert, newRowPath: path)
-            }
-        }
-        for move in changeset.rowMoves {
-            if let object = new.object(at: move.to) {
-                delegate.controller(self, didChange: object, at: move.from, for: .move, newRowPath: move.to)
-            }
-        }
-        for update in changeset.rowUpdates {
-            if let object = new.object(at: update.to) {
-                delegate.controller(self, didChange: object, at: update.from, for: .update, newRowPath: update.to)
-            }
-        }
-        delegate.controllerDidChangeContent(self)
-        delegate.controller(self, didApply: update)
     }
 }

@@ -46,6 +46,8 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case recordMapping(entity: String, detail: String)
     /// A value cannot be stored (for example NaN, or text containing NUL).
     case invalidValue(String)
+    /// A ``MultiResultsController`` has no fetch request of this name; `known` lists the names it has, sorted.
+    case unknownRequestName(String, known: [String])
     /// Any other error the database reported, with its code and the statement.
     case database(code: Int32, message: String, sql: String?)
 
@@ -83,6 +85,8 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot map \(entity): \(detail)"
         case .invalidValue(let message):
             return "invalid value: \(message)"
+        case .unknownRequestName(let name, let known):
+            return "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))"
         case .database(let code, let message, let sql):
             return "database error \(code): \(message)" + (sql.map { " in: \($0)" } ?? "")
         }

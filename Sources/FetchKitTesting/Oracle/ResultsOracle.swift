@@ -16,13 +16,18 @@ public enum ResultsOracle {
     public static func checkMatchesFreshFetch(_ controller: ResultsController<Row>, in store: any PersistentStore)
         async throws
     {
-        let request = controller.request
+        try await checkMatchesFreshFetch(controller.snapshot, of: controller.request, in: store)
+    }
+
+    /// Checks that `snapshot` holds exactly what a fresh fetch of `request` returns, in the same sections.
+    public static func checkMatchesFreshFetch(
+        _ snapshot: ResultsSnapshot<Row>, of request: FetchRequest, in store: any PersistentStore
+    ) async throws {
         var ordered = request
         if let section = request.sectionNameKeyPath, request.sortDescriptors.first?.key != section {
             ordered.sortDescriptors.insert(.ascending(section), at: 0)
         }
         let fresh = try await store.fetch(ordered)
-        let snapshot = controller.snapshot
         guard snapshot.fetchedObjects == fresh else {
             throw OracleFailure(
                 "controller for \(request.predicate) holds \(snapshot.fetchedObjects.count) rows, a fresh fetch "

@@ -1,7 +1,8 @@
 import FetchKit
 import Synchronization
 
-/// A delegate that records every callback a results controller makes, in order.
+/// A delegate that records every callback a results controller (or a multi-controller) makes, in order,
+/// and which controllers sent them.
 ///
 /// ```swift
 /// let recorder = ResultsRecorder<Row>()
@@ -10,7 +11,7 @@ import Synchronization
 /// try recorder.checkCallbackOrder()
 /// recorder.updates.last?.changeset
 /// ```
-public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate, Sendable {
+public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate, MultiResultsControllerDelegate, Sendable {
     /// One recorded callback.
     public enum Event: Sendable {
         case willChange
@@ -21,6 +22,10 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
     }
 
     private let recorded = Mutex<[Event]>([])
+    private let recordedSenders = Mutex<Set<ObjectIdentifier>>([])
+
+    /// The controllers that sent callbacks so far.
+    public var senders: Set<ObjectIdentifier> { recordedSenders.withLock { $0 } }
 
     /// Creates an empty recorder.
     public init() {}
@@ -34,7 +39,10 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
     }
 
     /// Forgets what was recorded.
-    public func reset() { recorded.withLock { $0.removeAll() } }
+    public func reset() {
+        recorded.withLock { $0.removeAll() }
+        recordedSenders.withLock { $0.removeAll() }
+    }
 
     /// Checks the batch contract's order: will-change, section changes, row changes, did-change, the whole
     /// batch; and that the individual callbacks say exactly what the batch's changeset says.
@@ -79,29 +87,62 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
     // MARK: ResultsControllerDelegate
 
     public func controllerWillChangeContent(_ controller: ResultsController<Object>) {
-        recorded.withLock { $0.append(.willChange) }
+        record(.willChange, from: controller)
     }
 
     public func controller(
         _ controller: ResultsController<Object>, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
         for type: ResultsChangeType, newSectionIndex: Int?
     ) {
-        recorded.withLock { $0.append(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name)) }
+        record(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name), from: controller)
     }
 
     public func controller(
         _ controller: ResultsController<Object>, didChange object: Object, at rowPath: RowPath?,
         for type: ResultsChangeType, newRowPath: RowPath?
     ) {
-        recorded.withLock { $0.append(.row(type, old: rowPath, new: newRowPath)) }
+        record(.row(type, old: rowPath, new: newRowPath), from: controller)
     }
 
     public func controllerDidChangeContent(_ controller: ResultsController<Object>) {
-        recorded.withLock { $0.append(.didChange) }
+        record(.didChange, from: controller)
     }
 
     public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
-        recorded.withLock { $0.append(.didApply(update)) }
+        record(.didApply(update), from: controller)
+    }
+
+    // MARK: MultiResultsControllerDelegate
+
+    private func record(_ event: Event, from sender: AnyObject) {
+        recorded.withLock { $0.append(event) }
+        recordedSenders.withLock { _ = $0.insert(ObjectIdentifier(sender)) }
+    }
+
+    public func controllerWillChangeContent(_ controller: MultiResultsController<Object>) {
+        record(.willChange, from: controller)
+    }
+
+    public func controller(
+        _ controller: MultiResultsController<Object>, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
+        for type: ResultsChangeType, newSectionIndex: Int?
+    ) {
+        record(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name), from: controller)
+    }
+
+    public func controller(
+        _ controller: MultiResultsController<Object>, didChange object: Object, at rowPath: RowPath?,
+        for type: ResultsChangeType, newRowPath: RowPath?
+    ) {
+        record(.row(type, old: rowPath, new: newRowPath), from: controller)
+    }
+
+    public func controllerDidChangeContent(_ controller: MultiResultsController<Object>) {
+        record(.didChange, from: controller)
+    }
+
+    public func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+        record(.didApply(update), from: controller)
     }
 }
 

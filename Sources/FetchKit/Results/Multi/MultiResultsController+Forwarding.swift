@@ -1,0 +1,53 @@
+import Synchronization
+
+extension MultiResultsController {
+    /// The multi-controller's delegate, held weakly.
+    struct WeakDelegate: Sendable {
+        weak var value: (any MultiResultsControllerDelegate<Object>)?
+    }
+
+    /// The multi-controller, held weakly by its forwarder (the multi-controller owns the forwarder).
+    struct WeakOwner: Sendable {
+        weak var value: MultiResultsController<Object>?
+    }
+
+    /// The results controller's delegate: replays each whole batch to the multi-controller's delegate, in
+    /// contract order, with the multi-controller as the sender.
+    final class Forwarder: ResultsControllerDelegate, Sendable {
+        let owner = Mutex(WeakOwner())
+
+        func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+            guard let multi = owner.withLock({ $0.value }), let delegate = multi.delegate else { return }
+            update.forEachCallback { callback in
+                switch callback {
+                case .willChange: delegate.controllerWillChangeContent(multi)
+                case .section(let section, let old, let type, let new):
+                    delegate.controller(multi, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
+                case .row(let object, let old, let type, let new):
+                    delegate.controller(multi, didChange: object, at: old, for: type, newRowPath: new)
+                case .didChange: delegate.controllerDidChangeContent(multi)
+                case .didApply(let update): delegate.controller(multi, didApply: update)
+                }
+            }
+        }
+    }
+}
+
+/// Runs one body at a time, in arrival order.
+actor TransitionLock {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` once every body that arrived before it has finished.
+    func run(_ body: @Sendable () async throws -> Void) async throws {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        try await body()
+    }
+}

@@ -1,0 +1,120 @@
+import Logging
+import Synchronization
+
+/// A live controller over several named fetch requests, one current at a time, that animates the switch
+/// between them: ``transition(to:)`` emits one valid batch from the old results to the new ones.
+///
+/// NSFetchedResultsController needs a library for this (FPMultiFetchedResultsController), which requires
+/// identical sort descriptors when sectioned and reports a failed switch after it already switched. Here
+/// sections match by name and rows by primary key whatever the requests sort by, moves are minimal,
+/// changed rows are flagged, and a failed transition changes nothing.
+///
+/// ```swift
+/// let tasks = try MultiResultsController(store: store, requests: [
+///     "all": FetchRequest(entity: "Task", sortDescriptors: [.ascending("ordering")]),
+///     "open": FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+///                          sortDescriptors: [.ascending("ordering")]),
+/// ], initial: "open")
+/// tasks.delegate = tableAnimator
+/// try await tasks.performFetch()
+/// try await tasks.transition(to: "all")   // one batch: the done tasks slide in
+/// ```
+///
+/// Live changes keep flowing for the current request, with the multi-controller as the delegate's sender.
+public final class MultiResultsController<Object: Sendable>: Sendable {
+    /// The named requests.
+    public let requests: [String: FetchRequest]
+    /// The results controller showing the current request.
+    let controller: ResultsController<Object>
+    private let forwarder: Forwarder
+    private let current: Mutex<(name: String, delegate: WeakDelegate)>
+    /// Serializes transitions, so the current name always names the controller's request.
+    private let transitions = TransitionLock()
+
+    init(requests: [String: FetchRequest], initial: String, controller: ResultsController<Object>) {
+        self.requests = requests
+        self.controller = controller
+        self.current = Mutex((initial, WeakDelegate()))
+        self.forwarder = Forwarder()
+        forwarder.owner.withLock { $0 = WeakOwner(value: self) }
+        controller.delegate = forwarder
+    }
+
+    /// The delegate that receives each batch. Held weakly.
+    public var delegate: (any MultiResultsControllerDelegate<Object>)? {
+        get { current.withLock { $0.delegate.value } }
+        set { current.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+    }
+
+    /// The name of the current request.
+    public var currentName: String { current.withLock { $0.name } }
+    /// The current request.
+    public var request: FetchRequest { controller.request }
+    /// The current results.
+    public var snapshot: ResultsSnapshot<Object> { controller.snapshot }
+    /// Every fetched object of the current request, in order.
+    public var fetchedObjects: [Object] { controller.fetchedObjects }
+    /// The sections of the current results, in order.
+    public var sections: [ResultsSection<Object>] { controller.sections }
+    /// The object at `path`, or `nil` when out of range.
+    public func object(at path: RowPath) -> Object? { controller.object(at: path) }
+    /// The path of the object whose primary key is `key`.
+    public func rowPath(forKey key: Value) -> RowPath? { controller.rowPath(forKey: key) }
+
+    /// Fetches the current request's results; calls no delegate method.
+    public func performFetch() async throws { try await controller.performFetch() }
+
+    /// Waits until the results reflect every change the store published before this call.
+    public func sync() async { await controller.sync() }
+
+    /// The results as a stream: the current snapshot first, then one element per batch (live changes and
+    /// transitions).
+    public func updates() -> AsyncStream<ResultsUpdate<Object>> { controller.updates() }
+
+    /// Switches to the request named `name`, emitting one batch from the old results to the new ones.
+    ///
+    /// Sections are matched by name and rows by primary key; a row that stays but moves is a move (flagged
+    /// updated when its content differs), a row that stays in place with other content an update. A
+    /// transition to the current name refetches and emits whatever differs.
+    ///
+    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` for a name it does not have, or the error of
+    ///   the fetch; either way the current name, the results and the delegate's view stay exactly as they
+    ///   were (no callback is made).
+    public func transition(to name: String) async throws {
+        guard let request = requests[name] else {
+            throw FetchKitError.unknownRequestName(name, known: requests.keys.sorted())
+        }
+        try await transitions.run {
+            try await controller.setRequest(request)
+            current.withLock { $0.name = name }
+        }
+    }
+}
+
+extension MultiResultsController where Object == Row {
+    /// A multi-controller of untyped rows, starting on the request named `initial`.
+    ///
+    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` when `initial` is not one of `requests`.
+    public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
+                            logger: Logger? = nil) throws {
+        guard let request = requests[initial] else {
+            throw FetchKitError.unknownRequestName(initial, known: requests.keys.sorted())
+        }
+        self.init(requests: requests, initial: initial,
+                  controller: ResultsController(store: store, request: request, logger: logger))
+    }
+}
+
+extension MultiResultsController where Object: Record {
+    /// A multi-controller of typed records, starting on the request named `initial`.
+    ///
+    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` when `initial` is not one of `requests`.
+    public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
+                            as type: Object.Type = Object.self, logger: Logger? = nil) throws {
+        guard let request = requests[initial] else {
+            throw FetchKitError.unknownRequestName(initial, known: requests.keys.sorted())
+        }
+        self.init(requests: requests, initial: initial,
+                  controller: ResultsController(store: store, request: request, as: type, logger: logger))
+    }
+}
