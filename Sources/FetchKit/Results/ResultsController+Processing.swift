@@ -18,6 +18,13 @@ extension ResultsController {
             } catch {
                 continuation.resume(throwing: error)
             }
+        case .moveObject(let from, let to, let continuation):
+            do {
+                try await performMove(from: from, to: to)
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
         case .storeChange(let change):
             defer { markProcessed(change.transactionID) }
             let (request, isRelevant) = state.withLock { state in

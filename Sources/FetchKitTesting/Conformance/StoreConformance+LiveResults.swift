@@ -128,6 +128,7 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
     /// client's concurrent write) rolls back are skipped.
     ///
     /// - Returns: How many committed.
+    @discardableResult
     public static func writeTransactions(_ count: Int, to store: any PersistentStore, using random: inout SeededRandom)
         async throws -> Int
     {

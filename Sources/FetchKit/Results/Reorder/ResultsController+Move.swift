@@ -1,0 +1,168 @@
+extension ResultsController {
+    /// Moves the object at `from` to `to` because the user dragged it there: writes its new order value (and
+    /// its new section key, when it changes section) in one transaction, shifting only the rows that must.
+    ///
+    /// The request must sort by its section key (when sectioned) and then by one `.integer` or `.double`
+    /// order attribute, ascending — `[.ascending("category.name"), .ascending("displayIndex")]`. A section
+    /// keyed by an attribute gets the destination section's value; one keyed through a to-one relationship
+    /// (`category.name`) gets the destination section's foreign key. A `.double` order attribute takes
+    /// fractional keys (usually one write: the midpoint of the new neighbours); an `.integer` one shifts the
+    /// rows after the destination until a gap absorbs the shift.
+    ///
+    /// The UI already shows the move, so the delegate hears only what it does not show: nothing for the
+    /// dragged row, but the deletion of a section the move emptied — and, as usual, whatever other writers
+    /// change. Never a reload.
+    ///
+    /// ```swift
+    /// // UITableViewDataSource.tableView(_:moveRowAt:to:)
+    /// try await controller.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 1, row: 2))
+    /// ```
+    ///
+    /// `to` is the row's final position, as a table view reports it (counted without the row in its old
+    /// place).
+    ///
+    /// - Throws: ``FetchKitError/unsupported(_:)`` when the request is not sorted that way;
+    ///   ``FetchKitError/invalidValue(_:)`` for a path outside the results; the write's error — then nothing
+    ///   was written, and the delegate receives the batch that moves the row back to where the results have it.
+    /// - Complexity: O(*n*) for *n* results (the new results are rebuilt), plus the rows written.
+    public func moveObject(from: RowPath, to: RowPath) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            commands.yield(.moveObject(from: from, to: to, continuation))
+        }
+    }
+
+    /// Runs a move on the controller's task (see ``moveObject(from:to:)``).
+    func performMove(from: RowPath, to: RowPath) async throws {
+        let (request, current) = state.withLock { ($0.request, $0.snapshot) }
+        let schema = store.schema
+        let entity = try schema.entity(named: request.entityName)
+        let shape = try MoveShape(request: request, entity: entity, schema: schema)
+        var sections = current.sectionNames.indices.map { section in
+            current.sectionRange(section).map { current.entries[$0].row }
+        }
+        guard sections.indices.contains(from.section), sections[from.section].indices.contains(from.row) else {
+            throw FetchKitError.invalidValue("no row at \(from) to move: the results have \(current.sectionCounts) rows per section")
+        }
+        var dragged = sections[from.section].remove(at: from.row)
+        guard sections.indices.contains(to.section), (0...sections[to.section].count).contains(to.row) else {
+            throw FetchKitError.invalidValue(
+                "cannot move a row to \(to): the results have \(current.sectionCounts) rows per section")
+        }
+        if from == to { return }
+
+        // What to write: the dragged row's order value (and section key), and the rows it shifts.
+        let key = entity.primaryKey.name
+        let destination = sections[to.section]
+        let plan = ReorderPlan.plan(
+            inserting: to.row, into: destination.map { ($0[key] ?? .null, $0[shape.order] ?? .null) },
+            fractional: shape.isFractional)
+        var changes: Row = [shape.order: plan.dragged]
+        dragged.set(shape.order, to: plan.dragged)
+        if from.section != to.section, let neighbour = destination.first {
+            for column in shape.sectionColumns {
+                guard let value = neighbour[column] else {
+                    throw FetchKitError.unsupported("moving between sections needs the request to fetch '\(column)'")
+                }
+                dragged.set(column, to: value)
+            }
+            for column in shape.writtenSectionColumns { changes.set(column, to: neighbour[column] ?? .null) }
+        }
+        let shifted = Dictionary(plan.shifted.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        sections[to.section] = destination.map { row in
+            guard let value = shifted[row[key] ?? .null] else { return row }
+            var row = row
+            row.set(shape.order, to: value)
+            return row
+        }
+        sections[to.section].insert(dragged, at: to.row)
+
+        // The results as the UI shows them now (an emptied section still there), and as they will be.
+        let order = Self.incrementalOrder(for: request, in: schema)
+        let names = current.sectionNames
+        let shown = try snapshot(of: sections, names: names, key: key, order: order)
+        let kept = sections.indices.filter { !sections[$0].isEmpty }
+        let expected = try snapshot(of: kept.map { sections[$0] }, names: kept.map { names[$0] }, key: key, order: order)
+
+        do {
+            let draggedKey = dragged[key] ?? .null
+            try await store.write { [changes, plan, entityName = entity.name] tx in
+                try tx.update(entityName, key: draggedKey, set: changes)
+                for (rowKey, value) in plan.shifted { try tx.update(entityName, key: rowKey, set: [shape.order: value]) }
+            }
+        } catch {
+            // The UI shows the move, the database does not: move the row back.
+            let back = try ResultsDiff.changeset(from: shown, to: current)
+            publish(current, previous: shown, changeset: back, transactionID: nil) { _ in }
+            throw error
+        }
+        let changeset = try ResultsDiff.changeset(from: shown, to: expected)
+        publish(expected, previous: shown, changeset: changeset, transactionID: nil) { _ in }
+    }
+
+    /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.
+    private func snapshot(of sections: [[Row]], names: [String], key: String, order: SortKeyOrder?) throws -> ResultsSnapshot<Object> {
+        let rows = sections.flatMap { $0 }
+        let flat = ResultsSnapshot<Object>(
+            rows: rows, objects: try materializer.make(rows), primaryKey: key, sectionKey: nil, order: order)
+        var starts: [Int] = []
+        var start = 0
+        for section in sections {
+            starts.append(start)
+            start += section.count
+        }
+        return ResultsSnapshot(entries: flat.entries, sectionNames: names, sectionStarts: starts, locator: flat.locator,
+                               primaryKey: key)
+    }
+}
+
+/// What a move writes, read from the request: the order attribute, and the columns that carry the section.
+struct MoveShape {
+    /// The order attribute's name.
+    let order: String
+    /// Whether it takes fractional keys (a `.double` attribute).
+    let isFractional: Bool
+    /// The result columns a row takes from its new section: the section key path and, for a section through a
+    /// relationship, the foreign key.
+    let sectionColumns: [String]
+    /// The attributes written to change section: the section attribute, or the relationship's foreign key.
+    let writtenSectionColumns: [String]
+
+    init(request: FetchRequest, entity: Entity, schema: Schema) throws {
+        let sorts = request.sortDescriptors
+        let expected = "sorted by " + (request.sectionNameKeyPath.map { "'\($0)' then " } ?? "")
+            + "one integer or double order attribute, ascending"
+        var orderIndex = 0
+        var sectionColumns: [String] = []
+        var written: [String] = []
+        if let sectionKey = request.sectionNameKeyPath {
+            guard sorts.count == 2, sorts[0].key == sectionKey else {
+                throw FetchKitError.unsupported("moveObject needs a request \(expected)")
+            }
+            orderIndex = 1
+            let path = try schema.resolve(FetchPredicate.Key(sectionKey), from: entity)
+            if path.hops.isEmpty {
+                sectionColumns = [sectionKey]
+                written = [path.attribute.name]
+            } else if path.hops.count == 1, path.hops[0].isToOne {
+                let foreignKey = path.hops[0].foreignKey.name
+                sectionColumns = [sectionKey, foreignKey]
+                written = [foreignKey]
+            } else {
+                throw FetchKitError.unsupported(
+                    "moveObject can change a section keyed by an attribute or a to-one relationship, not '\(sectionKey)'")
+            }
+        } else if sorts.count != 1 {
+            throw FetchKitError.unsupported("moveObject needs a request \(expected)")
+        }
+        let descriptor = sorts[orderIndex]
+        guard descriptor.ascending, let attribute = entity.attribute(named: descriptor.key),
+              attribute.type == .integer || attribute.type == .double
+        else {
+            throw FetchKitError.unsupported("moveObject needs a request \(expected); '\(descriptor.key)' is not one")
+        }
+        order = attribute.name
+        isFractional = attribute.type == .double
+        self.sectionColumns = sectionColumns
+        writtenSectionColumns = written
+    }
+}

@@ -1,0 +1,130 @@
+import FetchKit
+import Foundation
+
+/// Seed 002: rows reordered by the user, across sections, interleaved with other writers' changes. A model
+/// of the UI (keys per section, empty sections kept, as a table view keeps them after a drag) takes each
+/// user move as the user made it and each batch as the delegate hears it; after every step it must equal the
+/// controller's results, and the controller a fresh fetch.
+extension StoreConformance {
+    /// The requests users reorder: sections through a relationship with fractional (nullable) and integer
+    /// order keys, sections by an attribute, and no sections.
+    static let reorderRequests: [FetchRequest] = [
+        FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+                     sectionNameKeyPath: "category.name"),
+        FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("priority")],
+                     sectionNameKeyPath: "category.name"),
+        FetchRequest(entity: "Task", sortDescriptors: [.ascending("done"), .ascending("priority")], sectionNameKeyPath: "done"),
+        FetchRequest(entity: "Task", sortDescriptors: [.ascending("ordering")]),
+    ]
+
+    /// The reordering checks.
+    static var reorderChecks: [Check] {
+        reorderRequests.indices.map { index in
+            Check(name: "reorder: user moves and other writers, request \(index)") { suite, store in
+                try await suite.checkUserMoves(Self.reorderRequests[index], seed: UInt64(index + 1), on: store)
+            }
+        } + [Check(name: "reorder: the dragged row is silent, an emptied section is deleted, a request not sorted "
+                   + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) })]
+    }
+
+    /// Section names and primary keys, as a table view holds them.
+    private typealias Shown = [(section: String, rows: [Value])]
+
+    private func shown(_ snapshot: ResultsSnapshot<Row>) -> Shown {
+        snapshot.sections.map { (section: $0.name, rows: $0.objects.map { $0["id"] ?? .null }) }
+    }
+
+    /// Applies the batches `recorder` heard to `ui`, as a table view would; returns how many row changes
+    /// they held.
+    private func apply(_ recorder: ResultsRecorder<Row>, to ui: inout Shown, _ context: String) throws -> Int {
+        try recorder.checkCallbackOrder()
+        var rowChanges = 0
+        for update in recorder.updates {
+            guard let changeset = update.changeset else { continue }
+            rowChanges += changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
+                + changeset.rowUpdates.count
+            try ResultsOracle.check(update, primaryKey: "id")
+            do {
+                ui = try ListSimulator.apply(changeset, to: ui, expecting: shown(update.snapshot))
+            } catch {
+                throw ConformanceFailure("\(context): the batch does not apply to what the UI shows: \(error)")
+            }
+        }
+        recorder.reset()
+        return rowChanges
+    }
+
+    func checkUserMoves(_ request: FetchRequest, seed: UInt64, on store: any PersistentStore) async throws {
+        let controller = ResultsController(store: store, request: request)
+        let recorder = ResultsRecorder<Row>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        var ui = shown(controller.snapshot)
+        var random = SeededRandom(seed: seed)
+        var moves = 0
+        for step in 0..<150 {
+            let context = "seed \(seed), step \(step)"
+            let counts = ui.map(\.rows.count)
+            if random.int(0..<3) == 0 || counts.reduce(0, +) == 0 {
+                try await RandomOperation.writeTransactions(1, to: store, using: &random)
+            } else {
+                let sources = counts.indices.filter { counts[$0] > 0 }
+                let fromSection = sources[random.int(0..<sources.count)]
+                let from = RowPath(section: fromSection, row: random.int(0..<counts[fromSection]))
+                let toSection = random.int(0..<counts.count)
+                let to = RowPath(section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
+                // The user drags the row: the table view shows it at its new place at once.
+                let key = ui[from.section].rows.remove(at: from.row)
+                ui[to.section].rows.insert(key, at: to.row)
+                try await controller.moveObject(from: from, to: to)
+                moves += 1
+                await controller.sync()
+                let rowChanges = try apply(recorder, to: &ui, "\(context), move \(from) → \(to)")
+                try expect(rowChanges == 0, "\(context): the move \(from) → \(to) was echoed with \(rowChanges) row changes")
+            }
+            await controller.sync()
+            _ = try apply(recorder, to: &ui, context)
+            try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+            let expected = shown(controller.snapshot)
+            try expect(ui.map(\.section) == expected.map(\.section) && ui.map(\.rows) == expected.map(\.rows),
+                       "\(context): the UI shows \(ui), the results are \(expected)")
+        }
+        try expect(moves > 50, "only \(moves) user moves")
+        try expect(controller.statistics.fullRefreshes < 100, "moves should not refetch: \(controller.statistics)")
+    }
+
+    func checkMoveBasics(on store: any PersistentStore) async throws {
+        // Home holds tasks 5 and 6; Errands 4 and 3 (by ordering: NULL first). Drag 5 and 6 into Errands.
+        let controller = ResultsController(store: store, request: Self.reorderRequests[0])
+        let recorder = ResultsRecorder<Row>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        try expect(controller.sections.map(\.name) == ["", "Errands", "Home", "Work"], "sections \(controller.sections.map(\.name))")
+        try await controller.moveObject(from: RowPath(section: 2, row: 0), to: RowPath(section: 1, row: 1))
+        await controller.sync()
+        try expect(recorder.updates.isEmpty, "a move that empties nothing was echoed: \(recorder.updates.map(\.changeset))")
+        try await controller.moveObject(from: RowPath(section: 2, row: 0), to: RowPath(section: 1, row: 3))
+        await controller.sync()
+        let batches = recorder.updates.compactMap(\.changeset)
+        try expect(batches.count == 1 && batches[0].sectionDeletes == [2] && batches[0].rowDeletes.isEmpty
+                   && batches[0].rowInserts.isEmpty && batches[0].rowMoves.isEmpty,
+                   "emptying Home should delete its section and nothing else: \(batches)")
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+        let errands = controller.sections[1].objects.map { $0["id", as: Int64.self] ?? -1 }
+        try expect(errands == [4, 5, 3, 6], "Errands \(errands)")
+        let categories = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id IN {5, 6}")))
+            .map { $0["categoryID"] ?? .null }
+        try expect(categories == [.integer(3), .integer(3)], "the moved tasks' categories \(categories)")
+
+        let unsorted = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("title")]))
+        try await unsorted.performFetch()
+        do {
+            try await unsorted.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
+            throw ConformanceFailure("a request sorted by text took a move")
+        } catch FetchKitError.unsupported {}
+        do {
+            try await controller.moveObject(from: RowPath(section: 7, row: 0), to: RowPath(section: 0, row: 0))
+            throw ConformanceFailure("a move from outside the results was accepted")
+        } catch FetchKitError.invalidValue {}
+    }
+}
