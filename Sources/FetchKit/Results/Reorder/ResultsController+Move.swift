@@ -101,17 +101,10 @@ extension ResultsController {
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.
     private func snapshot(of sections: [[Row]], names: [String], key: String, order: SortKeyOrder?) throws -> ResultsSnapshot<Object> {
-        let rows = sections.flatMap { $0 }
-        let flat = ResultsSnapshot<Object>(
-            rows: rows, objects: try materializer.make(rows), primaryKey: key, sectionKey: nil, order: order)
-        var starts: [Int] = []
-        var start = 0
-        for section in sections {
-            starts.append(start)
-            start += section.count
+        let named = try zip(names, sections).map { name, rows in
+            (name: name, entries: Array(zip(rows, try materializer.make(rows))).map { (row: $0.0, object: $0.1) })
         }
-        return ResultsSnapshot(entries: flat.entries, sectionNames: names, sectionStarts: starts, locator: flat.locator,
-                               primaryKey: key)
+        return ResultsSnapshot(sections: named, primaryKey: key, order: order)
     }
 }
 

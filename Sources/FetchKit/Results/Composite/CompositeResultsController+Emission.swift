@@ -1,0 +1,88 @@
+extension CompositeResultsController {
+    /// Tells the delegate about the changes the parts reported: one batch per store transaction, whichever
+    /// parts it changed, in global index paths. Runs one at a time (under `emission`).
+    func emitPending() async {
+        // Every part reports a transaction's change before its sync() returns: wait for all of them, so
+        // the changes of one transaction are in `pending` together.
+        let parts = state.withLock { $0.parts }
+        for case .results(let source) in parts { await source.sync() }
+        let (updates, delegate) = state.withLock { state -> ([CompositeUpdate], (any CompositeResultsControllerDelegate)?) in
+            var groups: [[Pending]] = []
+            for pending in state.pending {
+                if let id = pending.transactionID, let group = groups.firstIndex(where: { $0.first?.transactionID == id }) {
+                    groups[group].append(pending)
+                } else {
+                    groups.append([pending])
+                }
+            }
+            state.pending = []
+            if groups.allSatisfy({ $0.first?.transactionID != nil }) {
+                groups.sort { ($0.first?.transactionID ?? 0) < ($1.first?.transactionID ?? 0) }
+            }
+            let updates = groups.map { group in Self.merge(group, into: &state.applied) }
+            return (updates, state.delegate)
+        }
+        guard let delegate else { return }
+        for update in updates where !update.changeset.isEmpty { notify(delegate, of: update) }
+    }
+
+    /// One batch from the changes of several parts: each part's operations shifted by the sections of the
+    /// parts before it — in the old index space for deletes and move sources, the new one for inserts and
+    /// move destinations.
+    static func merge(_ group: [Pending], into applied: inout [PartContent]) -> CompositeUpdate {
+        let byPart = Dictionary(group.map { ($0.part, $0) }, uniquingKeysWith: { $1 })
+        var result = Changeset(sectionCountsBefore: [], sectionCountsAfter: [])
+        var namesBefore: [String] = []
+        var namesAfter: [String] = []
+        var oldBase = 0
+        var newBase = 0
+        for part in applied.indices {
+            let before = applied[part]
+            let after = byPart[part]?.content ?? before
+            if let changeset = byPart[part]?.changeset {
+                let old = { (path: RowPath) in RowPath(section: path.section + oldBase, row: path.row) }
+                let new = { (path: RowPath) in RowPath(section: path.section + newBase, row: path.row) }
+                result.sectionDeletes += changeset.sectionDeletes.map { $0 + oldBase }
+                result.sectionInserts += changeset.sectionInserts.map { $0 + newBase }
+                result.sectionMoves += changeset.sectionMoves.map { .init(from: $0.from + oldBase, to: $0.to + newBase) }
+                result.rowDeletes += changeset.rowDeletes.map(old)
+                result.rowInserts += changeset.rowInserts.map(new)
+                result.rowMoves += changeset.rowMoves.map { .init(from: old($0.from), to: new($0.to), isUpdated: $0.isUpdated) }
+                result.rowUpdates += changeset.rowUpdates.map { .init(from: old($0.from), to: new($0.to)) }
+            }
+            result.sectionCountsBefore += before.counts
+            result.sectionCountsAfter += after.counts
+            namesBefore += before.names
+            namesAfter += after.names
+            oldBase += before.names.count
+            newBase += after.names.count
+            applied[part] = after
+        }
+        return CompositeUpdate(changeset: result, sectionNamesBefore: namesBefore, sectionNamesAfter: namesAfter,
+                               transactionID: group.first?.transactionID)
+    }
+
+    /// Calls the delegate's methods for one batch, in contract order.
+    private func notify(_ delegate: any CompositeResultsControllerDelegate, of update: CompositeUpdate) {
+        let changeset = update.changeset
+        delegate.controllerWillChangeContent(self)
+        for index in changeset.sectionDeletes {
+            delegate.controller(self, didChangeSection: update.sectionNamesBefore[index], atSectionIndex: index,
+                                for: .delete, newSectionIndex: nil)
+        }
+        for index in changeset.sectionInserts {
+            delegate.controller(self, didChangeSection: update.sectionNamesAfter[index], atSectionIndex: nil,
+                                for: .insert, newSectionIndex: index)
+        }
+        for move in changeset.sectionMoves {
+            delegate.controller(self, didChangeSection: update.sectionNamesAfter[move.to], atSectionIndex: move.from,
+                                for: .move, newSectionIndex: move.to)
+        }
+        for path in changeset.rowDeletes { delegate.controller(self, didChangeRowAt: path, for: .delete, newRowPath: nil) }
+        for path in changeset.rowInserts { delegate.controller(self, didChangeRowAt: nil, for: .insert, newRowPath: path) }
+        for move in changeset.rowMoves { delegate.controller(self, didChangeRowAt: move.from, for: .move, newRowPath: move.to) }
+        for row in changeset.rowUpdates { delegate.controller(self, didChangeRowAt: row.from, for: .update, newRowPath: row.to) }
+        delegate.controllerDidChangeContent(self)
+        delegate.controller(self, didApply: update)
+    }
+}

@@ -1,0 +1,20 @@
+/// A results part, whatever its object type: what the composite asks of it.
+protocol CompositeSource: Sendable {
+    /// Becomes the controller's delegate and fetches its results.
+    func fetch() async throws
+    /// Waits until the controller has applied (and reported) every change published before the call.
+    func sync() async
+    /// What the composite shows of the controller's current results.
+    func currentContent() -> PartContent
+}
+
+extension ResultsPartSource: CompositeSource {
+    func fetch() async throws {
+        controller.delegate = self
+        try await controller.performFetch()
+    }
+
+    func sync() async { await controller.sync() }
+
+    func currentContent() -> PartContent { content(of: controller.snapshot) }
+}
