@@ -10,19 +10,38 @@ import Synchronization
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Watch a live, sectioned task list react to a series of writes (embedded SQLite).",
+        abstract: "Watch live results react to writes (embedded SQLite); name a seed's scenario to see it solved.",
         discussion: """
-            Creates a SQLite file in a temporary folder with a few tasks in three categories, opens a
-            ResultsController sectioned by category, then inserts, completes, reorders across sections,
-            deletes the last row of a section, bulk-updates, and finally writes through a second connection.
-            After each write it prints the batch the controller's delegate received and the resulting list.
+            Without a name: creates a SQLite file in a temporary folder with a few tasks in three categories, \
+            opens a ResultsController sectioned by category, then inserts, completes, reorders across \
+            sections, deletes the last row of a section, bulk-updates, and finally writes through a second \
+            connection. After each write it prints the batch the controller's delegate received and the list.
+
+            The seeds' scenarios: multi (several named requests, animated transitions), composite (one list \
+            from several controllers, capped), reorder (user moves across sections), batches (staged \
+            collection-view batches and a fetchLimit under churn), wire (changesets sent to a remote client).
             """
     )
+
+    @Argument(help: "The scenario: tasks (default), multi, composite, reorder, batches or wire.")
+    var name: DemoName = .tasks
 
     @Option(help: "Database file (default: a new file in a temporary folder, deleted afterwards).")
     var path: String?
 
     func run() async throws {
+        switch name {
+        case .tasks: try await runTasks()
+        case .multi: try await MultiDemo.run()
+        case .composite: try await CompositeDemo.run()
+        case .reorder: try await ReorderDemo.run()
+        case .batches: try await BatchesDemo.run()
+        case .wire: try await WireDemo.run()
+        }
+    }
+
+    /// The default demo: one sectioned controller and a scripted series of writes.
+    private func runTasks() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-demo-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -89,8 +108,9 @@ struct DemoCommand: AsyncParsableCommand {
     }
 }
 
-/// The demo's delegate: turns each batch's callbacks into readable lines.
-final class BatchPrinter: ResultsControllerDelegate, Sendable {
+/// The demos' delegate (of a controller or a multi-controller): turns each batch's callbacks into readable
+/// lines.
+final class BatchPrinter: ResultsControllerDelegate, MultiResultsControllerDelegate, Sendable {
     private let lines = Mutex<[String]>([])
 
     var hasReport: Bool { lines.withLock { !$0.isEmpty } }
@@ -102,30 +122,48 @@ final class BatchPrinter: ResultsControllerDelegate, Sendable {
         }
     }
 
-    func controller(
-        _ controller: ResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
-        for type: ResultsChangeType, newSectionIndex: Int?
-    ) {
-        let at = [atSectionIndex.map { "old \($0)" }, newSectionIndex.map { "new \($0)" }].compactMap { $0 }
+    private func section(_ section: ResultsSection<Row>, _ old: Int?, _ type: ResultsChangeType, _ new: Int?) {
+        let at = [old.map { "old \($0)" }, new.map { "new \($0)" }].compactMap { $0 }
         lines.withLock { $0.append("   section \(type.rawValue) '\(section.name)' (\(at.joined(separator: ", ")))") }
     }
 
-    func controller(
-        _ controller: ResultsController<Row>, didChange object: Row, at rowPath: RowPath?, for type: ResultsChangeType,
-        newRowPath: RowPath?
-    ) {
-        let paths = [rowPath.map { "\($0)" }, newRowPath.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
+    private func row(_ object: Row, _ old: RowPath?, _ type: ResultsChangeType, _ new: RowPath?) {
+        let paths = [old.map { "\($0)" }, new.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
         let title = object["title", as: String.self] ?? "?"
         lines.withLock { $0.append("   row \(type.rawValue) \(paths) '\(title)'") }
     }
 
-    func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+    private func batch(_ update: ResultsUpdate<Row>) {
         guard let changeset = update.changeset else { return }
         lines.withLock {
             $0.insert("   batch of transaction \(update.transactionID.map(String.init) ?? "-"): "
                 + "\(changeset.sectionCountsBefore) rows per section → \(changeset.sectionCountsAfter)", at: 0)
         }
     }
+
+    func controller(_ controller: ResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
+                    for type: ResultsChangeType, newSectionIndex: Int?) {
+        self.section(section, atSectionIndex, type, newSectionIndex)
+    }
+
+    func controller(_ controller: ResultsController<Row>, didChange object: Row, at rowPath: RowPath?,
+                    for type: ResultsChangeType, newRowPath: RowPath?) {
+        row(object, rowPath, type, newRowPath)
+    }
+
+    func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) { batch(update) }
+
+    func controller(_ controller: MultiResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
+                    for type: ResultsChangeType, newSectionIndex: Int?) {
+        self.section(section, atSectionIndex, type, newSectionIndex)
+    }
+
+    func controller(_ controller: MultiResultsController<Row>, didChange object: Row, at rowPath: RowPath?,
+                    for type: ResultsChangeType, newRowPath: RowPath?) {
+        row(object, rowPath, type, newRowPath)
+    }
+
+    func controller(_ controller: MultiResultsController<Row>, didApply update: ResultsUpdate<Row>) { batch(update) }
 }
 
 /// Prints a snapshot as sections of rows.

@@ -1,0 +1,80 @@
+import FetchKit
+import FetchKitTesting
+import Synchronization
+
+/// Seed 000 (two fetched results controllers in one table): a fixed menu section, tasks capped per
+/// category, and every category, in one list with global index paths.
+enum CompositeDemo {
+    /// Prints the composite's batches in global index paths.
+    final class Printer: CompositeResultsControllerDelegate, Sendable {
+        private let lines = Mutex<[String]>([])
+
+        func takeReport() -> String {
+            lines.withLock { lines in
+                defer { lines.removeAll() }
+                return lines.isEmpty ? "   (no batch)" : lines.joined(separator: "\n")
+            }
+        }
+
+        func controller(_ controller: CompositeResultsController, didChangeSection name: String, atSectionIndex: Int?,
+                        for type: ResultsChangeType, newSectionIndex: Int?) {
+            let at = [atSectionIndex.map { "old \($0)" }, newSectionIndex.map { "new \($0)" }].compactMap { $0 }
+            lines.withLock { $0.append("   section \(type.rawValue) '\(name)' (\(at.joined(separator: ", ")))") }
+        }
+
+        func controller(_ controller: CompositeResultsController, didChangeRowAt rowPath: RowPath?, for type: ResultsChangeType,
+                        newRowPath: RowPath?) {
+            let paths = [rowPath.map { "\($0)" }, newRowPath.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
+            lines.withLock { $0.append("   row \(type.rawValue) \(paths)") }
+        }
+
+        func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
+            lines.withLock {
+                $0.insert("   one batch for transaction \(update.transactionID.map(String.init) ?? "-"): "
+                    + "\(update.changeset.sectionCountsBefore) → \(update.changeset.sectionCountsAfter)", at: 0)
+            }
+        }
+    }
+
+    static func run() async throws {
+        let store = try await DemoStore.seeded()
+        let tasks = ResultsController(store: store, request: FetchRequest(
+            Fixtures.TaskRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
+            sectionNameKeyPath: "category.name"), as: Fixtures.TaskRecord.self)
+        let categories = ResultsController(store: store, request: FetchRequest(
+            Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]), as: Fixtures.CategoryRecord.self)
+        let list = CompositeResultsController()
+        let menu = try list.addFixedSection("Menu", rows: ["Settings"])
+        let taskPart = try list.add(tasks, limit: 2)
+        let categoryPart = try list.add(categories)
+        let printer = Printer()
+        list.delegate = printer
+        try await list.performFetch()
+
+        func show() {
+            for (index, section) in list.sections.enumerated() {
+                print("   ▸ [\(index)] \(section.name.isEmpty ? "(none)" : section.name) — part \(section.part), \(section.count) row(s)")
+                for row in 0..<section.count {
+                    let path = RowPath(section: index, row: row)
+                    let text = list.row(at: path, in: menu)
+                        ?? list.object(at: path, in: taskPart).map { "task '\($0.title)'" }
+                        ?? list.object(at: path, in: categoryPart).map { "category '\($0.name)'" } ?? "?"
+                    print("       \(path) \(text)")
+                }
+            }
+            print("")
+        }
+        print("FetchKit demo composite — a menu, tasks (at most 2 per category) and categories in one list (seed 000)\n")
+        show()
+        DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a task")
+        try await store.write { tx in
+            try tx.update("Category", key: 3, set: ["name": "Chores"])
+            _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4))
+            _ = try tx.insert(Fixtures.TaskRecord(title: "Aardvark food", categoryID: 1))
+        }
+        await list.sync()
+        print(printer.takeReport())
+        show()
+        await store.close()
+    }
+}

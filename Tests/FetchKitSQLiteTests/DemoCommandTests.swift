@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// `fetchkit demo <name>` runs each seed's scenario to the end and shows what the seed asked for.
+@Suite("fetchkit demo")
+struct DemoCommandTests {
+    /// Runs the `fetchkit` binary built beside this test binary.
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fetchkit")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        ("tasks", "an outside write"),
+        ("multi", "still showing 'open'"),
+        ("composite", "one batch for transaction"),
+        ("reorder", "section delete 'Home' (old 1)"),
+        ("batches", "largest window: 3 rows; equal to a fresh fetch after 200 of 200 transactions"),
+        ("wire", "the Swift client (WireList) now equals the controller: true"),
+    ])
+    func runs(name: String, expected: String) throws {
+        let (status, output) = try run(["demo", name])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(expected), "\(output)")
+        if name == "reorder" { #expect(output.contains("the UI already shows it, so no batch\n   (no batch)")) }
+    }
+}
