@@ -16,8 +16,11 @@ struct PostgresLiveResultsTests {
         sectionNameKeyPath: "category.name")
 
     /// Waits (up to 10 s) until `controller` matches a fresh fetch, then checks every batch it emitted.
-    static func converge(_ controller: ResultsController<Row>, _ recorder: ResultsRecorder<Row>, in store: any PersistentStore) async throws {
-        try await ResultsOracle.converge(controller, recorder, in: store)
+    static func converge(
+        _ controller: ResultsController<Row>, _ recorder: ResultsRecorder<Row>, in store: any PersistentStore,
+        within timeout: Duration = .seconds(10)
+    ) async throws {
+        try await ResultsOracle.converge(controller, recorder, in: store, within: timeout)
     }
 
     static func liveController(on store: PostgresStore) async throws -> (ResultsController<Row>, ResultsRecorder<Row>) {
@@ -78,11 +81,12 @@ struct PostgresLiveResultsTests {
                 "INSERT INTO task (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 FROM generate_series(100, 50099) AS g",
                 [])
         }
-        try await Self.converge(controller, recorder, in: store)
+        // Refetching 50,010 rows while the rest of the suite loads the machine can take seconds.
+        try await Self.converge(controller, recorder, in: store, within: .seconds(90))
         #expect(controller.fetchedObjects.count == 50_010)
         #expect(controller.statistics.fullRefreshes >= 1, "the 50,000-row statement came as a table-level hint")
         try await store.write { tx in _ = try tx.execute("UPDATE task SET title = title || '!' WHERE id >= 100", []) }
-        try await Self.converge(controller, recorder, in: store)
+        try await Self.converge(controller, recorder, in: store, within: .seconds(90))
         await store.close()
     }
 

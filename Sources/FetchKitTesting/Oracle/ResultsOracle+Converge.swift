@@ -25,7 +25,9 @@ extension ResultsOracle {
                 try await checkMatchesFreshFetch(controller, in: store)
                 break
             } catch {
-                guard ContinuousClock.now < deadline else { throw error }
+                guard ContinuousClock.now < deadline else {
+                    throw OracleFailure("after \(timeout) (\(controller.statistics)): \(error)")
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
