@@ -1,5 +1,6 @@
 import FetchKit
 import FetchKitPostgres
+import FetchKitTesting
 import Testing
 
 /// URLs become libpq keyword/value pairs, decoded, with the password kept out of every message.
@@ -56,6 +57,29 @@ struct PostgresURLTests {
             #expect(!"\(error)".contains("hunter2") && !"\(error)".contains("hunt%zz"), "\(error)")
         } catch {
             Issue.record("\(url): \(error)")
+        }
+    }
+
+    /// The registry picks PostgreSQL by scheme and applies the configured options; a malformed URL's error
+    /// never shows its password.
+    @Test func registryOpensPostgresURLs() async throws {
+        let registry: StoreRegistry = [PostgresStore.self]
+        let namespace = PostgresServer.uniqueName("fkt")
+        try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
+        let reader = try await StoreConfiguration.reader(environment: [
+            "FETCHKIT_STORE_URL": try PostgresServer.urlText(searchPath: namespace),
+            "FETCHKIT_STORE_READERS": "1", "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "10",
+        ])
+        let store = try #require(try await registry.open(config: reader, schema: Fixtures.schema) as? PostgresStore)
+        #expect(store.options.readerCount == 1 && store.options.notificationRowLimit == 10)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+        await store.close()
+        do {
+            _ = try await registry.open(StoreConfiguration(url: "postgresql://app:hunter2@[::1/app"), schema: Fixtures.schema)
+            Issue.record("a malformed URL opened")
+        } catch FetchKitError.invalidURL(let message) {
+            #expect(!message.contains("hunter2"), "\(message)")
         }
     }
 }

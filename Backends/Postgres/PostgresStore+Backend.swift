@@ -1,0 +1,23 @@
+import FetchKit
+
+extension PostgresStore: StoreBackend {
+    /// `postgres://` and `postgresql://` (see ``PostgresURL``).
+    public static var urlSchemes: [String] { ["postgres", "postgresql"] }
+
+    /// Connects to the database `configuration.url` names, with the configuration's reader count, listener
+    /// keepalives and reconnection backoff, notification row limit and logger.
+    ///
+    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a malformed URL (its password redacted); connection
+    ///   and schema errors as ``open(url:schema:options:)-(PostgresURL,_,_)`` throws them.
+    public static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
+        var options = Options()
+        options.logger = configuration.logger
+        if let readers = configuration.readerCount { options.readerCount = readers }
+        if let limit = configuration.notificationRowLimit { options.notificationRowLimit = limit }
+        if let idle = configuration.keepaliveIdle { options.listener.keepaliveIdle = idle }
+        if let interval = configuration.keepaliveInterval { options.listener.keepaliveInterval = interval }
+        if let count = configuration.keepaliveCount { options.listener.keepaliveCount = count }
+        if let backoff = configuration.reconnectBackoff { options.listener.reconnectBackoff = backoff }
+        return try await open(url: try PostgresURL(configuration.url), schema: schema, options: options)
+    }
+}

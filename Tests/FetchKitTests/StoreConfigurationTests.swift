@@ -1,0 +1,80 @@
+import FetchKit
+import Foundation
+import Testing
+
+@Suite("Store configuration and registry")
+struct StoreConfigurationTests {
+    @Test func everyKeyIsReadFromTheEnvironment() async throws {
+        let reader = try await StoreConfiguration.reader(environment: [
+            "FETCHKIT_STORE_URL": "postgres://app:hunter2@db.internal/app",
+            "FETCHKIT_STORE_READERS": "8",
+            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "25",
+            "FETCHKIT_POSTGRES_KEEPALIVE_IDLE_SECONDS": "7",
+            "FETCHKIT_POSTGRES_KEEPALIVE_INTERVAL_SECONDS": "3",
+            "FETCHKIT_POSTGRES_KEEPALIVE_COUNT": "4",
+            "FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS": "20",
+            "FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS": "900",
+            "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "250",
+            "FETCHKIT_LOG_LEVEL": "debug",
+        ])
+        let configuration = try StoreConfiguration(reader: reader)
+        #expect(configuration.url == "postgres://app:hunter2@db.internal/app")
+        #expect(configuration.redactedURL == "postgres://app:***@db.internal/app")
+        #expect(configuration.readerCount == 8)
+        #expect(configuration.dataVersionPollInterval == .milliseconds(25))
+        #expect(configuration.keepaliveIdle == .seconds(7) && configuration.keepaliveInterval == .seconds(3))
+        #expect(configuration.keepaliveCount == 4 && configuration.notificationRowLimit == 250)
+        #expect(configuration.reconnectBackoff == .milliseconds(20)...(.milliseconds(900)))
+        #expect(configuration.logger.logLevel == .debug)
+    }
+
+    @Test func aJSONFileSitsUnderTheEnvironment() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-config-\(UUID()).json")
+        try Data(#"{"fetchkit": {"store": {"url": "sqlite:///var/app.sqlite", "readers": 2}, "log": {"level": "info"}}}"#.utf8)
+            .write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [:], jsonFile: file.path))
+        #expect(fromFile.url == "sqlite:///var/app.sqlite" && fromFile.readerCount == 2 && fromFile.logger.logLevel == .info)
+        let overridden = try StoreConfiguration(reader: try await StoreConfiguration.reader(
+            environment: ["FETCHKIT_STORE_URL": "sqlite::memory:"], jsonFile: file.path))
+        #expect(overridden.url == "sqlite::memory:" && overridden.readerCount == 2)
+    }
+
+    @Test func badValuesSayWhichKey() async throws {
+        await #expect(throws: FetchKitError.invalidValue("no store URL: set fetchkit.store.url (environment FETCHKIT_STORE_URL)")) {
+            try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [:]))
+        }
+        await #expect(throws: FetchKitError.invalidValue("fetchkit.store.readers must be positive (got 0)")) {
+            try StoreConfiguration(reader: try await StoreConfiguration.reader(
+                environment: ["FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_STORE_READERS": "0"]))
+        }
+        await #expect(throws: FetchKitError.self) {
+            try StoreConfiguration(reader: try await StoreConfiguration.reader(
+                environment: ["FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_LOG_LEVEL": "loud"]))
+        }
+    }
+
+    @Test("passwords are redacted", arguments: [
+        ("postgres://app:hunter2@db/app", "postgres://app:***@db/app"),
+        ("postgresql://app:hunter2@db:5432/app?sslmode=require", "postgresql://app:***@db:5432/app?sslmode=require"),
+        ("postgres://db/app?user=app&password=hunter2&sslmode=disable", "postgres://db/app?user=app&password=***&sslmode=disable"),
+        ("postgres://app@db/app", "postgres://app@db/app"),
+        ("sqlite:///var/app.sqlite", "sqlite:///var/app.sqlite"),
+    ])
+    func redaction(url: String, redacted: String) {
+        #expect(StoreConfiguration(url: url).redactedURL == redacted)
+    }
+
+    @Test func unknownSchemesAndMissingSchemesNeverEchoThePassword() async throws {
+        let registry = StoreRegistry([])
+        for url in ["mysql://root:hunter2@db/app", "root:hunter2@db/app", "://x:hunter2@db"] {
+            do {
+                _ = try await registry.open(StoreConfiguration(url: url), schema: try Schema([]))
+                Issue.record("\(url) opened")
+            } catch let error as FetchKitError {
+                guard case .invalidURL(let message) = error else { Issue.record("\(error)"); continue }
+                #expect(!message.contains("hunter2"), "\(message)")
+            }
+        }
+    }
+}
