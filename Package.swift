@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -112,3 +113,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin joins only when docs are built, so users never resolve it:
+//   FETCHKIT_DOCS=1 swift package generate-documentation --target FetchKit
+if ProcessInfo.processInfo.environment["FETCHKIT_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"))
+}

@@ -18,6 +18,8 @@ public enum KeyedDiff {
     /// The changeset from `old` to `new`.
     ///
     /// - Parameters:
+    ///   - old: The results before: keys in order, with their sections.
+    ///   - new: The results after.
     ///   - isOrderedBefore: Whether old row `i` sorts strictly before new row `j` (indexes into the sides'
     ///     `keys`) in the total order both sides are sorted by; `nil` when the sides share no order (for example
     ///     a transition between two sort orders): then every row is hashed and sections may be reordered, which

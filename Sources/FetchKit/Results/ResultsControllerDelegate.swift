@@ -6,8 +6,8 @@ public enum ResultsChangeType: String, Sendable, Hashable, Codable {
 /// Receives a results controller's batches, NSFetchedResultsController-style.
 ///
 /// For each committed transaction that changes the results, the controller calls, in this order:
-/// ``controllerWillChangeContent(_:)``, one ``controller(_:didChange:atSectionIndex:for:newSectionIndex:)-5n3ie``
-/// per section change, one ``controller(_:didChange:at:for:newRowPath:)-8d4mh`` per row change,
+/// ``controllerWillChangeContent(_:)``, one ``controller(_:didChange:atSectionIndex:for:newSectionIndex:)``
+/// per section change, one ``controller(_:didChange:at:for:newRowPath:)`` per row change,
 /// ``controllerDidChangeContent(_:)``, and finally ``controller(_:didApply:)`` with the whole batch.
 /// Every method has an empty default implementation.
 ///
