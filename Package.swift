@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "fetchkit",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitTesting",
+                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -97,4 +97,36 @@ struct PostgresProcessesTests {
         }
         await store.close()
     }
+
+    /// `fetchkit watch` attaches to a PostgreSQL table it did not create the store for: the results, then a
+    /// batch for this process's write, as JSON lines; SIGINT ends it with status 0.
+    @Test func fetchkitWatchFollowsATable() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let binary = URL(fileURLWithPath: try Self.peer()).deletingLastPathComponent().appendingPathComponent("fetchkit")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
+                             "--sort", "name", "--json"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let output = Mutex(Data())
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            output.withLock { $0.append(data) }
+        }
+        try process.run()
+        func lines() -> [String] { output.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while lines().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(lines().first?.contains(#""type":"results""#) == true && lines().first?.contains("Errands") == true, "\(lines())")
+        try await store.write { tx in _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4)) }
+        while lines().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(lines().count >= 2 && lines()[1].contains(#""type":"batch""#) && lines()[1].contains("Garden"), "\(lines())")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        await store.close()
+    }
 }

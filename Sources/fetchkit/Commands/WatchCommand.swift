@@ -1,0 +1,133 @@
+import ArgumentParser
+import FetchKit
+import FetchKitPostgres
+import FetchKitSQLite
+import Foundation
+
+/// `fetchkit watch`: a live query on an existing SQLite or PostgreSQL database, printed as it changes.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch a live query on an existing SQLite or PostgreSQL database.",
+        discussion: """
+            Reads the table's columns and primary key from the database, prints the current results as a \\
+            table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \\
+            PostgreSQL the store installs FetchKit's change-capture triggers on the table.
+
+              fetchkit watch --store sqlite:///var/app.sqlite --entity task --where 'done == 0' --sort title
+              fetchkit watch --store postgres://app@db/app --entity task --sort -priority,title --limit 10 --json
+            """
+    )
+
+    @Option(help: "The database: sqlite:///path, or postgres://user@host/db.")
+    var store: String
+
+    @Option(help: "The table to watch.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: "A predicate in NSPredicate format over the table's columns.")
+    var predicate: String?
+
+    @Option(help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
+    var sort: String?
+
+    @Option(help: "Section by this key path.")
+    var section: String?
+
+    @Option(help: "At most this many rows (held live).")
+    var limit: Int?
+
+    @Flag(help: "One JSON object per line: the results first, then each batch as a wire changeset.")
+    var json = false
+
+    func run() async throws {
+        let configuration = StoreConfiguration(url: store)
+        let described: Entity
+        if store.lowercased().hasPrefix("sqlite:") {
+            var path = String(store.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            described = try await SQLiteStore.describeTable(entity, path: path)
+        } else {
+            described = try await PostgresStore.describeTable(entity, url: try PostgresURL(store))
+        }
+        let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
+        let database = try await registry.open(configuration, schema: try Schema([described]))
+        let request = FetchRequest(
+            entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,
+            sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit, sectionNameKeyPath: section)
+        let controller = ResultsController(store: database, request: request)
+        let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1)
+        let interrupted = Self.interrupts()
+        let watching = Task {
+            for await update in controller.updates() {
+                output.print(update, request: request, store: configuration.redactedURL)
+            }
+        }
+        do {
+            try await controller.performFetch()
+        } catch {
+            watching.cancel()
+            await database.close()
+            throw error
+        }
+        await interrupted.value
+        watching.cancel()
+        await database.close()
+    }
+
+    /// Completes at the first Ctrl-C (SIGINT) or SIGTERM.
+    static func interrupts() -> Task<Void, Never> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield() }
+            source.resume()
+            return source
+        }
+        return Task {
+            var iterator = stream.makeAsyncIterator()
+            _ = await iterator.next()
+            sources.forEach { $0.cancel() }
+        }
+    }
+}
+
+/// How `fetchkit watch` prints the results and each batch.
+struct WatchOutput: Sendable {
+    let json: Bool
+    let colour: Bool
+
+    func print(_ update: ResultsUpdate<Row>, request: FetchRequest, store: String) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let kind = update.changeset == nil ? "results" : "batch"
+            let body = (try? encoder.encode(WireChangeset(update))).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            emit(#"{"type":"\#(kind)","changeset":\#(body)}"#)
+            return
+        }
+        if let changeset = update.changeset {
+            emit(paint("── batch\(update.transactionID.map { " of transaction \($0)" } ?? ""): "
+                       + "\(changeset.sectionCountsBefore) → \(changeset.sectionCountsAfter) rows per section", code: "1;33"))
+            for index in changeset.sectionDeletes { emit(paint("   − section \(index)", code: "31")) }
+            for index in changeset.sectionInserts { emit(paint("   + section \(index) '\(update.snapshot.sections[index].name)'", code: "32")) }
+            for path in changeset.rowDeletes { emit(paint("   − row \(path)", code: "31")) }
+            for path in changeset.rowInserts { emit(paint("   + row \(path)", code: "32")) }
+            for move in changeset.rowMoves { emit(paint("   ↕ row \(move.from) → \(move.to)\(move.isUpdated ? " (changed)" : "")", code: "36")) }
+            for row in changeset.rowUpdates { emit(paint("   ~ row \(row.from) → \(row.to)", code: "35")) }
+        } else {
+            emit(paint("watching \(request.entityName) where \(request.predicate) on \(store) — Ctrl-C to stop", code: "1"))
+        }
+        for section in update.snapshot.sections {
+            if request.sectionNameKeyPath != nil { emit(paint("▸ \(section.name.isEmpty ? "(none)" : section.name)", code: "1")) }
+            emit(TableRenderer().render(Array(section.objects)), terminator: "")
+        }
+    }
+
+    private func paint(_ text: String, code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    private func emit(_ text: String, terminator: String = "\n") {
+        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+    }
+}
