@@ -10,8 +10,8 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Watch a live query on an existing SQLite or PostgreSQL database.",
         discussion: """
-            Reads the table's columns and primary key from the database, prints the current results as a \\
-            table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \\
+            Reads the table's columns and primary key from the database, prints the current results as a \
+            table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \
             PostgreSQL the store installs FetchKit's change-capture triggers on the table.
 
               fetchkit watch --store sqlite:///var/app.sqlite --entity task --where 'done == 0' --sort title
