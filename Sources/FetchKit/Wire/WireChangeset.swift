@@ -21,28 +21,39 @@ public struct WireChangeset<Object: Sendable>: Sendable {
     /// A section inserted at `index`, named `name`, with its objects (a batch names no row inside a section
     /// it inserts).
     public struct SectionInsert: Sendable {
+        /// The section's new index.
         public var index: Int
+        /// The section's name.
         public var name: String
+        /// Its rows' objects, in order.
         public var objects: [Object]
     }
 
     /// A row inserted at `at`, with its object.
     public struct RowInsert: Sendable {
+        /// The row's new path.
         public var at: RowPath
+        /// The row's object.
         public var object: Object
     }
 
     /// A row moved from `from` to `to`; `object` is set when its content changed too.
     public struct RowMove: Sendable {
+        /// The row's old path.
         public var from: RowPath
+        /// The row's new path.
         public var to: RowPath
+        /// The row's new object, when its content changed.
         public var object: Object?
     }
 
     /// A row updated in place: found at `from`, now at `to`, with its new object.
     public struct RowUpdate: Sendable {
+        /// The row's old path (where a client finds it).
         public var from: RowPath
+        /// The row's new path (where it is after the batch).
         public var to: RowPath
+        /// The row's new object.
         public var object: Object
     }
 

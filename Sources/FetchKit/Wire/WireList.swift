@@ -11,13 +11,16 @@
 public struct WireList<Object: Sendable>: Sendable {
     /// One section: its name and its objects, in order.
     public struct Section: Sendable {
+        /// The section's name.
         public var name: String
+        /// Its objects, in order.
         public var objects: [Object]
     }
 
     /// Why a batch does not apply: the client is out of step with the server (refetch), or the batch breaks
     /// the format.
     public struct Mismatch: Error, CustomStringConvertible, Sendable {
+        /// What did not match.
         public let description: String
     }
 

@@ -27,9 +27,11 @@ public struct StoreConfiguration: Sendable {
     public var readerCount: Int?
     /// SQLite: how often to look for commits by other processes (`nil`: the backend's default).
     public var dataVersionPollInterval: Duration?
-    /// PostgreSQL: TCP keepalive idle time, probe interval and probe count (`nil`: the backend's defaults).
+    /// PostgreSQL: TCP keepalive idle time before the first probe (`nil`: the backend's default).
     public var keepaliveIdle: Duration?
+    /// PostgreSQL: the time between keepalive probes (`nil`: the backend's default).
     public var keepaliveInterval: Duration?
+    /// PostgreSQL: unanswered probes before a connection counts as broken (`nil`: the backend's default).
     public var keepaliveCount: Int?
     /// PostgreSQL: the listener's reconnection backoff (`nil`: the backend's default).
     public var reconnectBackoff: ClosedRange<Duration>?

@@ -30,6 +30,7 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
         for backend in backends { insert(backend) }
     }
 
+    /// A registry of the listed backends: `[SQLiteStore.self, PostgresStore.self]`.
     public init(arrayLiteral backends: any StoreBackend.Type...) { self.init(backends) }
 
     /// Adds `backend` under each of its schemes (replacing a backend registered under the same scheme).
