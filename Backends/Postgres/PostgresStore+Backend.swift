@@ -20,4 +20,10 @@ extension PostgresStore: StoreBackend {
         if let backoff = configuration.reconnectBackoff { options.listener.reconnectBackoff = backoff }
         return try await open(url: try PostgresURL(configuration.url), schema: schema, options: options)
     }
+
+    /// The entity of the existing table `table` in the database `configuration.url` names (see
+    /// ``describeTable(_:url:)``).
+    public static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
+        try await describeTable(table, url: try PostgresURL(configuration.url))
+    }
 }

@@ -13,12 +13,27 @@ extension SQLiteStore: StoreBackend {
         options.logger = configuration.logger
         if let readers = configuration.readerCount { options.readerCount = readers }
         if let interval = configuration.dataVersionPollInterval { options.dataVersionPollInterval = interval }
+        guard let path = try path(of: configuration) else { return try await inMemory(schema: schema, options: options) }
+        return try await open(path: path, schema: schema, options: options)
+    }
+
+    /// The entity of the existing table `table` in the database file `configuration.url` names (see
+    /// ``describeTable(_:path:)``).
+    public static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
+        guard let path = try path(of: configuration) else {
+            throw FetchKitError.invalidURL("a new in-memory database has no tables to describe")
+        }
+        return try await describeTable(table, path: path)
+    }
+
+    /// The file a `sqlite:` URL names, or `nil` for `sqlite::memory:`.
+    private static func path(of configuration: StoreConfiguration) throws -> String? {
         var path = String(configuration.url.drop { $0 != ":" }.dropFirst())
-        if path == ":memory:" { return try await inMemory(schema: schema, options: options) }
+        if path == ":memory:" { return nil }
         if path.hasPrefix("//") { path.removeFirst(2) }
         guard !path.isEmpty else {
             throw FetchKitError.invalidURL("'\(configuration.redactedURL)' names no file: use sqlite:///path/to/file.sqlite")
         }
-        return try await open(path: path, schema: schema, options: options)
+        return path
     }
 }

@@ -42,15 +42,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = StoreConfiguration(url: store)
-        let described: Entity
-        if store.lowercased().hasPrefix("sqlite:") {
-            var path = String(store.dropFirst("sqlite:".count))
-            if path.hasPrefix("//") { path.removeFirst(2) }
-            described = try await SQLiteStore.describeTable(entity, path: path)
-        } else {
-            described = try await PostgresStore.describeTable(entity, url: try PostgresURL(store))
-        }
         let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
+        let described = try await registry.describeTable(entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))
         let request = FetchRequest(
             entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,

@@ -7,6 +7,8 @@ import Configuration
 /// extension MyStore: StoreBackend {
 ///     static var urlSchemes: [String] { ["mystore"] }
 ///     static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore { … }
+///     // Optional: lets tools such as `fetchkit watch` attach to existing tables.
+///     static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity { … }
 /// }
 /// ```
 public protocol StoreBackend: SendableMetatype {
@@ -14,6 +16,15 @@ public protocol StoreBackend: SendableMetatype {
     static var urlSchemes: [String] { get }
     /// Opens the store `configuration.url` names, with `schema`.
     static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore
+    /// The entity of the existing table `table` in the database `configuration.url` names (its columns and
+    /// primary key), for tools that attach to a database (`fetchkit watch`). By default: unsupported.
+    static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity
+}
+
+extension StoreBackend {
+    public static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
+        throw FetchKitError.unsupported("\(Self.self) cannot describe existing tables")
+    }
 }
 
 /// The backends a deployment may pick from by configuration: the URL's scheme chooses.
@@ -23,7 +34,7 @@ public protocol StoreBackend: SendableMetatype {
 /// let store = try await registry.open(config: try await StoreConfiguration.reader(), schema: schema)
 /// ```
 public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
-    private var openers: [String: @Sendable (StoreConfiguration, Schema) async throws -> any PersistentStore] = [:]
+    private var backends: [String: any StoreBackend.Type] = [:]
 
     /// A registry of `backends`.
     public init(_ backends: [any StoreBackend.Type]) {
@@ -38,15 +49,12 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
         insert(backend)
     }
 
-    /// Opens the existential, so that the opener captures the concrete (Sendable) metatype.
-    private mutating func insert<Backend: StoreBackend>(_ backend: Backend.Type) {
-        for scheme in backend.urlSchemes {
-            openers[scheme.lowercased()] = { configuration, schema in try await Backend.open(configuration, schema: schema) }
-        }
+    private mutating func insert(_ backend: any StoreBackend.Type) {
+        for scheme in backend.urlSchemes { backends[scheme.lowercased()] = backend }
     }
 
     /// The registered schemes, sorted.
-    public var schemes: [String] { openers.keys.sorted() }
+    public var schemes: [String] { backends.keys.sorted() }
 
     /// Opens the store `configuration.url` names with the backend registered for its scheme.
     ///
@@ -54,6 +62,18 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
     ///   password redacted) or with one no backend registered (the message shows only the scheme); the
     ///   backend's own errors.
     public func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
+        try await backend(for: configuration).open(configuration, schema: schema)
+    }
+
+    /// Describes the existing table `table` with the backend registered for `configuration.url`'s scheme.
+    ///
+    /// - Throws: as ``open(_:schema:)`` does for the URL; the backend's own errors.
+    public func describeTable(_ table: String, in configuration: StoreConfiguration) async throws -> Entity {
+        try await backend(for: configuration).describeTable(table, configuration: configuration)
+    }
+
+    /// The backend registered for the scheme of `configuration.url`.
+    private func backend(for configuration: StoreConfiguration) throws -> any StoreBackend.Type {
         let url = configuration.url
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
               url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), url.first?.isLetter == true
@@ -62,12 +82,12 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
                 "'\(configuration.redactedURL)' has no scheme; use one of \(schemes.map { "\($0):" }.joined(separator: ", "))")
         }
         let scheme = url[..<colon].lowercased()
-        guard let opener = openers[scheme] else {
+        guard let backend = backends[scheme] else {
             // The rest of the URL is not shown: without a backend, nothing says where its password is.
             throw FetchKitError.invalidURL(
                 "no store backend for URLs of scheme '\(scheme):'; registered: \(schemes.joined(separator: ", "))")
         }
-        return try await opener(configuration, schema)
+        return backend
     }
 
     /// Reads a ``StoreConfiguration`` from `config` and opens its store.
