@@ -18,8 +18,9 @@ extension ResultsController {
             } catch {
                 continuation.resume(throwing: error)
             }
-        case .moveObject(let from, let to, let continuation):
+        case .moveObject(let target, let continuation):
             do {
+                let (from, to) = try resolve(target)
                 try await performMove(from: from, to: to)
                 continuation.resume()
             } catch {

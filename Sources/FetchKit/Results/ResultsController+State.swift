@@ -39,7 +39,7 @@ extension ResultsController {
         case storeChange(StoreChange)
         case performFetch(CheckedContinuation<Void, any Error>)
         case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
-        case moveObject(from: RowPath, to: RowPath, CheckedContinuation<Void, any Error>)
+        case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)
     }
 }
 

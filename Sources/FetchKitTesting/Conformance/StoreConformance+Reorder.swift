@@ -24,7 +24,9 @@ extension StoreConformance {
                 try await suite.checkUserMoves(Self.reorderRequests[index], seed: UInt64(index + 1), on: store)
             }
         } + [Check(name: "reorder: the dragged row is silent, an emptied section is deleted, a request not sorted "
-                   + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) })]
+                   + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) }),
+             Check(name: "reorder: a move by key lands by identity after another writer shifted the rows",
+                   body: { try await $0.checkMovesByKey(on: $1) })]
     }
 
     /// Section names and primary keys, as a table view holds them.
@@ -60,6 +62,7 @@ extension StoreConformance {
         controller.delegate = recorder
         try await controller.performFetch()
         var ui = shown(controller.snapshot)
+        var lastSent = controller.snapshot
         var random = SeededRandom(seed: seed)
         var moves = 0
         for step in 0..<150 {
@@ -76,7 +79,13 @@ extension StoreConformance {
                 // The user drags the row: the table view shows it at its new place at once.
                 let key = ui[from.section].rows.remove(at: from.row)
                 ui[to.section].rows.insert(key, at: to.row)
-                try await controller.moveObject(from: from, to: to)
+                if random.int(0..<2) == 0 {
+                    try await controller.moveObject(from: from, to: to)
+                } else {
+                    // A remote client names the drop by the rows around it.
+                    let next = ui[to.section].rows.dropFirst(to.row + 1).first
+                    try await controller.moveObject(withKey: key, to: next.map { .before($0) } ?? .endOfSection(ui[to.section].section))
+                }
                 moves += 1
                 await controller.sync()
                 let rowChanges = try apply(recorder, to: &ui, "\(context), move \(from) → \(to)")
@@ -85,6 +94,12 @@ extension StoreConformance {
             await controller.sync()
             _ = try apply(recorder, to: &ui, context)
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+            if step % 10 == 9 {
+                // A client last sent the results ten steps ago catches up in one batch.
+                let catchUp = try ResultsUpdate(from: lastSent, to: controller.snapshot)
+                try ResultsOracle.check(catchUp, primaryKey: "id")
+                lastSent = controller.snapshot
+            }
             let expected = shown(controller.snapshot)
             try expect(ui.map(\.section) == expected.map(\.section) && ui.map(\.rows) == expected.map(\.rows),
                        "\(context): the UI shows \(ui), the results are \(expected)")
@@ -126,5 +141,45 @@ extension StoreConformance {
             try await controller.moveObject(from: RowPath(section: 7, row: 0), to: RowPath(section: 0, row: 0))
             throw ConformanceFailure("a move from outside the results was accepted")
         } catch FetchKitError.invalidValue {}
+    }
+
+    func checkMovesByKey(on store: any PersistentStore) async throws {
+        let controller = ResultsController(store: store, request: Self.reorderRequests[0])
+        let recorder = ResultsRecorder<Row>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        let keys = { (section: String) in
+            controller.sections.first { $0.name == section }?.objects.map { $0["id"] ?? .null } ?? []
+        }
+        // The user sees Errands as [4, 3] and drops Home's task 6 just above task 3 (at index 1). Before the
+        // controller runs the move, another writer inserts a task between them: by index, the drop would now
+        // land above the new task.
+        try expect(keys("Errands") == [4, 3], "Errands \(keys("Errands"))")
+        let inserted = try await store.write { tx in
+            try tx.insert(["title": "Buy stamps", "priority": 1, "done": false, "categoryID": 3, "ordering": -5.0], into: "Task")
+        }
+        await controller.sync()
+        try expect(keys("Errands") == [4, inserted, 3], "Errands after the insert \(keys("Errands"))")
+        try await controller.moveObject(withKey: 6, to: .before(3))
+        await controller.sync()
+        try expect(keys("Errands") == [4, inserted, 6, 3], "after the move by key, Errands \(keys("Errands"))")
+        // To the end of a section, and before itself (nothing to do).
+        try await controller.moveObject(withKey: 4, to: .endOfSection("Errands"))
+        try await controller.moveObject(withKey: 6, to: .before(6))
+        await controller.sync()
+        try expect(keys("Errands") == [inserted, 6, 3, 4], "after moving 4 to the end, Errands \(keys("Errands"))")
+        for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+        try recorder.checkCallbackOrder()
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+
+        for (key, destination, what) in [(Value.integer(999), MoveDestination.before(3), "an unknown row"),
+                                          (6, .before(999), "before an unknown row"),
+                                          (6, .endOfSection("Nowhere"), "to an unknown section")] {
+            do {
+                try await controller.moveObject(withKey: key, to: destination)
+                throw ConformanceFailure("a move \(what) was accepted")
+            } catch FetchKitError.invalidValue {}
+        }
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
     }
 }
