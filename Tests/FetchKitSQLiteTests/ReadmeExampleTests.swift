@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitSQLite
 import Foundation
+import Synchronization
 import Testing
 
 /// The README's example, compiled and run, so the first code a newcomer reads keeps working.
@@ -45,6 +46,46 @@ struct ReadmeExampleTests {
             request.predicate = predicate
             #expect(try await store.fetch(request, as: Todo.self).map(\.title) == titles)
         }
+        await store.close()
+    }
+
+    struct Item: Record {
+        static let entity = Entity("Todo", table: "todo", primaryKey: .integer("id"), attributes: [
+            Attribute("title", .text), Attribute("done", .bool, default: false), Attribute("position", .double),
+        ])
+        var id: Int64?
+        var title: String
+        var done = false
+        var position: Double
+    }
+
+    /// The README's "In twenty lines": a live controller hears each committed transaction as one batch.
+    @Test func liveExample() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-live-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        typealias Todo = Item
+        let printed = Mutex<[String]>([])
+
+        let store = try await SQLiteStore.open(path: path, schema: try Schema([Todo.entity]))
+        let controller = ResultsController(store: store, request: FetchRequest(
+            Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")]), as: Todo.self)
+        let recorder = ChangesetRecorder<Todo> { update in
+            let changeset = update.changeset!
+            let line = "\(update.snapshot.fetchedObjects.map(\.title)) + \(changeset.rowInserts) − \(changeset.rowDeletes)"
+            printed.withLock { $0.append(line) }
+        }
+        controller.delegate = recorder
+        try await controller.performFetch()
+        try await store.write { tx in try tx.insert(Todo(title: "Ship it", position: 2)) }
+        try await store.write { tx in try tx.insert(Todo(title: "Write the README", position: 1)) }
+        try await store.write { tx in try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true]) }
+        await controller.sync()
+
+        #expect(printed.withLock { $0 } == [
+            #"["Ship it"] + [[0, 0]] − []"#,
+            #"["Write the README", "Ship it"] + [[0, 0]] − []"#,
+            #"["Write the README"] + [] − [[0, 1]]"#,
+        ])
         await store.close()
     }
 }

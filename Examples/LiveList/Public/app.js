@@ -41,7 +41,7 @@ function receive(msg) {
       state.list = applyChangeset([], msg.changeset);
       state.results += 1;
       state.connected = true;
-      setStatus(`live — transaction ${msg.changeset.transaction ?? "–"}`, true);
+      setStatus("live", true);
       scheduleRender();
       break;
     case "batch":
@@ -57,7 +57,7 @@ function receive(msg) {
       for (const change of [...msg.changeset.rows.updated, ...msg.changeset.rows.moved]) {
         if (change.object) changedKeys.add(String(change.object.id));
       }
-      setStatus(`live — transaction ${msg.changeset.transaction ?? "–"}`, true);
+      setStatus(msg.changeset.transaction ? `live — last change: transaction ${msg.changeset.transaction}` : "live", true);
       scheduleRender();
       break;
     case "moved":

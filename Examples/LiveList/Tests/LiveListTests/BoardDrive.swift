@@ -3,6 +3,7 @@ import FetchKitTesting
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 @testable import LiveList
 
 /// Drives the live board end to end: the server over `store`, two pages in headless Chromium (one
@@ -58,6 +59,7 @@ struct BoardDrive {
     static let readGeometry = """
         (() => {
           for (const animation of document.getAnimations()) animation.finish();
+          window.scrollTo(0, 0);
           return JSON.stringify([...document.querySelectorAll('#board .card')].map((card) => {
             const rect = card.getBoundingClientRect();
             return { key: Number(card.dataset.key), lane: card.closest('.lane').dataset.name,
@@ -96,6 +98,9 @@ struct BoardDrive {
 
                 try await dragTheLastCardOutOfItsLane(on: all)
                 for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after the fourth drag") }
+
+                try await useTheControls(on: all)
+                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after using the controls") }
 
                 try await writeRandomly(transactions: 30, seed: 11)
                 for (page, predicate) in pages {
@@ -220,6 +225,58 @@ struct BoardDrive {
         }
     }
 
+    /// Adds a card through the form, ticks a card's checkbox and deletes another with its button.
+    func useTheControls(on page: BrowserPage) async throws {
+        guard let titleField = try await page.evaluate("""
+            (() => { const field = document.querySelector('#add [name=title]'); field.scrollIntoView(); field.focus();
+                     document.querySelector('#add [name=lane]').value = 'Doing';
+                     const rect = document.querySelector('#add button').getBoundingClientRect();
+                     return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
+            """), let add = try? JSONDecoder().decode([Double].self, from: Data(titleField.utf8)), add.count == 2
+        else { throw Failure(description: "the page has no add form") }
+        try await page.type("Typed into the page")
+        try await page.click(at: (add[0], add[1]))
+        try await waitUntil("the typed card is in Doing") {
+            try await databaseLanes(.key("lane") == "Doing").first?.cards.contains { $0.title == "Typed into the page" } == true
+        }
+
+        let controls = try await page.evaluate("""
+            JSON.stringify([...document.querySelectorAll('#board .card')].slice(0, 2).map((card) => {
+              for (const animation of document.getAnimations()) animation.finish();
+              window.scrollTo(0, 0);
+              const box = (element) => { const rect = element.getBoundingClientRect();
+                                          return [rect.left + rect.width / 2, rect.top + rect.height / 2]; };
+              return { key: Number(card.dataset.key), done: card.querySelector('input').checked,
+                       checkbox: box(card.querySelector('input')), remove: box(card.querySelector('button')) }; }))
+            """)
+        struct Controls: Decodable {
+            var key: Int64
+            var done: Bool
+            var checkbox: [Double]
+            var remove: [Double]
+        }
+        let cards = try JSONDecoder().decode([Controls].self, from: Data((controls ?? "[]").utf8))
+        guard cards.count == 2 else { throw Failure(description: "fewer than two cards on the page") }
+        try await page.click(at: (cards[0].checkbox[0], cards[0].checkbox[1]))
+        try await waitUntil("card \(cards[0].key) is ticked \(!cards[0].done)") {
+            try await writer.fetch(FetchRequest(entity: "Card", predicate: .key("id") == cards[0].key)).first?["done", as: Bool.self]
+                == !cards[0].done
+        }
+        try await page.click(at: (cards[1].remove[0], cards[1].remove[1]))
+        try await waitUntil("card \(cards[1].key) is deleted") {
+            try await writer.count(FetchRequest(entity: "Card", predicate: .key("id") == cards[1].key)) == 0
+        }
+    }
+
+    func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "timed out waiting until \(what)")
+    }
+
     // MARK: Reading and waiting
 
     /// The page's state, or `nil` while its script has not run yet.
@@ -286,18 +343,19 @@ struct BoardDrive {
     func withServer(_ server: LiveListServer, _ body: (Int) async throws -> Void) async throws {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let application = server.application(host: "127.0.0.1", port: 0) { portSink.yield($0) }
-        let running = Task { try await application.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(services: [application], logger: Logger(label: "live-list-test"))
+        let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw Failure(description: "the server did not start") }
         do {
             try await body(port)
         } catch {
-            running.cancel()
+            await group.triggerGracefulShutdown()
             _ = await running.result
             throw error
         }
-        running.cancel()
-        _ = await running.result
+        await group.triggerGracefulShutdown()
+        try await running.value
     }
 
     func withBrowser(_ body: (DevTools) async throws -> Void) async throws {

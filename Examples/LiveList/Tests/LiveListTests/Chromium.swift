@@ -24,7 +24,7 @@ final class Chromium: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--no-default-browser-check", "--window-size=1400,1000", "--remote-debugging-port=0", "--remote-allow-origins=*",
+            "--no-default-browser-check", "--window-size=1400,1800", "--remote-debugging-port=0", "--remote-allow-origins=*",
             // Pages in background tabs keep running their animations and timers.
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows",

@@ -170,6 +170,18 @@ struct BrowserPage: Sendable {
         try await mouse("mouseReleased", at: to, buttons: 0)
     }
 
+    /// Clicks the left mouse button at `point`.
+    func click(at point: (x: Double, y: Double)) async throws {
+        try await devTools.send("Page.bringToFront", session: session)
+        try await mouse("mousePressed", at: point, buttons: 1)
+        try await mouse("mouseReleased", at: point, buttons: 0)
+    }
+
+    /// Types `text` into the focused element, as a keyboard would.
+    func type(_ text: String) async throws {
+        try await devTools.send("Input.insertText", ["text": .string(text)], session: session)
+    }
+
     private func mouse(_ type: String, at point: (x: Double, y: Double), buttons: Int) async throws {
         try await devTools.send("Input.dispatchMouseEvent", [
             "type": .string(type), "x": .number(point.x), "y": .number(point.y), "button": "left",
