@@ -11,7 +11,7 @@ const status = document.getElementById("status");
 const message = document.getElementById("message");
 
 // The page's state, readable from the console (and by the example's browser test).
-const state = { list: [], results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [], connected: false };
+const state = { list: [], results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [], connected: false, refused: false };
 window.liveBoard = state;
 
 let socket = null;
@@ -27,9 +27,15 @@ function connect() {
   socket = new WebSocket(`${scheme}//${location.host}/live${location.search}`);
   socket.onopen = () => setStatus("connected", false);
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     state.connected = false;
     awaitingMove = false;
+    if (event.code === 1008) {
+      // The server refused the request itself (a bad filter): reconnecting would not help.
+      state.refused = true;
+      setStatus("stopped: the server refused this page's request", false);
+      return;
+    }
     setStatus("disconnected — reconnecting…", false);
     setTimeout(connect, 1000);
   };

@@ -66,6 +66,16 @@ public struct LiveListServer: Sendable {
         } catch {
             logger.info("a page's connection ended", metadata: ["error": "\(error)"])
             try? await send(ServerMessage.error("\(error)").json())
+            // A request the page cannot fix by reconnecting: say so with the close code, so it stops trying.
+            if Self.isInvalidRequest(error) { try? await outbound.close(.policyViolation, reason: "invalid request") }
+        }
+    }
+
+    /// Whether `error` rejects the page's request itself (its predicate), rather than the moment.
+    static func isInvalidRequest(_ error: any Error) -> Bool {
+        switch error as? FetchKitError {
+        case .invalidPredicate, .unknownKey, .typeMismatch, .unsupported: return true
+        default: return false
         }
     }
 

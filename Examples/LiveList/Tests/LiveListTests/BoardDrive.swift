@@ -85,6 +85,7 @@ struct BoardDrive {
                 let open = try await BrowserPage.open("http://127.0.0.1:\(port)/?where=done%20%3D%3D%20NO", in: devTools)
                 let pages = [(all, FetchPredicate.true), (open, try FetchPredicate(format: "done == NO"))]
                 for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "at first") }
+                try await checkABadFilterIsRefused(port: port, devTools: devTools)
 
                 try await writeRandomly(transactions: 60, seed: 7)
                 for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after 60 transactions") }
@@ -275,6 +276,18 @@ struct BoardDrive {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw Failure(description: "timed out waiting until \(what)")
+    }
+
+    /// A page whose filter names an unknown key gets the error, and the close code that stops it reconnecting.
+    func checkABadFilterIsRefused(port: Int, devTools: DevTools) async throws {
+        let page = try await BrowserPage.open("http://127.0.0.1:\(port)/?where=colour%20%3D%3D%20'red'", in: devTools)
+        try await waitUntil("the bad filter is refused") {
+            try await page.evaluate("JSON.stringify(typeof liveBoard !== 'undefined' && liveBoard.refused)") == "true"
+        }
+        let errors = try await page.evaluate("JSON.stringify([liveBoard.results, ...liveBoard.serverErrors])") ?? ""
+        guard errors.contains("unknown key 'colour'"), errors.hasPrefix("[0,") else {
+            throw Failure(description: "a bad filter should be refused with the unknown key's name, got \(errors)")
+        }
     }
 
     // MARK: Reading and waiting
