@@ -103,20 +103,22 @@ function render() {
   const cards = new Map([...board.querySelectorAll(".card")].map((card) => [card.dataset.key, card]));
   const lanes = new Map([...board.querySelectorAll(".lane")].map((lane) => [lane.dataset.name, lane]));
 
-  for (const section of state.list) {
+  // Put each lane and card at its index, touching only the nodes that are not there already (a node that
+  // stays keeps its focus, hover and any click in progress).
+  state.list.forEach((section, laneIndex) => {
     const lane = lanes.get(section.name) ?? makeLane(section.name);
     lanes.delete(section.name);
-    board.appendChild(lane); // appending in list order puts the lanes in order
+    place(board, lane, laneIndex);
     lane.querySelector(".count").textContent = String(section.objects.length);
     const list = lane.querySelector("ol");
-    for (const object of section.objects) {
+    section.objects.forEach((object, index) => {
       const key = String(object.id);
       const card = cards.get(key) ?? makeCard(key);
       cards.delete(key);
       fill(card, object);
-      list.appendChild(card);
-    }
-  }
+      place(list, card, index);
+    });
+  });
   for (const card of cards.values()) card.remove();
   for (const lane of lanes.values()) lane.remove();
 
@@ -136,6 +138,10 @@ function render() {
     if (changedKeys.has(key)) card.animate([{ backgroundColor: "#fff3b0" }, { backgroundColor: "white" }], { duration: 700 });
   }
   changedKeys.clear();
+}
+
+function place(parent, node, index) {
+  if (parent.children[index] !== node) parent.insertBefore(node, parent.children[index] ?? null);
 }
 
 function makeLane(name) {

@@ -240,6 +240,7 @@ struct BoardDrive {
         try await waitUntil("the typed card is in Doing") {
             try await databaseLanes(.key("lane") == "Doing").first?.cards.contains { $0.title == "Typed into the page" } == true
         }
+        try await waitUntilShowsDatabase(page, .true, "after the add")
 
         let controls = try await page.evaluate("""
             JSON.stringify([...document.querySelectorAll('#board .card')].slice(0, 2).map((card) => {
@@ -263,7 +264,14 @@ struct BoardDrive {
             try await writer.fetch(FetchRequest(entity: "Card", predicate: .key("id") == cards[0].key)).first?["done", as: Bool.self]
                 == !cards[0].done
         }
-        try await page.click(at: (cards[1].remove[0], cards[1].remove[1]))
+        // Click the delete button once the page shows the tick, at where the button is then.
+        try await waitUntilShowsDatabase(page, .true, "after the tick")
+        let removeAt = try await page.evaluate("""
+            (() => { for (const animation of document.getAnimations()) animation.finish();
+                     const rect = document.querySelector('#board .card[data-key="\(cards[1].key)"] button').getBoundingClientRect();
+                     return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
+            """).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) } ?? cards[1].remove
+        try await page.click(at: (removeAt[0], removeAt[1]))
         try await waitUntil("card \(cards[1].key) is deleted") {
             try await writer.count(FetchRequest(entity: "Card", predicate: .key("id") == cards[1].key)) == 0
         }

@@ -116,12 +116,25 @@ struct ListSessionTests {
             if step % 25 == 24 { try await Task.sleep(for: .milliseconds(20)) }
         }
 
-        // Everything sent is answered, the controller has applied every write, and the client is exact.
+        // Commands run in order: once a last (empty) move is answered, every command before it has run. Then
+        // the controller has applied every write, and the client must hold exactly a fresh fetch.
+        let anyKey = client.state.withLock { $0.list.sections.first?.objects.first?.id } ?? 1
+        commandSink.yield(#"{"type":"move","key":\#(anyKey),"before":\#(anyKey)}"#)
+        movesSent += 1
         try await waitUntil("every move is answered") { client.state.withLock { $0.moved } == movesSent }
         await session.controller.sync()
-        let fresh = try await store.fetch(Board.request()).map { $0["id", as: Int64.self] ?? -1 }
-        try await waitUntil("the client equals a fresh fetch") {
-            client.state.withLock { $0.list.sections.flatMap(\.objects).map(\.id) } == fresh
+        let fresh = try await store.fetch(Board.request()).map { row in
+            Card(id: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "", lane: row["lane", as: String.self] ?? "",
+                 position: row["position", as: Double.self] ?? .nan, done: row["done", as: Bool.self] ?? false)
+        }
+        do {
+            try await waitUntil("the client equals a fresh fetch") {
+                client.state.withLock { $0.list.sections.flatMap(\.objects) } == fresh
+            }
+        } catch {
+            let state = client.state.withLock { $0 }
+            throw ConformanceFailure("\(error): the client has \(state.list.sections.flatMap(\.objects).map(\.id)), a fresh fetch "
+                                     + "\(fresh.map(\.id)); mismatches \(state.mismatches), errors \(state.errors)")
         }
         commandSink.finish()
         try await serving.value
