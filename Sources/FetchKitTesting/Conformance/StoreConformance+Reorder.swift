@@ -26,7 +26,9 @@ extension StoreConformance {
         } + [Check(name: "reorder: the dragged row is silent, an emptied section is deleted, a request not sorted "
                    + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) }),
              Check(name: "reorder: a move by key lands by identity after another writer shifted the rows",
-                   body: { try await $0.checkMovesByKey(on: $1) })]
+                   body: { try await $0.checkMovesByKey(on: $1) }),
+             Check(name: "reorder: moves by key racing another writer's transactions end equal to a fresh fetch",
+                   body: { try await $0.checkMovesRacingWriters(on: $1) })]
     }
 
     /// Section names and primary keys, as a table view holds them.
