@@ -277,15 +277,6 @@ struct BoardDrive {
         }
     }
 
-    func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw Failure(description: "timed out waiting until \(what)")
-    }
-
     /// A page whose filter names an unknown key gets the error, and the close code that stops it reconnecting.
     func checkABadFilterIsRefused(port: Int, devTools: DevTools) async throws {
         let page = try await BrowserPage.open("http://127.0.0.1:\(port)/?where=colour%20%3D%3D%20'red'", in: devTools)

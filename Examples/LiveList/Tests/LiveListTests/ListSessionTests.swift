@@ -194,12 +194,8 @@ struct ListSessionTests {
         return (store, session, client, commandSink, serving)
     }
 
+    /// Waits as the session tests do: up to 30 s, looking every 10 ms.
     private func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw ConformanceFailure("timed out waiting until \(what)")
+        try await LiveListTests.waitUntil(what, timeout: .seconds(30), interval: .milliseconds(10), condition)
     }
 }
