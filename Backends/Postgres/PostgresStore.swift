@@ -87,7 +87,10 @@ public final class PostgresStore: PersistentStore {
             }
             var dialect = SQLDialect.postgres
             if hasUnaccent { dialect.diacriticFoldFunction = "unaccent" }
-            if hasICU { dialect.caseFoldCollation = "und-x-icu" }
+            if hasICU {
+                dialect.caseFoldCollation = "und-x-icu"
+                dialect.caseFoldMatchesMemory = true
+            }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
             try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)

@@ -14,6 +14,8 @@ extension SQLDialect {
     ///   `TEXT`, binary `BLOB`. Doubles are declared `FLOAT8_BLOB`: a declared type containing `BLOB` has
     ///   BLOB affinity, which keeps `-0.0` (REAL affinity stores integral reals as integers and loses the sign).
     /// - An integer primary key is `INTEGER PRIMARY KEY`, the rowid alias.
+    /// - Both folds are FetchKit's own and integers compare with doubles exactly, so live results evaluate
+    ///   every predicate without to-many key paths in memory.
     /// - `LIKE` is case-sensitive: the store's connections run `PRAGMA case_sensitive_like = ON`.
     public static let sqlite = SQLDialect(
         name: "SQLite",
@@ -35,5 +37,8 @@ extension SQLDialect {
         regexOperator: nil,
         upsertSyntax: .onConflictDoUpdate,
         supportsReturning: true,
-        offsetWithoutLimit: "LIMIT -1")
+        offsetWithoutLimit: "LIMIT -1",
+        caseFoldMatchesMemory: true,
+        diacriticFoldMatchesMemory: true,
+        mixedNumberComparison: .exact)
 }

@@ -80,6 +80,24 @@ public struct SQLDialect: Sendable, Hashable {
     /// The clause written before `OFFSET ?` when a request has an offset but no limit
     /// (`LIMIT -1` for SQLite, which needs a limit; empty when `OFFSET` may stand alone).
     public var offsetWithoutLimit: String
+    /// Whether ``caseFoldFunction`` folds exactly as FetchKit does in memory (Unicode's full lowercase
+    /// mapping with the final-sigma rule), so that live results may evaluate `[c]` in memory; `false` sends
+    /// predicates with `[c]` through the database on every change.
+    public var caseFoldMatchesMemory: Bool
+    /// Whether ``diacriticFoldFunction`` folds exactly as Foundation's diacritic-insensitive folding
+    /// (`String.folding(options: .diacriticInsensitive, locale: nil)`), so that live results may evaluate
+    /// `[d]` in memory; `false` sends predicates with `[d]` through the database on every change.
+    public var diacriticFoldMatchesMemory: Bool
+    /// How the database compares an integer with a double.
+    public var mixedNumberComparison: MixedNumberComparison
+
+    /// How a backend compares an integer with a double (`bigint_column < 2.5`).
+    public enum MixedNumberComparison: Sendable, Hashable {
+        /// Exactly, as numbers: `2^53 + 1` is greater than the double `2^53` (SQLite).
+        case exact
+        /// The integer is converted to a double first, rounding beyond 2^53 (PostgreSQL's `int8` against `float8`).
+        case asDouble
+    }
 
     /// Creates a dialect; every capability not given takes a standard-SQL default.
     public init(
@@ -100,7 +118,10 @@ public struct SQLDialect: Sendable, Hashable {
         upsertSyntax: UpsertSyntax? = .onConflictDoUpdate,
         supportsReturning: Bool = true,
         offsetWithoutLimit: String = "",
-        caseFoldCollation: String? = nil
+        caseFoldCollation: String? = nil,
+        caseFoldMatchesMemory: Bool = false,
+        diacriticFoldMatchesMemory: Bool = false,
+        mixedNumberComparison: MixedNumberComparison = .asDouble
     ) {
         self.name = name
         self.placeholderStyle = placeholderStyle
@@ -120,6 +141,9 @@ public struct SQLDialect: Sendable, Hashable {
         self.supportsReturning = supportsReturning
         self.offsetWithoutLimit = offsetWithoutLimit
         self.caseFoldCollation = caseFoldCollation
+        self.caseFoldMatchesMemory = caseFoldMatchesMemory
+        self.diacriticFoldMatchesMemory = diacriticFoldMatchesMemory
+        self.mixedNumberComparison = mixedNumberComparison
     }
 
     /// `expression` folded for case: ``caseFoldFunction`` over it, in ``caseFoldCollation`` when set.
