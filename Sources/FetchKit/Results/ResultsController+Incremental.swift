@@ -27,57 +27,75 @@ extension ResultsController {
         var keys: Set<Value>
         /// Changed rows of localisable related tables: the entity's foreign key into each, and their keys.
         var related: [(foreignKey: String, keys: Set<Value>)]
+        /// The related tables of ``related``, in the same order.
+        var relatedTables: [String]
         var snapshot: ResultsSnapshot<Object>
     }
 
-    /// Applies `change` incrementally and publishes its batch; `false` when the change needs the refetch path
+    /// Applies `change` incrementally and publishes its batch; `nil` when the change needs the refetch path
     /// (nothing has changed then).
     ///
+    /// `reread` are the rows the change router re-read for the change; when they carry what the request needs,
+    /// membership is decided in memory and nothing is queried, otherwise the controller re-reads the changed
+    /// keys with its own predicate.
+    ///
+    /// - Returns: the keys that entered and left the results.
     /// - Throws: the errors of re-reading the changed rows, or ``IncrementalInconsistency``; the results stay
     ///   as they were.
     /// - Complexity: O(k log n + s) for k changed rows, n rows and s sections, plus the re-read query.
-    func applyIncrementally(_ change: StoreChange) async throws -> Bool {
-        guard let input = state.withLock({ Self.incrementalInput(for: change, in: $0) }) else { return false }
+    func applyIncrementally(_ change: StoreChange, reread: RereadRows?) async throws -> MembershipDelta? {
+        guard let input = state.withLock({ Self.incrementalInput(for: change, in: $0) }) else { return nil }
         let effective = input.request.sectionOrdered
         let old = input.snapshot
-        guard var editor = ResultsSnapshotEditor(old, sectionKey: effective.sectionNameKeyPath) else { return false }
+        guard var editor = ResultsSnapshotEditor(old, sectionKey: effective.sectionNameKeyPath) else { return nil }
         var keys = input.keys
-        if !input.related.isEmpty {
-            // The entity rows that point at a changed related row (now; a row that pointed there before and no
-            // longer does changed its foreign key, so the change names it).
-            let pointing = try await store.fetch(FetchRequest(
-                entity: effective.entityName,
-                predicate: .or(input.related.map {
-                    .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys))))
-                }),
-                propertiesToFetch: [editor.primaryKeyName]))
-            for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
-            guard keys.count <= Self.incrementalKeyLimit else { return false }
+        var fresh: [ResultsSnapshotEditor<Object>.FreshRow]
+        if let reread, let rows = matchingRows(reread, related: input.related, relatedTables: input.relatedTables) {
+            // The router's rows: membership decided in memory, no query.
+            keys = reread.keys
+            guard keys.count <= Self.incrementalKeyLimit else { return nil }
+            let objects = try materializer.make(rows)
+            fresh = zip(rows, objects).map { .init(row: $0, object: $1, sortKey: editor.sortKey(of: $0)) }
+            fresh.sort { $0.sortKey < $1.sortKey }
+            state.withLock { $0.routedUpdates += 1 }
+        } else {
+            if !input.related.isEmpty {
+                // The entity rows that point at a changed related row (now; a row that pointed there before and
+                // no longer does changed its foreign key, so the change names it).
+                let pointing = try await store.fetch(FetchRequest(
+                    entity: effective.entityName,
+                    predicate: .or(input.related.map {
+                        .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys))))
+                    }),
+                    propertiesToFetch: [editor.primaryKeyName]))
+                for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
+                guard keys.count <= Self.incrementalKeyLimit else { return nil }
+            }
+            var rows: [Row] = []
+            if !keys.isEmpty {
+                var query = effective
+                query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(keys))))])
+                query.fetchLimit = nil
+                query.fetchOffset = 0
+                rows = try await store.fetch(query)
+            }
+            guard let ordered = try freshRows(rows, editor: &editor) else { return nil }
+            fresh = ordered
         }
-
-        var fresh: [Row] = []
-        if !keys.isEmpty {
-            var query = effective
-            query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(keys))))])
-            query.fetchLimit = nil
-            query.fetchOffset = 0
-            fresh = try await store.fetch(query)
-        }
-        guard let reread = try freshRows(fresh, editor: &editor) else { return false }
         var pending = try editor.apply(
-            removing: keys, inserting: reread, limit: input.request.fetchLimit, old: old)
+            removing: keys, inserting: fresh, limit: input.request.fetchLimit, old: old)
         var usedKeyset = false
         if pending.missing > 0 {
             // The full window shrank: read the rows that follow its old last row (a keyset query).
             guard let boundary = pending.boundary, let after = KeysetPredicate.after(boundary, in: editor.order)
-            else { return false }
+            else { return nil }
             var refill = effective
             refill.predicate = .and([effective.predicate, after])
             refill.fetchLimit = pending.missing
             refill.fetchOffset = 0
-            guard let rows = try freshRows(try await store.fetch(refill), editor: &editor) else { return false }
+            guard let rows = try freshRows(try await store.fetch(refill), editor: &editor) else { return nil }
             let boundaryKey = editor.sortKey(of: boundary)
-            guard rows.allSatisfy({ boundaryKey < $0.sortKey }) else { return false }
+            guard rows.allSatisfy({ boundaryKey < $0.sortKey }) else { return nil }
             try editor.refill(&pending, with: rows)
             usedKeyset = true
         }
@@ -88,7 +106,11 @@ extension ResultsController {
             state.incrementalUpdates += 1
             if usedKeyset { state.keysetRefills += 1 }
         }
-        return true
+        var delta = MembershipDelta()
+        for key in pending.newPositions.keys where pending.oldPositions[key] == nil { delta.entered.append(key) }
+        for key in pending.oldPositions.keys where pending.newPositions[key] == nil { delta.left.append(key) }
+        delta.left += pending.pushedOut
+        return delta
     }
 
     /// `rows` as the controller's objects with their sort keys, or `nil` when the database ordered them
@@ -121,13 +143,16 @@ extension ResultsController {
         // reaches it through a to-one relationship of the entity; deletions (and whatever foreign-key actions
         // did) and anything else refetch.
         var related: [(foreignKey: String, keys: Set<Value>)] = []
+        var relatedTables: [String] = []
         for (name, table) in change.tables where name != state.entityTable && state.tables.contains(name) {
             guard let foreignKey = state.relatedForeignKeys[name], !table.isWholeTable, table.deleted.isEmpty
             else { return nil }
             related.append((foreignKey, table.allKeys))
+            relatedTables.append(name)
         }
         guard keys.count + related.map(\.keys.count).reduce(0, +) <= incrementalKeyLimit else { return nil }
-        return IncrementalInput(request: state.request, keys: keys, related: related, snapshot: state.snapshot)
+        return IncrementalInput(
+            request: state.request, keys: keys, related: related, relatedTables: relatedTables, snapshot: state.snapshot)
     }
 
     /// The order the incremental path compares `request`'s rows by, or `nil` when the request cannot take it:

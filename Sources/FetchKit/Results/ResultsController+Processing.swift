@@ -26,61 +26,66 @@ extension ResultsController {
             } catch {
                 continuation.resume(throwing: error)
             }
-        case .storeChange(let change):
-            defer { markProcessed(change.transactionID) }
-            let (request, isRelevant) = state.withLock { state in
-                (state.request, state.hasFetched && (change.isResync || change.tables.keys.contains(where: state.tables.contains)))
+        case .routed(let routed):
+            let delta = await apply(routed)
+            router.finish(routeID, entered: delta.entered, left: delta.left)
+        case .barrier(let continuation):
+            let ready = state.withLock { state -> Bool in
+                if !state.isStale { return true }
+                state.staleWaiters.append(continuation)
+                return false
             }
-            guard isRelevant else { return }
-            do {
-                if try await applyIncrementally(change) { return }
-            } catch {
-                logger.debug("incremental update failed, refetching", metadata: ["error": "\(error)"])
-            }
-            do {
-                try await refresh(to: request, transactionID: change.transactionID)
-                state.withLock { $0.fullRefreshes += 1 }
-            } catch {
-                // The results stay as they were; the next change (or a resync) refetches again.
-                logger.info("results refresh failed", metadata: ["error": "\(error)", "entity": "\(request.entityName)"])
-            }
+            if ready { continuation.resume() }
+        case .retry:
+            await retryRefresh()
         }
-    }
-
-    /// Records that `transactionID` has been applied and releases the `sync()` callers waiting for it.
-    private func markProcessed(_ transactionID: UInt64) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.processedTransactionID = max(state.processedTransactionID, transactionID)
-            let processed = state.processedTransactionID
-            let ready = state.syncWaiters.filter { $0.transactionID <= processed }.map(\.continuation)
-            state.syncWaiters.removeAll { $0.transactionID <= processed }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
     }
 
     /// Fetches `request` and moves the controller to its results, emitting the batch between the old
     /// results and the new ones. Nothing changes when it throws.
     func refresh(to request: FetchRequest, transactionID: UInt64?) async throws {
         let schema = store.schema
+        let fetchStart = router.beginRefresh(routeID)
+        var replacement: ChangeRouter.PlanReplacement?
+        defer { router.endRefresh(routeID, replacing: replacement) }
         let entity = try schema.entity(named: request.entityName)
         let tables = try request.tablesRead(in: schema)
         let relatedForeignKeys = try request.localizableRelatedTables(in: schema)
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
+        let plan = try RoutePlan(request: request, schema: schema, dialect: store.dialect, incremental: true)
         let snapshot = ResultsSnapshot(
             rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
             order: Self.incrementalOrder(for: request, in: schema))
         let (previous, hasFetched) = state.withLock { ($0.snapshot, $0.hasFetched) }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { state in
+        let layout = RowLayout(names: Self.columns(of: effective, entity: entity))
+        publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { [router] state in
             state.request = request
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
             state.entityTable = entity.table
             state.relatedForeignKeys = relatedForeignKeys
+            state.plan = plan
+            state.rowLayout = layout
+            state.fetchedThrough = fetchStart
+            // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
+            state.ownReadsThrough = router.routedThrough
         }
+        replacement = ChangeRouter.PlanReplacement(plan: plan, oldKeys: previous.keys, newKeys: snapshot.keys)
+    }
+
+    /// The columns a fetch of `request` returns, in order (as ``SQLCompiler/fetch(_:)`` selects them).
+    static func columns(of request: FetchRequest, entity: Entity) -> [String] {
+        var names: [String] = []
+        var seen: Set<String> = []
+        func add(_ name: String) { if seen.insert(name).inserted { names.append(name) } }
+        add(entity.primaryKey.name)
+        for name in request.propertiesToFetch ?? entity.attributes.map(\.name) { add(name) }
+        for descriptor in request.sortDescriptors { add(descriptor.key) }
+        if let section = request.sectionNameKeyPath { add(section) }
+        return names
     }
 
     /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),

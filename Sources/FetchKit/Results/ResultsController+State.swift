@@ -12,16 +12,31 @@ extension ResultsController {
         var subscribers: [Int: AsyncStream<ResultsUpdate<Object>>.Continuation] = [:]
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0
-        /// The last store transaction the controller has applied (or found irrelevant).
-        var processedTransactionID: UInt64 = 0
-        /// Callers of `sync()`, waiting for a transaction ID to be processed.
-        var syncWaiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The router's plan for the current request (installed by each successful fetch).
+        var plan: RoutePlan?
+        /// The columns of the controller's rows, for rows the router re-read.
+        var rowLayout: RowLayout?
+        /// Routed changes up to this transaction are already in the results (the last fetch saw them).
+        var fetchedThrough: UInt64 = 0
+        /// Routed changes up to this transaction were re-read while the last fetch ran, possibly before it:
+        /// the controller re-reads their rows itself.
+        var ownReadsThrough: UInt64 = 0
+        /// `true` after the controller failed to read the database: it refetches until it succeeds, and
+        /// `sync()` callers wait for that.
+        var isStale = false
+        /// Callers of `sync()` waiting for a stale controller to catch up.
+        var staleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The pending retry of a stale controller, and its next delay.
+        var retry: Task<Void, Never>?
+        var retryDelay: Duration = .milliseconds(50)
         /// The table of the request's entity.
         var entityTable = ""
         /// Related tables whose changes the incremental path localises, with the entity's foreign key into each.
         var relatedForeignKeys: [String: String] = [:]
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
+        /// How many of those were decided in memory on rows the change router re-read (no query of their own).
+        var routedUpdates = 0
         /// How many full windows the incremental path refilled with a keyset query.
         var keysetRefills = 0
         /// How many store changes were applied by refetching the whole request.
@@ -36,7 +51,12 @@ extension ResultsController {
 
     /// The work the controller's task does, one at a time.
     enum Command: Sendable {
-        case storeChange(StoreChange)
+        /// A change the router handed over.
+        case routed(RoutedChange)
+        /// `sync()`: resumed when every command before it has run (and the controller is not stale).
+        case barrier(CheckedContinuation<Void, Never>)
+        /// A stale controller's next attempt to refetch.
+        case retry
         case performFetch(CheckedContinuation<Void, any Error>)
         case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
         case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)

@@ -24,43 +24,41 @@ public final class ResultsController<Object: Sendable>: Sendable {
     let logger: Logger
     let state: Mutex<State>
     let commands: AsyncStream<Command>.Continuation
-    private let tasks: Mutex<[Task<Void, Never>]>
+    let router: ChangeRouter
+    let routeID: Int
+    private let processor = Mutex<Task<Void, Never>?>(nil)
 
     init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store
         self.materializer = materializer
-        self.logger = logger ?? Logger(label: "fetchkit.results", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = logger ?? Logger(label: "fetchkit.results", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.logger = logger
         self.state = Mutex(State(request: request))
         let (stream, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
         self.commands = continuation
-        self.tasks = Mutex([])
-        // Subscribe before the first fetch, so no commit between the fetch and the subscription is missed.
-        let changes = store.changes()
-        let subscribedAt = store.lastTransactionID
-        state.withLock { $0.processedTransactionID = subscribedAt }
-        let feeder = Task { [continuation] in
-            for await change in changes {
-                continuation.yield(.storeChange(change))
-            }
-        }
+        // The store's change router hands this controller the changes that can affect it; registered before
+        // the first fetch, so no commit between the fetch and the registration is missed.
+        self.router = ChangeRouter.shared(for: store, logger: logger)
+        self.routeID = router.reserveRoute()
         let processor = Task { [weak self] in
             for await command in stream {
                 guard let self else { return }
                 await self.handle(command)
             }
         }
-        tasks.withLock { $0 = [feeder, processor] }
+        self.processor.withLock { $0 = processor }
+        router.attach(self, to: routeID)
     }
 
     deinit {
         commands.finish()
-        tasks.withLock { tasks in tasks.forEach { $0.cancel() } }
-        let waiters = state.withLock { state in
-            state.subscribers.values.forEach { $0.finish() }
-            defer { state.syncWaiters.removeAll() }
-            return state.syncWaiters
+        processor.withLock { $0?.cancel() }
+        let (keys, retry) = state.withLock { state in
+            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry)
         }
-        for waiter in waiters { waiter.continuation.resume() }
+        retry?.cancel()
+        router.unregister(routeID, heldKeys: keys)
+        state.withLock { state in state.subscribers.values.forEach { $0.finish() } }
     }
 
     /// The delegate that receives each batch. Held weakly, like NSFetchedResultsController's.
@@ -121,16 +119,13 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// Waits until the controller has applied every change the store published before this call.
     ///
     /// After `try await store.write { … }` returns, `await controller.sync()` guarantees the controller (and
-    /// its delegate) have seen that write: read-your-writes for live results.
+    /// its delegate) have seen that write: read-your-writes for live results. When the controller could not
+    /// read the database, `sync()` waits until it has caught up (it retries on its own).
     public func sync() async {
-        let target = store.lastTransactionID
+        await router.waitRouted(through: store.lastTransactionID)
+        // Every change routed to this controller so far is queued before the barrier.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.processedTransactionID >= target { return true }
-                state.syncWaiters.append((target, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
+            commands.yield(.barrier(continuation))
         }
     }
 

@@ -1,0 +1,112 @@
+/// Applying what the change router hands over: incrementally with the rows it re-read when they can be
+/// trusted, with the controller's own re-read otherwise, and by refetching when neither applies. A
+/// controller that cannot read the database stays pending — it retries until it has caught up — and never
+/// reports a change it did not apply.
+extension ResultsController: RouteTarget {
+    func receive(_ change: RoutedChange) {
+        commands.yield(.routed(change))
+    }
+
+    /// The keys that entered and left the results in one step (the router's holder index follows them).
+    struct MembershipDelta {
+        var entered: [Value] = []
+        var left: [Value] = []
+    }
+
+    /// Applies one routed change and says which keys entered and left the results.
+    func apply(_ routed: RoutedChange) async -> MembershipDelta {
+        let change = routed.change
+        let (request, isRelevant, isStale, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
+            (state.request, state.hasFetched && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
+             state.isStale, state.fetchedThrough, state.ownReadsThrough, state.entityTable)
+        }
+        // A stale controller's retry refetches everything; a change the last fetch saw is already in.
+        guard isRelevant, !isStale, change.isResync || change.transactionID > fetchedThrough else { return .init() }
+        let reread = change.transactionID > ownReadsThrough ? routed.rows[table] : nil
+        do {
+            if let delta = try await applyIncrementally(change, reread: reread) { return delta }
+        } catch {
+            logger.debug("incremental update failed, refetching", metadata: ["error": "\(error)"])
+        }
+        do {
+            try await refresh(to: request, transactionID: change.transactionID)
+            state.withLock { $0.fullRefreshes += 1 }
+        } catch {
+            becomeStale(after: error)
+        }
+        // A refetch reports its keys to the router itself.
+        return .init()
+    }
+
+    /// The controller could not read the database: it keeps its results, holds back `sync()` callers, and
+    /// refetches after a delay until it succeeds.
+    func becomeStale(after error: any Error) {
+        logger.info("results refresh failed; retrying", metadata: ["error": "\(error)"])
+        if case FetchKitError.closed = error {
+            // The store is closed: there is nothing to catch up with.
+            let waiters = state.withLock { state in
+                state.isStale = false
+                defer { state.staleWaiters.removeAll() }
+                return state.staleWaiters
+            }
+            for waiter in waiters { waiter.resume() }
+            return
+        }
+        state.withLock { state in
+            state.isStale = true
+            let delay = state.retryDelay
+            state.retryDelay = min(state.retryDelay * 2, .seconds(2))
+            state.retry?.cancel()
+            state.retry = Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                self?.commands.yield(.retry)
+            }
+        }
+    }
+
+    /// A stale controller's next attempt: refetch, and release the `sync()` callers when it worked.
+    func retryRefresh() async {
+        let (request, isStale) = state.withLock { ($0.request, $0.isStale) }
+        guard isStale else { return }
+        do {
+            try await refresh(to: request, transactionID: nil)
+        } catch {
+            becomeStale(after: error)
+            return
+        }
+        let waiters = state.withLock { state in
+            state.isStale = false
+            state.retryDelay = .milliseconds(50)
+            state.retry = nil
+            state.fullRefreshes += 1
+            defer { state.staleWaiters.removeAll() }
+            return state.staleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The routed rows of the changed keys that the request matches, as the controller's own rows (its
+    /// columns, in its order), or `nil` when the rows cannot stand in for the controller's own re-read.
+    func matchingRows(
+        _ reread: RereadRows, related: [(foreignKey: String, keys: Set<Value>)], relatedTables: [String]
+    ) -> [Row]? {
+        let (plan, layout) = state.withLock { ($0.plan, $0.rowLayout) }
+        guard let memory = plan?.memory, let layout, memory.relatedColumns.isSubset(of: reread.relatedColumns)
+        else { return nil }
+        for (table, (foreignKey, _)) in zip(relatedTables, related) {
+            guard reread.followed[table]?.contains(foreignKey) == true else { return nil }
+        }
+        var rows: [Row] = []
+        for key in reread.keys {
+            guard let row = reread.rows[key], memory.predicate.matches(row) else { continue }
+            var values: [Value] = []
+            values.reserveCapacity(layout.names.count)
+            for name in layout.names {
+                guard let value = row[name] else { return nil }
+                values.append(value)
+            }
+            rows.append(Row(layout: layout, values: values))
+        }
+        return rows
+    }
+}

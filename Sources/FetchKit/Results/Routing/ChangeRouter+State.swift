@@ -1,0 +1,153 @@
+extension ChangeRouter {
+    /// One route: the controller it feeds and what it reads.
+    struct Entry {
+        weak var target: (any RouteTarget)?
+        var plan: RoutePlan?
+        /// Routed changes the controller has not finished applying.
+        var pending = 0
+        /// Refetches under way.
+        var refreshing = 0
+    }
+
+    /// The routes whose membership the router decides in memory, of one entity table.
+    struct EntityRoutes {
+        /// Routes without an indexable conjunct: their predicates are evaluated on each changed row.
+        var unindexed: Set<Int> = []
+        /// Routes by equality conjunct: column, then value.
+        var equality: [String: [Value: Set<Int>]] = [:]
+        /// The routes holding each row, by primary key.
+        var holders: [Value: HolderSet] = [:]
+        /// Related tables followed to this table's rows: the foreign keys, each with how many routes use it.
+        var foreignKeys: [String: [String: Int]] = [:]
+        /// The related key paths re-read rows must carry, each with how many routes need it.
+        var relatedColumns: [String: Int] = [:]
+        /// The number of routes.
+        var count = 0
+    }
+
+    /// The routes holding one row: almost always one.
+    enum HolderSet {
+        case one(Int)
+        case many(Set<Int>)
+
+        func forEach(_ body: (Int) -> Void) {
+            switch self {
+            case .one(let id): body(id)
+            case .many(let ids): ids.forEach(body)
+            }
+        }
+    }
+
+    /// Everything the router's lock protects.
+    struct State {
+        var entries: [Int: Entry] = [:]
+        var nextID = 0
+        /// Routes with a plan, by every table they read.
+        var readers: [String: Set<Int>] = [:]
+        /// Routes every change of a table goes to: plans decided by the database, and tables a plan reads
+        /// that cannot be localised.
+        var direct: [String: Set<Int>] = [:]
+        /// In-memory routes by entity table.
+        var entities: [String: EntityRoutes] = [:]
+        /// Routes applying a change or refetching: they receive every change until they are done, so no
+        /// change slips past a row they are about to hold.
+        var busy: Set<Int> = []
+        var routedThrough: UInt64
+        var waiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+
+        init(routedThrough: UInt64) {
+            self.routedThrough = routedThrough
+        }
+
+        mutating func updateBusy(_ id: Int) {
+            guard let entry = entries[id], entry.pending > 0 || entry.refreshing > 0 else {
+                busy.remove(id)
+                return
+            }
+            busy.insert(id)
+        }
+
+        mutating func install(_ plan: RoutePlan, id: Int) {
+            for table in plan.tables { readers[table, default: []].insert(id) }
+            guard let memory = plan.memory else {
+                for table in plan.tables { direct[table, default: []].insert(id) }
+                return
+            }
+            for table in memory.unlocalizable { direct[table, default: []].insert(id) }
+            var routes = entities[plan.entityTable] ?? EntityRoutes()
+            routes.count += 1
+            if let index = memory.index {
+                for value in Set(index.values) { routes.equality[index.column, default: [:]][value, default: []].insert(id) }
+            } else {
+                routes.unindexed.insert(id)
+            }
+            for (table, foreignKey) in memory.relatedForeignKeys { routes.foreignKeys[table, default: [:]][foreignKey, default: 0] += 1 }
+            for column in memory.relatedColumns { routes.relatedColumns[column, default: 0] += 1 }
+            entities[plan.entityTable] = routes
+        }
+
+        mutating func uninstall(_ plan: RoutePlan, id: Int) {
+            for table in plan.tables {
+                readers[table]?.remove(id)
+                if readers[table]?.isEmpty == true { readers[table] = nil }
+                direct[table]?.remove(id)
+                if direct[table]?.isEmpty == true { direct[table] = nil }
+            }
+            guard let memory = plan.memory, var routes = entities[plan.entityTable] else { return }
+            routes.count -= 1
+            if let index = memory.index {
+                for value in Set(index.values) {
+                    routes.equality[index.column]?[value]?.remove(id)
+                    if routes.equality[index.column]?[value]?.isEmpty == true { routes.equality[index.column]?[value] = nil }
+                }
+                if routes.equality[index.column]?.isEmpty == true { routes.equality[index.column] = nil }
+            } else {
+                routes.unindexed.remove(id)
+            }
+            for (table, foreignKey) in memory.relatedForeignKeys {
+                routes.foreignKeys[table]?[foreignKey, default: 1] -= 1
+                if routes.foreignKeys[table]?[foreignKey] == 0 { routes.foreignKeys[table]?[foreignKey] = nil }
+                if routes.foreignKeys[table]?.isEmpty == true { routes.foreignKeys[table] = nil }
+            }
+            for column in memory.relatedColumns {
+                routes.relatedColumns[column, default: 1] -= 1
+                if routes.relatedColumns[column] == 0 { routes.relatedColumns[column] = nil }
+            }
+            entities[plan.entityTable] = routes.count == 0 ? nil : routes
+        }
+
+        mutating func addHolder(_ id: Int, keys: [Value], table: String, plan: RoutePlan) {
+            guard plan.memory != nil, !keys.isEmpty else { return }
+            var routes = entities[table] ?? EntityRoutes()
+            entities[table] = nil  // unique storage while mutating
+            for key in keys {
+                switch routes.holders[key] {
+                case nil: routes.holders[key] = .one(id)
+                case .one(let other) where other != id: routes.holders[key] = .many([other, id])
+                case .one: break
+                case .many(var ids):
+                    routes.holders[key] = nil
+                    ids.insert(id)
+                    routes.holders[key] = .many(ids)
+                }
+            }
+            entities[table] = routes
+        }
+
+        mutating func removeHolder(_ id: Int, keys: [Value], table: String, plan: RoutePlan) {
+            guard plan.memory != nil, !keys.isEmpty, var routes = entities[table] else { return }
+            entities[table] = nil
+            for key in keys {
+                switch routes.holders[key] {
+                case .one(let other) where other == id: routes.holders[key] = nil
+                case .many(var ids):
+                    routes.holders[key] = nil
+                    ids.remove(id)
+                    if ids.count == 1, let last = ids.first { routes.holders[key] = .one(last) } else if !ids.isEmpty { routes.holders[key] = .many(ids) }
+                default: break
+                }
+            }
+            entities[table] = routes
+        }
+    }
+}

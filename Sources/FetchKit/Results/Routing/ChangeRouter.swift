@@ -1,0 +1,182 @@
+import Logging
+import Synchronization
+
+/// What the router hands changes to: a results controller.
+protocol RouteTarget: AnyObject, Sendable {
+    /// Takes one routed change; called in commit order, never concurrently for one target.
+    func receive(_ change: RoutedChange)
+}
+
+/// The one subscriber to a store's change feed: hands each committed change, in one hop, to the live
+/// controllers it can affect, and to no other.
+///
+/// A server holds one controller per connected client, so the cost of a write must grow with the
+/// controllers it affects, not with how many exist. For each change the router
+/// 1. re-reads the changed rows of each entity table once (`WHERE pk IN (…)`, no controller's predicate), with
+///    the related columns the controllers' to-one key paths need, and follows changed related rows to the
+///    entity rows pointing at them;
+/// 2. finds the candidate controllers without scanning them all: those indexed by an equality conjunct
+///    whose value a re-read row has (`grp == 7`), those that hold one of the changed keys, those without an
+///    indexable conjunct whose predicate a re-read row matches in memory, those whose predicate cannot be
+///    evaluated in memory, and those still applying an earlier change;
+/// 3. hands each candidate the change with the re-read rows; a controller that cannot be affected does no
+///    work and is not woken.
+///
+/// Routers are shared: ``shared(for:)`` returns the one of a store while any controller uses it.
+final class ChangeRouter: Sendable {
+    let store: any PersistentStore
+    let state: Mutex<State>
+    let logger: Logger
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    private struct WeakRouter: Sendable {
+        weak var router: ChangeRouter?
+    }
+
+    private static let registry = Mutex<[ObjectIdentifier: WeakRouter]>([:])
+
+    /// The router of `store`, made when the store has none.
+    static func shared(for store: any PersistentStore, logger: Logger) -> ChangeRouter {
+        registry.withLock { routers in
+            let id = ObjectIdentifier(store)
+            if let router = routers[id]?.router { return router }
+            routers = routers.filter { $0.value.router != nil }
+            let router = ChangeRouter(store: store, logger: logger)
+            routers[id] = WeakRouter(router: router)
+            return router
+        }
+    }
+
+    private init(store: any PersistentStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        // Subscribe first, then read the last ID: nothing published in between is missed.
+        let changes = store.changes()
+        state = Mutex(State(routedThrough: store.lastTransactionID))
+        let task = Task { [weak self] in
+            for await change in changes {
+                guard let self else { return }
+                await self.route(change)
+            }
+            self?.finishFeed()
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    deinit {
+        task.withLock { $0?.cancel() }
+        finishFeed()
+    }
+
+    /// The last transaction every candidate has been handed.
+    var routedThrough: UInt64 { state.withLock { $0.routedThrough } }
+
+    /// Waits until the router has handed out every change up to `transactionID`.
+    func waitRouted(through transactionID: UInt64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.routedThrough >= transactionID { return true }
+                state.waiters.append((transactionID, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The feed ended (the store closed): nothing more will be routed, so no one waits for it.
+    private func finishFeed() {
+        let waiters = state.withLock { state in
+            state.routedThrough = .max
+            defer { state.waiters.removeAll() }
+            return state.waiters.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: - Routes
+
+    /// A new route, not yet reading anything; ``attach(_:to:)`` gives it its target.
+    func reserveRoute() -> Int {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            state.entries[state.nextID] = Entry()
+            return state.nextID
+        }
+    }
+
+    /// Sets the controller a route hands changes to.
+    func attach(_ target: any RouteTarget, to id: Int) {
+        state.withLock { $0.entries[id]?.target = target }
+    }
+
+    /// Removes a route and the keys it held.
+    ///
+    /// - Complexity: O(k) for the k keys it held.
+    func unregister(_ id: Int, heldKeys: [Value]) {
+        state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: id) else { return }
+            if let plan = entry.plan {
+                state.uninstall(plan, id: id)
+                state.removeHolder(id, keys: heldKeys, table: plan.entityTable, plan: plan)
+            }
+            state.busy.remove(id)
+        }
+    }
+
+    /// Starts a refetch: until ``endRefresh(_:replacing:)`` the route receives every change.
+    ///
+    /// - Returns: the last transaction routed before the fetch starts (the fetch sees it and all before it).
+    func beginRefresh(_ id: Int) -> UInt64 {
+        state.withLock { state in
+            state.entries[id]?.refreshing += 1
+            state.busy.insert(id)
+            return state.routedThrough
+        }
+    }
+
+    /// Ends a refetch; when it succeeded, `replacement` installs the new plan and held keys.
+    ///
+    /// - Returns: the last transaction routed before the refetch ended: changes up to it were routed while
+    ///   the fetch ran, so their re-read rows may be older than the fetch.
+    /// - Complexity: O(k) for the keys held before and after, when `replacement` is given.
+    @discardableResult
+    func endRefresh(_ id: Int, replacing replacement: PlanReplacement?) -> UInt64 {
+        state.withLock { state in
+            guard var entry = state.entries[id] else { return state.routedThrough }
+            if let replacement {
+                if let old = entry.plan {
+                    state.uninstall(old, id: id)
+                    state.removeHolder(id, keys: replacement.oldKeys, table: old.entityTable, plan: old)
+                }
+                entry.plan = replacement.plan
+                state.install(replacement.plan, id: id)
+                state.addHolder(id, keys: replacement.newKeys, table: replacement.plan.entityTable, plan: replacement.plan)
+            }
+            entry.refreshing -= 1
+            state.entries[id] = entry
+            state.updateBusy(id)
+            return state.routedThrough
+        }
+    }
+
+    /// A controller finished applying one routed change: its held keys changed by `entered` and `left`.
+    func finish(_ id: Int, entered: [Value], left: [Value]) {
+        state.withLock { state in
+            guard var entry = state.entries[id] else { return }
+            entry.pending -= 1
+            state.entries[id] = entry
+            if let plan = entry.plan {
+                state.removeHolder(id, keys: left, table: plan.entityTable, plan: plan)
+                state.addHolder(id, keys: entered, table: plan.entityTable, plan: plan)
+            }
+            state.updateBusy(id)
+        }
+    }
+
+    /// A new plan and the keys held under the old and the new one.
+    struct PlanReplacement {
+        var plan: RoutePlan
+        var oldKeys: [Value]
+        var newKeys: [Value]
+    }
+}

@@ -1,0 +1,90 @@
+/// What the change router knows of one controller's request: the tables it reads, and — when its
+/// membership can be decided in memory — the predicate, the columns to re-read for it and the equality
+/// conjunct that indexes it.
+struct RoutePlan: Sendable {
+    /// The request's entity and its table.
+    let entityName: String
+    let entityTable: String
+    /// Every table whose changes can change the results.
+    let tables: Set<String>
+    /// How the router decides whether a change can affect the controller; `nil`: every change to one of
+    /// ``tables`` can (the controller asks the database itself).
+    let memory: Memory?
+
+    /// The in-memory side of a plan.
+    struct Memory: Sendable {
+        let predicate: InMemoryPredicate
+        /// The key paths beyond the entity's own attributes that re-read rows must carry (`category.name`).
+        let relatedColumns: Set<String>
+        /// An equality conjunct: the controller can only hold rows whose `column` is one of `values`.
+        let index: (column: String, values: [Value])?
+        /// Related tables whose changes are localised through the entity's foreign key into each.
+        let relatedForeignKeys: [String: String]
+        /// Related tables the request reads that cannot be localised (their changes refetch).
+        let unlocalizable: Set<String>
+    }
+
+    /// The plan of `request` (which must be valid), deciding in memory where `dialect` allows it.
+    init(request: FetchRequest, schema: Schema, dialect: SQLDialect, incremental: Bool) throws {
+        let validated = try request.validated(in: schema)
+        let entity = try schema.entity(named: validated.entityName)
+        entityName = entity.name
+        entityTable = entity.table
+        tables = try validated.tablesRead(in: schema)
+        let effective = validated.sectionOrdered
+        guard incremental, ResultsControllerOrder.make(for: validated, in: schema) != nil,
+            let predicate = InMemoryPredicate(effective.predicate, entity: entity, schema: schema, dialect: dialect)
+        else {
+            memory = nil
+            return
+        }
+        var columns = predicate.columns
+        for descriptor in effective.sortDescriptors { columns.insert(descriptor.key) }
+        if let section = effective.sectionNameKeyPath { columns.insert(section) }
+        for property in effective.propertiesToFetch ?? [] { columns.insert(property) }
+        let attributes = Set(entity.attributes.map(\.name)).union([entity.primaryKey.name])
+        let foreignKeys = try validated.localizableRelatedTables(in: schema)
+        memory = Memory(
+            predicate: predicate, relatedColumns: columns.subtracting(attributes),
+            index: Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema),
+            relatedForeignKeys: foreignKeys,
+            unlocalizable: tables.subtracting(foreignKeys.keys).subtracting([entity.table]))
+    }
+
+    /// The first top-level conjunct `key == constant` or `key IN {constants}` on a column whose equality is
+    /// exact on stored values (no folding, not a double: `-0.0` and `0.0` hash apart), to index the controller by.
+    static func indexConjunct(
+        of predicate: FetchPredicate, entity: Entity, schema: Schema
+    ) -> (column: String, values: [Value])? {
+        let conjuncts: [FetchPredicate]
+        switch predicate {
+        case .and(let parts): conjuncts = parts
+        case .comparison: conjuncts = [predicate]
+        default: return nil
+        }
+        for case .comparison(let comparison) in conjuncts
+        where comparison.quantifier == .one && comparison.options.isEmpty {
+            guard case .key(let key) = comparison.lhs, let path = try? schema.resolve(key, from: entity),
+                !path.crossesToMany, path.attribute.type != .double
+            else { continue }
+            let values: [Value]
+            switch (comparison.op, comparison.rhs) {
+            case (.equal, .value(let value)): values = [value]
+            case (.in, .list(let list)): values = list
+            default: continue
+            }
+            // Only values of the column's own type: anything else compares across types in SQL.
+            guard values.allSatisfy({ $0.isNull || $0.attributeType == path.attribute.type }) else { continue }
+            return (key.description, values)
+        }
+        return nil
+    }
+}
+
+/// Whether a request's order can be kept in memory (see ``ResultsController/incrementalOrder(for:in:)``),
+/// without naming the controller's object type.
+enum ResultsControllerOrder {
+    static func make(for request: FetchRequest, in schema: Schema) -> SortKeyOrder? {
+        ResultsController<Row>.incrementalOrder(for: request, in: schema)
+    }
+}
