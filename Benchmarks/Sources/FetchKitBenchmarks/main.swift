@@ -22,7 +22,8 @@ func value(after name: String) -> String? {
 }
 let path = value(after: "--path")
 let sides = value(after: "--sides")
-let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path && $0 != sides }
+let variantName = value(after: "--variant")
+let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path && $0 != sides && $0 != variantName }
 let rows = option("--rows", default: 100_000)
 let iterations = option("--iterations", default: 11)
 
@@ -67,5 +68,20 @@ if words.contains("postgres") {
     runBlocking {
         try await PostgresBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 500)),
                                         iterations: iterations, writes: option("--writes", default: 2_000))
+    }
+}
+if words.contains("scale") {
+    let variants = value(after: "--variant").map { [$0] } ?? ScaleBenchmark.Variant.allCases.map(\.rawValue)
+    for name in variants {
+        guard let variant = ScaleBenchmark.Variant(rawValue: name) else {
+            print("unknown variant \(name); expected one of \(ScaleBenchmark.Variant.allCases.map(\.rawValue))")
+            exit(2)
+        }
+        let settings = ScaleBenchmark.Settings(
+            controllers: option("--controllers", default: variant == .shared ? 10_000 : 10_000),
+            rate: option("--rate", default: variant == .shared ? 10 : 1_000),
+            seconds: option("--seconds", default: 20), variant: variant,
+            postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000))
+        runBlocking { try await ScaleBenchmark.run(settings) }
     }
 }

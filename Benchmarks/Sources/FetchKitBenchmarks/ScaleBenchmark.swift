@@ -1,0 +1,204 @@
+@_spi(Benchmarks) import FetchKit
+import FetchKitPostgres
+import FetchKitSQLite
+import Foundation
+import Synchronization
+
+/// Thousands of live controllers on one store, as a server with one controller per connected client holds
+/// them: N controllers over a 100k-row table, open-loop paced single-row writes for a bounded time, then a
+/// drain. Reports achieved writes/s, commit→delegate p50/p99 over the affected controllers, CPU per write,
+/// RSS per controller, and how many controllers did work per write.
+///
+/// Variants (`--variant`):
+/// - `grp`: controller k = `grp == k ORDER BY score`; each write sets a new score on one random row, so
+///   exactly one controller is affected;
+/// - `shared`: every controller has the same request (`grp == 0`); each write changes a row of group 0, so
+///   all are affected;
+/// - `scan`: controller k = `score >= k AND score < k + 1 AND name BEGINSWITH 'row'` — no equality conjunct
+///   to index; each write moves a row within one controller's band;
+/// - `unrelated`: the writes go to a table no controller reads.
+///
+/// SQLite writes go through the store; PostgreSQL writes come from another client connection (libpq), and
+/// the clock starts when its COMMIT returns.
+enum ScaleBenchmark {
+    static let item = Entity(
+        "Item", table: "items", primaryKey: .integer("id"),
+        attributes: [
+            Attribute("grp", .integer, indexed: true), Attribute("score", .double, indexed: true),
+            Attribute("name", .text),
+        ])
+    static let other = Entity("Other", table: "others", primaryKey: .integer("id"), attributes: [Attribute("value", .integer)])
+
+    enum Variant: String, CaseIterable { case grp, shared, scan, unrelated }
+
+    /// Records every batch's arrival: (transaction, instant).
+    final class Recorder: ResultsControllerDelegate, Sendable {
+        let arrivals = Mutex<[(UInt64, ContinuousClock.Instant)]>([])
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+            let now = ContinuousClock.now
+            guard let transaction = update.transactionID else { return }
+            arrivals.withLock { $0.append((transaction, now)) }
+        }
+    }
+
+    struct Settings {
+        var controllers: Int
+        var rate: Int
+        var seconds: Int
+        var variant: Variant
+        var postgres: Bool
+        var rows = 100_000
+    }
+
+    static func run(_ settings: Settings) async throws {
+        let schema = try Schema([item, other])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-scale-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any PersistentStore
+        var raw: RawConnection?
+        var namespace = ""
+        if settings.postgres {
+            guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
+                print("scale: DATABASE_URL is not set; run: eval \"$(bash Integration/scripts/pg-start.sh)\"")
+                exit(2)
+            }
+            namespace = "fkscale_\(ProcessInfo.processInfo.processIdentifier)"
+            let connection = try RawConnection(text)
+            try connection.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
+            let url = try PostgresURL(text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
+            store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+            raw = connection
+        } else {
+            store = try await SQLiteStore.open(path: directory.appendingPathComponent("scale.sqlite").path, schema: schema)
+        }
+        let n = settings.controllers
+        let rows = settings.rows
+        // Row i: grp i % n, score in its group's band (scan variant: band k = [k, k + 1)).
+        try await store.write { tx in
+            for i in 0..<rows {
+                let group = i % n
+                try tx.insert(["id": .integer(Int64(i + 1)), "grp": .integer(Int64(group)),
+                               "score": .double(Double(group) + Double(i / n) / Double(rows / n + 1)),
+                               "name": .text("row \(i)")], into: "Item")
+            }
+            try tx.insert(["id": 1, "value": 0], into: "Other")
+        }
+        let rssBefore = residentBytes()
+        let recorder = Recorder()
+        var controllers: [ResultsController<Row>] = []
+        controllers.reserveCapacity(n)
+        for k in 0..<n {
+            let predicate: FetchPredicate
+            switch settings.variant {
+            case .grp, .unrelated: predicate = .key("grp") == Int64(k)
+            case .shared: predicate = .key("grp") == 0
+            case .scan:
+                predicate = try FetchPredicate(format: "score >= %@ AND score < %@ AND name BEGINSWITH 'row'",
+                                               argumentArray: [Double(k), Double(k + 1)])
+            }
+            let controller = ResultsController(
+                store: store, request: FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")]))
+            controller.delegate = recorder
+            try await controller.performFetch()
+            controllers.append(controller)
+        }
+        let rssAfter = residentBytes()
+
+        // When each transaction was published (SQLite: right after COMMIT returns).
+        let published = Mutex<[UInt64: ContinuousClock.Instant]>([:])
+        let changes = store.changes()
+        let watcher = Task { for await change in changes { published.withLock { $0[change.transactionID] = change.publishedAt } } }
+        let firstTransaction = store.lastTransactionID
+        let committed = Mutex<[ContinuousClock.Instant]>([])
+
+        var generator = SystemRandomNumberGenerator()
+        let interval = Duration.seconds(1) / settings.rate
+        let total = settings.rate * settings.seconds
+        let clock = ContinuousClock()
+        let cpuStart = processCPUTime()
+        let start = clock.now
+        var written = 0
+        for index in 0..<total {
+            let due = start + interval * index
+            if clock.now < due { try await Task.sleep(until: due, clock: clock) }
+            if clock.now - start > .seconds(settings.seconds) + .seconds(5) { break }
+            let id: Int64
+            switch settings.variant {
+            case .shared: id = Int64(Int.random(in: 0..<(rows / n), using: &generator) * n + 1)
+            default: id = Int64.random(in: 1...Int64(rows), using: &generator)
+            }
+            let group = Int((id - 1) % Int64(n))
+            let score = settings.variant == .shared ? Double.random(in: 0..<1, using: &generator)
+                : Double(group) + Double.random(in: 0..<1, using: &generator)
+            if let raw {
+                let sql = settings.variant == .unrelated ? "UPDATE \(namespace).others SET value = value + 1 WHERE id = 1"
+                    : "UPDATE \(namespace).items SET score = \(score) WHERE id = \(id)"
+                try await raw.onThread { connection in try connection.exec(sql) }
+                committed.withLock { $0.append(clock.now) }
+            } else if settings.variant == .unrelated {
+                _ = try await store.write { tx in try tx.update("Other", key: 1, set: ["value": .integer(Int64(index))]) }
+            } else {
+                _ = try await store.write { tx in try tx.update("Item", key: .integer(id), set: ["score": .double(score)]) }
+            }
+            written += 1
+        }
+        let writePhase = clock.now - start
+        // Drain: every controller has applied every write.
+        let drainStart = clock.now
+        for controller in controllers { await controller.sync() }
+        let drain = clock.now - drainStart
+        let cpu = processCPUTime() - cpuStart
+        watcher.cancel()
+
+        // Commit→delegate over the affected controllers.
+        let arrivals = recorder.arrivals.withLock { $0 }
+        let times = published.withLock { $0 }
+        let commits = committed.withLock { $0 }
+        var latencies: [Duration] = []
+        for (transaction, arrival) in arrivals where transaction > firstTransaction {
+            let start: ContinuousClock.Instant?
+            if settings.postgres {
+                let index = Int(transaction - firstTransaction) - 1
+                start = commits.indices.contains(index) ? commits[index] : nil
+            } else {
+                start = times[transaction]
+            }
+            if let start { latencies.append(arrival - start) }
+        }
+        latencies.sort()
+        let worked = controllers.reduce(0) { $0 + $1.statistics.incrementalUpdates + $1.statistics.fullRefreshes }
+        let expected = settings.variant == .unrelated ? 0 : (settings.variant == .shared ? written * n : written)
+        // Spot-check exactness: a few controllers against a fresh fetch.
+        var exact = true
+        for k in stride(from: 0, to: n, by: max(1, n / 7)) {
+            let fresh = try await store.fetch(controllers[k].request)
+            if fresh != controllers[k].fetchedObjects { exact = false }
+        }
+        func ms(_ d: Duration) -> Double { Measurement.milliseconds(d) }
+        func percentile(_ p: Int) -> Double {
+            latencies.isEmpty ? 0 : ms(latencies[min(latencies.count - 1, latencies.count * p / 100)])
+        }
+        print(String(
+            format: "scale %@ %@: %d controllers, %d writes in %.1f s (%.0f writes/s, target %d), drain %.1f ms",
+            settings.postgres ? "postgres" : "sqlite", settings.variant.rawValue, n, written,
+            ms(writePhase) / 1_000, Double(written) / (ms(writePhase) / 1_000), settings.rate, ms(drain)))
+        print(String(
+            format: "  commit→delegate p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (expected %d)",
+            percentile(50), percentile(99), latencies.last.map(ms) ?? 0, latencies.count, expected))
+        print(String(
+            format: "  CPU per write %.1f µs; controllers that did work per write %.2f; RSS per controller %.0f B; exact: %@",
+            ms(cpu) * 1_000 / Double(max(written, 1)), Double(worked) / Double(max(written, 1)),
+            Double(rssAfter - rssBefore) / Double(n), exact ? "yes" : "NO"))
+        controllers.removeAll()
+        await store.close()
+        if let raw { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }
+    }
+
+    /// The process's resident set size, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+}
