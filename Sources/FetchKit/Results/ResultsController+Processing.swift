@@ -6,14 +6,14 @@ extension ResultsController {
         case .performFetch(let continuation):
             let request = state.withLock { $0.request }
             do {
-                try await refresh(to: request, transactionID: nil)
+                try await fetchOrJoin(request)
                 continuation.resume()
             } catch {
                 continuation.resume(throwing: error)
             }
         case .setRequest(let request, let continuation):
             do {
-                try await refresh(to: request, transactionID: nil)
+                try await fetchOrJoin(request)
                 continuation.resume()
             } catch {
                 continuation.resume(throwing: error)
@@ -38,6 +38,10 @@ extension ResultsController {
             if ready { continuation.resume() }
         case .retry:
             await retryRefresh()
+        case .adopt(let update, let version):
+            adopt(update, version: version)
+        case .promote:
+            await takeOver()
         }
     }
 
@@ -92,15 +96,38 @@ extension ResultsController {
     /// then sends the batch to the delegate and the subscribers.
     func publish(
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
-        transactionID: UInt64?, update: (inout State) -> Void
+        transactionID: UInt64?, origin: PublishOrigin = .engine, update: (inout State) -> Void
     ) {
-        let (delegate, subscribers, awaiting) = state.withLock { state in
+        let (delegate, subscribers, awaiting, group, version) = state.withLock { state in
             update(&state)
             state.snapshot = snapshot
             state.hasFetched = true
             let awaiting = state.awaitingInitial
             state.awaitingInitial = []
-            return (state.delegate, state.subscribers, awaiting)
+            var forwardTo: SharedResults<Object>?
+            switch origin {
+            case .engine where state.isLeader:
+                state.sharedVersion = (state.sharedVersion ?? 0) + 1
+                forwardTo = state.group
+            case .local where state.isLeader:
+                // Followers see the move when the database confirms it (they diff to the next batch).
+                state.sharedVersion = (state.sharedVersion ?? 0) + 1
+            case .local:
+                state.sharedVersion = nil
+            case .adopted(let version):
+                state.sharedVersion = version
+            case .engine:
+                break
+            }
+            return (state.delegate, state.subscribers, awaiting, forwardTo, state.sharedVersion ?? 0)
+        }
+        if let group {
+            // Every batch, even an empty one: it tells followers which version they are at.
+            let shared = ResultsUpdate(
+                previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
+                    sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
+                transactionID: transactionID)
+            for follower in group.followers { follower.commands.yield(.adopt(shared, version: version)) }
         }
         for id in awaiting {
             subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))

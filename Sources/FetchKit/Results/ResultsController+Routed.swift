@@ -17,7 +17,10 @@ extension ResultsController: RouteTarget {
     func apply(_ routed: RoutedChange) async -> MembershipDelta {
         let change = routed.change
         let (request, isRelevant, isStale, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
-            (state.request, state.hasFetched && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
+            (state.request,
+             // A follower's batches come from its leader.
+             state.hasFetched && (state.group == nil || state.isLeader)
+                && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
              state.isStale, state.fetchedThrough, state.ownReadsThrough, state.entityTable)
         }
         // A stale controller's retry refetches everything; a change the last fetch saw is already in.

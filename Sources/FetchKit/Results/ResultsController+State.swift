@@ -12,6 +12,13 @@ extension ResultsController {
         var subscribers: [Int: AsyncStream<ResultsUpdate<Object>>.Continuation] = [:]
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0
+        /// The shared results this controller leads or follows (see ``SharedResults``).
+        var group: SharedResults<Object>?
+        /// Whether it leads them (keeps them current) rather than following.
+        var isLeader = false
+        /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
+        /// differ, so the next batch is found by diffing.
+        var sharedVersion: UInt64? = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
         /// The columns of the controller's rows, for rows the router re-read.
@@ -57,6 +64,10 @@ extension ResultsController {
         case barrier(CheckedContinuation<Void, Never>)
         /// A stale controller's next attempt to refetch.
         case retry
+        /// A batch of the shared results this controller follows, with its version.
+        case adopt(ResultsUpdate<Object>, version: UInt64)
+        /// The leader of the shared results left: this follower takes over.
+        case promote
         case performFetch(CheckedContinuation<Void, any Error>)
         case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
         case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)

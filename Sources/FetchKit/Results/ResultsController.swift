@@ -53,10 +53,11 @@ public final class ResultsController<Object: Sendable>: Sendable {
     deinit {
         commands.finish()
         processor.withLock { $0?.cancel() }
-        let (keys, retry) = state.withLock { state in
-            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry)
+        let (keys, retry, group, isLeader) = state.withLock { state in
+            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry, state.group, state.isLeader)
         }
         retry?.cancel()
+        if let group { Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader) }
         router.unregister(routeID, heldKeys: keys)
         state.withLock { state in state.subscribers.values.forEach { $0.finish() } }
     }
@@ -123,6 +124,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// read the database, `sync()` waits until it has caught up (it retries on its own).
     public func sync() async {
         await router.waitRouted(through: store.lastTransactionID)
+        // A follower's batches come from its leader: wait for the leader first.
+        await syncLeader()
         // Every change routed to this controller so far is queued before the barrier.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             commands.yield(.barrier(continuation))

@@ -92,11 +92,11 @@ extension ResultsController {
         } catch {
             // The UI shows the move, the database does not: move the row back.
             let back = try ResultsDiff.changeset(from: shown, to: current)
-            publish(current, previous: shown, changeset: back, transactionID: nil) { _ in }
+            publish(current, previous: shown, changeset: back, transactionID: nil, origin: .local) { _ in }
             throw error
         }
         let changeset = try ResultsDiff.changeset(from: shown, to: expected)
-        publish(expected, previous: shown, changeset: changeset, transactionID: nil) { _ in }
+        publish(expected, previous: shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }
     }
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.

@@ -27,10 +27,17 @@ extension ChangeRouter {
             }
         }
         let item = RoutedChange(change: change, rows: reread)
-        let targets = state.withLock { state -> [(any RouteTarget)] in
-            var ids = directIDs.union(state.busy)
-            for table in unread { ids.formUnion(state.readers[table] ?? []) }
-            for (table, rows) in reread { state.candidates(in: table, rows: rows, into: &ids) }
+        // The routes to consider, copied under the lock with the busy ones (read together: a route that stops
+        // being busy has its held keys in the copy); the predicates are evaluated outside it.
+        let (busy, routes, readers) = state.withLock { state in
+            (state.busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
+             unread.flatMap { state.readers[$0] ?? [] })
+        }
+        var ids = directIDs.union(busy).union(readers)
+        for (table, entityRoutes) in routes {
+            if let rows = reread[table] { entityRoutes.candidates(for: rows, into: &ids) }
+        }
+        let targets = state.withLock { state -> [any RouteTarget] in
             var targets: [any RouteTarget] = []
             targets.reserveCapacity(ids.count)
             for id in ids {
@@ -134,25 +141,30 @@ extension ChangeRouter.State {
         return (ids, reads)
     }
 
-    /// Adds to `ids` the in-memory routes of `table` that the re-read `rows` can affect: those holding a
-    /// changed key, those indexed by a value a row has (when the row matches), and the unindexed ones a
-    /// row matches.
+}
+
+extension ChangeRouter.EntityRoutes {
+    /// Adds to `ids` the routes that the re-read `rows` can affect: those holding a changed key, those
+    /// indexed by a value a row has (when the row matches), and the unindexed ones a row matches.
     ///
     /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
-    func candidates(in table: String, rows: RereadRows, into ids: inout Set<Int>) {
-        guard let routes = entities[table] else { return }
-        for key in rows.keys { routes.holders[key]?.forEach { ids.insert($0) } }
+    func candidates(for rows: RereadRows, into ids: inout Set<Int>) {
+        for key in rows.keys { holders[key]?.forEach { ids.insert($0) } }
         for row in rows.rows.values {
-            for (column, byValue) in routes.equality {
+            for (column, byValue) in equality {
                 guard let indexed = byValue[row[column] ?? .null] else { continue }
                 for id in indexed where !ids.contains(id) {
-                    if entries[id]?.plan?.memory?.predicate.matches(row) == true { ids.insert(id) }
+                    if self.indexed[id]?.matches(row) == true { ids.insert(id) }
                 }
             }
         }
-        for id in routes.unindexed where !ids.contains(id) {
-            guard let predicate = entries[id]?.plan?.memory?.predicate else { continue }
-            if rows.rows.values.contains(where: predicate.matches) { ids.insert(id) }
+        if unindexed.isEmpty { return }
+        let changed = Array(rows.rows.values)
+        for (id, predicate) in unindexed where !ids.contains(id) {
+            for row in changed where predicate.matches(row) {
+                ids.insert(id)
+                break
+            }
         }
     }
 }

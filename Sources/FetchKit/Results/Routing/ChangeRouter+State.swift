@@ -11,8 +11,10 @@ extension ChangeRouter {
 
     /// The routes whose membership the router decides in memory, of one entity table.
     struct EntityRoutes {
-        /// Routes without an indexable conjunct: their predicates are evaluated on each changed row.
-        var unindexed: Set<Int> = []
+        /// Routes without an indexable conjunct, with their predicates, evaluated on each changed row.
+        var unindexed: [Int: InMemoryPredicate] = [:]
+        /// Routes with an indexable conjunct, with their predicates (checked after an index hit).
+        var indexed: [Int: InMemoryPredicate] = [:]
         /// Routes by equality conjunct: column, then value.
         var equality: [String: [Value: Set<Int>]] = [:]
         /// The routes holding each row, by primary key.
@@ -78,8 +80,9 @@ extension ChangeRouter {
             routes.count += 1
             if let index = memory.index {
                 for value in Set(index.values) { routes.equality[index.column, default: [:]][value, default: []].insert(id) }
+                routes.indexed[id] = memory.predicate
             } else {
-                routes.unindexed.insert(id)
+                routes.unindexed[id] = memory.predicate
             }
             for (table, foreignKey) in memory.relatedForeignKeys { routes.foreignKeys[table, default: [:]][foreignKey, default: 0] += 1 }
             for column in memory.relatedColumns { routes.relatedColumns[column, default: 0] += 1 }
@@ -101,8 +104,9 @@ extension ChangeRouter {
                     if routes.equality[index.column]?[value]?.isEmpty == true { routes.equality[index.column]?[value] = nil }
                 }
                 if routes.equality[index.column]?.isEmpty == true { routes.equality[index.column] = nil }
+                routes.indexed[id] = nil
             } else {
-                routes.unindexed.remove(id)
+                routes.unindexed[id] = nil
             }
             for (table, foreignKey) in memory.relatedForeignKeys {
                 routes.foreignKeys[table]?[foreignKey, default: 1] -= 1

@@ -28,6 +28,8 @@ final class ChangeRouter: Sendable {
     let state: Mutex<State>
     let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Shared results by object type and request (``SharedResults``).
+    let groups = Mutex<[SharedResultsKey: WeakGroup]>([:])
 
     private struct WeakRouter: Sendable {
         weak var router: ChangeRouter?
@@ -120,6 +122,17 @@ final class ChangeRouter: Sendable {
                 state.removeHolder(id, keys: heldKeys, table: plan.entityTable, plan: plan)
             }
             state.busy.remove(id)
+        }
+    }
+
+    /// Removes a route's plan and the keys it held: it follows another controller's shared results.
+    func dropPlan(_ id: Int, heldKeys: [Value]) {
+        state.withLock { state in
+            guard var entry = state.entries[id], let plan = entry.plan else { return }
+            state.uninstall(plan, id: id)
+            state.removeHolder(id, keys: heldKeys, table: plan.entityTable, plan: plan)
+            entry.plan = nil
+            state.entries[id] = entry
         }
     }
 

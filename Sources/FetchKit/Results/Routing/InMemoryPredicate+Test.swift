@@ -27,7 +27,9 @@ extension InMemoryPredicate {
     }
 
     /// One comparison: a column of the row against a constant, a list, a range, a pattern or another column.
-    struct Test: Sendable {
+    ///
+    /// A class, so that evaluating a tree retains one reference per comparison, not each of its fields.
+    final class Test: Sendable {
         enum Right: Sendable {
             case value(Value)
             case column(String)

@@ -9,6 +9,12 @@ struct LikeMatcher: Sendable {
     }
 
     let tokens: [Token]
+    /// The common shapes, matched without copying the text: a literal, `lit%`, `%lit`, `%lit%`.
+    private let shape: Shape?
+
+    private enum Shape: Sendable {
+        case equal([UInt8]), prefix([UInt8]), suffix([UInt8]), contains([UInt8])
+    }
 
     /// Parses a pattern as ``LikePattern`` writes them.
     init(sqlPattern: String) {
@@ -30,12 +36,51 @@ struct LikeMatcher: Sendable {
         // A trailing lone escape matches nothing in either database; LikePattern never writes one.
         if escaping { tokens.append(.scalar("\\")) }
         self.tokens = tokens
+        self.shape = Self.shape(of: tokens)
+    }
+
+    private static func shape(of tokens: [Token]) -> Shape? {
+        let leading = tokens.first == .run
+        let trailing = tokens.count > (leading ? 1 : 0) && tokens.last == .run
+        let middle = tokens.dropFirst(leading ? 1 : 0).dropLast(trailing ? 1 : 0)
+        var literal = ""
+        for token in middle {
+            guard case .scalar(let scalar) = token else { return nil }
+            literal.unicodeScalars.append(scalar)
+        }
+        let bytes = Array(literal.utf8)
+        switch (leading, trailing) {
+        case (false, false): return .equal(bytes)
+        case (false, true): return .prefix(bytes)
+        case (true, false): return .suffix(bytes)
+        case (true, true): return .contains(bytes)
+        }
     }
 
     /// Whether `text` matches the whole pattern.
     ///
     /// - Complexity: O(n · m) at worst for n characters and m tokens (greedy runs with one backtrack point).
     func matches(_ text: String) -> Bool {
+        if let shape {
+            // Byte-wise on valid UTF-8 is code point by code point.
+            var text = text
+            return text.withUTF8 { bytes in
+                switch shape {
+                case .equal(let literal): return bytes.elementsEqual(literal)
+                case .prefix(let literal): return bytes.starts(with: literal)
+                case .suffix(let literal):
+                    return bytes.count >= literal.count && bytes[(bytes.count - literal.count)...].elementsEqual(literal)
+                case .contains(let literal):
+                    if literal.isEmpty { return true }
+                    guard bytes.count >= literal.count else { return false }
+                    for start in 0...(bytes.count - literal.count)
+                    where bytes[start..<(start + literal.count)].elementsEqual(literal) {
+                        return true
+                    }
+                    return false
+                }
+            }
+        }
         let scalars = Array(text.unicodeScalars)
         var s = 0
         var t = 0

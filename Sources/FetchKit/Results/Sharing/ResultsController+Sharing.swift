@@ -1,0 +1,135 @@
+/// Sharing one engine between controllers with equal requests (``SharedResults``): a fetch joins the
+/// request's group as a follower when it has a live leader, and leads a new group otherwise; the leader
+/// hands each batch on; a follower delivers it; a follower takes over when the leader leaves.
+extension ResultsController {
+    /// Fetches `request` (``performFetch()``, ``setRequest(_:)``): follows the shared results of an equal
+    /// request when another controller keeps them, otherwise fetches and leads.
+    func fetchOrJoin(_ request: FetchRequest) async throws {
+        _ = try request.validated(in: store.schema)
+        let key = SharedResultsKey(objectType: ObjectIdentifier(Object.self), request: request)
+        leaveGroup()
+        if let group = router.sharedResults(key, as: Object.self), try join(group, request: request) { return }
+        try await refresh(to: request, transactionID: nil)
+        let group = SharedResults(leader: self)
+        state.withLock { state in
+            state.group = group
+            state.isLeader = true
+            state.sharedVersion = 0
+        }
+        router.register(group, for: key)
+    }
+
+    /// Follows `group`: takes its leader's results (the batch from the current ones, as a refetch would emit).
+    ///
+    /// - Returns: `false` when the group has no leader with results to share.
+    private func join(_ group: SharedResults<Object>, request: FetchRequest) throws -> Bool {
+        let shared = group.members.withLock { members -> (ResultsSnapshot<Object>, UInt64?, State)? in
+            guard let leader = members.leader, leader !== self else { return nil }
+            let state = leader.state.withLock { state -> State? in
+                state.hasFetched && !state.isStale && state.request == request ? state : nil
+            }
+            guard let state else { return nil }
+            members.followers[ObjectIdentifier(self)] = .init(controller: self)
+            return (state.snapshot, state.sharedVersion, state)
+        }
+        guard let (snapshot, version, leaderState) = shared else { return false }
+        let (previous, hasFetched, heldKeys) = state.withLock { state in
+            (state.snapshot, state.hasFetched, state.plan?.memory != nil ? state.snapshot.keys : [])
+        }
+        router.dropPlan(routeID, heldKeys: heldKeys)
+        let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
+        publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version)) { state in
+            state.request = request
+            state.tables = leaderState.tables
+            state.primaryKeyName = leaderState.primaryKeyName
+            state.entityTable = leaderState.entityTable
+            state.relatedForeignKeys = leaderState.relatedForeignKeys
+            state.plan = nil
+            state.rowLayout = leaderState.rowLayout
+            state.group = group
+            state.isLeader = false
+        }
+        return true
+    }
+
+    /// Leaves the current group: a leader hands it to a follower, a follower just goes.
+    func leaveGroup() {
+        let (group, isLeader) = state.withLock { state in
+            defer { state.group = nil }
+            return (state.group, state.isLeader)
+        }
+        guard let group else { return }
+        Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader)
+    }
+
+    /// Removes a controller from `group`; when it led, the first live follower takes over.
+    static func leave(_ group: SharedResults<Object>, controller: ObjectIdentifier, isLeader: Bool) {
+        guard isLeader else {
+            group.members.withLock { _ = $0.followers.removeValue(forKey: controller) }
+            return
+        }
+        let successor = group.members.withLock { members -> ResultsController<Object>? in
+            members.leader = nil
+            while let (id, follower) = members.followers.first {
+                members.followers[id] = nil
+                if let next = follower.controller {
+                    members.leader = next
+                    return next
+                }
+            }
+            return nil
+        }
+        successor?.commands.yield(.promote)
+    }
+
+    /// A follower takes over: it installs its plan and refetches once (changes may have been routed to the
+    /// old leader and never applied), handing the batch on to the other followers.
+    func takeOver() async {
+        let request = state.withLock { state in
+            state.isLeader = true
+            return state.request
+        }
+        do {
+            try await refresh(to: request, transactionID: nil)
+        } catch {
+            becomeStale(after: error)
+        }
+    }
+
+    /// A follower delivers one batch of the results it follows.
+    func adopt(_ update: ResultsUpdate<Object>, version: UInt64) {
+        let (current, held, follows) = state.withLock { state in
+            (state.snapshot, state.sharedVersion, state.group != nil && !state.isLeader)
+        }
+        guard follows else { return }
+        if let held, version <= held { return }
+        let changeset: Changeset?
+        if let held, held + 1 == version {
+            changeset = update.changeset
+        } else {
+            // A local move, or batches missed around a change of leader: the difference from what it shows.
+            changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
+        }
+        publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
+                origin: .adopted(version)) { _ in }
+    }
+
+    /// Waits until the leader of the results this controller follows has applied everything routed to it.
+    func syncLeader() async {
+        let leader = state.withLock { state in state.isLeader ? nil : state.group }?.leader
+        guard let leader, leader !== self else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            leader.commands.yield(.barrier(continuation))
+        }
+    }
+
+    /// Where a published batch comes from, for the shared results.
+    enum PublishOrigin {
+        /// The controller's own engine (a fetch, a routed change): a leader hands it on.
+        case engine
+        /// A local change the database has not confirmed yet (a move): followers catch up by diffing.
+        case local
+        /// A batch of the leader's, at `version`.
+        case adopted(UInt64?)
+    }
+}
