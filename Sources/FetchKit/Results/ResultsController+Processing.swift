@@ -38,8 +38,8 @@ extension ResultsController {
             if ready { continuation.resume() }
         case .retry:
             await retryRefresh()
-        case .adopt(let update, let version):
-            adopt(update, version: version)
+        case .adopt(let update, let version, let group):
+            adopt(update, version: version, from: group)
         case .promote:
             await takeOver()
         }
@@ -127,7 +127,7 @@ extension ResultsController {
                 previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
                     sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID)
-            for follower in group.followers { follower.commands.yield(.adopt(shared, version: version)) }
+            for follower in group.followers(forVersion: version) { follower.commands.yield(.adopt(shared, version: version, group: ObjectIdentifier(group))) }
         }
         for id in awaiting {
             subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))

@@ -65,7 +65,7 @@ extension ResultsController {
         /// A stale controller's next attempt to refetch.
         case retry
         /// A batch of the shared results this controller follows, with its version.
-        case adopt(ResultsUpdate<Object>, version: UInt64)
+        case adopt(ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier)
         /// The leader of the shared results left: this follower takes over.
         case promote
         case performFetch(CheckedContinuation<Void, any Error>)

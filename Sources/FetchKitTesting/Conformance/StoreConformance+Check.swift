@@ -26,7 +26,7 @@ extension StoreConformance {
         public static var all: [Check] {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks + StoreConformance.rawSQLChecks
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
-                + StoreConformance.inMemoryEvaluationChecks + [liveResults]
+                + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

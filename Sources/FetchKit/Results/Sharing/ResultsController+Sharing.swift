@@ -62,13 +62,12 @@ extension ResultsController {
         Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader)
     }
 
-    /// Removes a controller from `group`; when it led, the first live follower takes over.
+    /// Removes a controller from `group`; when it led — or the group has lost its leader (a follower released
+    /// before it took over) — the first live follower takes over.
     static func leave(_ group: SharedResults<Object>, controller: ObjectIdentifier, isLeader: Bool) {
-        guard isLeader else {
-            group.members.withLock { _ = $0.followers.removeValue(forKey: controller) }
-            return
-        }
         let successor = group.members.withLock { members -> ResultsController<Object>? in
+            members.followers[controller] = nil
+            if let leader = members.leader, ObjectIdentifier(leader) != controller { return nil }
             members.leader = nil
             while let (id, follower) = members.followers.first {
                 members.followers[id] = nil
@@ -85,8 +84,11 @@ extension ResultsController {
     /// A follower takes over: it installs its plan and refetches once (changes may have been routed to the
     /// old leader and never applied), handing the batch on to the other followers.
     func takeOver() async {
+        let lastVersion = state.withLock { $0.group }?.members.withLock { $0.lastVersion } ?? 0
         let request = state.withLock { state in
             state.isLeader = true
+            // Go on from the last batch handed out (this follower may have diverged after a local move).
+            state.sharedVersion = max(state.sharedVersion ?? 0, lastVersion)
             return state.request
         }
         do {
@@ -96,10 +98,11 @@ extension ResultsController {
         }
     }
 
-    /// A follower delivers one batch of the results it follows.
-    func adopt(_ update: ResultsUpdate<Object>, version: UInt64) {
+    /// A follower delivers one batch of the results it follows (not of a group it has left since).
+    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) {
         let (current, held, follows) = state.withLock { state in
-            (state.snapshot, state.sharedVersion, state.group != nil && !state.isLeader)
+            (state.snapshot, state.sharedVersion,
+             state.group.map { ObjectIdentifier($0) == group } == true && !state.isLeader)
         }
         guard follows else { return }
         if let held, version <= held { return }

@@ -11,6 +11,8 @@ final class SharedResults<Object: Sendable>: Sendable {
     struct Members: Sendable {
         weak var leader: ResultsController<Object>?
         var followers: [ObjectIdentifier: WeakController] = [:]
+        /// The version of the last batch handed to the followers.
+        var lastVersion: UInt64 = 0
     }
 
     struct WeakController: Sendable {
@@ -23,9 +25,12 @@ final class SharedResults<Object: Sendable>: Sendable {
         members = Mutex(Members(leader: leader))
     }
 
-    /// The live followers, for handing a batch on.
-    var followers: [ResultsController<Object>] {
-        members.withLock { $0.followers.values.compactMap(\.controller) }
+    /// The live followers, for handing on the batch of `version`.
+    func followers(forVersion version: UInt64) -> [ResultsController<Object>] {
+        members.withLock { members in
+            members.lastVersion = max(members.lastVersion, version)
+            return members.followers.values.compactMap(\.controller)
+        }
     }
 
     /// The current leader.
