@@ -85,3 +85,6 @@ if words.contains("scale") {
         runBlocking { try await ScaleBenchmark.run(settings) }
     }
 }
+if words.contains("memory") {
+    runBlocking { try await MemoryProbe.run(count: option("--controllers", default: 10_000)) }
+}

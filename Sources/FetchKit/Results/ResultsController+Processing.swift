@@ -127,7 +127,7 @@ extension ResultsController {
                 previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
                     sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID)
-            for follower in group.followers(forVersion: version) { follower.commands.yield(.adopt(shared, version: version, group: ObjectIdentifier(group))) }
+            for follower in group.followers(forVersion: version) { follower.enqueue(.adopt(shared, version: version, group: ObjectIdentifier(group))) }
         }
         for id in awaiting {
             subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))

@@ -4,7 +4,7 @@
 /// reports a change it did not apply.
 extension ResultsController: RouteTarget {
     func receive(_ change: RoutedChange) {
-        commands.yield(.routed(change))
+        enqueue(.routed(change))
     }
 
     /// The keys that entered and left the results in one step (the router's holder index follows them).
@@ -62,7 +62,7 @@ extension ResultsController: RouteTarget {
             state.retry?.cancel()
             state.retry = Task { [weak self] in
                 try? await Task.sleep(for: delay)
-                self?.commands.yield(.retry)
+                self?.enqueue(.retry)
             }
         }
     }

@@ -23,10 +23,9 @@ public final class ResultsController<Object: Sendable>: Sendable {
     let materializer: Materializer<Object>
     let logger: Logger
     let state: Mutex<State>
-    let commands: AsyncStream<Command>.Continuation
+    let queue = Mutex(CommandQueue())
     let router: ChangeRouter
     let routeID: Int
-    private let processor = Mutex<Task<Void, Never>?>(nil)
 
     init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store
@@ -34,25 +33,14 @@ public final class ResultsController<Object: Sendable>: Sendable {
         let logger = logger ?? Logger(label: "fetchkit.results", factory: { _ in SwiftLogNoOpLogHandler() })
         self.logger = logger
         self.state = Mutex(State(request: request))
-        let (stream, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
-        self.commands = continuation
         // The store's change router hands this controller the changes that can affect it; registered before
         // the first fetch, so no commit between the fetch and the registration is missed.
         self.router = ChangeRouter.shared(for: store, logger: logger)
         self.routeID = router.reserveRoute()
-        let processor = Task { [weak self] in
-            for await command in stream {
-                guard let self else { return }
-                await self.handle(command)
-            }
-        }
-        self.processor.withLock { $0 = processor }
         router.attach(self, to: routeID)
     }
 
     deinit {
-        commands.finish()
-        processor.withLock { $0?.cancel() }
         let (keys, retry, group, isLeader) = state.withLock { state in
             (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry, state.group, state.isLeader)
         }
@@ -103,7 +91,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// - Throws: ``FetchKitError`` for an invalid request or a database error; the results stay as they were.
     public func performFetch() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            commands.yield(.performFetch(continuation))
+            enqueue(.performFetch(continuation))
         }
     }
 
@@ -113,7 +101,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     ///   and the delegate's view stay exactly as they were.
     public func setRequest(_ request: FetchRequest) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            commands.yield(.setRequest(request, continuation))
+            enqueue(.setRequest(request, continuation))
         }
     }
 
@@ -128,7 +116,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         await syncLeader()
         // Every change routed to this controller so far is queued before the barrier.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            commands.yield(.barrier(continuation))
+            enqueue(.barrier(continuation))
         }
     }
 

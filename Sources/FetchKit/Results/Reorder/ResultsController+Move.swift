@@ -27,7 +27,7 @@ extension ResultsController {
     /// - Complexity: O(*n*) for *n* results (the new results are rebuilt), plus the rows written.
     public func moveObject(from: RowPath, to: RowPath) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            commands.yield(.moveObject(.paths(from: from, to: to), continuation))
+            enqueue(.moveObject(.paths(from: from, to: to), continuation))
         }
     }
 

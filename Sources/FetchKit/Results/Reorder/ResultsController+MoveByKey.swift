@@ -16,7 +16,7 @@ extension ResultsController {
     /// - Complexity: As ``moveObject(from:to:)``; resolving the keys is O(log *n*).
     public func moveObject(withKey key: Value, to destination: MoveDestination) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            commands.yield(.moveObject(.key(key, destination), continuation))
+            enqueue(.moveObject(.key(key, destination), continuation))
         }
     }
 

@@ -78,7 +78,7 @@ extension ResultsController {
             }
             return nil
         }
-        successor?.commands.yield(.promote)
+        successor?.enqueue(.promote)
     }
 
     /// A follower takes over: it installs its plan and refetches once (changes may have been routed to the
@@ -122,7 +122,7 @@ extension ResultsController {
         let leader = state.withLock { state in state.isLeader ? nil : state.group }?.leader
         guard let leader, leader !== self else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            leader.commands.yield(.barrier(continuation))
+            leader.enqueue(.barrier(continuation))
         }
     }
 
