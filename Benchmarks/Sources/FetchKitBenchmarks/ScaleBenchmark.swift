@@ -31,13 +31,28 @@ enum ScaleBenchmark {
 
     enum Variant: String, CaseIterable { case grp, shared, scan, unrelated }
 
-    /// Records every batch's arrival: (transaction, instant).
-    final class Recorder: ResultsControllerDelegate, Sendable {
-        let arrivals = Mutex<[(UInt64, ContinuousClock.Instant)]>([])
+    /// Records every batch's arrival: (transaction, instant), into a buffer claimed slot by slot with an
+    /// atomic counter, so that recording does not serialize the deliveries it measures.
+    final class Recorder: ResultsControllerDelegate, @unchecked Sendable {
+        // @unchecked: each slot is written by the one caller that claimed it, and read after the run.
+        private let slots: UnsafeMutableBufferPointer<(UInt64, ContinuousClock.Instant)>
+        private let next = Atomic<Int>(0)
+
+        init(capacity: Int) {
+            slots = .allocate(capacity: capacity)
+        }
+
+        deinit { slots.deallocate() }
+
         func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
             let now = ContinuousClock.now
             guard let transaction = update.transactionID else { return }
-            arrivals.withLock { $0.append((transaction, now)) }
+            let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            if slot < slots.count { slots[slot] = (transaction, now) }
+        }
+
+        var arrivals: [(UInt64, ContinuousClock.Instant)] {
+            Array(slots.prefix(min(next.load(ordering: .acquiring), slots.count)))
         }
     }
 
@@ -85,7 +100,8 @@ enum ScaleBenchmark {
             try tx.insert(["id": 1, "value": 0], into: "Other")
         }
         let rssBefore = residentBytes()
-        let recorder = Recorder()
+        let recorder = Recorder(capacity: settings.variant == .shared
+            ? settings.rate * (settings.seconds + 6) * n : settings.rate * (settings.seconds + 6) * 2)
         var controllers: [ResultsController<Row>] = []
         controllers.reserveCapacity(n)
         for k in 0..<n {
@@ -152,7 +168,7 @@ enum ScaleBenchmark {
         watcher.cancel()
 
         // Commit→delegate over the affected controllers.
-        let arrivals = recorder.arrivals.withLock { $0 }
+        let arrivals = recorder.arrivals
         let times = published.withLock { $0 }
         let commits = committed.withLock { $0 }
         var latencies: [Duration] = []

@@ -98,7 +98,7 @@ extension ResultsController {
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, origin: PublishOrigin = .engine, update: (inout State) -> Void
     ) {
-        let (delegate, subscribers, awaiting, group, version) = state.withLock { state in
+        let (delegate, subscribers, awaiting, group) = state.withLock { state in
             update(&state)
             state.snapshot = snapshot
             state.hasFetched = true
@@ -106,28 +106,21 @@ extension ResultsController {
             state.awaitingInitial = []
             var forwardTo: SharedResults<Object>?
             switch origin {
-            case .engine where state.isLeader:
-                state.sharedVersion = (state.sharedVersion ?? 0) + 1
-                forwardTo = state.group
-            case .local where state.isLeader:
-                // Followers see the move when the database confirms it (they diff to the next batch).
-                state.sharedVersion = (state.sharedVersion ?? 0) + 1
-            case .local:
-                state.sharedVersion = nil
-            case .adopted(let version):
-                state.sharedVersion = version
-            case .engine:
-                break
+            case .engine where state.isLeader: forwardTo = state.group
+            case .adopted(let version): state.sharedVersion = version
+            case .engine, .local: break
             }
-            return (state.delegate, state.subscribers, awaiting, forwardTo, state.sharedVersion ?? 0)
+            return (state.delegate, state.subscribers, awaiting, forwardTo)
         }
         if let group {
-            // Every batch, even an empty one: it tells followers which version they are at.
+            // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
+            // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
             let shared = ResultsUpdate(
                 previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
                     sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID)
-            for follower in group.followers(forVersion: version) { follower.enqueue(.adopt(shared, version: version, group: ObjectIdentifier(group))) }
+            let version = group.forward(shared)
+            state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
         }
         for id in awaiting {
             subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))

@@ -22,6 +22,22 @@ extension ResultsController {
         if start { Task { await self.drain() } }
     }
 
+    /// Runs `command` on the caller's task when the controller is idle (then whatever was queued meanwhile),
+    /// or queues it behind the controller's current work.
+    func run(_ command: Command) async {
+        let inline = queue.withLock { queue -> Bool in
+            guard !queue.isDraining else {
+                queue.pending.append(command)
+                return false
+            }
+            queue.isDraining = true
+            return true
+        }
+        guard inline else { return }
+        await handle(command)
+        await drain()
+    }
+
     /// Runs queued commands until none is left.
     private func drain() async {
         while let command = nextCommand() { await handle(command) }

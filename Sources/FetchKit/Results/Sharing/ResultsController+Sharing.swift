@@ -84,11 +84,8 @@ extension ResultsController {
     /// A follower takes over: it installs its plan and refetches once (changes may have been routed to the
     /// old leader and never applied), handing the batch on to the other followers.
     func takeOver() async {
-        let lastVersion = state.withLock { $0.group }?.members.withLock { $0.lastVersion } ?? 0
         let request = state.withLock { state in
             state.isLeader = true
-            // Go on from the last batch handed out (this follower may have diverged after a local move).
-            state.sharedVersion = max(state.sharedVersion ?? 0, lastVersion)
             return state.request
         }
         do {
@@ -107,10 +104,10 @@ extension ResultsController {
         guard follows else { return }
         if let held, version <= held { return }
         let changeset: Changeset?
-        if let held, held + 1 == version {
+        if update.previous.isIdentical(to: current) {
             changeset = update.changeset
         } else {
-            // A local move, or batches missed around a change of leader: the difference from what it shows.
+            // A local move, a join or a change of leader in between: the difference from what it shows.
             changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
         }
         publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
@@ -119,11 +116,14 @@ extension ResultsController {
 
     /// Waits until the leader of the results this controller follows has applied everything routed to it.
     func syncLeader() async {
-        let leader = state.withLock { state in state.isLeader ? nil : state.group }?.leader
-        guard let leader, leader !== self else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            leader.enqueue(.barrier(continuation))
+        guard let group = state.withLock({ state in state.isLeader ? nil : state.group }) else { return }
+        if let leader = group.leader, leader !== self {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                leader.enqueue(.barrier(continuation))
+            }
         }
+        // The leader's batches are handed on by the group's own task: wait until they reached this follower.
+        await group.waitForwarded()
     }
 
     /// Where a published batch comes from, for the shared results.

@@ -11,8 +11,6 @@ final class SharedResults<Object: Sendable>: Sendable {
     struct Members: Sendable {
         weak var leader: ResultsController<Object>?
         var followers: [ObjectIdentifier: WeakController] = [:]
-        /// The version of the last batch handed to the followers.
-        var lastVersion: UInt64 = 0
     }
 
     struct WeakController: Sendable {
@@ -21,16 +19,92 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     let members: Mutex<Members>
 
+    /// What the group hands on, in order: batches, and `sync()` barriers behind them.
+    enum Outgoing: Sendable {
+        case batch(ResultsUpdate<Object>, version: UInt64)
+        case barrier(CheckedContinuation<Void, Never>)
+    }
+
+    private struct Outbox: ~Copyable {
+        var pending: [Outgoing] = []
+        var isForwarding = false
+        /// The version of the last batch handed on: batches are numbered in the order they are handed on.
+        var version: UInt64 = 0
+    }
+
+    private let outbox = Mutex(Outbox())
+
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
     }
 
-    /// The live followers, for handing on the batch of `version`.
-    func followers(forVersion version: UInt64) -> [ResultsController<Object>] {
-        members.withLock { members in
-            members.lastVersion = max(members.lastVersion, version)
-            return members.followers.values.compactMap(\.controller)
+    /// Hands `update` to every follower, after the batches handed on before it.
+    ///
+    /// - Returns: the batch's version.
+    @discardableResult
+    func forward(_ update: ResultsUpdate<Object>) -> UInt64 {
+        var version: UInt64 = 0
+        send { outbox in
+            outbox.version += 1
+            version = outbox.version
+            return .batch(update, version: version)
         }
+        return version
+    }
+
+    /// Waits until every batch handed on so far has reached its followers (run, or queued behind their work).
+    func waitForwarded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            send { _ in .barrier(continuation) }
+        }
+    }
+
+    private func send(_ make: (inout Outbox) -> Outgoing) {
+        let start = outbox.withLock { outbox -> Bool in
+            outbox.pending.append(make(&outbox))
+            guard !outbox.isForwarding else { return false }
+            outbox.isForwarding = true
+            return true
+        }
+        if start { Task { await self.forwardAll() } }
+    }
+
+    /// Hands on queued batches one at a time; each fans out over the cores in slices of followers, and a
+    /// follower that is idle delivers it on the slice's task (no task of its own).
+    private func forwardAll() async {
+        while let outgoing = nextOutgoing() {
+            switch outgoing {
+            case .barrier(let continuation):
+                continuation.resume()
+            case .batch(let update, let version):
+                let followers = self.followers
+                let group = ObjectIdentifier(self)
+                let slice = Swift.max(64, (followers.count + 3) / 4)
+                await withTaskGroup(of: Void.self) { tasks in
+                    for start in stride(from: 0, to: followers.count, by: slice) {
+                        let part = followers[start..<Swift.min(start + slice, followers.count)]
+                        tasks.addTask {
+                            for follower in part { await follower.run(.adopt(update, version: version, group: group)) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func nextOutgoing() -> Outgoing? {
+        outbox.withLock { outbox in
+            guard !outbox.pending.isEmpty else {
+                outbox.isForwarding = false
+                return nil
+            }
+            return outbox.pending.removeFirst()
+        }
+    }
+
+    /// The live followers.
+    var followers: [ResultsController<Object>] {
+        members.withLock { $0.followers.values.compactMap(\.controller) }
     }
 
     /// The current leader.
