@@ -7,7 +7,9 @@ let package = Package(
     name: "FetchKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "FetchKit", path: "../")
+        .package(name: "FetchKit", path: "../"),
+        // The peer a Swift developer would pick instead, measured in the same run (Benchmarks only).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +32,7 @@ let package = Package(
                 .product(name: "FetchKitPostgres", package: "FetchKit"),
                 "CSQLiteBench",
                 "CLibPQBench",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/FetchKitBenchmarks",
         ),

@@ -1,7 +1,8 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine|postgres] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine|postgres|scale|memory|peer] [--rows N] [--iterations N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
+//        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -87,4 +88,7 @@ if words.contains("scale") {
 }
 if words.contains("memory") {
     runBlocking { try await MemoryProbe.run(count: option("--controllers", default: 10_000)) }
+}
+if words.contains("peer") {
+    runBlocking { try await PeerBenchmark.run(writes: option("--writes", default: 200)) }
 }

@@ -1,0 +1,93 @@
+import FetchKit
+import FetchKitSQLite
+import FetchKitTesting
+import Synchronization
+import Testing
+
+/// A store whose reads can be made to fail (a database that stops answering), around a real SQLite store.
+final class UnreadableStore: PersistentStore {
+    let base: SQLiteStore
+    let failing = Mutex(false)
+
+    init(_ base: SQLiteStore) { self.base = base }
+
+    var schema: Schema { base.schema }
+    var dialect: SQLDialect { base.dialect }
+    var lastTransactionID: UInt64 { base.lastTransactionID }
+
+    private func check() throws {
+        if failing.withLock({ $0 }) { throw FetchKitError.connectionLost("the test made reads fail") }
+    }
+
+    func fetch(_ request: FetchRequest) async throws -> [Row] {
+        try check()
+        return try await base.fetch(request)
+    }
+
+    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+        try check()
+        return try await base.fetch(request, as: type)
+    }
+
+    func count(_ request: FetchRequest) async throws -> Int {
+        try check()
+        return try await base.count(request)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
+        try await base.write(body)
+    }
+
+    func changes() -> AsyncStream<StoreChange> { base.changes() }
+    func close() async { await base.close() }
+}
+
+/// A change is never marked applied unless it was: when every read fails, the change router retries, the
+/// affected controllers stay pending (`sync()` waits), and they catch up once the database answers.
+@Suite("Live results when the database stops answering reads")
+struct UnreadableStoreTests {
+    @Test("reads fail: sync() waits and the results stay as they were; reads work again: the controllers catch up")
+    func pendingUntilReadsWork() async throws {
+        let store = UnreadableStore(try await SQLiteStore.inMemory(schema: Fixtures.schema))
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let requests = [
+            FetchRequest(entity: "Task", predicate: .key("done") == false, sortDescriptors: [.ascending("title")]),
+            FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "ANY category.tasks.priority > 1"),
+                         sortDescriptors: [.ascending("id")]),
+        ]
+        var controllers: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
+        for request in requests {
+            let controller = ResultsController(store: store, request: request)
+            let recorder = ResultsRecorder<Row>()
+            controller.delegate = recorder
+            try await controller.performFetch()
+            controllers.append((controller, recorder))
+        }
+        let before = controllers.map { $0.0.fetchedObjects }
+
+        store.failing.withLock { $0 = true }
+        _ = try await store.write { tx in
+            try tx.insert(Fixtures.TaskRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
+        }
+        let synced = Mutex(false)
+        let waiting = controllers.map(\.0)
+        let waiter = Task { [waiting] in
+            for controller in waiting { await controller.sync() }
+            synced.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(!synced.withLock { $0 }, "sync() returned while no controller could read the change")
+        #expect(controllers.map { $0.0.fetchedObjects } == before, "the results changed without a read")
+
+        store.failing.withLock { $0 = false }
+        await waiter.value
+        for (controller, recorder) in controllers {
+            try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+            try recorder.checkCallbackOrder()
+            for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+        }
+        #expect(controllers[0].0.fetchedObjects.contains { $0["title"] == "written while reads fail" })
+        for (controller, _) in controllers { controller.delegate = nil }
+        await store.close()
+    }
+}
