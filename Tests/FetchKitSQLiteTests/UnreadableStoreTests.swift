@@ -66,9 +66,15 @@ struct UnreadableStoreTests {
         let before = controllers.map { $0.0.fetchedObjects }
 
         store.failing.withLock { $0 = true }
-        _ = try await store.write { tx in
+        let inserted = try await store.write { tx in
             try tx.insert(Fixtures.TaskRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
         }
+        let first = store.lastTransactionID
+        // The same row written again while the controllers are behind: one batch covers both transactions.
+        try await store.write { tx in
+            _ = try tx.update("Task", key: .integer(inserted.id ?? 0), set: ["title": "written while reads fail"])
+        }
+        let second = store.lastTransactionID
         let synced = Mutex(false)
         let waiting = controllers.map(\.0)
         let waiter = Task { [waiting] in
@@ -87,6 +93,9 @@ struct UnreadableStoreTests {
             for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
         }
         #expect(controllers[0].0.fetchedObjects.contains { $0["title"] == "written while reads fail" })
+        let covering = try #require(controllers[0].1.updates.last?.transactions)
+        #expect(covering.contains(first) && covering.contains(second), "the catch-up batch covers \(covering)")
+        #expect(controllers.allSatisfy { $0.0.appliedTransactionID >= second })
         for (controller, _) in controllers { controller.delegate = nil }
         await store.close()
     }

@@ -28,6 +28,10 @@ extension ResultsController {
             }
         case .routed(let routed):
             let delta = await apply(routed)
+            state.withLock { state in
+                // Applied, whether it needed a batch or not (a stale controller has applied nothing).
+                if !state.isStale { state.appliedThrough = max(state.appliedThrough, routed.change.transactionID) }
+            }
             router.finish(routeID, entered: delta.entered, left: delta.left)
         case .barrier(let continuation):
             let ready = state.withLock { state -> Bool in
@@ -98,10 +102,18 @@ extension ResultsController {
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, origin: PublishOrigin = .engine, update: (inout State) -> Void
     ) {
-        let (delegate, subscribers, awaiting, group) = state.withLock { state in
+        let (delegate, subscribers, awaiting, group, covered) = state.withLock { state in
             update(&state)
             state.snapshot = snapshot
             state.hasFetched = true
+            var covered: ClosedRange<UInt64>?
+            if let transactionID {
+                if changeset.map({ !$0.isEmpty }) ?? false {
+                    covered = min(state.lastBatchThrough + 1, transactionID)...transactionID
+                    state.lastBatchThrough = max(state.lastBatchThrough, transactionID)
+                }
+                state.appliedThrough = max(state.appliedThrough, transactionID)
+            }
             let awaiting = state.awaitingInitial
             state.awaitingInitial = []
             var forwardTo: SharedResults<Object>?
@@ -110,7 +122,7 @@ extension ResultsController {
             case .adopted(let version): state.sharedVersion = version
             case .engine, .local: break
             }
-            return (state.delegate, state.subscribers, awaiting, forwardTo)
+            return (state.delegate, state.subscribers, awaiting, forwardTo, covered)
         }
         if let group {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
@@ -126,7 +138,9 @@ extension ResultsController {
             subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))
         }
         guard let changeset, !changeset.isEmpty else { return }
-        let update = ResultsUpdate(previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID)
+        let update = ResultsUpdate(
+            previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
+            transactions: covered)
         if let delegate { notify(delegate, of: update) }
         for (id, subscriber) in subscribers where !awaiting.contains(id) { subscriber.yield(update) }
     }

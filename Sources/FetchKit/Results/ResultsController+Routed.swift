@@ -71,8 +71,10 @@ extension ResultsController: RouteTarget {
     func retryRefresh() async {
         let (request, isStale) = state.withLock { ($0.request, $0.isStale) }
         guard isStale else { return }
+        // The refetch reflects every transaction routed before it: its batch names them all.
+        let through = router.routedThrough
         do {
-            try await refresh(to: request, transactionID: nil)
+            try await refresh(to: request, transactionID: through == .max ? nil : through)
         } catch {
             becomeStale(after: error)
             return

@@ -19,6 +19,10 @@ extension ResultsController {
         /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
         /// differ, so the next batch is found by diffing.
         var sharedVersion: UInt64? = 0
+        /// The last transaction a batch was emitted for.
+        var lastBatchThrough: UInt64 = 0
+        /// The last transaction applied (with or without a batch).
+        var appliedThrough: UInt64 = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
         /// The columns of the controller's rows, for rows the router re-read.

@@ -20,3 +20,18 @@ extension ResultsController {
         }
     }
 }
+
+extension ResultsController {
+    /// The last store transaction the results reflect: every transaction through it has been applied, those
+    /// that needed no batch included.
+    ///
+    /// Transactions that cannot affect the controller never reach it, so this follows the store's change
+    /// router while the controller is idle. A follower of shared results reports what it has delivered.
+    public var appliedTransactionID: UInt64 {
+        let (applied, isStale, follows) = state.withLock { state in
+            (state.appliedThrough, state.isStale, state.group != nil && !state.isLeader)
+        }
+        guard !isStale, !follows, let routed = router.routedThroughIfIdle(routeID) else { return applied }
+        return max(applied, routed)
+    }
+}

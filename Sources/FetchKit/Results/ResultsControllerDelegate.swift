@@ -59,4 +59,24 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
     public let changeset: Changeset?
     /// The store transaction that caused it (`nil` for fetches and request changes).
     public let transactionID: UInt64?
+    /// The store transactions the batch brings the results through: from the one after the controller's
+    /// previous batch to ``transactionID``.
+    ///
+    /// Transactions in the range that the batch does not otherwise show needed no batch of their own:
+    /// nothing they changed is in the results, or an earlier batch already showed it (the controller read the
+    /// rows after they committed — a row written twice while it was behind). Wait for a transaction with
+    /// ``ResultsController/sync()`` or ``ResultsController/appliedTransactionID``, never for "its" batch.
+    public let transactions: ClosedRange<UInt64>?
+
+    /// A batch; `transactions` defaults to ``transactionID`` alone.
+    public init(
+        previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset?,
+        transactionID: UInt64?, transactions: ClosedRange<UInt64>? = nil
+    ) {
+        self.previous = previous
+        self.snapshot = snapshot
+        self.changeset = changeset
+        self.transactionID = transactionID
+        self.transactions = transactions ?? transactionID.map { $0...$0 }
+    }
 }

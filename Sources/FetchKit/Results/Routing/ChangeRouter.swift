@@ -73,6 +73,15 @@ final class ChangeRouter: Sendable {
     /// The last transaction every candidate has been handed.
     var routedThrough: UInt64 { state.withLock { $0.routedThrough } }
 
+    /// The last routed transaction when the route has nothing pending or refetching (it has applied all
+    /// it was handed), else `nil`.
+    func routedThroughIfIdle(_ id: Int) -> UInt64? {
+        state.withLock { state in
+            guard let entry = state.entries[id], entry.pending == 0, entry.refreshing == 0 else { return nil }
+            return state.routedThrough == .max ? nil : state.routedThrough
+        }
+    }
+
     /// Waits until the router has handed out every change up to `transactionID`.
     func waitRouted(through transactionID: UInt64) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
