@@ -66,7 +66,9 @@ extension ResultsController {
         let snapshot = ResultsSnapshot(
             rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
             order: Self.incrementalOrder(for: request, in: schema))
-        let (previous, hasFetched) = state.withLock { ($0.snapshot, $0.hasFetched) }
+        let (previous, hasFetched, previousPlan, previousRequest) = state.withLock {
+            ($0.snapshot, $0.hasFetched, $0.plan, $0.request)
+        }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         let layout = RowLayout(names: Self.columns(of: effective, entity: entity))
         publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { [router] state in
@@ -81,7 +83,38 @@ extension ResultsController {
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
             state.ownReadsThrough = router.routedThrough
         }
-        replacement = ChangeRouter.PlanReplacement(plan: plan, oldKeys: previous.keys, newKeys: snapshot.keys)
+        if let changeset, previousPlan != nil, previousRequest == request {
+            // The same request refetched: the plan stays, and the keys the router holds for it change only by
+            // what the batch inserts and deletes.
+            let delta = Self.membershipDelta(changeset, from: previous, to: snapshot)
+            replacement = ChangeRouter.PlanReplacement(
+                plan: plan, oldKeys: delta.left, newKeys: delta.entered, keepsPlan: true)
+        } else {
+            replacement = ChangeRouter.PlanReplacement(plan: plan, oldKeys: previous.keys, newKeys: snapshot.keys)
+        }
+    }
+
+    /// The keys a batch takes out of the results and brings in (moves and updates keep their rows).
+    ///
+    /// - Complexity: O(c) for the c rows the batch inserts and deletes.
+    static func membershipDelta(
+        _ changeset: Changeset, from previous: ResultsSnapshot<Object>, to snapshot: ResultsSnapshot<Object>
+    ) -> MembershipDelta {
+        func key(_ snapshot: ResultsSnapshot<Object>, _ flat: Int) -> Value {
+            snapshot.entries[flat].row[snapshot.primaryKey] ?? .null
+        }
+        var delta = MembershipDelta()
+        for path in changeset.rowDeletes { delta.left.append(key(previous, previous.sectionStarts[path.section] + path.row)) }
+        for section in changeset.sectionDeletes { for flat in previous.sectionRange(section) { delta.left.append(key(previous, flat)) } }
+        for path in changeset.rowInserts { delta.entered.append(key(snapshot, snapshot.sectionStarts[path.section] + path.row)) }
+        for section in changeset.sectionInserts { for flat in snapshot.sectionRange(section) { delta.entered.append(key(snapshot, flat)) } }
+        // A row that moved between a deleted and an inserted section is in both lists: it stays held.
+        let both = Set(delta.left).intersection(delta.entered)
+        if !both.isEmpty {
+            delta.left.removeAll { both.contains($0) }
+            delta.entered.removeAll { both.contains($0) }
+        }
+        return delta
     }
 
     /// The columns a fetch of `request` returns, in order (as ``SQLCompiler/fetch(_:)`` selects them).

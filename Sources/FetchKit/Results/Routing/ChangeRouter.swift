@@ -165,7 +165,10 @@ final class ChangeRouter: Sendable {
     func endRefresh(_ id: Int, replacing replacement: PlanReplacement?) -> UInt64 {
         state.withLock { state in
             guard var entry = state.entries[id] else { return state.routedThrough }
-            if let replacement {
+            if let replacement, replacement.keepsPlan, let plan = entry.plan {
+                state.removeHolder(id, keys: replacement.oldKeys, table: plan.entityTable, plan: plan)
+                state.addHolder(id, keys: replacement.newKeys, table: plan.entityTable, plan: plan)
+            } else if let replacement {
                 if let old = entry.plan {
                     state.uninstall(old, id: id)
                     state.removeHolder(id, keys: replacement.oldKeys, table: old.entityTable, plan: old)
@@ -195,10 +198,12 @@ final class ChangeRouter: Sendable {
         }
     }
 
-    /// A new plan and the keys held under the old and the new one.
+    /// A new plan and the keys held under the old and the new one — or, when `keepsPlan` (the same request
+    /// refetched), the plan stays and `oldKeys` / `newKeys` are only the keys that left and entered.
     struct PlanReplacement {
         var plan: RoutePlan
         var oldKeys: [Value]
         var newKeys: [Value]
+        var keepsPlan = false
     }
 }
