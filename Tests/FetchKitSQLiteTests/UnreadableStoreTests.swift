@@ -55,14 +55,7 @@ struct UnreadableStoreTests {
             FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "ANY category.tasks.priority > 1"),
                          sortDescriptors: [.ascending("id")]),
         ]
-        var controllers: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in requests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
-            controller.delegate = recorder
-            try await controller.performFetch()
-            controllers.append((controller, recorder))
-        }
+        let controllers = try await StoreConformance.liveControllers(on: store, requests: requests)
         let before = controllers.map { $0.0.fetchedObjects }
 
         store.failing.withLock { $0 = true }

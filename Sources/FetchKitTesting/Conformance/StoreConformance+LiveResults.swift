@@ -38,12 +38,13 @@ extension StoreConformance {
         ]
     }()
 
-    /// A fetched controller over each of ``liveRequests`` on `store`, with a recorder as its delegate.
-    public static func liveControllers(on store: any PersistentStore)
+    /// A fetched controller over each of `requests` (by default ``liveRequests``) on `store`, with a recorder as
+    /// its delegate.
+    public static func liveControllers(on store: any PersistentStore, requests: [FetchRequest] = liveRequests)
         async throws -> [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)]
     {
         var controllers: [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)] = []
-        for request in liveRequests {
+        for request in requests {
             let controller = ResultsController(store: store, request: request)
             let recorder = ResultsRecorder<Row>()
             controller.delegate = recorder

@@ -51,14 +51,7 @@ extension StoreConformance {
         let transactions = min(600, liveTransactions)
         var random = SeededRandom(seed: seed)
         let requests = Self.liveRequests + Self.liveRequests + Self.liveRequests + Self.routedRequests
-        var controllers: [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)] = []
-        for request in requests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
-            controller.delegate = recorder
-            try await controller.performFetch()
-            controllers.append((controller, recorder))
-        }
+        let controllers = try await Self.liveControllers(on: store, requests: requests)
         defer { for (controller, _) in controllers { controller.delegate = nil } }
         var batches = 0
         for number in 1...transactions {
