@@ -157,7 +157,7 @@ extension ResultsController {
             }
             return (state.delegate, state.subscribers, awaiting, forwardTo, covered)
         }
-        if let group {
+        if let group, group.hasFollowers {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
             // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
             let shared = ResultsUpdate(

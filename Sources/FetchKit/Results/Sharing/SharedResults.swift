@@ -102,6 +102,10 @@ final class SharedResults<Object: Sendable>: Sendable {
         }
     }
 
+    /// Whether any controller follows (a batch nobody follows is not handed on: a joining follower takes the
+    /// leader's current results).
+    var hasFollowers: Bool { members.withLock { !$0.followers.isEmpty } }
+
     /// The live followers.
     var followers: [ResultsController<Object>] {
         members.withLock { $0.followers.values.compactMap(\.controller) }
