@@ -80,6 +80,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // Not Sources/fetchkit: it would differ from Sources/FetchKit only by case (one folder on macOS).
+            path: "Sources/FetchKitCLI",
             swiftSettings: strictSettings
         ),
         // A second FetchKit app instance for the PostgreSQL tests: writes random transactions, or watches

@@ -77,7 +77,9 @@ struct ReadmeExampleTests {
         controller.delegate = recorder
         try await controller.performFetch()
         try await store.write { tx in try tx.insert(Todo(title: "Ship it", position: 2)) }
+        await controller.sync()
         try await store.write { tx in try tx.insert(Todo(title: "Write the README", position: 1)) }
+        await controller.sync()
         try await store.write { tx in try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true]) }
         await controller.sync()
 
