@@ -1,7 +1,7 @@
 
 extension ResultsController {
     /// Runs one command; called only from the controller's task, so commands never overlap.
-    func handle(_ command: Command) async {
+    func handle(_ command: ControllerCommand) async {
         switch command {
         case .performFetch(let continuation):
             let request = state.withLock { $0.request }
@@ -43,7 +43,7 @@ extension ResultsController {
         case .retry:
             await retryRefresh()
         case .adopt(let update, let version, let group):
-            adopt(update, version: version, from: group)
+            adopt(ResultsUpdate(erased: update), version: version, from: group)
         case .promote:
             await takeOver()
         }
@@ -131,15 +131,25 @@ extension ResultsController {
 
     /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
     /// then sends the batch to the delegate and the subscribers.
+    ///
+    /// `batch` is the same batch already built (a leader's, which a follower delivers as it is when it covers
+    /// the same transactions).
     func publish(
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
-        transactionID: UInt64?, origin: PublishOrigin = .engine, update: (inout State) -> Void
+        transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsUpdate<Object>? = nil,
+        update: (inout State) -> Void
     ) {
-        let (delegate, subscribers, awaiting, group, covered) = state.withLock { state in
+        // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
+        // of followers of one request, and every tuple type is looked up at run time in generic code).
+        var delegate: (any ResultsControllerDelegate<Object>)?
+        var subscribers: UpdateSubscribers<Object>?
+        var awaiting: Set<Int> = []
+        var forwardTo: SharedResults<Object>?
+        var covered: ClosedRange<UInt64>?
+        state.withLock { state in
             update(&state)
             state.snapshot = snapshot
             state.hasFetched = true
-            var covered: ClosedRange<UInt64>?
             if let transactionID {
                 if changeset.map({ !$0.isEmpty }) ?? false {
                     covered = min(state.lastBatchThrough + 1, transactionID)...transactionID
@@ -147,17 +157,19 @@ extension ResultsController {
                 }
                 state.appliedThrough = max(state.appliedThrough, transactionID)
             }
-            let awaiting = state.awaitingInitial
-            state.awaitingInitial = []
-            var forwardTo: SharedResults<Object>?
+            if !state.awaitingInitial.isEmpty {
+                awaiting = state.awaitingInitial
+                state.awaitingInitial = []
+            }
             switch origin {
             case .engine where state.isLeader: forwardTo = state.group
             case .adopted(let version): state.sharedVersion = version
             case .engine, .local: break
             }
-            return (state.delegate, state.subscribers, awaiting, forwardTo, covered)
+            delegate = state.delegate
+            subscribers = state.subscribers
         }
-        if let group, group.hasFollowers {
+        if let group = forwardTo, group.hasFollowers {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
             // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
             let shared = ResultsUpdate(
@@ -167,15 +179,18 @@ extension ResultsController {
             let version = group.forward(shared)
             state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
         }
-        for id in awaiting {
-            subscribers[id]?.yield(ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil))
+        if let subscribers, !awaiting.isEmpty {
+            let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
+            for id in awaiting { subscribers.yield(initial, to: id) }
         }
-        guard let changeset, !changeset.isEmpty else { return }
-        let update = ResultsUpdate(
-            previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
-            transactions: covered)
+        guard let changeset, !changeset.isEmpty, delegate != nil || subscribers != nil else { return }
+        let update = if let batch, batch.transactions == covered, batch.transactionID == transactionID { batch } else {
+            ResultsUpdate(
+                previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
+                transactions: covered)
+        }
         if let delegate { notify(delegate, of: update) }
-        for (id, subscriber) in subscribers where !awaiting.contains(id) { subscriber.yield(update) }
+        subscribers?.yield(update, except: awaiting)
     }
 
     /// Calls the delegate's methods for one batch, in contract order.

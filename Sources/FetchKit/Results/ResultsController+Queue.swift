@@ -4,15 +4,8 @@ import Synchronization
 /// first command of a burst starts a task that runs the queue dry and ends. A server keeps thousands of
 /// controllers that are idle almost all the time; an idle one holds no task, no stream and no stack.
 extension ResultsController {
-    /// The commands waiting to run, and whether a task is running them.
-    struct CommandQueue: ~Copyable {
-        var pending: [Command] = []
-        var head = 0
-        var isDraining = false
-    }
-
     /// Queues `command`; it runs after every command queued before it, never beside another.
-    func enqueue(_ command: Command) {
+    func enqueue(_ command: ControllerCommand) {
         let start = queue.withLock { queue -> Bool in
             queue.pending.append(command)
             guard !queue.isDraining else { return false }
@@ -24,7 +17,7 @@ extension ResultsController {
 
     /// Runs `command` on the caller's task when the controller is idle (then whatever was queued meanwhile),
     /// or queues it behind the controller's current work.
-    func run(_ command: Command) async {
+    func run(_ command: ControllerCommand) async {
         let inline = queue.withLock { queue -> Bool in
             guard !queue.isDraining else {
                 queue.pending.append(command)
@@ -43,7 +36,7 @@ extension ResultsController {
         while let command = nextCommand() { await handle(command) }
     }
 
-    private func nextCommand() -> Command? {
+    private func nextCommand() -> ControllerCommand? {
         queue.withLock { queue in
             guard queue.head < queue.pending.count else {
                 queue.pending.removeAll(keepingCapacity: false)

@@ -9,7 +9,7 @@ extension ResultsController {
         var tables: Set<String> = []
         var primaryKeyName = "id"
         weak var delegate: (any ResultsControllerDelegate<Object>)?
-        var subscribers: [Int: AsyncStream<ResultsUpdate<Object>>.Continuation] = [:]
+        var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0
         /// The shared results this controller leads or follows (see ``SharedResults``).
@@ -58,23 +58,6 @@ extension ResultsController {
         init(request: FetchRequest) {
             self.request = request
         }
-    }
-
-    /// The work the controller's task does, one at a time.
-    enum Command: Sendable {
-        /// A change the router handed over.
-        case routed(RoutedChange)
-        /// `sync()`: resumed when every command before it has run (and the controller is not stale).
-        case barrier(CheckedContinuation<Void, Never>)
-        /// A stale controller's next attempt to refetch.
-        case retry
-        /// A batch of the shared results this controller follows, with its version.
-        case adopt(ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier)
-        /// The leader of the shared results left: this follower takes over.
-        case promote
-        case performFetch(CheckedContinuation<Void, any Error>)
-        case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
-        case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)
     }
 }
 

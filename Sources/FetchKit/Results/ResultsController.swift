@@ -23,7 +23,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     let materializer: Materializer<Object>
     let logger: Logger
     let state: Mutex<State>
-    let queue = Mutex(CommandQueue())
+    let queue = Mutex(ControllerCommandQueue())
     let router: ChangeRouter
     let routeID: Int
 
@@ -47,7 +47,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         retry?.cancel()
         if let group { Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader) }
         router.unregister(routeID, heldKeys: keys)
-        state.withLock { state in state.subscribers.values.forEach { $0.finish() } }
+        state.withLock { $0.subscribers }?.finishAll()
     }
 
     /// The delegate that receives each batch. Held weakly, like NSFetchedResultsController's.
@@ -128,7 +128,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         let id = state.withLock { state -> Int in
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state.subscribers[id] = continuation
+            state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(continuation, id: id)
             if state.hasFetched {
                 continuation.yield(
                     ResultsUpdate(previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
@@ -139,7 +139,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { state in
-                state.subscribers[id] = nil
+                state.subscribers = state.subscribers?.removing(id)
                 state.awaitingInitial.remove(id)
             }
         }

@@ -50,15 +50,39 @@ extension ResultsControllerDelegate {
 }
 
 /// A batch as one value: the results before and after, and the changeset between them.
+///
+/// A batch is one reference inside: copying it — into a stream, to each of 10,000 controllers that share
+/// one request — costs one retain, whatever the size of its snapshots and changeset.
 public struct ResultsUpdate<Object: Sendable>: Sendable {
+    private final class Storage: Sendable {
+        let previous: ResultsSnapshot<Object>
+        let snapshot: ResultsSnapshot<Object>
+        let changeset: Changeset?
+        let transactionID: UInt64?
+        let transactions: ClosedRange<UInt64>?
+
+        init(
+            previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset?,
+            transactionID: UInt64?, transactions: ClosedRange<UInt64>?
+        ) {
+            self.previous = previous
+            self.snapshot = snapshot
+            self.changeset = changeset
+            self.transactionID = transactionID
+            self.transactions = transactions
+        }
+    }
+
+    private let storage: Storage
+
     /// The results before the batch (empty for the first update of a stream).
-    public let previous: ResultsSnapshot<Object>
+    public var previous: ResultsSnapshot<Object> { storage.previous }
     /// The results after the batch.
-    public let snapshot: ResultsSnapshot<Object>
+    public var snapshot: ResultsSnapshot<Object> { storage.snapshot }
     /// What changed; `nil` for the first element of ``ResultsController/updates()``, the current results.
-    public let changeset: Changeset?
+    public var changeset: Changeset? { storage.changeset }
     /// The store transaction that caused it (`nil` for fetches and request changes).
-    public let transactionID: UInt64?
+    public var transactionID: UInt64? { storage.transactionID }
     /// The store transactions the batch brings the results through: from the one after the controller's
     /// previous batch to ``transactionID``.
     ///
@@ -66,17 +90,23 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
     /// nothing they changed is in the results, or an earlier batch already showed it (the controller read the
     /// rows after they committed — a row written twice while it was behind). Wait for a transaction with
     /// ``ResultsController/sync()`` or ``ResultsController/appliedTransactionID``, never for "its" batch.
-    public let transactions: ClosedRange<UInt64>?
+    public var transactions: ClosedRange<UInt64>? { storage.transactions }
+
+    /// The batch as one reference, for queues that are not generic over the object type.
+    var erased: any AnyObject & Sendable { storage }
+
+    /// The batch `erased` holds (it must come from ``erased`` of a batch of this object type).
+    init(erased: any AnyObject & Sendable) {
+        storage = unsafeDowncast(erased, to: Storage.self)
+    }
 
     /// A batch; `transactions` defaults to ``transactionID`` alone.
     public init(
         previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, transactions: ClosedRange<UInt64>? = nil
     ) {
-        self.previous = previous
-        self.snapshot = snapshot
-        self.changeset = changeset
-        self.transactionID = transactionID
-        self.transactions = transactions ?? transactionID.map { $0...$0 }
+        storage = Storage(
+            previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
+            transactions: transactions ?? transactionID.map { $0...$0 })
     }
 }

@@ -59,6 +59,11 @@ struct ResultsEntries<Object: Sendable>: Sendable {
     /// - Complexity: O(log n).
     subscript(index: Int) -> ResultsEntry<Object> { self[handle: tree[index]] }
 
+    /// The object of the entry at `index` (in `0..<count`), without its row.
+    ///
+    /// - Complexity: O(log n).
+    func object(at index: Int) -> Object { storage.object(handle: tree[index]) }
+
     /// The handle of the entry at `index` (in `0..<count`).
     ///
     /// - Complexity: O(log n).

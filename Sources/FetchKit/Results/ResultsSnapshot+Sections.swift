@@ -24,13 +24,3 @@ extension ResultsSnapshot {
         }
     }
 }
-
-extension ResultsSnapshot {
-    /// Whether `other` is this very snapshot (the same tree), not merely equal: a batch computed from one
-    /// snapshot applies only to it.
-    ///
-    /// - Complexity: O(1).
-    func isIdentical(to other: ResultsSnapshot<Object>) -> Bool {
-        entries.tree.root === other.entries.tree.root && sectionStarts == other.sectionStarts
-    }
-}

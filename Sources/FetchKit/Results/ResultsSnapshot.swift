@@ -4,16 +4,39 @@
 /// change touched, so holding on to a snapshot (an ``ResultsUpdate`` keeps two) costs little, and reading
 /// one object is O(log n). Properties that return arrays of every row build them on each call: O(n).
 public struct ResultsSnapshot<Object: Sendable>: Sendable {
+    /// What a snapshot holds, behind one reference: copying a snapshot (into a batch, a stream, each of the
+    /// controllers that share one request) costs one retain.
+    private final class Storage: Sendable {
+        let entries: ResultsEntries<Object>
+        let sectionNames: [String]
+        let sectionStarts: [Int]
+        let locator: ResultsLocator
+        let primaryKey: String
+
+        init(
+            entries: ResultsEntries<Object>, sectionNames: [String], sectionStarts: [Int],
+            locator: ResultsLocator, primaryKey: String
+        ) {
+            self.entries = entries
+            self.sectionNames = sectionNames
+            self.sectionStarts = sectionStarts
+            self.locator = locator
+            self.primaryKey = primaryKey
+        }
+    }
+
+    private let storage: Storage
+
     /// Every row with its object, in order.
-    let entries: ResultsEntries<Object>
+    var entries: ResultsEntries<Object> { storage.entries }
     /// The section names, in order.
-    let sectionNames: [String]
+    var sectionNames: [String] { storage.sectionNames }
     /// Where each section starts among the entries.
-    public let sectionStarts: [Int]
+    public var sectionStarts: [Int] { storage.sectionStarts }
     /// Finds a row's position by its primary key.
-    let locator: ResultsLocator
+    var locator: ResultsLocator { storage.locator }
     /// The primary key's attribute name.
-    let primaryKey: String
+    var primaryKey: String { storage.primaryKey }
 
     /// An empty snapshot.
     public init() {
@@ -24,11 +47,18 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
         entries: ResultsEntries<Object>, sectionNames: [String], sectionStarts: [Int],
         locator: ResultsLocator, primaryKey: String
     ) {
-        self.entries = entries
-        self.sectionNames = sectionNames
-        self.sectionStarts = sectionStarts
-        self.locator = locator
-        self.primaryKey = primaryKey
+        storage = Storage(
+            entries: entries, sectionNames: sectionNames, sectionStarts: sectionStarts, locator: locator,
+            primaryKey: primaryKey)
+    }
+
+    /// Whether `other` is this very snapshot (the same tree), not merely equal: a batch computed from one
+    /// snapshot applies only to it.
+    ///
+    /// - Complexity: O(1).
+    func isIdentical(to other: ResultsSnapshot<Object>) -> Bool {
+        storage === other.storage
+            || (entries.tree.root === other.entries.tree.root && sectionStarts == other.sectionStarts)
     }
 
     /// The number of objects.
@@ -83,7 +113,7 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// - Complexity: O(log n).
     public func object(at path: RowPath) -> Object? {
         guard let flat = flatIndex(of: path) else { return nil }
-        return entries[flat].object
+        return entries.object(at: flat)
     }
 
     /// The position among all rows of `path`, or `nil` when the path is out of range.

@@ -14,6 +14,7 @@ extension ResultsUpdate {
     /// - Complexity: O(*c* + *s*) for *c* changes and *s* sections (section values are built once).
     func forEachCallback(_ body: (BatchCallback<Object>) -> Void) {
         guard let changeset else { return }
+        let previous = self.previous, snapshot = self.snapshot
         // Section values are built once per batch (each `sections` call is O(s)).
         let oldSections = changeset.sectionDeletes.isEmpty ? [] : previous.sections
         let newSections = changeset.sectionInserts.isEmpty && changeset.sectionMoves.isEmpty ? [] : snapshot.sections

@@ -13,6 +13,8 @@ extension StoreConformance {
                   body: { try await $0.checkManyControllers(on: $1) }),
             Check(name: "live results: controllers added, switched and released while 2,000 transactions commit",
                   body: { try await $0.checkControllersComeAndGo(on: $1) }),
+            Check(name: "live results: the controllers of a shared request released at once from many tasks",
+                  body: { try await $0.checkSharedGroupReleasedConcurrently(on: $1) }),
         ]
     }
 
@@ -148,5 +150,62 @@ extension StoreConformance {
             entry.controller.delegate = nil
         }
         try ConformanceFailure.require(released > 20 && switched > 20, "too little churn: \(released) released, \(switched) switched")
+    }
+
+    /// Many controllers follow one request and are released at once from several tasks while batches are
+    /// handed on: a follower that takes over, and a leader whose last reference goes while the group looks
+    /// at it, must neither deadlock nor crash. A controller created afterwards still follows the database.
+    func checkSharedGroupReleasedConcurrently(on store: any PersistentStore) async throws {
+        let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5_4A8E
+        var random = SeededRandom(seed: seed)
+        let request = Self.liveRequests[0]
+        for round in 1...24 {
+            var controllers: [ResultsController<Row>] = []
+            for _ in 0..<300 {
+                let controller = ResultsController(store: store, request: request)
+                try await controller.performFetch()
+                controllers.append(controller)
+            }
+            _ = try await RandomOperation.writeTransactions(3, to: store, using: &random)
+            // Hand the references to eight tasks, which drop them at the same time as a writer commits.
+            let slices = (0..<8).map { part in Array(controllers[(part * controllers.count / 8)..<((part + 1) * controllers.count / 8)]) }
+            controllers.removeAll()
+            let boxes = slices.map { ControllerBox($0) }
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                for box in boxes { tasks.addTask { box.release() } }
+                tasks.addTask { [seed] in
+                    var random = SeededRandom(seed: seed &+ UInt64(round))
+                    _ = try await RandomOperation.writeTransactions(3, to: store, using: &random)
+                }
+                try await tasks.waitForAll()
+            }
+        }
+        let controller = ResultsController(store: store, request: request)
+        let recorder = ResultsRecorder<Row>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        _ = try await RandomOperation.writeTransactions(20, to: store, using: &random)
+        await controller.sync()
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+        try recorder.checkCallbackOrder()
+        for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+        controller.delegate = nil
+    }
+}
+
+/// Controllers handed to another task, which releases them.
+private final class ControllerBox: Sendable {
+    private let controllers: Mutex<[ResultsController<Row>]>
+
+    init(_ controllers: [ResultsController<Row>]) {
+        self.controllers = Mutex(controllers)
+    }
+
+    func release() {
+        let released = controllers.withLock { controllers in
+            defer { controllers = [] }
+            return controllers
+        }
+        _ = released
     }
 }

@@ -19,6 +19,11 @@ struct EntryStorage<Object: Sendable>: Sendable {
         return unsafeBitCast(objects[Int(handle)], to: Row.self)
     }
 
+    /// The object stored under `handle`.
+    ///
+    /// - Complexity: O(1).
+    func object(handle: UInt32) -> Object { objects[Int(handle)] }
+
     /// The entry stored under `handle`.
     ///
     /// - Complexity: O(1).

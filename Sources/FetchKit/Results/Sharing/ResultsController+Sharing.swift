@@ -23,8 +23,11 @@ extension ResultsController {
     ///
     /// - Returns: `false` when the group has no leader with results to share.
     private func join(_ group: SharedResults<Object>, request: FetchRequest) throws -> Bool {
+        // The leader is released after the lock (its last release would leave the group: see `leave`).
+        var leader: ResultsController<Object>?
         let shared = group.members.withLock { members -> (ResultsSnapshot<Object>, UInt64?, State)? in
-            guard let leader = members.leader, leader !== self else { return nil }
+            leader = members.leader
+            guard let leader, leader !== self else { return nil }
             let state = leader.state.withLock { state -> State? in
                 state.hasFetched && !state.isStale && state.request == request ? state : nil
             }
@@ -32,6 +35,7 @@ extension ResultsController {
             members.followers[ObjectIdentifier(self)] = .init(controller: self)
             return (state.snapshot, state.sharedVersion, state)
         }
+        withExtendedLifetime(leader) {}
         guard let (snapshot, version, leaderState) = shared else { return false }
         let (previous, hasFetched, heldKeys) = state.withLock { state in
             (state.snapshot, state.hasFetched, state.plan?.memory != nil ? state.snapshot.keys : [])
@@ -65,9 +69,13 @@ extension ResultsController {
     /// Removes a controller from `group`; when it led — or the group has lost its leader (a follower released
     /// before it took over) — the first live follower takes over.
     static func leave(_ group: SharedResults<Object>, controller: ObjectIdentifier, isLeader: Bool) {
+        // Strong references taken under the lock are released after it: the last release of a controller
+        // runs its deinit, which leaves this group too.
+        var leader: ResultsController<Object>?
         let successor = group.members.withLock { members -> ResultsController<Object>? in
             members.followers[controller] = nil
-            if let leader = members.leader, ObjectIdentifier(leader) != controller { return nil }
+            leader = members.leader
+            if let leader, ObjectIdentifier(leader) != controller { return nil }
             members.leader = nil
             while let (id, follower) = members.followers.first {
                 members.followers[id] = nil
@@ -78,6 +86,7 @@ extension ResultsController {
             }
             return nil
         }
+        withExtendedLifetime(leader) {}
         successor?.enqueue(.promote)
     }
 
@@ -97,21 +106,22 @@ extension ResultsController {
 
     /// A follower delivers one batch of the results it follows (not of a group it has left since).
     func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) {
-        let (current, held, follows) = state.withLock { state in
-            (state.snapshot, state.sharedVersion,
-             state.group.map { ObjectIdentifier($0) == group } == true && !state.isLeader)
+        var current: ResultsSnapshot<Object>?
+        state.withLock { state in
+            let follows = state.group.map { ObjectIdentifier($0) == group } == true && !state.isLeader
+                && state.sharedVersion.map { version > $0 } ?? true
+            if follows { current = state.snapshot }
         }
-        guard follows else { return }
-        if let held, version <= held { return }
-        let changeset: Changeset?
+        guard let current else { return }
         if update.previous.isIdentical(to: current) {
-            changeset = update.changeset
+            publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
+                    origin: .adopted(version), batch: update) { _ in }
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
-            changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
+            let changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
+            publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
+                    origin: .adopted(version)) { _ in }
         }
-        publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
-                origin: .adopted(version)) { _ in }
     }
 
     /// Waits until the leader of the results this controller follows has applied everything routed to it.
