@@ -146,12 +146,13 @@ extension ResultsController {
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
         var covered: ClosedRange<UInt64>?
+        let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
             update(&state)
             state.snapshot = snapshot
             state.hasFetched = true
             if let transactionID {
-                if changeset.map({ !$0.isEmpty }) ?? false {
+                if hasChanges {
                     covered = min(state.lastBatchThrough + 1, transactionID)...transactionID
                     state.lastBatchThrough = max(state.lastBatchThrough, transactionID)
                 }
@@ -175,7 +176,7 @@ extension ResultsController {
             let shared = ResultsUpdate(
                 previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
                     sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
-                transactionID: transactionID)
+                transactionID: transactionID, transactions: nil, preparingChanges: true)
             let version = group.forward(shared)
             state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
         }
@@ -183,8 +184,8 @@ extension ResultsController {
             let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
-        guard let changeset, !changeset.isEmpty, delegate != nil || subscribers != nil else { return }
-        let update = if let batch, batch.transactions == covered, batch.transactionID == transactionID { batch } else {
+        guard hasChanges, delegate != nil || subscribers != nil else { return }
+        let update = if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
             ResultsUpdate(
                 previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
                 transactions: covered)

@@ -108,9 +108,9 @@ extension ResultsController {
     func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) {
         var current: ResultsSnapshot<Object>?
         state.withLock { state in
-            let follows = state.group.map { ObjectIdentifier($0) == group } == true && !state.isLeader
-                && state.sharedVersion.map { version > $0 } ?? true
-            if follows { current = state.snapshot }
+            guard !state.isLeader, let follows = state.group, ObjectIdentifier(follows) == group else { return }
+            if let held = state.sharedVersion, version <= held { return }
+            current = state.snapshot
         }
         guard let current else { return }
         if update.previous.isIdentical(to: current) {

@@ -79,7 +79,7 @@ final class SharedResults<Object: Sendable>: Sendable {
             case .batch(let update, let version):
                 let followers = self.followers
                 let group = ObjectIdentifier(self)
-                let slice = Swift.max(64, (followers.count + 3) / 4)
+                let slice = 128
                 await withTaskGroup(of: Void.self) { tasks in
                     for start in stride(from: 0, to: followers.count, by: slice) {
                         let part = followers[start..<Swift.min(start + slice, followers.count)]
@@ -108,7 +108,14 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     /// The live followers.
     var followers: [ResultsController<Object>] {
-        members.withLock { $0.followers.values.compactMap(\.controller) }
+        members.withLock { members in
+            var live: [ResultsController<Object>] = []
+            live.reserveCapacity(members.followers.count)
+            for index in members.followers.values.indices {
+                if let controller = members.followers.values[index].controller { live.append(controller) }
+            }
+            return live
+        }
     }
 
     /// The current leader.
