@@ -183,6 +183,14 @@ enum ScaleBenchmark {
             if let start { latencies.append(arrival - start) }
         }
         latencies.sort()
+        if ProcessInfo.processInfo.environment["SCALE_PER_WRITE"] != nil {
+            var last: [UInt64: Duration] = [:]
+            for (transaction, arrival) in arrivals where transaction > firstTransaction {
+                if let start = times[transaction] { last[transaction] = max(last[transaction] ?? .zero, arrival - start) }
+            }
+            let lasts = last.sorted { $0.key < $1.key }.map { Measurement.milliseconds($0.value) }
+            print("per-write last delivery (ms), in order:", lasts.map { String(format: "%.0f", $0) }.joined(separator: " "))
+        }
         let worked = controllers.reduce(0) { $0 + $1.statistics.incrementalUpdates + $1.statistics.fullRefreshes }
         let expected = settings.variant == .unrelated ? 0 : (settings.variant == .shared ? written * n : written)
         // Spot-check exactness: a few controllers against a fresh fetch.

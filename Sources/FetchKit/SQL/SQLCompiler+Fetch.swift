@@ -15,7 +15,15 @@ extension SQLCompiler {
     ///
     /// - Throws: the errors of ``FetchRequest/validated(in:)``, and ``FetchKitError/unsupported(_:)`` for
     ///   constructs the dialect cannot express (`MATCHES`, `[d]` without a diacritic fold).
+    ///
+    /// A re-read by primary key (the predicate `AND` `SELF IN` a list of keys, as live results issue for every
+    /// change) reuses the statement compiled for the same request and number of keys.
     public func fetch(_ request: FetchRequest) throws -> CompiledFetch {
+        try cachedKeyListFetch(request, compile: compileFetch)
+    }
+
+    /// Compiles `request` (``fetch(_:)`` without the cache).
+    func compileFetch(_ request: FetchRequest) throws -> CompiledFetch {
         let request = try request.validated(in: schema)
         let entity = try schema.entity(named: request.entityName)
         let scope = QueryScope(entity: entity, alias: "t0", aliases: AliasAllocator(), isSubquery: false)

@@ -17,6 +17,8 @@ public struct SQLCompiler: Sendable {
     public let schema: Schema
     /// How statements are written.
     public let dialect: SQLDialect
+    /// Re-reads by primary key compiled so far (see ``KeyListStatementCache``), shared by copies.
+    let keyListStatements = KeyListStatementCache()
 
     /// Creates a compiler for `schema` in `dialect`.
     public init(schema: Schema, dialect: SQLDialect) {
