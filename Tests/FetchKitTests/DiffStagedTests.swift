@@ -100,6 +100,19 @@ struct DiffStagedTests {
         #expect(throws: FetchKitError.self) { try changeset.staged() }
     }
 
+    @Test("the same row number in different sections is two rows (validation counts rows section by section)")
+    func rowsOfSeveralSections() throws {
+        let changeset = Changeset(
+            rowDeletes: [RowPath(section: 0, row: 1), RowPath(section: 1, row: 1)],
+            rowInserts: [RowPath(section: 0, row: 0), RowPath(section: 1, row: 0), RowPath(section: 2, row: 0)],
+            rowMoves: [Changeset.RowMove(from: RowPath(section: 2, row: 0), to: RowPath(section: 1, row: 1))],
+            sectionCountsBefore: [2, 2, 1], sectionCountsAfter: [2, 3, 1])
+        #expect(try changeset.staged().stages.map(\.kind) == [.deletes, .rowInsertsAndMoves])
+        var twice = changeset
+        twice.rowMoves.append(Changeset.RowMove(from: RowPath(section: 1, row: 0), to: RowPath(section: 1, row: 0)))
+        #expect(throws: FetchKitError.self) { try twice.staged() }
+    }
+
     @Test("snapshots refuse results whose counts differ from the changeset's")
     func snapshotCounts() throws {
         let staged = try Changeset(

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|btree|live|engine|postgres|scale|memory|peer] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|btree|live|engine|postgres|scale|memory|peer] [--rows N] [--iterations N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -56,6 +56,10 @@ if words.first == "profile" {
     runBlocking { try await FetchBenchmark.run(rows: rows, iterations: iterations, only: only) }
 }
 if words.isEmpty || words.contains("diff") { runBlocking { await DiffBenchmark.run(iterations: iterations) } }
+if words.isEmpty || words.contains("staged") {
+    let sizes = arguments.contains("--rows") ? [rows] : [100_000, 1_000_000]
+    runBlocking { try await StagedBenchmark.run(sizes: sizes, iterations: min(iterations, 5)) }
+}
 if words.isEmpty || words.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
 if words.isEmpty || words.contains("live") {
     runBlocking { try await LiveBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 200))) }
