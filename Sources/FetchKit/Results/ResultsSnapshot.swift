@@ -90,7 +90,9 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
         return keys
     }
 
-    /// The sections, in order. Without a section key path there is one section named `""` (none when empty).
+    /// The sections, in order. Without a section key path there is one section named `""`, also when it has no
+    /// row (as in NSFetchedResultsController); the empty snapshot of a controller that has not fetched yet has
+    /// none.
     ///
     /// - Complexity: O(*s*) for *s* sections; their objects are views into the snapshot.
     public var sections: [ResultsSection<Object>] {

@@ -139,6 +139,19 @@ extension StoreConformance {
             try await unsorted.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
             throw ConformanceFailure("a request sorted by text took a move")
         } catch FetchKitError.unsupported {}
+        // A tiebreak after the order attribute is refused with the reason, and nothing is written.
+        let tiebreak = ResultsController(store: store, request: FetchRequest(
+            entity: "Task", sortDescriptors: [.ascending("ordering"), .ascending("title")]))
+        try await tiebreak.performFetch()
+        let before = try await store.fetch(FetchRequest(entity: "Task"))
+        do {
+            try await tiebreak.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
+            throw ConformanceFailure("a request with a sort descriptor after the order attribute took a move")
+        } catch FetchKitError.unsupported(let message) {
+            try expect(message.contains("'ordering' as the last sort descriptor") && message.contains("'title'"),
+                       "the refusal does not say why: \(message)")
+        }
+        try expect(try await store.fetch(FetchRequest(entity: "Task")) == before, "a refused move wrote rows")
         do {
             try await controller.moveObject(from: RowPath(section: 7, row: 0), to: RowPath(section: 0, row: 0))
             throw ConformanceFailure("a move from outside the results was accepted")

@@ -7,7 +7,10 @@ extension ResultsController {
     /// keyed by an attribute gets the destination section's value; one keyed through a to-one relationship
     /// (`category.name`) gets the destination section's foreign key. A `.double` order attribute takes
     /// fractional keys (usually one write: the midpoint of the new neighbours); an `.integer` one shifts the
-    /// rows after the destination until a gap absorbs the shift.
+    /// rows after the destination until a gap absorbs the shift — so a move may rewrite the order values of
+    /// other rows (those between the drop point and the next gap), in the same transaction. The order
+    /// attribute must be the last sort descriptor: one after it would order rows with equal order values,
+    /// which a move cannot place between by writing an order value.
     ///
     /// The UI already shows the move, so the delegate hears only what it does not show: nothing for the
     /// dragged row, but the deletion of a section the move emptied — and, as usual, whatever other writers
@@ -127,6 +130,14 @@ struct MoveShape {
         var orderIndex = 0
         var sectionColumns: [String] = []
         var written: [String] = []
+        let orderPosition = request.sectionNameKeyPath == nil ? 0 : 1
+        if sorts.count > orderPosition + 1 {
+            let extra = sorts[(orderPosition + 1)...].map { "'\($0.key)'" }.joined(separator: ", ")
+            throw FetchKitError.unsupported(
+                "moveObject needs the order attribute '\(sorts[orderPosition].key)' as the last sort descriptor; "
+                    + "\(extra) after it would order rows whose order values are equal, and a move places a row "
+                    + "by writing its order value alone — make the order values unique and drop \(extra)")
+        }
         if let sectionKey = request.sectionNameKeyPath {
             guard sorts.count == 2, sorts[0].key == sectionKey else {
                 throw FetchKitError.unsupported("moveObject needs a request \(expected)")
