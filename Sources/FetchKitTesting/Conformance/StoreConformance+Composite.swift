@@ -9,11 +9,16 @@ import Synchronization
 extension StoreConformance {
     /// Records a composite's batches and checks their callbacks' order.
     final class CompositeRecorder: CompositeResultsControllerDelegate, Sendable {
-        private let recorded = Mutex<(updates: [CompositeUpdate], callbacks: [String])>(([], []))
+        typealias Content = [(section: String, rows: [String])]
+        private let recorded = Mutex<(updates: [CompositeUpdate], callbacks: [String], shown: [Content])>(([], [], []))
+        /// Reads what the composite's data source shows; called inside each batch's last callback.
+        let read: Mutex<(@Sendable (CompositeResultsController) -> Content)?> = Mutex(nil)
 
         var updates: [CompositeUpdate] { recorded.withLock { $0.updates } }
+        /// What the data source showed inside each batch's callbacks, parallel to ``updates``.
+        var shownInCallbacks: [Content] { recorded.withLock { $0.shown } }
 
-        func reset() { recorded.withLock { $0 = ([], []) } }
+        func reset() { recorded.withLock { $0 = ([], [], []) } }
 
         /// Throws unless the callbacks came as will-change, sections, rows, did-change, whole batch.
         func checkOrder() throws {
@@ -39,9 +44,11 @@ extension StoreConformance {
                         for type: ResultsChangeType, newRowPath: RowPath?) { note("row") }
         func controllerDidChangeContent(_ controller: CompositeResultsController) { note("did") }
         func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
+            let shown = read.withLock { $0 }?(controller) ?? []
             recorded.withLock {
                 $0.callbacks.append("apply")
                 $0.updates.append(update)
+                $0.shown.append(shown)
             }
         }
     }
@@ -49,10 +56,46 @@ extension StoreConformance {
     /// The composite checks.
     static var compositeChecks: [Check] {
         [Check(name: "composite: fixed and capped parts of three entities stay exact under transactions across parts",
-               body: { try await $0.checkComposite(on: $1) })]
+               body: { try await $0.checkComposite(on: $1, burst: 1...1, steps: 250) }),
+         Check(name: "composite: transactions committed back to back arrive as batches the data source agrees with",
+               body: { try await $0.checkCompositeBackToBack(on: $1) }),
+         Check(name: "composite: 1,000 transactions in bursts, every batch is what the data source shows inside it",
+               body: { try await $0.checkComposite(on: $1, burst: 1...5, steps: 250) })]
     }
 
-    func checkComposite(on store: any PersistentStore) async throws {
+    /// Two tasks inserted in two transactions committed back to back, then `sync()`: each batch's counts are
+    /// what the composite's data source shows inside that batch's callbacks.
+    func checkCompositeBackToBack(on store: any PersistentStore) async throws {
+        let tasks = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]))
+        let composite = CompositeResultsController()
+        _ = try composite.addFixedSection("Menu", rows: ["Settings"])
+        _ = try composite.add(tasks)
+        let recorder = CompositeRecorder()
+        recorder.read.withLock { $0 = { composite in composite.sections.map { (section: $0.name, rows: Array(repeating: "", count: $0.count)) } } }
+        composite.delegate = recorder
+        try await composite.performFetch()
+        for round in 0..<10 {
+            for offset in 0..<2 {
+                _ = try await store.write { tx in
+                    try tx.insert(Row([("title", .text("back to back \(round).\(offset)")), ("priority", .integer(1)), ("ordering", .integer(0))]), into: "Task")
+                }
+            }
+            await composite.sync()
+            try expect(!recorder.updates.isEmpty, "round \(round): no batch for two inserts")
+            for (update, shown) in zip(recorder.updates, recorder.shownInCallbacks) {
+                try expect(shown.map(\.rows.count) == update.changeset.sectionCountsAfter,
+                           "round \(round): a batch leads to \(update.changeset.sectionCountsAfter) rows per section, "
+                           + "the data source showed \(shown.map(\.rows.count)) inside its callbacks")
+            }
+            recorder.reset()
+        }
+        composite.delegate = nil
+    }
+
+    /// A composite of four parts under random transactions, committed `burst` at a time before `sync()`: every
+    /// batch applies to the UI's model and leads to what the data source showed inside its callbacks; after
+    /// each burst the UI equals fresh fetches.
+    func checkComposite(on store: any PersistentStore, burst: ClosedRange<Int>, steps: Int) async throws {
         let tasksRequest = FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
                                         sectionNameKeyPath: "category.name")
         let categoriesRequest = FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")])
@@ -104,35 +147,57 @@ extension StoreConformance {
             }
         }
 
+        let reader: @Sendable (CompositeResultsController) -> CompositeRecorder.Content = { composite in
+            composite.sections.enumerated().map { index, section in
+                let rows = (0..<section.count).map { row -> String in
+                    let path = RowPath(section: index, row: row)
+                    if let fixed = composite.row(at: path, in: menu) { return "menu:\(fixed)" }
+                    if let task = composite.object(at: path, in: taskPart) { return "task:\(Value.integer(task.id ?? -1))" }
+                    if let category = composite.object(at: path, in: categoryPart) { return "category:\(category["id"] ?? .null)" }
+                    if let note = composite.object(at: path, in: notePart) { return "note:\(Value.text(note.slug))" }
+                    return "?"
+                }
+                return (section.name, rows)
+            }
+        }
+        recorder.read.withLock { $0 = reader }
         var ui = shown()
         try expect(ui.map(\.section) == (try await expected()).map(\.section), "first sections \(ui.map(\.section))")
-        var random = SeededRandom(seed: 0xC0_4905)
+        var random = SeededRandom(seed: 0xC0_4905 &+ UInt64(burst.upperBound))
         var batches = 0
-        for step in 0..<250 {
-            let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
-            let note = random.int(0..<4) == 0 ? random.int(0..<12) : nil
-            let dialect = store.dialect
-            do {
-                try await store.write { tx in
-                    for operation in operations { try operation.apply(tx, dialect: dialect) }
-                    if let note { try tx.upsert(Fixtures.NoteRecord(slug: "n\(note)", body: "step \(step)")) }
-                }
-            } catch is FetchKitError {}
+        for step in 0..<steps {
+            var committed: [[RandomOperation]] = []
+            for _ in 0..<random.int(burst) {
+                let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
+                let note = random.int(0..<4) == 0 ? random.int(0..<12) : nil
+                let dialect = store.dialect
+                do {
+                    try await store.write { tx in
+                        for operation in operations { try operation.apply(tx, dialect: dialect) }
+                        if let note { try tx.upsert(Fixtures.NoteRecord(slug: "n\(note)", body: "step \(step)")) }
+                    }
+                    committed.append(operations)
+                } catch is FetchKitError {}
+            }
             await composite.sync()
             try recorder.checkOrder()
-            let context = "step \(step), operations \(operations)"
-            try expect(recorder.updates.count <= 1, "\(context): one transaction gave \(recorder.updates.count) batches")
+            let context = "step \(step), transactions \(committed)"
+            try expect(recorder.updates.count <= max(committed.count, 1),
+                       "\(context): \(committed.count) transactions gave \(recorder.updates.count) batches")
             let want = try await expected()
-            for update in recorder.updates {
+            for (update, inCallbacks) in zip(recorder.updates, recorder.shownInCallbacks) {
                 batches += 1
                 do {
-                    ui = try ListSimulator.apply(update.changeset, to: ui, expecting: want)
+                    ui = try ListSimulator.apply(update.changeset, to: ui, expecting: inCallbacks)
                 } catch {
-                    throw ConformanceFailure("\(context): the batch does not apply: \(error)")
+                    throw ConformanceFailure("\(context): the batch does not lead to what the data source showed "
+                        + "inside its callbacks: \(error)")
                 }
             }
             recorder.reset()
             let now = shown()
+            try expect(ui.map(\.section) == want.map(\.section) && ui.map(\.rows) == want.map(\.rows),
+                       "\(context): the UI's model is \(ui), fresh fetches give \(want)")
             try expect(now.map(\.section) == want.map(\.section) && now.map(\.rows) == want.map(\.rows),
                        "\(context): the composite shows \(now), fresh fetches give \(want)")
         }

@@ -1,5 +1,6 @@
 import FetchKit
 import Foundation
+import Synchronization
 
 /// Seed 001: several named requests in one controller, with animated transitions between them.
 extension StoreConformance {
@@ -29,7 +30,45 @@ extension StoreConformance {
                   body: { try await $0.checkTransitions(on: $1) }),
             Check(name: "multi: a failed transition changes nothing; live changes follow the current request",
                   body: { try await $0.checkFailedTransitionsAndLiveChanges(on: $1) }),
+            Check(name: "multi: inside a transition's callbacks the current name is the new one",
+                  body: { try await $0.checkNameInsideTransitions(on: $1) }),
         ]
+    }
+
+    /// Records the multi-controller's current name inside each batch's first and last callbacks.
+    private final class NameRecorder: MultiResultsControllerDelegate, Sendable {
+        let names = Mutex<[String]>([])
+
+        func controllerWillChangeContent(_ controller: MultiResultsController<Row>) {
+            names.withLock { $0.append("will:" + controller.currentName) }
+        }
+
+        func controller(_ controller: MultiResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+            names.withLock { $0.append("applied:" + controller.currentName) }
+        }
+    }
+
+    func checkNameInsideTransitions(on store: any PersistentStore) async throws {
+        let multi = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "open")
+        let recorder = NameRecorder()
+        multi.delegate = recorder
+        try await multi.performFetch()
+        for name in ["all", "done", "byCategory", "open"] {
+            recorder.names.withLock { $0 = [] }
+            try await multi.transition(to: name)
+            let seen = recorder.names.withLock { $0 }
+            try expect(!seen.isEmpty && seen == ["will:" + name, "applied:" + name],
+                       "transition to \(name): the callbacks read \(seen)")
+        }
+        // A failed transition's name is never visible.
+        recorder.names.withLock { $0 = [] }
+        do {
+            try await multi.transition(to: "broken")
+            throw ConformanceFailure("a transition to a request naming a missing attribute succeeded")
+        } catch is FetchKitError {}
+        try expect(multi.currentName == "open" && recorder.names.withLock { $0 }.isEmpty,
+                   "after a failed transition: \(multi.currentName), callbacks \(recorder.names.withLock { $0 })")
+        multi.delegate = nil
     }
 
     /// Checks that `multi` holds a fresh fetch of its request and that the one batch `recorder` heard since

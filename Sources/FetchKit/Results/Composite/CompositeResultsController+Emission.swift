@@ -1,29 +1,59 @@
 extension CompositeResultsController {
     /// Tells the delegate about the changes the parts reported: one batch per store transaction, whichever
     /// parts it changed, in global index paths. Runs one at a time (under `emission`).
+    ///
+    /// The content the data source reads moves one batch at a time, just before that batch's callbacks: read
+    /// from inside any callback, it shows exactly the state the current batch leads to, even when several
+    /// transactions are pending.
     func emitPending() async {
-        // Every part reports a transaction's change before its sync() returns: wait for all of them, so
-        // the changes of one transaction are in `pending` together.
         let parts = state.withLock { $0.parts }
-        for case .results(let source) in parts { await source.sync() }
-        let (updates, delegate) = state.withLock { state -> ([CompositeUpdate], (any CompositeResultsControllerDelegate)?) in
-            var groups: [[Pending]] = []
-            for pending in state.pending {
-                if let id = pending.transactionID, let group = groups.firstIndex(where: { $0.first?.transactionID == id }) {
-                    groups[group].append(pending)
-                } else {
-                    groups.append([pending])
+        var stalled = false
+        while true {
+            // Every part reports a transaction's change before its sync() returns: once all have synced, a
+            // transaction through the one every part has applied is complete in `pending`. A later one may
+            // still be missing a part's change (it committed after the syncs began): it waits for the next
+            // round rather than arriving as two batches.
+            var through = UInt64.max
+            for case .results(let source) in parts {
+                await source.sync()
+                through = min(through, source.appliedTransactionID)
+            }
+            var emitted = false
+            while let (update, delegate) = state.withLock({ state -> (CompositeUpdate, (any CompositeResultsControllerDelegate)?)? in
+                guard let group = Self.takeNextGroup(from: &state.pending, through: stalled ? .max : through) else {
+                    return nil
                 }
+                return (Self.merge(group, into: &state.applied), state.delegate)
+            }) {
+                emitted = true
+                if let delegate, !update.changeset.isEmpty { notify(delegate, of: update) }
             }
-            state.pending = []
-            if groups.allSatisfy({ $0.first?.transactionID != nil }) {
-                groups.sort { ($0.first?.transactionID ?? 0) < ($1.first?.transactionID ?? 0) }
-            }
-            let updates = groups.map { group in Self.merge(group, into: &state.applied) }
-            return (updates, state.delegate)
+            guard state.withLock({ !$0.pending.isEmpty }) else { return }
+            // Parts on different stores number their transactions apart: when a round completes nothing,
+            // the rest goes out in order.
+            stalled = !emitted
         }
-        guard let delegate else { return }
-        for update in updates where !update.changeset.isEmpty { notify(delegate, of: update) }
+    }
+
+    /// Removes and returns the pending changes of the next transaction: the earliest one when every change
+    /// names its transaction, otherwise the first change's (a fetch or a request change comes in order);
+    /// `nil` when there is none, or the next one is after `through`.
+    static func takeNextGroup(from pending: inout [Pending], through: UInt64) -> [Pending]? {
+        guard let first = pending.first else { return nil }
+        let id: UInt64?
+        if pending.allSatisfy({ $0.transactionID != nil }) {
+            id = pending.lazy.compactMap(\.transactionID).min()
+        } else {
+            id = first.transactionID
+        }
+        guard let id else {
+            pending.removeFirst()
+            return [first]
+        }
+        guard id <= through else { return nil }
+        let group = pending.filter { $0.transactionID == id }
+        pending.removeAll { $0.transactionID == id }
+        return group
     }
 
     /// One batch from the changes of several parts: each part's operations shifted by the sections of the

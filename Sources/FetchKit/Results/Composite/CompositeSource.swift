@@ -6,6 +6,8 @@ protocol CompositeSource: Sendable {
     func sync() async
     /// What the composite shows of the controller's current results.
     func currentContent() -> PartContent
+    /// The last store transaction the controller has applied (``ResultsController/appliedTransactionID``).
+    var appliedTransactionID: UInt64 { get }
 }
 
 extension ResultsPartSource: CompositeSource {
@@ -17,4 +19,6 @@ extension ResultsPartSource: CompositeSource {
     func sync() async { await controller.sync() }
 
     func currentContent() -> PartContent { content(of: controller.snapshot) }
+
+    var appliedTransactionID: UInt64 { controller.appliedTransactionID }
 }

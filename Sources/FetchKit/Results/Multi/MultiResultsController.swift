@@ -27,14 +27,14 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The results controller showing the current request.
     let controller: ResultsController<Object>
     private let forwarder: Forwarder
-    private let current: Mutex<(name: String, delegate: WeakDelegate)>
+    private let current: Mutex<(name: String, delegate: WeakDelegate, pending: (name: String, request: FetchRequest)?)>
     /// Serializes transitions, so the current name always names the controller's request.
     private let transitions = TransitionLock()
 
     init(requests: [String: FetchRequest], initial: String, controller: ResultsController<Object>) {
         self.requests = requests
         self.controller = controller
-        self.current = Mutex((initial, WeakDelegate()))
+        self.current = Mutex((initial, WeakDelegate(), nil))
         self.forwarder = Forwarder()
         forwarder.owner.withLock { $0 = WeakOwner(value: self) }
         controller.delegate = forwarder
@@ -46,8 +46,14 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
         set { current.withLock { $0.delegate = WeakDelegate(value: newValue) } }
     }
 
-    /// The name of the current request.
-    public var currentName: String { current.withLock { $0.name } }
+    /// The name of the current request; inside a transition's callbacks, already the new one.
+    public var currentName: String {
+        let (name, pending) = current.withLock { ($0.name, $0.pending) }
+        // A transition's batch is published with its request: from then on, its callbacks included, the
+        // name is the new one.
+        if let pending, controller.request == pending.request { return pending.name }
+        return name
+    }
     /// The current request.
     public var request: FetchRequest { controller.request }
     /// The current results.
@@ -85,8 +91,17 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
             throw FetchKitError.unknownRequestName(name, known: requests.keys.sorted())
         }
         try await transitions.run {
-            try await controller.setRequest(request)
-            current.withLock { $0.name = name }
+            current.withLock { $0.pending = (name, request) }
+            do {
+                try await controller.setRequest(request)
+            } catch {
+                current.withLock { $0.pending = nil }
+                throw error
+            }
+            current.withLock {
+                $0.name = name
+                $0.pending = nil
+            }
         }
     }
 }
