@@ -132,21 +132,7 @@ extension StoreConformance {
                 + sections(try await store.fetch(notesRequest), key: nil, limit: 3, part: "note")
         }
 
-        /// What the composite shows, read through its typed accessors.
-        func shown() -> [(section: String, rows: [String])] {
-            composite.sections.enumerated().map { index, section in
-                let rows = (0..<section.count).map { row -> String in
-                    let path = RowPath(section: index, row: row)
-                    if let fixed = composite.row(at: path, in: menu) { return "menu:\(fixed)" }
-                    if let task = composite.object(at: path, in: taskPart) { return "task:\(Value.integer(task.id ?? -1))" }
-                    if let category = composite.object(at: path, in: categoryPart) { return "category:\(category["id"] ?? .null)" }
-                    if let note = composite.object(at: path, in: notePart) { return "note:\(Value.text(note.slug))" }
-                    return "?"
-                }
-                return (section.name, rows)
-            }
-        }
-
+        /// What the composite shows, read through its typed accessors (also from inside its callbacks).
         let reader: @Sendable (CompositeResultsController) -> CompositeRecorder.Content = { composite in
             composite.sections.enumerated().map { index, section in
                 let rows = (0..<section.count).map { row -> String in
@@ -161,6 +147,7 @@ extension StoreConformance {
             }
         }
         recorder.read.withLock { $0 = reader }
+        func shown() -> CompositeRecorder.Content { reader(composite) }
         var ui = shown()
         try expect(ui.map(\.section) == (try await expected()).map(\.section), "first sections \(ui.map(\.section))")
         var random = SeededRandom(seed: 0xC0_4905 &+ UInt64(burst.upperBound))
