@@ -71,16 +71,15 @@ extension KeyedDiff {
                     fates[row] = .leavesSection
                 }
             }
-            // Backward, only when some stayers are out of order: those outside one longest run move.
+            // Only when some stayers are out of order: those outside one longest run move. Of the longest runs,
+            // one that keeps the rows whose index path does not change (same section, same row), where it can.
             if lis.length < stayers {
-                lis.beginBackward()
-                var row = rowCount - 1
-                while row >= 0 {
-                    if fates[row] == .staysInPlace && !lis.takeBackward(oldToNew[low + row], at: row) {
-                        fates[row] = .movesInSection
-                    }
-                    row -= 1
-                }
+                let isSameSection = section == target
+                for row in 0..<rowCount where fates[row] == .staysInPlace { fates[row] = .movesInSection }
+                lis.chooseBackward(
+                    count: rowCount, added: { fates[$0] == .movesInSection }, value: { oldToNew[low + $0] },
+                    isFixed: { isSameSection && Int(oldToNew[low + $0] - newLow) == $0 },
+                    keep: { fates[$0] = .staysInPlace })
             }
             // Report.
             for row in 0..<rowCount {

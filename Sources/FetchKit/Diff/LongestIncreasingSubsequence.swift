@@ -80,6 +80,68 @@ struct LongestIncreasingSubsequence: ~Copyable {
         return true
     }
 
+    /// Chooses one longest subsequence among the values added since ``reset()``, preferring fixed points:
+    /// at each length, among the positions that can take that place, the last one that `isFixed` (a row whose
+    /// index does not change), else the last one. Calls `keep` for each chosen position.
+    ///
+    /// `added(p)` says whether position `p` in `0..<count` was added, and `value(p)` is its value. Positions
+    /// of one length have strictly decreasing values (a larger value after a smaller one would extend the
+    /// run), so the positions that can take a place form one contiguous range of that length's positions.
+    ///
+    /// - Complexity: O(n + L log n) for n positions and a longest run of length L.
+    func chooseBackward(
+        count: Int, added: (Int) -> Bool, value: (Int) -> Int32, isFixed: (Int) -> Bool, keep: (Int) -> Void
+    ) {
+        guard length > 0 else { return }
+        // The added positions grouped by length, ascending within each (a counting sort), and for each entry
+        // the index of the last fixed point at or before it within its length (or -1).
+        var starts = [Int](repeating: 0, count: length + 1)
+        for position in 0..<count where added(position) { starts[Int(lengths[position])] += 1 }
+        for level in 0..<length { starts[level + 1] += starts[level] }
+        var fill = starts
+        var byLevel = [Int](repeating: 0, count: starts[length])
+        for position in 0..<count where added(position) {
+            let level = Int(lengths[position]) - 1
+            byLevel[fill[level]] = position
+            fill[level] += 1
+        }
+        var lastFixed = [Int](repeating: -1, count: byLevel.count)
+        for level in 0..<length {
+            var last = -1
+            for index in starts[level]..<starts[level + 1] {
+                if isFixed(byLevel[index]) { last = index }
+                lastFixed[index] = last
+            }
+        }
+        var before = Int.max
+        var bound = Int32.max
+        for level in stride(from: length - 1, through: 0, by: -1) {
+            var low = starts[level]
+            var high = starts[level + 1]
+            // high: the first position at or after `before`.
+            var a = low, b = high
+            while a < b {
+                let mid = (a + b) / 2
+                if byLevel[mid] < before { a = mid + 1 } else { b = mid }
+            }
+            high = a
+            // low: the first value below `bound` (values decrease along the level).
+            a = low
+            b = high
+            while a < b {
+                let mid = (a + b) / 2
+                if value(byLevel[mid]) < bound { b = mid } else { a = mid + 1 }
+            }
+            low = a
+            guard low < high else { return }
+            let chosen = lastFixed[high - 1] >= low ? lastFixed[high - 1] : high - 1
+            let position = byLevel[chosen]
+            keep(position)
+            before = position
+            bound = value(position)
+        }
+    }
+
     /// Sets `isMember[p]` for the positions of one longest strictly increasing subsequence of `values` (and
     /// clears it for the others); returns its length. `values` holds at most `capacity` distinct values.
     ///
