@@ -75,11 +75,25 @@ extension KeyedDiff {
             // one that keeps the rows whose index path does not change (same section, same row), where it can.
             if lis.length < stayers {
                 let isSameSection = section == target
-                for row in 0..<rowCount where fates[row] == .staysInPlace { fates[row] = .movesInSection }
-                lis.chooseBackward(
-                    count: rowCount, added: { fates[$0] == .movesInSection }, value: { oldToNew[low + $0] },
-                    isFixed: { isSameSection && Int(oldToNew[low + $0] - newLow) == $0 },
-                    keep: { fates[$0] = .staysInPlace })
+                // The last candidate at each place first (one pass); only when that moves a row to its own path
+                // is the run chosen again, preferring such rows.
+                lis.beginBackward()
+                var movesToItself = false
+                var row = rowCount - 1
+                while row >= 0 {
+                    if fates[row] == .staysInPlace && !lis.takeBackward(oldToNew[low + row], at: row) {
+                        fates[row] = .movesInSection
+                        movesToItself = movesToItself || (isSameSection && Int(oldToNew[low + row] - newLow) == row)
+                    }
+                    row -= 1
+                }
+                if movesToItself {
+                    for row in 0..<rowCount where fates[row] == .staysInPlace { fates[row] = .movesInSection }
+                    lis.chooseBackward(
+                        count: rowCount, added: { fates[$0] == .movesInSection }, value: { oldToNew[low + $0] },
+                        isFixed: { isSameSection && Int(oldToNew[low + $0] - newLow) == $0 },
+                        keep: { fates[$0] = .staysInPlace })
+                }
             }
             // Report.
             for row in 0..<rowCount {
