@@ -132,8 +132,8 @@ extension ResultsController {
     /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
     /// then sends the batch to the delegate and the subscribers.
     ///
-    /// `batch` is the same batch already built (a leader's, which a follower delivers as it is when it covers
-    /// the same transactions).
+    /// `batch` is the same batch already built (a leader's): a follower delivers it with its prepared callbacks,
+    /// renamed to the transactions its own batch covers when those differ.
     func publish(
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsUpdate<Object>? = nil,
