@@ -105,8 +105,8 @@ public struct DiffSide<Key: Hashable> {
             }
             previous = start
         }
-        var seen = Set<String>(minimumCapacity: sectionNames.count)
-        for (index, name) in sectionNames.enumerated() where !seen.insert(name).inserted {
+        var seen = Set<SectionName>(minimumCapacity: sectionNames.count)
+        for (index, name) in sectionNames.enumerated() where !seen.insert(SectionName(name)).inserted {
             throw FetchKitError.invalidValue("diff side: section \(index) repeats the name '\(name)'")
         }
     }

@@ -14,14 +14,14 @@ struct SectionMatching {
     /// Matches sections by name (names are unique on each side).
     /// - Complexity: O(sections).
     init(oldNames: [String], newNames: [String]) {
-        if oldNames == newNames {
+        if oldNames.isSameSections(as: newNames) {
             oldTarget = Array(oldNames.indices)
             newSource = Array(newNames.indices)
             return
         }
-        var newIndex = [String: Int](minimumCapacity: newNames.count)
-        for (index, name) in newNames.enumerated() { newIndex[name] = index }
-        oldTarget = oldNames.map { newIndex[$0] ?? -1 }
+        var newIndex = [SectionName: Int](minimumCapacity: newNames.count)
+        for (index, name) in newNames.enumerated() { newIndex[SectionName(name)] = index }
+        oldTarget = oldNames.map { newIndex[SectionName($0)] ?? -1 }
         newSource = [Int](repeating: -1, count: newNames.count)
         for (old, new) in oldTarget.enumerated() {
             if new >= 0 { newSource[new] = old } else { deletes.append(old) }

@@ -5,6 +5,9 @@
 enum ControllerCommand: Sendable {
     /// A change the router handed over.
     case routed(RoutedChange)
+    /// `count` routed changes, through transaction `through`, collapsed into one refetch: the controller fell
+    /// behind (see ``ControllerCommandQueue/backlogLimit``).
+    case catchUp(count: Int, through: UInt64)
     /// `sync()`: resumed when every command before it has run (and the controller is not stale).
     case barrier(CheckedContinuation<Void, Never>)
     /// A stale controller's next attempt to refetch.
@@ -14,6 +17,8 @@ enum ControllerCommand: Sendable {
     case adopt(any AnyObject & Sendable, version: UInt64, group: ObjectIdentifier)
     /// The leader of the shared results left: this follower takes over.
     case promote
+    /// The leader of the shared results this controller follows stopped with a permanent failure.
+    case fail(FetchKitError)
     /// ``ResultsController/performFetch()``.
     case performFetch(CheckedContinuation<Void, any Error>)
     /// ``ResultsController/setRequest(_:)``.
@@ -23,8 +28,123 @@ enum ControllerCommand: Sendable {
 }
 
 /// The commands waiting to run, and whether a task is running them.
+///
+/// A controller slower than the commits (a slow delegate) never queues without bound: once
+/// ``backlogLimit`` store changes wait, they collapse into one ``ControllerCommand/catchUp(count:through:)``
+/// (one refetch, one batch from what the delegate last saw to the current results), and later changes join
+/// it while it waits; once as many shared batches wait, a new one replaces the newest waiting one (a follower
+/// diffs from what it shows to the batch's results).
 struct ControllerCommandQueue: ~Copyable {
+    /// How many store changes, or shared batches, may wait before they collapse.
+    static let backlogLimit = 64
+
     var pending: [ControllerCommand] = []
     var head = 0
     var isDraining = false
+    /// Routed changes and shared batches waiting (a collapsed catch-up counts once).
+    var backlog = 0
+    /// Waiting routed changes and shared batches, by kind.
+    var routedWaiting = 0
+    var adoptsWaiting = 0
+    /// Where the waiting catch-up is, while it waits.
+    var catchUpIndex: Int?
+    /// Where the newest waiting shared batch is, while it waits.
+    var adoptIndex: Int?
+
+    /// Queues `command`, collapsing the backlog when it is full.
+    ///
+    /// - Returns: the change in ``backlog`` (for the delivery-backlog gauge), and whether it collapsed.
+    mutating func append(_ command: ControllerCommand) -> (backlog: Int, collapsed: Bool) {
+        switch command {
+        case .routed(let routed):
+            let through = routed.change.transactionID
+            if let index = catchUpIndex, case .catchUp(let count, let previous) = pending[index] {
+                pending[index] = .catchUp(count: count + 1, through: max(previous, through))
+                return (0, false)
+            }
+            guard routedWaiting >= Self.backlogLimit else {
+                pending.append(command)
+                routedWaiting += 1
+                backlog += 1
+                return (1, false)
+            }
+            // Collapse every waiting routed change into one catch-up, where the first of them waits.
+            var collapsed = 1
+            var first: Int?
+            var kept: [ControllerCommand] = []
+            kept.reserveCapacity(pending.count - head)
+            for index in head..<pending.count {
+                if case .routed = pending[index] {
+                    collapsed += 1
+                    if first == nil {
+                        first = kept.count
+                        kept.append(.retry)
+                    }
+                } else {
+                    if index == adoptIndex { adoptIndex = kept.count + head }
+                    kept.append(pending[index])
+                }
+            }
+            let position = first.map { $0 + head } ?? pending.count
+            pending.removeSubrange(head...)
+            pending.append(contentsOf: kept)
+            if position == pending.count { pending.append(.retry) }
+            pending[position] = .catchUp(count: collapsed, through: through)
+            catchUpIndex = position
+            let change = 1 - routedWaiting
+            backlog += change
+            routedWaiting = 0
+            return (change, true)
+        case .adopt:
+            if adoptsWaiting >= Self.backlogLimit, let index = adoptIndex {
+                pending[index] = command
+                return (0, true)
+            }
+            pending.append(command)
+            adoptIndex = pending.count - 1
+            adoptsWaiting += 1
+            backlog += 1
+            return (1, false)
+        default:
+            pending.append(command)
+            return (0, false)
+        }
+    }
+
+    /// The next command, or `nil` when none waits (the queue then stops draining).
+    ///
+    /// - Returns: the command and the change in ``backlog``.
+    mutating func next() -> (command: ControllerCommand, backlog: Int)? {
+        guard head < pending.count else {
+            pending.removeAll(keepingCapacity: false)
+            head = 0
+            isDraining = false
+            return nil
+        }
+        let command = pending[head]
+        if head == catchUpIndex { catchUpIndex = nil }
+        if head == adoptIndex { adoptIndex = nil }
+        head += 1
+        if head >= 64 && head * 2 >= pending.count {
+            pending.removeFirst(head)
+            catchUpIndex = catchUpIndex.map { $0 - head }
+            adoptIndex = adoptIndex.map { $0 - head }
+            head = 0
+        }
+        switch command {
+        case .routed:
+            routedWaiting -= 1
+            backlog -= 1
+            return (command, -1)
+        case .catchUp:
+            backlog -= 1
+            return (command, -1)
+        case .adopt:
+            adoptsWaiting -= 1
+            backlog -= 1
+            return (command, -1)
+        default:
+            return (command, 0)
+        }
+    }
 }

@@ -5,19 +5,9 @@ extension ResultsController {
         switch command {
         case .performFetch(let continuation):
             let request = state.withLock { $0.request }
-            do {
-                try await fetchOrJoin(request)
-                continuation.resume()
-            } catch {
-                continuation.resume(throwing: error)
-            }
+            await fetchCommand(request, continuation)
         case .setRequest(let request, let continuation):
-            do {
-                try await fetchOrJoin(request)
-                continuation.resume()
-            } catch {
-                continuation.resume(throwing: error)
-            }
+            await fetchCommand(request, continuation)
         case .moveObject(let target, let continuation):
             do {
                 let (from, to) = try resolve(target)
@@ -30,9 +20,19 @@ extension ResultsController {
             let delta = await apply(routed)
             state.withLock { state in
                 // Applied, whether it needed a batch or not (a stale controller has applied nothing).
-                if !state.isStale { state.appliedThrough = max(state.appliedThrough, routed.change.transactionID) }
+                if !state.isStale && !state.status.isFailed {
+                    state.appliedThrough = max(state.appliedThrough, routed.change.transactionID)
+                }
             }
             router.finish(routeID, entered: delta.entered, left: delta.left)
+        case .catchUp(let count, let through):
+            await catchUp(through: through)
+            state.withLock { state in
+                if !state.isStale && !state.status.isFailed { state.appliedThrough = max(state.appliedThrough, through) }
+            }
+            router.finish(routeID, entered: [], left: [], count: count)
+        case .fail(let error):
+            if !hasFailed { fail(with: error) }
         case .barrier(let continuation):
             let ready = state.withLock { state -> Bool in
                 if !state.isStale { return true }
@@ -46,6 +46,49 @@ extension ResultsController {
             adopt(ResultsUpdate(erased: update), version: version, from: group)
         case .promote:
             await takeOver()
+        }
+    }
+
+    /// Runs ``performFetch()`` or ``setRequest(_:)``: the status is ``ResultsStatus/fetching`` meanwhile, then
+    /// ``ResultsStatus/live`` — or, when the fetch throws, what it was before.
+    private func fetchCommand(_ request: FetchRequest, _ continuation: CheckedContinuation<Void, any Error>) async {
+        let before = state.withLock { $0.status }
+        setStatus(.fetching)
+        do {
+            try await fetchOrJoin(request)
+            let waiters = state.withLock { state in
+                // A fetch that worked catches a stale controller up.
+                state.isStale = false
+                state.retry?.cancel()
+                state.retry = nil
+                state.retryDelay = .milliseconds(50)
+                defer { state.staleWaiters.removeAll() }
+                return state.staleWaiters
+            }
+            setStatus(.live)
+            for waiter in waiters { waiter.resume() }
+            continuation.resume()
+        } catch {
+            setStatus(before)
+            continuation.resume(throwing: error)
+        }
+    }
+
+    /// Applies a collapsed backlog of store changes with one refetch: one batch from what the delegate last
+    /// received to the current results.
+    private func catchUp(through: UInt64) async {
+        let (request, isActive) = state.withLock { state in
+            (state.request, state.hasFetched && !state.isStale && !state.status.isFailed
+                && (state.group == nil || state.isLeader))
+        }
+        guard isActive else { return }
+        do {
+            try await refresh(to: request, transactionID: through)
+            state.withLock { $0.fullRefreshes += 1 }
+            router.metrics.refetchedChanges.increment()
+            router.metrics.resyncs.increment()
+        } catch {
+            handleFailure(error)
         }
     }
 
@@ -66,6 +109,11 @@ extension ResultsController {
         let snapshot = ResultsSnapshot(
             rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
             order: Self.incrementalOrder(for: request, in: schema))
+        if let key = request.sectionNameKeyPath, let repeated = snapshot.sectionNames.repeatedSectionName {
+            // The order does not keep a section's rows together (a case-insensitive sort on the section key
+            // with values differing only in case, say): the sections cannot be shown.
+            throw FetchKitError.sectionOrder(key: key, section: repeated)
+        }
         let (previous, hasFetched, previousPlan, previousRequest) = state.withLock {
             ($0.snapshot, $0.hasFetched, $0.plan, $0.request)
         }

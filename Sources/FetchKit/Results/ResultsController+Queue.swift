@@ -6,26 +6,38 @@ import Synchronization
 extension ResultsController {
     /// Queues `command`; it runs after every command queued before it, never beside another.
     func enqueue(_ command: ControllerCommand) {
-        let start = queue.withLock { queue -> Bool in
-            queue.pending.append(command)
-            guard !queue.isDraining else { return false }
+        let (start, change) = queue.withLock { queue -> (Bool, (backlog: Int, collapsed: Bool)) in
+            let change = queue.append(command)
+            guard !queue.isDraining else { return (false, change) }
             queue.isDraining = true
-            return true
+            return (true, change)
+        }
+        noteBacklog(change.backlog)
+        if change.collapsed {
+            state.withLock { $0.coalescedDeliveries += 1 }
+            router.metrics.coalescedDeliveries.increment()
         }
         if start { Task { await self.drain() } }
+    }
+
+    /// Moves the delivery-backlog gauge by `change`.
+    private func noteBacklog(_ change: Int) {
+        if change > 0 {
+            router.metrics.deliveryBacklog.increment(by: Double(change))
+        } else if change < 0 {
+            router.metrics.deliveryBacklog.decrement(by: Double(-change))
+        }
     }
 
     /// Runs `command` on the caller's task when the controller is idle (then whatever was queued meanwhile),
     /// or queues it behind the controller's current work.
     func run(_ command: ControllerCommand) async {
-        let inline = queue.withLock { queue -> Bool in
-            guard !queue.isDraining else {
-                queue.pending.append(command)
-                return false
-            }
+        let (inline, change) = queue.withLock { queue -> (Bool, Int) in
+            guard !queue.isDraining else { return (false, queue.append(command).backlog) }
             queue.isDraining = true
-            return true
+            return (true, 0)
         }
+        noteBacklog(change)
         guard inline else { return }
         await handle(command)
         await drain()
@@ -37,21 +49,8 @@ extension ResultsController {
     }
 
     private func nextCommand() -> ControllerCommand? {
-        queue.withLock { queue in
-            guard queue.head < queue.pending.count else {
-                queue.pending.removeAll(keepingCapacity: false)
-                queue.head = 0
-                queue.isDraining = false
-                return nil
-            }
-            defer {
-                queue.head += 1
-                if queue.head >= 64 && queue.head * 2 >= queue.pending.count {
-                    queue.pending.removeFirst(queue.head)
-                    queue.head = 0
-                }
-            }
-            return queue.pending[queue.head]
-        }
+        guard let (command, change) = queue.withLock({ $0.next() }) else { return nil }
+        noteBacklog(change)
+        return command
     }
 }

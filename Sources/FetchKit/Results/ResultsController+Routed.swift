@@ -16,46 +16,45 @@ extension ResultsController: RouteTarget {
     /// Applies one routed change and says which keys entered and left the results.
     func apply(_ routed: RoutedChange) async -> MembershipDelta {
         let change = routed.change
-        let (request, isRelevant, isStale, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
+        let (request, isRelevant, isStopped, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
             (state.request,
              // A follower's batches come from its leader.
              state.hasFetched && (state.group == nil || state.isLeader)
                 && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
-             state.isStale, state.fetchedThrough, state.ownReadsThrough, state.entityTable)
+             state.isStale || state.status.isFailed,
+             state.fetchedThrough, state.ownReadsThrough, state.entityTable)
         }
-        // A stale controller's retry refetches everything; a change the last fetch saw is already in.
-        guard isRelevant, !isStale, change.isResync || change.transactionID > fetchedThrough else { return .init() }
+        // A stale controller's retry refetches everything, a failed one applies nothing; a change the last
+        // fetch saw is already in.
+        guard isRelevant, !isStopped, change.isResync || change.transactionID > fetchedThrough else { return .init() }
         let reread = change.transactionID > ownReadsThrough ? routed.rows[table] : nil
         do {
-            if let delta = try await applyIncrementally(change, reread: reread) { return delta }
+            if let delta = try await applyIncrementally(change, reread: reread) {
+                router.metrics.incrementalChanges.increment()
+                return delta
+            }
         } catch {
             logger.debug("incremental update failed, refetching", metadata: ["error": "\(error)"])
         }
         do {
             try await refresh(to: request, transactionID: change.transactionID)
             state.withLock { $0.fullRefreshes += 1 }
+            router.metrics.refetchedChanges.increment()
+            if change.isResync { router.metrics.resyncs.increment() }
         } catch {
-            becomeStale(after: error)
+            handleFailure(error)
         }
         // A refetch reports its keys to the router itself.
         return .init()
     }
 
-    /// The controller could not read the database: it keeps its results, holds back `sync()` callers, and
-    /// refetches after a delay until it succeeds.
-    func becomeStale(after error: any Error) {
-        logger.info("results refresh failed; retrying", metadata: ["error": "\(error)"])
-        if case FetchKitError.closed = error {
-            // The store is closed: there is nothing to catch up with.
-            let waiters = state.withLock { state in
-                state.isStale = false
-                defer { state.staleWaiters.removeAll() }
-                return state.staleWaiters
-            }
-            for waiter in waiters { waiter.resume() }
-            return
-        }
-        state.withLock { state in
+    /// The controller could not read the database for a transient reason: it keeps its results, holds back
+    /// `sync()` callers, and refetches after a delay (doubling up to 2 s) until it succeeds.
+    func becomeStale(after error: FetchKitError) {
+        logger.warning("results refresh failed; retrying", metadata: [
+            "entity": "\(state.withLock { $0.request.entityName })", "error": "\(error)"])
+        router.metrics.transientFailures.increment()
+        let readers = state.withLock { state in
             state.isStale = true
             let delay = state.retryDelay
             state.retryDelay = min(state.retryDelay * 2, .seconds(2))
@@ -64,7 +63,9 @@ extension ResultsController: RouteTarget {
                 try? await Task.sleep(for: delay)
                 self?.enqueue(.retry)
             }
+            return Self.setStatus(.resyncing(error), in: &state)
         }
+        for reader in readers { reader.yield(.resyncing(error)) }
     }
 
     /// A stale controller's next attempt: refetch, and release the `sync()` callers when it worked.
@@ -76,17 +77,22 @@ extension ResultsController: RouteTarget {
         do {
             try await refresh(to: request, transactionID: through == .max ? nil : through)
         } catch {
-            becomeStale(after: error)
+            handleFailure(error)
             return
         }
+        var readers: [AsyncStream<ResultsStatus>.Continuation] = []
         let waiters = state.withLock { state in
             state.isStale = false
             state.retryDelay = .milliseconds(50)
             state.retry = nil
             state.fullRefreshes += 1
+            readers = Self.setStatus(.live, in: &state)
             defer { state.staleWaiters.removeAll() }
             return state.staleWaiters
         }
+        router.metrics.resyncs.increment()
+        logger.info("results caught up after a failure", metadata: ["entity": "\(request.entityName)"])
+        for reader in readers { reader.yield(.live) }
         for waiter in waiters { waiter.resume() }
     }
 

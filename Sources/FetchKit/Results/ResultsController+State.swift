@@ -40,6 +40,12 @@ extension ResultsController {
         /// The pending retry of a stale controller, and its next delay.
         var retry: Task<Void, Never>?
         var retryDelay: Duration = .milliseconds(50)
+        /// Whether the controller follows the database (see ``ResultsStatus``).
+        var status = ResultsStatus.idle
+        /// The readers of ``ResultsController/statusUpdates()``.
+        var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
+        /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.
+        var coalescedDeliveries = 0
         /// The table of the request's entity.
         var entityTable = ""
         /// Related tables whose changes the incremental path localises, with the entity's foreign key into each.

@@ -120,30 +120,39 @@ public final class ResultsController<Object: Sendable>: Sendable {
         }
     }
 
-    /// The results as a stream: the current snapshot first (with a `nil` changeset), then one element per batch.
+    /// The results as an asynchronous sequence: the current snapshot first (with a `nil` changeset), then one
+    /// element per batch.
     ///
-    /// The stream buffers without limit; ending the iteration unsubscribes.
-    public func updates() -> AsyncStream<ResultsUpdate<Object>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ResultsUpdate<Object>.self)
+    /// A reader more than `bufferingLimit` batches behind receives the waiting batches as one (see
+    /// ``ResultsUpdates``); the sequence ends by throwing the error that stopped the controller.
+    ///
+    /// ```swift
+    /// for try await update in controller.updates() { render(update.snapshot, update.changeset) }
+    /// ```
+    public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
+        let buffer = UpdateBuffer<Object>(limit: bufferingLimit)
         let id = state.withLock { state -> Int in
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(continuation, id: id)
+            if case .failed(let error) = state.status {
+                buffer.finish(throwing: error)
+                return id
+            }
+            state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(buffer, id: id)
             if state.hasFetched {
-                continuation.yield(
+                buffer.push(
                     ResultsUpdate(previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
             } else {
                 state.awaitingInitial.insert(id)
             }
             return id
         }
-        continuation.onTermination = { [weak self] _ in
+        return ResultsUpdates(subscription: .init(buffer: buffer, unsubscribe: { [weak self] in
             self?.state.withLock { state in
                 state.subscribers = state.subscribers?.removing(id)
                 state.awaitingInitial.remove(id)
             }
-        }
-        return stream
+        }))
     }
 }
 

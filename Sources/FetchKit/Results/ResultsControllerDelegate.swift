@@ -33,6 +33,12 @@ public protocol ResultsControllerDelegate<Object>: AnyObject, Sendable {
     func controllerDidChangeContent(_ controller: ResultsController<Object>)
     /// The whole batch, after the individual callbacks.
     func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>)
+    /// A permanent failure stopped the controller (its ``ResultsController/status`` is now
+    /// ``ResultsStatus/failed(_:)``): it keeps its last results and applies no further change until
+    /// ``ResultsController/performFetch()`` or ``ResultsController/setRequest(_:)`` starts it again.
+    ///
+    /// Transient failures, which the controller retries on its own, show in its status instead.
+    func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError)
 }
 
 extension ResultsControllerDelegate {
@@ -47,6 +53,7 @@ extension ResultsControllerDelegate {
     ) {}
     public func controllerDidChangeContent(_ controller: ResultsController<Object>) {}
     public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {}
+    public func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {}
 }
 
 /// A batch as one value: the results before and after, and the changeset between them.

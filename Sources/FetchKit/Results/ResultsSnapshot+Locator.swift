@@ -21,7 +21,7 @@ extension ResultsSnapshot {
         if let sectionKey {
             for (index, row) in rows.enumerated() {
                 let name = (row[sectionKey] ?? .null).sectionName
-                if index == 0 || names.last != name {
+                if index == 0 || names.last?.isSameSection(as: name) != true {
                     names.append(name)
                     starts.append(index)
                 }

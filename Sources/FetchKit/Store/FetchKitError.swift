@@ -48,6 +48,10 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue(String)
     /// A ``MultiResultsController`` has no fetch request of this name; `known` lists the names it has, sorted.
     case unknownRequestName(String, known: [String])
+    /// Rows of one section are not adjacent in the request's order: `section` (a value of the section key
+    /// path `key`, compared byte for byte as the database stores it) appears in two places. Sort by `key`
+    /// first, case-sensitively, so that each section's rows stay together.
+    case sectionOrder(key: String, section: String)
     /// Any other error the database reported, with its code and the statement.
     case database(code: Int32, message: String, sql: String?)
 
@@ -87,6 +91,10 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid value: \(message)"
         case .unknownRequestName(let name, let known):
             return "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))"
+        case .sectionOrder(let key, let section):
+            return "section '\(section)' of key path '\(key)' appears twice: its rows are not together in the "
+                + "request's order (sections are told apart byte for byte, as the database stores them); sort by "
+                + "'\(key)' first and case-sensitively"
         case .database(let code, let message, let sql):
             return "database error \(code): \(message)" + (sql.map { " in: \($0)" } ?? "")
         }

@@ -51,9 +51,14 @@ struct WatchCommand: AsyncParsableCommand {
         let controller = ResultsController(store: database, request: request)
         let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1)
         let interrupted = Self.interrupts()
-        let watching = Task {
-            for await update in controller.updates() {
-                output.print(update, request: request, store: configuration.redactedURL)
+        let watching = Task { () -> FetchKitError? in
+            do throws(FetchKitError) {
+                for try await update in controller.updates() {
+                    output.print(update, request: request, store: configuration.redactedURL)
+                }
+                return nil
+            } catch {
+                return error
             }
         }
         do {
@@ -63,9 +68,17 @@ struct WatchCommand: AsyncParsableCommand {
             await database.close()
             throw error
         }
-        await interrupted.value
-        watching.cancel()
+        // Until Ctrl-C, or until the controller stops following the database (a permanent failure).
+        let failure = await withTaskGroup(of: FetchKitError?.self) { group in
+            group.addTask { await interrupted.value; return nil }
+            group.addTask { await watching.value }
+            let first = await group.next() ?? nil
+            interrupted.cancel()
+            watching.cancel()
+            return first
+        }
         await database.close()
+        if let failure { throw failure }
     }
 
     /// Completes at the first Ctrl-C (SIGINT) or SIGTERM.

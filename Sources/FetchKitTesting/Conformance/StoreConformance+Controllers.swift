@@ -208,10 +208,10 @@ extension StoreConformance {
     func checkUpdatesStream(on store: any PersistentStore) async throws {
         let harness = try await Harness(store, Self.tasksByCategory)
         var iterator = harness.controller.updates().makeAsyncIterator()
-        guard let first = await iterator.next() else { throw ConformanceFailure("the stream ended") }
+        guard let first = try await iterator.next() else { throw ConformanceFailure("the stream ended") }
         try expect(first.changeset == nil && first.snapshot.fetchedObjects.count == 10, "first element \(first)")
         try await harness.write { tx in try tx.delete("Task", key: 1) }
-        guard let second = await iterator.next() else { throw ConformanceFailure("the stream ended") }
+        guard let second = try await iterator.next() else { throw ConformanceFailure("the stream ended") }
         try expect(second.changeset?.rowDeletes == [RowPath(section: 3, row: 0)], "second element \(second)")
         try expect(second.transactionID != nil, "a store change without a transaction ID")
     }

@@ -62,8 +62,12 @@ extension ListSession {
             generation += 1
             caughtUp = false
             pump = Task { [controller, sink, generation] in
-                for await update in controller.updates() {
-                    sink.yield(.update(generation: generation, update))
+                do {
+                    for try await update in controller.updates() {
+                        sink.yield(.update(generation: generation, update))
+                    }
+                } catch {
+                    sink.yield(.message(.error("the list stopped following the database: \(error)")))
                 }
             }
         }

@@ -40,10 +40,14 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
     let index: Int
     /// Reports a part change to the composite, which owns the lock over every part's state.
     let report: @Sendable (Int, UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?) -> Void
+    /// Reports the part's permanent failure to the composite.
+    let reportFailure: @Sendable (FetchKitError) -> Void
 
     init(controller: ResultsController<Object>, limit: Int?, index: Int,
-         report: @escaping @Sendable (Int, UInt64?, (PartContent) throws -> (Changeset, PartContent)?) -> Void) {
+         report: @escaping @Sendable (Int, UInt64?, (PartContent) throws -> (Changeset, PartContent)?) -> Void,
+         reportFailure: @escaping @Sendable (FetchKitError) -> Void) {
         self.controller = controller
+        self.reportFailure = reportFailure
         self.limit = limit
         self.index = index
         self.report = report
@@ -69,5 +73,9 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
             let changeset = try ResultsDiff.changeset(from: shown, to: nextWindow)
             return changeset.isEmpty ? nil : (changeset, next)
         }
+    }
+
+    func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {
+        reportFailure(error)
     }
 }

@@ -88,9 +88,10 @@ public final class CompositeResultsController: Sendable {
     @discardableResult
     public func add<Object: Sendable>(_ controller: ResultsController<Object>, limit: Int? = nil) throws -> ResultsPart<Object> {
         let index = state.withLock { $0.parts.count }
-        let source = ResultsPartSource(controller: controller, limit: limit.map { max(0, $0) }, index: index) {
-            [weak self] part, transactionID, make in self?.receive(part, transactionID, make)
-        }
+        let source = ResultsPartSource(
+            controller: controller, limit: limit.map { max(0, $0) }, index: index,
+            report: { [weak self] part, transactionID, make in self?.receive(part, transactionID, make) },
+            reportFailure: { [weak self] error in self?.receiveFailure(error) })
         return ResultsPart(index: try append(.results(source)))
     }
 
@@ -130,6 +131,30 @@ public final class CompositeResultsController: Sendable {
         let parts = state.withLock { $0.parts }
         for case .results(let source) in parts { await source.sync() }
         try? await emission.run { await self.emitPending() }
+    }
+
+    /// Whether every part follows the database: the first part's failure, else the first part resyncing,
+    /// else ``ResultsStatus/fetching`` or ``ResultsStatus/idle`` while a part is, else ``ResultsStatus/live``.
+    public var status: ResultsStatus {
+        let parts = state.withLock { $0.parts }
+        var statuses: [ResultsStatus] = []
+        for case .results(let source) in parts { statuses.append(source.status) }
+        if let failed = statuses.first(where: \.isFailed) { return failed }
+        if let resyncing = statuses.first(where: { if case .resyncing = $0 { true } else { false } }) { return resyncing }
+        if statuses.contains(.fetching) { return .fetching }
+        if statuses.contains(.idle) { return .idle }
+        return .live
+    }
+
+    /// A part stopped with a permanent failure: the delegate hears of it after the batches before it.
+    private func receiveFailure(_ error: FetchKitError) {
+        Task { [weak self] in
+            guard let self else { return }
+            try? await self.emission.run {
+                await self.emitPending()
+                self.delegate?.controller(self, didFailWith: error)
+            }
+        }
     }
 
     /// A part's change, computed under the lock from what the part last reported.

@@ -14,6 +14,9 @@ public protocol CompositeResultsControllerDelegate: AnyObject, Sendable {
     func controllerDidChangeContent(_ controller: CompositeResultsController)
     /// The whole batch, after the individual callbacks.
     func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate)
+    /// A part's controller stopped with a permanent failure (see
+    /// ``ResultsControllerDelegate/controller(_:didFailWith:)``); the composite keeps showing its last results.
+    func controller(_ controller: CompositeResultsController, didFailWith error: FetchKitError)
 }
 
 extension CompositeResultsControllerDelegate {
@@ -24,6 +27,7 @@ extension CompositeResultsControllerDelegate {
                            for type: ResultsChangeType, newRowPath: RowPath?) {}
     public func controllerDidChangeContent(_ controller: CompositeResultsController) {}
     public func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {}
+    public func controller(_ controller: CompositeResultsController, didFailWith error: FetchKitError) {}
 }
 
 /// One batch of a composite controller, in global index paths.

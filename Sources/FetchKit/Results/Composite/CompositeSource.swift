@@ -8,6 +8,8 @@ protocol CompositeSource: Sendable {
     func currentContent() -> PartContent
     /// The last store transaction the controller has applied (``ResultsController/appliedTransactionID``).
     var appliedTransactionID: UInt64 { get }
+    /// The controller's status.
+    var status: ResultsStatus { get }
 }
 
 extension ResultsPartSource: CompositeSource {
@@ -21,4 +23,6 @@ extension ResultsPartSource: CompositeSource {
     func currentContent() -> PartContent { content(of: controller.snapshot) }
 
     var appliedTransactionID: UInt64 { controller.appliedTransactionID }
+
+    var status: ResultsStatus { controller.status }
 }

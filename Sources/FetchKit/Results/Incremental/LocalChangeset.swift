@@ -144,16 +144,16 @@ struct SectionCorrespondence {
     let oldIndex: [Int?]
 
     init(old: [String], new: [String]) throws {
-        if old == new {
+        if old.isSameSections(as: new) {
             // The common case, no section added or removed: each section is itself (no names hashed).
             newIndex = Array(old.indices)
             oldIndex = Array(new.indices)
             return
         }
-        let newByName = Dictionary(new.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldByName = Dictionary(old.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        newIndex = old.map { newByName[$0] }
-        oldIndex = new.map { oldByName[$0] }
+        let newByName = Dictionary(new.enumerated().map { (SectionName($1), $0) }, uniquingKeysWith: { first, _ in first })
+        let oldByName = Dictionary(old.enumerated().map { (SectionName($1), $0) }, uniquingKeysWith: { first, _ in first })
+        newIndex = old.map { newByName[SectionName($0)] }
+        oldIndex = new.map { oldByName[SectionName($0)] }
         var last = -1
         for target in newIndex.compactMap({ $0 }) {
             guard target > last else {

@@ -135,17 +135,17 @@ struct ResultsSnapshotEditor<Object: Sendable> {
         let end = section < sectionCounts.count ? start + sectionCounts[section] : start
         let before: Int? = position > 0 ? section : nil
         let after: Int? = position < entries.count ? (position < end ? section : section + 1) : nil
-        if let before, sectionNames[before] == name {
+        if let before, sectionNames[before].isSameSection(as: name) {
             sectionCounts[before] += 1
             return
         }
-        if let after, sectionNames[after] == name {
+        if let after, sectionNames[after].isSameSection(as: name) {
             sectionCounts[after] += 1
             return
         }
         // Strictly inside a section (the rows on both sides are in it), a new section would split it.
         let isInsideSection = before != nil && before == after
-        guard !isInsideSection, !sectionNames.contains(name) else {
+        guard !isInsideSection, sectionNames.sectionIndex(of: name) == nil else {
             throw IncrementalInconsistency(description: "a row of section '\(name)' would split another section")
         }
         let index = after ?? sectionCounts.count

@@ -30,6 +30,11 @@ extension MultiResultsController {
                 }
             }
         }
+
+        func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {
+            guard let multi = owner.withLock({ $0.value }), let delegate = multi.delegate else { return }
+            delegate.controller(multi, didFailWith: error)
+        }
     }
 }
 

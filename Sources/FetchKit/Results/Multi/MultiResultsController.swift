@@ -67,6 +67,11 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The path of the object whose primary key is `key`.
     public func rowPath(forKey key: Value) -> RowPath? { controller.rowPath(forKey: key) }
 
+    /// Whether the controller follows the database, and if not, why (see ``ResultsStatus``).
+    public var status: ResultsStatus { controller.status }
+    /// The status now, then each change of it.
+    public func statusUpdates() -> AsyncStream<ResultsStatus> { controller.statusUpdates() }
+
     /// Fetches the current request's results; calls no delegate method.
     public func performFetch() async throws { try await controller.performFetch() }
 
@@ -75,7 +80,9 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
 
     /// The results as a stream: the current snapshot first, then one element per batch (live changes and
     /// transitions).
-    public func updates() -> AsyncStream<ResultsUpdate<Object>> { controller.updates() }
+    public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
+        controller.updates(bufferingLimit: bufferingLimit)
+    }
 
     /// Switches to the request named `name`, emitting one batch from the old results to the new ones.
     ///

@@ -19,6 +19,8 @@ public protocol MultiResultsControllerDelegate<Object>: AnyObject, Sendable {
     func controllerDidChangeContent(_ controller: MultiResultsController<Object>)
     /// The whole batch, after the individual callbacks.
     func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>)
+    /// A permanent failure stopped the controller (see ``ResultsControllerDelegate/controller(_:didFailWith:)``).
+    func controller(_ controller: MultiResultsController<Object>, didFailWith error: FetchKitError)
 }
 
 extension MultiResultsControllerDelegate {
@@ -33,4 +35,5 @@ extension MultiResultsControllerDelegate {
     ) {}
     public func controllerDidChangeContent(_ controller: MultiResultsController<Object>) {}
     public func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>) {}
+    public func controller(_ controller: MultiResultsController<Object>, didFailWith error: FetchKitError) {}
 }

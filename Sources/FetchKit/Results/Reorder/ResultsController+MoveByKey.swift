@@ -41,7 +41,7 @@ extension ResultsController {
             let shift = next.section == from.section && next.row > from.row ? 1 : 0
             return (from, RowPath(section: next.section, row: next.row - shift))
         case .endOfSection(let name):
-            guard let section = current.sectionNames.firstIndex(of: name) else {
+            guard let section = current.sectionNames.sectionIndex(of: name) else {
                 throw FetchKitError.invalidValue("cannot move row \(key) to the end of section '\(name)': no such section")
             }
             let count = current.sectionRange(section).count

@@ -27,6 +27,8 @@ final class ChangeRouter: Sendable {
     let store: any PersistentStore
     let state: Mutex<State>
     let logger: Logger
+    /// The store's counters and gauges, shared by its controllers.
+    let metrics = FetchKitMetrics()
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Shared results by object type and request (``SharedResults``).
     let groups = Mutex<[SharedResultsKey: WeakGroup]>([:])
@@ -184,11 +186,11 @@ final class ChangeRouter: Sendable {
         }
     }
 
-    /// A controller finished applying one routed change: its held keys changed by `entered` and `left`.
-    func finish(_ id: Int, entered: [Value], left: [Value]) {
+    /// A controller finished applying `count` routed changes: its held keys changed by `entered` and `left`.
+    func finish(_ id: Int, entered: [Value], left: [Value], count: Int = 1) {
         state.withLock { state in
             guard var entry = state.entries[id] else { return }
-            entry.pending -= 1
+            entry.pending -= count
             state.entries[id] = entry
             if let plan = entry.plan {
                 state.removeHolder(id, keys: left, table: plan.entityTable, plan: plan)

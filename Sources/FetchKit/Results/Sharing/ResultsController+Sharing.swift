@@ -100,7 +100,7 @@ extension ResultsController {
         do {
             try await refresh(to: request, transactionID: nil)
         } catch {
-            becomeStale(after: error)
+            handleFailure(error)
         }
     }
 
