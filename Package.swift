@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Backends/Postgres",
             swiftSettings: strictSettings
@@ -102,7 +103,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitSQLiteTests",
-            dependencies: ["FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite"],
+            dependencies: [
+                "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

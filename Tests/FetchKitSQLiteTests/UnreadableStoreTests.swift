@@ -76,10 +76,22 @@ struct UnreadableStoreTests {
         }
         try await Task.sleep(for: .milliseconds(400))
         #expect(!synced.withLock { $0 }, "sync() returned while no controller could read the change")
+        // The failure is not silent: each controller says it is resyncing, and why.
+        for (controller, recorder) in controllers {
+            guard case .resyncing(.connectionLost) = controller.status else {
+                Issue.record("status \(controller.status) while reads fail")
+                continue
+            }
+            #expect(recorder.failures.isEmpty, "a transient failure reported as permanent")
+        }
+        var statuses = controllers[0].0.statusUpdates().makeAsyncIterator()
+        #expect(await statuses.next().map { if case .resyncing = $0 { true } else { false } } == true)
         #expect(controllers.map { $0.0.fetchedObjects } == before, "the results changed without a read")
 
         store.failing.withLock { $0 = false }
         await waiter.value
+        #expect(await statuses.next() == .live, "the status sequence did not report the controller live again")
+        #expect(controllers.allSatisfy { $0.0.status == .live })
         for (controller, recorder) in controllers {
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
             try recorder.checkCallbackOrder()

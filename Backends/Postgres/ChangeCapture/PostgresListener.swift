@@ -1,4 +1,5 @@
 import CLibPQ
+import CoreMetrics
 import FetchKit
 import FetchKitDrivers
 import Foundation
@@ -43,6 +44,8 @@ final class PostgresListener: Sendable {
     private let options: PostgresStore.ListenerOptions
     private let feed: ChangeFeed
     private let logger: Logger
+    /// `fetchkit_listener_reconnects_total`: reconnections after the listener lost its connection.
+    private let reconnects = Counter(label: "fetchkit_listener_reconnects_total")
     private let currentState = Mutex(State.listening)
     /// `poll()` also watches the read end; ``stop()`` writes to the other.
     private let wakePipe: (read: Int32, write: Int32)
@@ -258,13 +261,14 @@ final class PostgresListener: Sendable {
         var delay = options.reconnectBackoff.lowerBound
         var attempt = 1
         var lastError = reason
-        logger.info("change listener lost its connection", metadata: ["reason": "\(reason)"])
+        logger.warning("change listener lost its connection", metadata: ["reason": "\(reason)"])
         while true {
             setState(.reconnecting(attempt: attempt, lastError: lastError))
             if waitForStop(delay) { return nil }
             do {
                 let connection = try connect()
                 setState(.listening)
+                reconnects.increment()
                 logger.info("change listener reconnected", metadata: ["attempts": "\(attempt)"])
                 feed.publishResync()
                 // Writes waiting for their end markers: the markers may have been lost; the resync covers them.

@@ -42,7 +42,11 @@ struct ControllerCommandQueue: ~Copyable {
     var head = 0
     var isDraining = false
     /// Routed changes and shared batches waiting (a collapsed catch-up counts once).
-    var backlog = 0
+    var backlog = 0 {
+        didSet { largestBacklog = max(largestBacklog, backlog) }
+    }
+    /// The most routed changes and shared batches that ever waited at once.
+    var largestBacklog = 0
     /// Waiting routed changes and shared batches, by kind.
     var routedWaiting = 0
     var adoptsWaiting = 0

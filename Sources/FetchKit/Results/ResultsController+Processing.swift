@@ -238,8 +238,12 @@ extension ResultsController {
                 previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
                 transactions: covered)
         }
+        router.metrics.batchesDelivered.increment()
         if let delegate { notify(delegate, of: update) }
-        subscribers?.yield(update, except: awaiting)
+        if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
+            state.withLock { $0.coalescedDeliveries += 1 }
+            router.metrics.coalescedDeliveries.increment()
+        }
     }
 
     /// Calls the delegate's methods for one batch, in contract order.

@@ -10,13 +10,22 @@ extension ResultsController {
         public var keysetRefills: Int
         /// Changes applied by refetching the whole request and diffing.
         public var fullRefreshes: Int
+        /// Times a backlog of store changes (or shared batches) collapsed into one batch because the
+        /// controller fell behind: its delegate was slower than the commits.
+        public var coalescedDeliveries: Int
+        /// The most store changes and shared batches that ever waited for the controller at once (bounded:
+        /// a backlog collapses when it reaches 64).
+        public var largestBacklog: Int
     }
 
     /// How the controller has applied store changes so far.
     public var statistics: Statistics {
-        state.withLock {
+        let largestBacklog = queue.withLock { $0.largestBacklog }
+        return state.withLock {
             Statistics(
-                incrementalUpdates: $0.incrementalUpdates, routedUpdates: $0.routedUpdates, keysetRefills: $0.keysetRefills, fullRefreshes: $0.fullRefreshes)
+                incrementalUpdates: $0.incrementalUpdates, routedUpdates: $0.routedUpdates,
+                keysetRefills: $0.keysetRefills, fullRefreshes: $0.fullRefreshes,
+                coalescedDeliveries: $0.coalescedDeliveries, largestBacklog: largestBacklog)
         }
     }
 }

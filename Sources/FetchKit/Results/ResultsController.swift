@@ -38,6 +38,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         self.router = ChangeRouter.shared(for: store, logger: logger)
         self.routeID = router.reserveRoute()
         router.attach(self, to: routeID)
+        router.metrics.controllers.increment()
     }
 
     deinit {
@@ -47,7 +48,10 @@ public final class ResultsController<Object: Sendable>: Sendable {
         retry?.cancel()
         if let group { Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader) }
         router.unregister(routeID, heldKeys: keys)
-        state.withLock { $0.subscribers }?.finishAll()
+        let (subscribers, statusReaders) = state.withLock { ($0.subscribers, $0.statusSubscribers.values) }
+        subscribers?.finishAll()
+        for reader in statusReaders { reader.finish() }
+        router.metrics.controllers.decrement()
     }
 
     /// The delegate that receives each batch. Held weakly, like NSFetchedResultsController's.

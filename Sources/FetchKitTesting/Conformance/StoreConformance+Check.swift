@@ -26,7 +26,8 @@ extension StoreConformance {
         public static var all: [Check] {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks + StoreConformance.rawSQLChecks
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
-                + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks + [liveResults]
+                + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
+                + StoreConformance.failureChecks + StoreConformance.deliveryChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

@@ -37,9 +37,10 @@ public enum ResultsOracle {
             var names: [String] = []
             for row in fresh {
                 let name = (row[key] ?? .null).sectionName
-                if names.last != name { names.append(name) }
+                // Sections are told apart byte for byte, as the database stores their values.
+                if names.last.map({ !$0.utf8.elementsEqual(name.utf8) }) ?? true { names.append(name) }
             }
-            guard snapshot.sections.map(\.name) == names else {
+            guard snapshot.sections.map(\.name).elementsEqual(names, by: { $0.utf8.elementsEqual($1.utf8) }) else {
                 throw OracleFailure("sections \(snapshot.sections.map(\.name)) but a fresh fetch gives \(names)")
             }
         }

@@ -1,4 +1,5 @@
 import FetchKit
+import Foundation
 import Synchronization
 
 /// A delegate that records every callback a results controller (or a multi-controller) makes, in order,
@@ -23,12 +24,20 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
 
     private let recorded = Mutex<[Event]>([])
     private let recordedSenders = Mutex<Set<ObjectIdentifier>>([])
+    private let recordedFailures = Mutex<[FetchKitError]>([])
+    /// Seconds each batch's `didApply` blocks the controller, as a slow consumer would.
+    public let delay: Duration
+
+    /// The failures the controller reported (`didFailWith`), in order.
+    public var failures: [FetchKitError] { recordedFailures.withLock { $0 } }
 
     /// The controllers that sent callbacks so far.
     public var senders: Set<ObjectIdentifier> { recordedSenders.withLock { $0 } }
 
     /// Creates an empty recorder.
-    public init() {}
+    public init(delay: Duration = .zero) {
+        self.delay = delay
+    }
 
     /// Every callback so far.
     public var events: [Event] { recorded.withLock { $0 } }
@@ -110,6 +119,15 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
 
     public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
         record(.didApply(update), from: controller)
+        if delay > .zero {
+            // A slow consumer: blocks the controller's task, as a delegate doing slow work would.
+            let (seconds, attoseconds) = delay.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) * 1e-18)
+        }
+    }
+
+    public func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {
+        recordedFailures.withLock { $0.append(error) }
     }
 
     // MARK: MultiResultsControllerDelegate
@@ -139,6 +157,10 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
 
     public func controllerDidChangeContent(_ controller: MultiResultsController<Object>) {
         record(.didChange, from: controller)
+    }
+
+    public func controller(_ controller: MultiResultsController<Object>, didFailWith error: FetchKitError) {
+        recordedFailures.withLock { $0.append(error) }
     }
 
     public func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>) {

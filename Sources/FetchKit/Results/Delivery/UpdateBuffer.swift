@@ -35,7 +35,8 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Adds `update` behind the waiting batches (or into the coalesced one); `true` when it coalesced.
+    /// Adds `update` behind the waiting batches (or into the coalesced one); `true` when it started a
+    /// coalesced batch (the backlog was full).
     @discardableResult
     func push(_ update: ResultsUpdate<Object>) -> Bool {
         var coalesced = false
@@ -46,7 +47,6 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
                 collapsed.transactionID = update.transactionID ?? collapsed.transactionID
                 collapsed.transactions = Self.merge(collapsed.transactions, update.transactions)
                 state.coalesced = collapsed
-                coalesced = true
             } else if state.pending.count >= limit, let first = state.pending.first {
                 let transactions = state.pending.dropFirst().reduce(first.transactions) { Self.merge($0, $1.transactions) }
                 state.coalesced = Coalesced(

@@ -28,7 +28,7 @@ final class UpdateSubscribers<Object: Sendable>: Sendable {
         buffers[id]?.push(update)
     }
 
-    /// Sends `update` to every subscriber but those in `excluded`; returns how many coalesced it.
+    /// Sends `update` to every subscriber but those in `excluded`; returns how many started coalescing.
     @discardableResult
     func yield(_ update: ResultsUpdate<Object>, except excluded: Set<Int>) -> Int {
         var coalesced = 0

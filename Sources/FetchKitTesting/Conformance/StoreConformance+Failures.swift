@@ -1,0 +1,169 @@
+import FetchKit
+import Foundation
+import Synchronization
+
+/// The failure channel and section identity, on every backend: sections are told apart byte for byte, an
+/// order that cannot keep a section together is a typed error at fetch time and a reported failure later,
+/// and a controller that stops following the database says so (status, delegate, update sequence, `sync()`).
+extension StoreConformance {
+    static var failureChecks: [Check] {
+        [
+            Check(name: "sections: values equal under Swift's String == but not byte for byte are two sections",
+                  body: { try await $0.checkSectionsByteWise(on: $1) }),
+            Check(name: "sections: an order that splits a section is refused by performFetch and setRequest",
+                  body: { try await $0.checkSectionOrderRefused(on: $1) }),
+            Check(name: "sections: a write that splits a live controller's section stops it with the error",
+                  body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
+            Check(name: "failure: a column the request reads renamed under a live controller stops it; performFetch restarts it",
+                  body: { try await $0.checkPermanentFailure(on: $1) }),
+        ]
+    }
+
+    /// The request over the rows these checks insert (priority 9), sectioned by title.
+    private static func titled(caseInsensitive: Bool = false) -> FetchRequest {
+        FetchRequest(
+            entity: "Task", predicate: .key("priority") == 9,
+            sortDescriptors: [.ascending("title", caseInsensitive: caseInsensitive), .ascending("id")],
+            sectionNameKeyPath: "title")
+    }
+
+    func checkSectionsByteWise(on store: any PersistentStore) async throws {
+        let composed = "Caf\u{E9}"           // é as one code point
+        let decomposed = "Cafe\u{301}"       // e and a combining acute accent
+        try expect(composed == decomposed, "Swift's String == is canonical equivalence")
+        try await store.write { tx in
+            for (id, title) in [(101, decomposed), (102, composed), (103, decomposed), (104, composed)] {
+                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Task")
+            }
+        }
+        let harness = try await ControllerHarness(store, Self.titled())
+        let names = harness.controller.sections.map(\.name)
+        try expect(names.count == 2, "\(names.count) sections for two byte-distinct values: \(names.map { Array($0.utf8) })")
+        try expect(Array(names[0].utf8) == Array(decomposed.utf8) && Array(names[1].utf8) == Array(composed.utf8),
+                   "sections not in byte order: \(names.map { Array($0.utf8) })")
+        try expect(harness.ids(0) == [101, 103] && harness.ids(1) == [102, 104], "rows \(harness.ids(0)) \(harness.ids(1))")
+        try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
+        // Live: a row of each form joins its own section; a refetch keeps working.
+        let changeset = try await harness.batch { tx in
+            try tx.insert(["id": 105, "title": .text(composed), "priority": 9, "done": false], into: "Task")
+            try tx.insert(["id": 106, "title": .text(decomposed), "priority": 9, "done": false], into: "Task")
+        }
+        try expect(changeset.sectionInserts.isEmpty && changeset.rowInserts.count == 2, "batch \(changeset)")
+        try expect(harness.ids(0) == [101, 103, 106] && harness.ids(1) == [102, 104, 105], "rows after the inserts")
+        try await harness.controller.setRequest(Self.titled())
+        try expect(harness.controller.status == .live, "status \(harness.controller.status) after a refetch")
+        // A row moving from one form to the other moves between the sections.
+        let moved = try await harness.batch { tx in _ = try tx.update("Task", key: 101, set: ["title": .text(composed)]) }
+        try expect(moved.rowMoves.count == 1 || (moved.rowDeletes.count == 1 && moved.rowInserts.count == 1), "batch \(moved)")
+        try expect(harness.ids(0) == [103, 106] && harness.ids(1) == [101, 102, 104, 105], "rows after the move")
+    }
+
+    func checkSectionOrderRefused(on store: any PersistentStore) async throws {
+        // Sorted case-insensitively, then by id: apple (101), Apple (102), apple (103) — "apple" twice.
+        try await store.write { tx in
+            for (id, title) in [(101, "apple"), (102, "Apple"), (103, "apple")] {
+                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Task")
+            }
+        }
+        let controller = ResultsController(store: store, request: Self.titled(caseInsensitive: true))
+        do {
+            try await controller.performFetch()
+            throw ConformanceFailure("performFetch accepted an order that splits section 'apple'")
+        } catch FetchKitError.sectionOrder(let key, let section) {
+            try expect(key == "title" && section == "apple", "error names \(key), \(section)")
+        }
+        try expect(controller.status == .idle, "status \(controller.status) after a refused first fetch")
+        // setRequest refuses it too and keeps the request, the results and the delegate's view.
+        let harness = try await ControllerHarness(store, Self.titled())
+        let before = harness.controller.fetchedObjects
+        do {
+            try await harness.controller.setRequest(Self.titled(caseInsensitive: true))
+            throw ConformanceFailure("setRequest accepted an order that splits section 'apple'")
+        } catch FetchKitError.sectionOrder(let key, _) {
+            try expect(key == "title", "error names \(key)")
+        }
+        try expect(harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
+                   "a refused setRequest changed the controller")
+        try expect(harness.recorder.updates.isEmpty && harness.controller.status == .live, "a refused setRequest was seen")
+        // The case-sensitive order keeps each spelling together.
+        try expect(harness.controller.sections.map(\.name) == ["Apple", "apple"], "sections \(harness.controller.sections.map(\.name))")
+    }
+
+    func checkSectionOrderBrokenLive(on store: any PersistentStore) async throws {
+        try await store.write { tx in
+            for id in [101, 103] {
+                try tx.insert(["id": .integer(Int64(id)), "title": "apple", "priority": 9, "done": false], into: "Task")
+            }
+        }
+        let harness = try await ControllerHarness(store, Self.titled(caseInsensitive: true))
+        let statuses = harness.controller.statusUpdates()
+        let updates = harness.controller.updates()
+        let before = harness.controller.fetchedObjects
+        // "Apple" between the two "apple" rows: section "apple" would appear twice.
+        try await store.write { tx in
+            _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Task")
+        }
+        await harness.controller.sync()   // returns: a failed controller has nothing to catch up with
+        guard case .failed(.sectionOrder(let key, let section)) = harness.controller.status else {
+            throw ConformanceFailure("status \(harness.controller.status), expected a section-order failure")
+        }
+        try expect(key == "title" && section == "apple", "error names \(key), \(section)")
+        try expect(harness.recorder.failures.count == 1, "delegate heard \(harness.recorder.failures.count) failures")
+        try expect(harness.controller.fetchedObjects == before && harness.recorder.updates.isEmpty,
+                   "the failed change was half applied")
+        var seen: [ResultsStatus] = []
+        for await status in statuses {
+            seen.append(status)
+            if status.isFailedForCheck { break }
+        }
+        try expect(seen.first == .live && seen.last?.isFailedForCheck == true, "status sequence \(seen)")
+        var elements = 0
+        do throws(FetchKitError) {
+            for try await _ in updates { elements += 1 }
+        } catch {
+            guard case .sectionOrder = error else { throw ConformanceFailure("updates() ended with \(error)") }
+            try expect(elements == 1, "\(elements) elements before the error (the current results only)")
+            elements = -1
+        }
+        try expect(elements == -1, "updates() ended without the error")
+        // Later writes are not applied; a fixed request starts it again.
+        try await store.write { tx in _ = try tx.update("Task", key: 103, set: ["title": "banana"]) }
+        await harness.controller.sync()
+        try expect(harness.controller.fetchedObjects == before, "a failed controller applied a change")
+        try await harness.controller.setRequest(Self.titled())
+        try expect(harness.controller.status == .live, "status \(harness.controller.status) after setRequest")
+        try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
+        try harness.recorder.checkCallbackOrder()
+        for update in harness.recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+    }
+
+    func checkPermanentFailure(on store: any PersistentStore) async throws {
+        let harness = try await ControllerHarness(store, FetchRequest(
+            entity: "Task", predicate: .key("done") == false, sortDescriptors: [.ascending("title"), .ascending("id")]))
+        let before = harness.controller.fetchedObjects
+        // Another deployment renames a column the request reads, then writes.
+        try await store.write { tx in
+            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "title" TO "headline""#, [])
+            try tx.execute(#"UPDATE "task" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
+        }
+        await harness.controller.sync()
+        guard case .failed(let error) = harness.controller.status else {
+            throw ConformanceFailure("status \(harness.controller.status) after the schema changed under the controller")
+        }
+        try expect(!error.isTransient, "\(error) taken for transient")
+        try expect(harness.recorder.failures == [error], "delegate heard \(harness.recorder.failures)")
+        try expect(harness.controller.fetchedObjects == before, "the results changed")
+        // The column comes back: performFetch starts the controller again, and it follows later writes.
+        _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "headline" TO "title""#, []) }
+        try await harness.controller.performFetch()
+        try expect(harness.controller.status == .live, "status \(harness.controller.status) after performFetch")
+        try await harness.write { tx in _ = try tx.update("Task", key: 2, set: ["title": "renamed back"]) }
+        try expect(harness.recorder.failures.count == 1, "a failure after the restart")
+    }
+}
+
+extension ResultsStatus {
+    fileprivate var isFailedForCheck: Bool {
+        if case .failed = self { true } else { false }
+    }
+}

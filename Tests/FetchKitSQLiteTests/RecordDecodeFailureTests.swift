@@ -1,0 +1,45 @@
+import FetchKit
+import FetchKitSQLite
+import FetchKitTesting
+import Testing
+
+/// A row the record type cannot decode — another writer stored text in an integer column, which SQLite's
+/// dynamic typing allows — stops a typed controller with a ``FetchKitError/recordMapping(entity:detail:)``
+/// error: never a silently stale list, never a list without the row.
+@Suite("Live records when another writer stores a value the record cannot decode")
+struct RecordDecodeFailureTests {
+    final class Failures: ResultsControllerDelegate, Sendable {
+        typealias Object = Fixtures.TaskRecord
+        let recorder = ResultsRecorder<Fixtures.TaskRecord>()
+        func controller(_ controller: ResultsController<Fixtures.TaskRecord>, didFailWith error: FetchKitError) {
+            recorder.controller(controller, didFailWith: error)
+        }
+    }
+
+    @Test("text in an integer column: the controller fails with recordMapping; fixing the row and refetching restarts it")
+    func undecodableRowStopsTheController() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let controller = ResultsController(
+            store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]),
+            as: Fixtures.TaskRecord.self)
+        let delegate = Failures()
+        controller.delegate = delegate
+        try await controller.performFetch()
+        let before = controller.fetchedObjects
+        try await store.write { tx in _ = try tx.execute(#"UPDATE "task" SET "priority" = 'high' WHERE "id" = 1"#, []) }
+        await controller.sync()
+        guard case .failed(.recordMapping(let entity, let detail)) = controller.status else {
+            Issue.record("status \(controller.status)")
+            return
+        }
+        #expect(entity == "Task" && detail.contains("priority"), "error: \(entity): \(detail)")
+        #expect(delegate.recorder.failures.count == 1)
+        #expect(controller.fetchedObjects == before, "a failed change was half applied")
+        try await store.write { tx in _ = try tx.execute(#"UPDATE "task" SET "priority" = 3 WHERE "id" = 1"#, []) }
+        try await controller.performFetch()
+        #expect(controller.status == .live)
+        #expect(controller.fetchedObjects.first?.priority == 3)
+        await store.close()
+    }
+}
