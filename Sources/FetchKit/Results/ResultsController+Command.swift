@@ -25,6 +25,9 @@ enum ControllerCommand: Sendable {
     case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
     /// ``ResultsController/moveObject(at:to:)`` and its key-based forms.
     case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)
+    /// A move a view of the results made (``ResultsController/userMovedRow(from:to:)``, an update sequence's
+    /// moves): written, then every view brought back to the results; `done` gets the outcome.
+    case viewMove(MoveTarget, done: @Sendable (Result<Void, any Error>) -> Void)
 }
 
 /// The commands waiting to run, and whether a task is running them.

@@ -102,7 +102,7 @@ extension ResultsController {
         let items = try editor.items(of: pending, old: old)
         let snapshot = editor.snapshot()
         let changeset = try LocalChangeset.make(from: old, to: snapshot, items: items)
-        publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
+        await publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
             state.incrementalUpdates += 1
             if usedKeyset { state.keysetRefills += 1 }
         }

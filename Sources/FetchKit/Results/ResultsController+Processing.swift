@@ -16,6 +16,8 @@ extension ResultsController {
             } catch {
                 continuation.resume(throwing: error)
             }
+        case .viewMove(let target, let done):
+            done(await performViewMove(target))
         case .routed(let routed):
             let delta = await apply(routed)
             state.withLock { state in
@@ -43,7 +45,7 @@ extension ResultsController {
         case .retry:
             await retryRefresh()
         case .adopt(let update, let version, let group):
-            adopt(ResultsUpdate(erased: update), version: version, from: group)
+            await adopt(ResultsUpdate(erased: update), version: version, from: group)
         case .promote:
             await takeOver()
         }
@@ -119,7 +121,7 @@ extension ResultsController {
         }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         let layout = RowLayout(names: Self.columns(of: effective, entity: entity))
-        publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { [router] state in
+        await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { [router] state in
             state.request = request
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
@@ -175,89 +177,5 @@ extension ResultsController {
         for descriptor in request.sortDescriptors { add(descriptor.key) }
         if let section = request.sectionNameKeyPath { add(section) }
         return names
-    }
-
-    /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
-    /// then sends the batch to the delegate and the subscribers.
-    ///
-    /// `batch` is the same batch already built (a leader's): a follower delivers it with its prepared callbacks,
-    /// renamed to the transactions its own batch covers when those differ.
-    func publish(
-        _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
-        transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsUpdate<Object>? = nil,
-        update: (inout State) -> Void
-    ) {
-        // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
-        // of followers of one request, and every tuple type is looked up at run time in generic code).
-        var delegate: (any ResultsControllerDelegate<Object>)?
-        var subscribers: UpdateSubscribers<Object>?
-        var awaiting: Set<Int> = []
-        var forwardTo: SharedResults<Object>?
-        var covered: ClosedRange<UInt64>?
-        let hasChanges = changeset?.isEmpty == false
-        state.withLock { state in
-            update(&state)
-            state.snapshot = snapshot
-            state.hasFetched = true
-            if let transactionID {
-                if hasChanges {
-                    covered = min(state.lastBatchThrough + 1, transactionID)...transactionID
-                    state.lastBatchThrough = max(state.lastBatchThrough, transactionID)
-                }
-                state.appliedThrough = max(state.appliedThrough, transactionID)
-            }
-            if !state.awaitingInitial.isEmpty {
-                awaiting = state.awaitingInitial
-                state.awaitingInitial = []
-            }
-            switch origin {
-            case .engine where state.isLeader: forwardTo = state.group
-            case .adopted(let version): state.sharedVersion = version
-            case .engine, .local: break
-            }
-            delegate = state.delegate
-            subscribers = state.subscribers
-        }
-        if let group = forwardTo, group.hasFollowers {
-            // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
-            // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
-            let shared = ResultsUpdate(
-                previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
-                    sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
-                transactionID: transactionID, transactions: nil, preparingChanges: true)
-            let version = group.forward(shared)
-            state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
-        }
-        if let subscribers, !awaiting.isEmpty {
-            let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
-            for id in awaiting { subscribers.yield(initial, to: id) }
-        }
-        guard hasChanges, delegate != nil || subscribers != nil else { return }
-        let update = if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
-            ResultsUpdate(
-                previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
-                transactions: covered)
-        }
-        router.metrics.batchesDelivered.increment()
-        if let delegate { notify(delegate, of: update) }
-        if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
-            state.withLock { $0.coalescedDeliveries += 1 }
-            router.metrics.coalescedDeliveries.increment()
-        }
-    }
-
-    /// Calls the delegate's methods for one batch, in contract order.
-    private func notify(_ delegate: any ResultsControllerDelegate<Object>, of update: ResultsUpdate<Object>) {
-        update.forEachCallback { callback in
-            switch callback {
-            case .willChange: delegate.controllerWillChangeContent(self)
-            case .section(let section, let old, let type, let new):
-                delegate.controller(self, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
-            case .row(let object, let old, let type, let new):
-                delegate.controller(self, didChange: object, at: old, for: type, newRowPath: new)
-            case .didChange: delegate.controllerDidChangeContent(self)
-            case .didApply(let update): delegate.controller(self, didApply: update)
-            }
-        }
     }
 }

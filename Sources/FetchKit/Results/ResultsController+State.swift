@@ -9,6 +9,11 @@ extension ResultsController {
         var tables: Set<String> = []
         var primaryKeyName = "id"
         weak var delegate: (any ResultsControllerDelegate<Object>)?
+        /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
+        var delegateActor: (any Actor)?
+        /// What the delegate shows: the results of the last batch it received, or of a row its UI moved
+        /// itself since (``ResultsController/userMovedRow(from:to:)``).
+        var delegateShown: ResultsSnapshot<Object>?
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0

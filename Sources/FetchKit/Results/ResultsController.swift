@@ -54,10 +54,32 @@ public final class ResultsController<Object: Sendable>: Sendable {
         router.metrics.controllers.decrement()
     }
 
-    /// The delegate that receives each batch. Held weakly, like NSFetchedResultsController's.
+    /// The delegate that receives each batch, on the controller's own task. Held weakly, like
+    /// NSFetchedResultsController's. ``setDelegate(_:isolation:)`` runs its callbacks on an actor instead.
     public var delegate: (any ResultsControllerDelegate<Object>)? {
         get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        set { setDelegate(newValue, isolation: nil) }
+    }
+
+    /// Sets the delegate and the actor its callbacks run on — the main actor, say, where the UI that shows
+    /// the results runs — so that callbacks and the UI's own calls (``userMovedRow(from:to:)``) are
+    /// serialized. The delegate starts from the current results.
+    ///
+    /// ```swift
+    /// controller.setDelegate(tableAdapter, isolation: MainActor.shared)
+    /// // In the adapter (a @MainActor class): nonisolated callbacks run on the main actor.
+    /// nonisolated func controller(_ c: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+    ///     MainActor.assumeIsolated { tableView.apply(update) }
+    /// }
+    /// ```
+    ///
+    /// The controller waits for each batch's callbacks before it applies the next change.
+    public func setDelegate(_ delegate: (any ResultsControllerDelegate<Object>)?, isolation actor: (any Actor)?) {
+        state.withLock { state in
+            state.delegate = delegate
+            state.delegateActor = delegate == nil ? nil : actor
+            state.delegateShown = state.hasFetched ? state.snapshot : nil
+        }
     }
 
     /// The current request.
@@ -151,12 +173,18 @@ public final class ResultsController<Object: Sendable>: Sendable {
             }
             return id
         }
-        return ResultsUpdates(subscription: .init(buffer: buffer, unsubscribe: { [weak self] in
-            self?.state.withLock { state in
-                state.subscribers = state.subscribers?.removing(id)
-                state.awaitingInitial.remove(id)
-            }
-        }))
+        return ResultsUpdates(subscription: .init(
+            buffer: buffer,
+            unsubscribe: { [weak self] in
+                self?.state.withLock { state in
+                    state.subscribers = state.subscribers?.removing(id)
+                    state.awaitingInitial.remove(id)
+                }
+            },
+            move: { [weak self, weak buffer] target, alreadyShown in
+                guard let self, let buffer else { return Task { throw FetchKitError.closed } }
+                return self.viewMove(target, in: buffer, alreadyShown: alreadyShown)
+            }))
     }
 }
 

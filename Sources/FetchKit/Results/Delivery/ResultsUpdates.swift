@@ -30,10 +30,16 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
     final class Subscription: Sendable {
         let buffer: UpdateBuffer<Object>
         let unsubscribe: @Sendable () -> Void
+        /// Runs a move in this reader's view (`true`: the reader's UI already moved the row).
+        let move: @Sendable (MoveTarget, Bool) -> Task<Void, any Error>
 
-        init(buffer: UpdateBuffer<Object>, unsubscribe: @escaping @Sendable () -> Void) {
+        init(
+            buffer: UpdateBuffer<Object>, unsubscribe: @escaping @Sendable () -> Void,
+            move: @escaping @Sendable (MoveTarget, Bool) -> Task<Void, any Error>
+        ) {
             self.buffer = buffer
             self.unsubscribe = unsubscribe
+            self.move = move
         }
 
         deinit {
@@ -58,5 +64,52 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsUpdate<Object>? {
             try await subscription.buffer.next()
         }
+    }
+}
+
+extension ResultsUpdates {
+    /// Tells the controller that this sequence's reader has already moved a row in its UI — as a table view
+    /// reports a drop — and writes the move.
+    ///
+    /// Call it on the reader's executor, between two elements: every element the reader receives afterwards
+    /// starts from its UI with the row moved, whatever another writer commits before the move is written. The
+    /// task ends once the write is done and the reader has finished with the element that shows its outcome
+    /// (none when the UI shows it already; the row moved back when the write failed, whose error the task
+    /// throws). The request must be sorted as ``ResultsController/moveObject(from:to:)`` requires.
+    @discardableResult
+    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
+        subscription.move(.paths(from: from, to: to), true)
+    }
+
+    /// As ``userMovedRow(from:to:)``, with both ends named by identity.
+    @discardableResult
+    public func userMovedRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
+        subscription.move(.key(key, destination), true)
+    }
+
+    /// Moves a row for a reader that shows only what it reads — a page fed over a network, which asked for a
+    /// move and waits for it: the move is the element after those waiting (the reader shows it at once,
+    /// whatever the database does meanwhile), then the write follows.
+    ///
+    /// The task ends once the write is done and the reader has finished with every element that shows its
+    /// outcome — the deletion of a section the move emptied, or the row moved back when the write failed,
+    /// whose error the task throws — so an acknowledgement sent after it follows them.
+    ///
+    /// ```swift
+    /// let updates = controller.updates()
+    /// // The page dropped card 7 just above card 3:
+    /// try await updates.moveRow(withKey: 7, to: .before(3)).value
+    /// send(.moved)   // after the batch that shows the move
+    /// ```
+    @discardableResult
+    public func moveRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
+        subscription.move(.key(key, destination), false)
+    }
+
+    /// As ``moveRow(withKey:to:)``, with the row and its destination given by index paths in what the reader
+    /// will show once it has read the elements waiting.
+    @discardableResult
+    public func moveRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
+        subscription.move(.paths(from: from, to: to), false)
     }
 }

@@ -34,9 +34,29 @@ extension ResultsController {
         }
     }
 
-    /// Runs a move on the controller's task (see ``moveObject(from:to:)``).
-    func performMove(from: RowPath, to: RowPath) async throws {
-        let (request, current) = state.withLock { ($0.request, $0.snapshot) }
+    /// What a move writes and the results around it, planned from `current` (see ``planMove(from:to:in:)``).
+    struct MovePlan {
+        /// The dragged row's primary key.
+        var key: Value
+        /// The attributes written to the dragged row, and the order values of the rows it shifts.
+        var changes: Row
+        var shifted: [(key: Value, value: Value)]
+        /// The results as the UI shows them once it moved the row (an emptied section still there).
+        var shown: ResultsSnapshot<Object>
+        /// The results once the move is written (an emptied section gone).
+        var expected: ResultsSnapshot<Object>
+        /// The entity written, and its order attribute.
+        var entityName: String
+        var order: String
+        /// The move by identity: just before the row that follows it in `shown`, or at the end of its section.
+        var destination: MoveDestination
+    }
+
+    /// Plans moving the row at `from` of `current` to `to`; `nil` when the row stays where it is.
+    ///
+    /// - Throws: ``FetchKitError/unsupported(_:)`` when the request cannot take moves,
+    ///   ``FetchKitError/invalidValue(_:)`` for a path outside `current`.
+    func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: FetchRequest) throws -> MovePlan? {
         let schema = store.schema
         let entity = try schema.entity(named: request.entityName)
         let shape = try MoveShape(request: request, entity: entity, schema: schema)
@@ -51,7 +71,7 @@ extension ResultsController {
             throw FetchKitError.invalidValue(
                 "cannot move a row to \(to): the results have \(current.sectionCounts) rows per section")
         }
-        if from == to { return }
+        if from == to { return nil }
 
         // What to write: the dragged row's order value (and section key), and the rows it shifts.
         let key = entity.primaryKey.name
@@ -85,21 +105,37 @@ extension ResultsController {
         let shown = try snapshot(of: sections, names: names, key: key, order: order)
         let kept = sections.indices.filter { !sections[$0].isEmpty }
         let expected = try snapshot(of: kept.map { sections[$0] }, names: kept.map { names[$0] }, key: key, order: order)
+        let successor = sections[to.section].dropFirst(to.row + 1).first.map { $0[key] ?? .null }
+        return MovePlan(
+            key: dragged[key] ?? .null, changes: changes, shifted: plan.shifted.map { ($0.key, $0.value) },
+            shown: shown, expected: expected, entityName: entity.name, order: shape.order,
+            destination: successor.map { .before($0) } ?? .endOfSection(names[to.section]))
+    }
 
+    /// Runs a move on the controller's task (see ``moveObject(from:to:)``); `delegateShowsMove` when the
+    /// delegate's UI already shows it (``moveObject(from:to:)``'s contract), so that it hears only the rest.
+    func performMove(from: RowPath, to: RowPath, delegateShowsMove: Bool = true) async throws {
+        let (request, current) = state.withLock { ($0.request, $0.snapshot) }
+        guard let plan = try planMove(from: from, to: to, in: current, request: request) else { return }
+        if delegateShowsMove {
+            state.withLock { state in
+                if state.delegateShown?.isIdentical(to: current) == true { state.delegateShown = plan.shown }
+            }
+        }
         do {
-            let draggedKey = dragged[key] ?? .null
-            try await store.write { [changes, plan, entityName = entity.name] tx in
-                try tx.update(entityName, key: draggedKey, set: changes)
-                for (rowKey, value) in plan.shifted { try tx.update(entityName, key: rowKey, set: [shape.order: value]) }
+            try await store.write { [plan = (plan.key, plan.changes, plan.shifted, plan.entityName, plan.order)] tx in
+                let (key, changes, shifted, entityName, order) = plan
+                try tx.update(entityName, key: key, set: changes)
+                for (rowKey, value) in shifted { try tx.update(entityName, key: rowKey, set: [order: value]) }
             }
         } catch {
             // The UI shows the move, the database does not: move the row back.
-            let back = try ResultsDiff.changeset(from: shown, to: current)
-            publish(current, previous: shown, changeset: back, transactionID: nil, origin: .local) { _ in }
+            let back = try ResultsDiff.changeset(from: plan.shown, to: current)
+            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }
             throw error
         }
-        let changeset = try ResultsDiff.changeset(from: shown, to: expected)
-        publish(expected, previous: shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }
+        let changeset = try ResultsDiff.changeset(from: plan.shown, to: plan.expected)
+        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }
     }
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.

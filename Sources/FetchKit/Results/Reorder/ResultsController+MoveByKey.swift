@@ -22,12 +22,16 @@ extension ResultsController {
 
     /// The paths of a move, resolved against the current results (on the controller's task).
     func resolve(_ target: MoveTarget) throws -> (from: RowPath, to: RowPath) {
+        try resolve(target, in: state.withLock { $0.snapshot })
+    }
+
+    /// The paths of a move, resolved against `current`.
+    func resolve(_ target: MoveTarget, in current: ResultsSnapshot<Object>) throws -> (from: RowPath, to: RowPath) {
         let (key, destination): (Value, MoveDestination)
         switch target {
         case .paths(let from, let to): return (from, to)
         case .key(let named, let place): (key, destination) = (named, place)
         }
-        let current = state.withLock { $0.snapshot }
         guard let from = current.rowPath(forKey: key) else {
             throw FetchKitError.invalidValue("no row with key \(key) to move: it is not in the results")
         }

@@ -8,7 +8,7 @@ extension ResultsController {
         _ = try request.validated(in: store.schema)
         let key = SharedResultsKey(objectType: ObjectIdentifier(Object.self), request: request)
         leaveGroup()
-        if let group = router.sharedResults(key, as: Object.self), try join(group, request: request) { return }
+        if let group = router.sharedResults(key, as: Object.self), try await join(group, request: request) { return }
         try await refresh(to: request, transactionID: nil)
         let group = SharedResults(leader: self)
         state.withLock { state in
@@ -22,7 +22,7 @@ extension ResultsController {
     /// Follows `group`: takes its leader's results (the batch from the current ones, as a refetch would emit).
     ///
     /// - Returns: `false` when the group has no leader with results to share.
-    private func join(_ group: SharedResults<Object>, request: FetchRequest) throws -> Bool {
+    private func join(_ group: SharedResults<Object>, request: FetchRequest) async throws -> Bool {
         // The leader is released after the lock (its last release would leave the group: see `leave`).
         var leader: ResultsController<Object>?
         let shared = group.members.withLock { members -> (ResultsSnapshot<Object>, UInt64?, State)? in
@@ -42,7 +42,7 @@ extension ResultsController {
         }
         router.dropPlan(routeID, heldKeys: heldKeys)
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version)) { state in
+        await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version)) { state in
             state.request = request
             state.tables = leaderState.tables
             state.primaryKeyName = leaderState.primaryKeyName
@@ -105,7 +105,7 @@ extension ResultsController {
     }
 
     /// A follower delivers one batch of the results it follows (not of a group it has left since).
-    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) {
+    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) async {
         var current: ResultsSnapshot<Object>?
         state.withLock { state in
             guard !state.isLeader, let follows = state.group, ObjectIdentifier(follows) == group else { return }
@@ -114,12 +114,12 @@ extension ResultsController {
         }
         guard let current else { return }
         if update.previous.isIdentical(to: current) {
-            publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
+            await publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
                     origin: .adopted(version), batch: update) { _ in }
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
             let changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
-            publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
+            await publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
                     origin: .adopted(version)) { _ in }
         }
     }

@@ -1,0 +1,136 @@
+import Synchronization
+
+/// Moves a user made in a view of the results — the delegate's UI, or a reader of an update sequence — that
+/// cannot race other writers: the view's results change at once, on the view's own executor, so that every
+/// batch it receives afterwards is relative to what it shows (found by the keyed diff when another writer's
+/// batch was computed before the move); the move's write follows through the controller's queue, resolved by
+/// identity against the results as they are then.
+extension ResultsController {
+    /// Tells the controller that the delegate's UI has already moved a row — as `tableView(_:moveRowAt:to:)`
+    /// reports a drop — and writes the move.
+    ///
+    /// Call it synchronously on the executor the delegate's callbacks run on (see
+    /// ``setDelegate(_:isolation:)``), in the same turn as the UI's move. From then on every batch the delegate
+    /// receives starts from the UI with the row moved, whatever another writer commits before the move is
+    /// written; the move's write follows. The returned task ends once the write is done and the delegate has
+    /// received the batch that shows its outcome: usually nothing (the UI shows it already), the deletion of
+    /// a section the move emptied, or — when the write failed, whose error the task throws — the row moved
+    /// back.
+    ///
+    /// ```swift
+    /// // UITableViewDataSource, on the main actor, with controller.setDelegate(self, isolation: MainActor.shared)
+    /// func tableView(_ tableView: UITableView, moveRowAt from: IndexPath, to: IndexPath) {
+    ///     controller.userMovedRow(from: RowPath(from), to: RowPath(to))
+    /// }
+    /// ```
+    ///
+    /// The request must be sorted as ``moveObject(from:to:)`` requires. `to` counts rows without the dragged
+    /// row in its old place, as a table view does.
+    @discardableResult
+    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
+        userMoved(.paths(from: from, to: to))
+    }
+
+    /// Tells the controller that the delegate's UI has already moved the row with primary key `key` to
+    /// `destination`, and writes the move: as ``userMovedRow(from:to:)``, with both ends named by identity.
+    @discardableResult
+    public func userMovedRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
+        userMoved(.key(key, destination))
+    }
+
+    /// Moves the row in what the delegate shows, then queues the write.
+    private func userMoved(_ target: MoveTarget) -> Task<Void, any Error> {
+        do {
+            while true {
+                let (base, request) = state.withLock { ($0.delegateShown ?? $0.snapshot, $0.request) }
+                let (from, to) = try resolve(target, in: base)
+                guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return Task {} }
+                // Installed only if the delegate's results did not change meanwhile (a batch the controller
+                // delivered on another executor): then plan again from them.
+                let installed = state.withLock { state -> Bool in
+                    guard (state.delegateShown ?? state.snapshot).isIdentical(to: base) else { return false }
+                    state.delegateShown = plan.shown
+                    return true
+                }
+                guard installed else { continue }
+                let completion = MoveCompletion()
+                enqueue(.viewMove(.key(plan.key, plan.destination), done: completion.finish))
+                return Task { try await completion.result.get() }
+            }
+        } catch {
+            return Task { throw error }
+        }
+    }
+
+    /// A move in the view of an update sequence's reader (see ``ResultsUpdates/userMovedRow(from:to:)`` and
+    /// ``ResultsUpdates/moveRow(withKey:to:)``): `alreadyShown` when the reader's UI moved the row itself.
+    func viewMove(_ target: MoveTarget, in buffer: UpdateBuffer<Object>, alreadyShown: Bool) -> Task<Void, any Error> {
+        do {
+            let request = state.withLock { $0.request }
+            var planned: MovePlan?
+            try buffer.applyMove(alreadyShown: alreadyShown) { base in
+                let (from, to) = try resolve(target, in: base)
+                guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return base }
+                planned = plan
+                return plan.shown
+            }
+            guard let plan = planned else { return Task {} }
+            let completion = MoveCompletion()
+            enqueue(.viewMove(.key(plan.key, plan.destination), done: completion.finish))
+            return Task {
+                let result = await completion.result
+                // The reader has finished with the batch that shows the outcome before the task ends.
+                await buffer.waitProcessed(through: buffer.pushCount)
+                try result.get()
+            }
+        } catch {
+            return Task { throw error }
+        }
+    }
+
+    /// Runs a view's move on the controller's task: resolves it against the results as they are now, writes
+    /// it, and brings every view a step off the results back to them.
+    func performViewMove(_ target: MoveTarget) async -> Result<Void, any Error> {
+        var result: Result<Void, any Error> = .success(())
+        do {
+            let (from, to) = try resolve(target)
+            // The delegate's UI shows the move only when it made it (then what it shows is already moved).
+            try await performMove(from: from, to: to, delegateShowsMove: false)
+        } catch {
+            result = .failure(error)
+        }
+        let current = state.withLock { $0.snapshot }
+        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) { _ in }
+        return result
+    }
+}
+
+/// The outcome of a queued move, awaited by the task a view's move returns.
+final class MoveCompletion: Sendable {
+    private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Result<Void, any Error>, Never>])>(
+        (nil, []))
+
+    /// Records the outcome and wakes whoever waits for it.
+    @Sendable func finish(_ result: Result<Void, any Error>) {
+        let waiters = state.withLock { state in
+            state.result = result
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    /// The outcome, once the move has run.
+    var result: Result<Void, any Error> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state -> Result<Void, any Error>? in
+                    if let result = state.result { return result }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let done { continuation.resume(returning: done) }
+            }
+        }
+    }
+}
