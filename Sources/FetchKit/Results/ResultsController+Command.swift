@@ -19,6 +19,9 @@ enum ControllerCommand: Sendable {
     case promote
     /// The leader of the shared results this controller follows stopped with a permanent failure.
     case fail(FetchKitError)
+    /// A test holds the queue (``ResultsController/holdProcessing()``): `started` resumes, then nothing runs
+    /// until `released` completes.
+    case hold(started: CheckedContinuation<Void, Never>, released: MoveCompletion)
     /// ``ResultsController/performFetch()``.
     case performFetch(CheckedContinuation<Void, any Error>)
     /// ``ResultsController/setRequest(_:)``.

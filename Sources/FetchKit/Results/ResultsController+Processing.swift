@@ -16,6 +16,9 @@ extension ResultsController {
             } catch {
                 continuation.resume(throwing: error)
             }
+        case .hold(let started, let released):
+            started.resume()
+            _ = await released.result
         case .viewMove(let target, let done):
             done(await performViewMove(target))
         case .routed(let routed):

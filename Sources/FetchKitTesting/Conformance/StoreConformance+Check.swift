@@ -27,7 +27,8 @@ extension StoreConformance {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks + StoreConformance.rawSQLChecks
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
-                + StoreConformance.failureChecks + StoreConformance.deliveryChecks + [liveResults]
+                + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
+                + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

@@ -5,29 +5,22 @@ import Logging
 /// One browser connection: a results controller of the page's request, the commands the page sends, and
 /// the messages that keep the page's list equal to the controller's results.
 ///
-/// Every message to the page is written by one task, the forwarder, from one ordered stream of events: the
-/// controller's updates, and the end of each move the page asked for. The forwarder remembers the results
-/// it last sent, so whatever the page receives is a batch from exactly what it shows:
-///
-/// - an update that follows the one sent before goes out as it is (its changeset, O(changes));
-/// - after a move, the page's drop is already on screen but not in the list it keeps: the forwarder
-///   subscribes afresh and sends the one batch from what it last sent to the controller's results
-///   (`ResultsUpdate(from:to:)`), then `{"type": "moved"}` — so the page never misses or repeats a change,
-///   whatever other writers did around the move.
+/// The page's list is one reader of the controller's update sequence: every element is a batch from exactly
+/// what the page was sent before (FetchKit hands each reader its batches from what it shows), so the
+/// forwarder sends each one as it comes. A move the page asks for goes through the same sequence
+/// (`moveRow(withKey:to:)`): its batch is the next element, whatever other writers commit meanwhile, and the
+/// move's task ends only once the forwarder has taken every element that shows its outcome — so
+/// `{"type": "moved"}` always follows them.
 final class ListSession: Sendable {
     let store: any PersistentStore
     let controller: ResultsController<Row>
     let logger: Logger
 
-    /// What the forwarder reacts to, in order.
+    /// What the forwarder sends, in order.
     enum Event: Sendable {
-        /// An element of the controller's update stream number `generation`.
-        case update(generation: Int, ResultsUpdate<Row>)
-        /// A move is about to run: until it ends, updates may not follow what was sent.
-        case moveStarted
-        /// A move ended (`error` when it failed): catch the page up, then acknowledge.
-        case moveEnded(error: String?)
-        /// A message for the page (an error report).
+        /// An element of the controller's update sequence.
+        case update(ResultsUpdate<Row>)
+        /// A message for the page: a move's acknowledgement, an error report.
         case message(ServerMessage)
     }
 
@@ -44,14 +37,22 @@ final class ListSession: Sendable {
         commands: Commands, send: @escaping @Sendable (String) async throws -> Void
     ) async throws where Commands.Element == String {
         try await controller.performFetch()
+        let updates = controller.updates(bufferingLimit: 256)
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [controller] in
-                var forwarder = Forwarder(controller: controller, sink: sink)
-                try await forwarder.run(events, send: send)
+            group.addTask {
+                // The one reader of the sequence: it hands each element to the forwarder before it reads on.
+                do {
+                    for try await update in updates { sink.yield(.update(update)) }
+                } catch {
+                    sink.yield(.message(.error("the list stopped following the database: \(error)")))
+                }
+            }
+            group.addTask {
+                try await Self.forward(events, send: send)
             }
             for try await text in commands {
-                await perform(text, events: sink)
+                await perform(text, updates: updates, events: sink)
             }
             sink.finish()
             group.cancelAll()
@@ -59,7 +60,9 @@ final class ListSession: Sendable {
     }
 
     /// Runs one command from the page; failures become a message to the page, never a dropped connection.
-    private func perform(_ text: String, events: AsyncStream<Event>.Continuation) async {
+    private func perform(
+        _ text: String, updates: ResultsUpdates<Row>, events: AsyncStream<Event>.Continuation
+    ) async {
         let command: ClientCommand
         do {
             command = try ClientCommand(json: text)
@@ -68,13 +71,12 @@ final class ListSession: Sendable {
             return
         }
         if case .move(let key, let destination) = command {
-            events.yield(.moveStarted)
             do {
-                try await controller.moveObject(withKey: .integer(key), to: destination)
-                events.yield(.moveEnded(error: nil))
+                try await updates.moveRow(withKey: .integer(key), to: destination).value
+                events.yield(.message(.moved(error: nil)))
             } catch {
                 logger.info("a move failed", metadata: ["key": "\(key)", "error": "\(error)"])
-                events.yield(.moveEnded(error: "\(error)"))
+                events.yield(.message(.moved(error: "\(error)")))
             }
             return
         }

@@ -58,11 +58,21 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
         ///
         /// - Throws: the ``FetchKitError`` that stopped the controller.
         public mutating func next() async throws(FetchKitError) -> ResultsUpdate<Object>? {
-            try await subscription.buffer.next()
+            try await next(isolation: nil)
         }
 
+        /// The next batch, handed out on the caller's actor: a move the reader makes on that actor
+        /// (``ResultsUpdates/userMovedRow(from:to:)``) falls before or after it, never between the batch
+        /// leaving the buffer and the reader taking it.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsUpdate<Object>? {
-            try await subscription.buffer.next()
+            let buffer = subscription.buffer
+            while true {
+                switch try buffer.poll() {
+                case .element(let update): return update
+                case .end: return nil
+                case .empty: await buffer.waitForElement()
+                }
+            }
         }
     }
 }

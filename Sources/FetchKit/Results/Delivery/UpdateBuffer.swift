@@ -190,10 +190,19 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
         case wait
     }
 
-    /// The next batch, from what the reader shows, waiting for one; `nil` at the end.
+    /// What ``poll()`` found.
+    enum Poll {
+        case element(ResultsUpdate<Object>)
+        case end
+        case empty
+    }
+
+    /// The next batch, from what the reader shows, if one waits — called on the reader's executor, so that
+    /// handing the batch out and the reader taking it happen in one turn (no move of the reader's can slip
+    /// between them).
     ///
     /// - Throws: the failure that ended the sequence, after every batch before it was read.
-    func next() async throws(FetchKitError) -> ResultsUpdate<Object>? {
+    func poll() throws(FetchKitError) -> Poll {
         while true {
             var ready: [CheckedContinuation<Void, Never>] = []
             let step = state.withLock { state -> Step in
@@ -222,26 +231,31 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
             for waiter in ready { waiter.resume() }
             switch step {
             case .update(let update, let base):
-                if let batch = Self.batch(update, from: base) { return batch }
+                if let batch = Self.batch(update, from: base) { return .element(batch) }
             case .coalesced(let coalesced, let base):
-                if let batch = Self.batch(of: coalesced, from: base) { return batch }
+                if let batch = Self.batch(of: coalesced, from: base) { return .element(batch) }
             case .end(let failure):
                 if let failure { throw failure }
-                return nil
+                return .end
             case .wait:
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                        let ready = state.withLock { state -> Bool in
-                            if !state.pending.isEmpty || state.coalesced != nil || state.isFinished { return true }
-                            state.waiter = continuation
-                            return false
-                        }
-                        if ready { continuation.resume() }
-                    }
-                } onCancel: {
-                    cancel()
-                }
+                return .empty
             }
+        }
+    }
+
+    /// Waits until a batch waits, the sequence ends, or the task is cancelled (which ends it).
+    func waitForElement() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if !state.pending.isEmpty || state.coalesced != nil || state.isFinished { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            cancel()
         }
     }
 

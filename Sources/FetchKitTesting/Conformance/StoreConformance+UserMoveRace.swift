@@ -1,0 +1,218 @@
+@_spi(Testing) import FetchKit
+import Foundation
+import Synchronization
+
+/// A user's drag that races other writers: the table view has already moved the row when it tells the
+/// controller (``ResultsController/userMovedRow(from:to:)``), on the actor its delegate's callbacks run on;
+/// every batch the table then receives must apply to what it shows, and it must end equal to a fresh fetch.
+extension StoreConformance {
+    static var userMoveRaceChecks: [Check] {
+        [
+            Check(name: "user moves: a commit between the drop and the move's processing, by paths",
+                  body: { try await $0.checkCommitBetweenDropAndMove(byKey: false, on: $1) }),
+            Check(name: "user moves: a commit between the drop and the move's processing, by key",
+                  body: { try await $0.checkCommitBetweenDropAndMove(byKey: true, on: $1) }),
+            Check(name: "user moves: 100 drops racing a writer, delegate on the UI's actor",
+                  body: { try await $0.checkDropsRacingWriter(on: $1) }),
+            Check(name: "user moves: an update sequence's reader drops rows while a writer commits",
+                  body: { try await $0.checkSequenceDropsRacingWriter(on: $1) }),
+        ]
+    }
+
+    /// A table view's state, on its own actor: sections and primary keys, changed only by the user's drops and
+    /// the batches its adapter receives.
+    actor TableUI {
+        typealias Shown = [(section: String, rows: [Value])]
+        private(set) var shown: Shown = []
+        private(set) var batches = 0
+        private(set) var failures: [String] = []
+
+        private(set) var hasResults = false
+
+        func reset(to shown: Shown) { self.shown = shown }
+
+        /// Reads `updates` on this actor, as a UI's loop would: the first element is the results, each later
+        /// one a batch; drops run between elements.
+        func read(_ updates: ResultsUpdates<Row>) async throws {
+            for try await update in updates {
+                if update.changeset == nil {
+                    shown = TableUI.shown(update.snapshot)
+                    hasResults = true
+                } else {
+                    apply(update)
+                }
+            }
+        }
+
+        /// Applies a batch as a table view would (``ListSimulator``), recording any that does not apply.
+        func apply(_ update: ResultsUpdate<Row>) {
+            guard let changeset = update.changeset else { return }
+            batches += 1
+            do {
+                try ResultsOracle.check(update, primaryKey: "id")
+                shown = try ListSimulator.apply(changeset, to: shown, expecting: TableUI.shown(update.snapshot))
+            } catch {
+                failures.append("batch \(batches): \(error)")
+                shown = TableUI.shown(update.snapshot)
+            }
+        }
+
+        /// The user drags the row at `from` to `to`: the table shows it there at once and tells the controller.
+        func drop(from: RowPath, to: RowPath, byKey: Bool, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>) -> _Concurrency.Task<Void, any Error> {
+            let key = shown[from.section].rows.remove(at: from.row)
+            shown[to.section].rows.insert(key, at: to.row)
+            let next = shown[to.section].rows.dropFirst(to.row + 1).first
+            return tell(from, to, key, next.map { .before($0) } ?? .endOfSection(shown[to.section].section))
+        }
+
+        /// A random drop in what the table shows, or `nil` when it shows no row.
+        func randomDrop(_ random: inout SeededRandom) -> (from: RowPath, to: RowPath)? {
+            let counts = shown.map(\.rows.count)
+            let sources = counts.indices.filter { counts[$0] > 0 }
+            guard !sources.isEmpty else { return nil }
+            let fromSection = sources[random.int(0..<sources.count)]
+            let from = RowPath(section: fromSection, row: random.int(0..<counts[fromSection]))
+            let toSection = random.int(0..<counts.count)
+            let to = RowPath(section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
+            return (from, to)
+        }
+
+        static func shown(_ snapshot: ResultsSnapshot<Row>) -> Shown {
+            snapshot.sections.map { (section: $0.name, rows: $0.objects.map { $0["id"] ?? .null }) }
+        }
+    }
+
+    /// The table view's adapter: its callbacks run on the table's actor (``ResultsController/setDelegate(_:isolation:)``).
+    final class TableAdapter: ResultsControllerDelegate, Sendable {
+        let ui: TableUI
+        init(ui: TableUI) { self.ui = ui }
+
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+            // Traps unless the controller runs the callback on the table's actor.
+            ui.assumeIsolated { $0.apply(update) }
+        }
+    }
+
+    /// Checks the table after the race: every batch applied, and it shows the controller's results, which
+    /// equal a fresh fetch.
+    private func checkTable(_ ui: TableUI, _ controller: ResultsController<Row>, in store: any PersistentStore) async throws {
+        await controller.sync()
+        let (shown, failures) = await (ui.shown, ui.failures)
+        try expect(failures.isEmpty, "batches that do not apply to what the table shows: \(failures.prefix(3))")
+        let expected = TableUI.shown(controller.snapshot)
+        try expect(shown.map(\.section) == expected.map(\.section) && shown.map(\.rows) == expected.map(\.rows),
+                   "the table shows \(shown), the results are \(expected)")
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+    }
+
+    func checkCommitBetweenDropAndMove(byKey: Bool, on store: any PersistentStore) async throws {
+        // Sections "", Errands, Home, Work; Home holds tasks 5 and 6.
+        let ui = TableUI()
+        let adapter = TableAdapter(ui: ui)
+        let controller = ResultsController(store: store, request: Self.reorderRequests[0])
+        controller.setDelegate(adapter, isolation: ui)
+        try await controller.performFetch()
+        await ui.reset(to: TableUI.shown(controller.snapshot))
+        for round in 0..<4 {
+            let hold = await controller.holdProcessing()
+            // Another writer commits: a task at the top of Errands, one out of Home, a rename.
+            try await store.write { tx in
+                _ = try tx.insert(["title": .text("errand \(round)"), "priority": 1, "done": false, "categoryID": 3,
+                                   "ordering": .double(-100 - Double(round))], into: "Task")
+                _ = try tx.update("Task", key: 7, set: ["title": .text("renamed \(round)")])
+            }
+            await hold.waitForRoutedChanges()
+            // The user drops the first row of Home at the top of Errands: the writer's batch is computed from
+            // the results before the drop, and delivered after it.
+            let homeIndex = await ui.shown.firstIndex { $0.section == "Home" }
+            guard let home = homeIndex, let errands = await ui.shown.firstIndex(where: { $0.section == "Errands" }) else {
+                throw ConformanceFailure("round \(round): no Home or Errands section: \(await ui.shown)")
+            }
+            let before = await ui.batches
+            let move = await ui.drop(from: RowPath(section: home, row: 0), to: RowPath(section: errands, row: 0), byKey: byKey) {
+                from, to, key, destination in
+                byKey ? controller.userMovedRow(withKey: key, to: destination) : controller.userMovedRow(from: from, to: to)
+            }
+            hold.release()
+            try await move.value
+            try await checkTable(ui, controller, in: store)
+            try expect(await ui.batches > before, "round \(round): the writer's batch never reached the table")
+            // Home refills for the next round.
+            try await store.write { tx in
+                _ = try tx.insert(["title": .text("home \(round)"), "priority": 1, "done": false, "categoryID": 2,
+                                   "ordering": .double(Double(round))], into: "Task")
+            }
+            try await checkTable(ui, controller, in: store)
+        }
+    }
+
+    func checkDropsRacingWriter(on store: any PersistentStore) async throws {
+        let ui = TableUI()
+        let adapter = TableAdapter(ui: ui)
+        let controller = ResultsController(store: store, request: Self.reorderRequests[0])
+        controller.setDelegate(adapter, isolation: ui)
+        try await controller.performFetch()
+        await ui.reset(to: TableUI.shown(controller.snapshot))
+        let writing = _Concurrency.Task {
+            var random = SeededRandom(seed: 41)
+            return try await RandomOperation.writeTransactions(150, to: store, using: &random)
+        }
+        var random = SeededRandom(seed: 17)
+        var moves: [_Concurrency.Task<Void, any Error>] = []
+        for _ in 0..<100 {
+            guard let (from, to) = await ui.randomDrop(&random) else { break }
+            moves.append(await ui.drop(from: from, to: to, byKey: false) { from, to, _, _ in
+                controller.userMovedRow(from: from, to: to)
+            })
+            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
+        }
+        _ = try await writing.value
+        var failed = 0
+        for move in moves {
+            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {
+                // The row or its neighbour left meanwhile: nothing was written, and the table got the row back.
+                failed += 1
+            }
+        }
+        try await checkTable(ui, controller, in: store)
+        try expect(failed < 50, "\(failed) of \(moves.count) drops failed")
+    }
+
+    func checkSequenceDropsRacingWriter(on store: any PersistentStore) async throws {
+        let ui = TableUI()
+        let controller = ResultsController(store: store, request: Self.reorderRequests[1])
+        try await controller.performFetch()
+        let updates = controller.updates()
+        // The reader applies each element on the table's actor; the drops run there too, between elements.
+        let reading = _Concurrency.Task { try await ui.read(updates) }
+        while await !ui.hasResults { try await _Concurrency.Task.sleep(for: .milliseconds(5)) }
+        let writing = _Concurrency.Task {
+            var random = SeededRandom(seed: 43)
+            return try await RandomOperation.writeTransactions(100, to: store, using: &random)
+        }
+        var random = SeededRandom(seed: 19)
+        var moves: [_Concurrency.Task<Void, any Error>] = []
+        for _ in 0..<60 {
+            guard let (from, to) = await ui.randomDrop(&random) else { break }
+            moves.append(await ui.drop(from: from, to: to, byKey: true) { _, _, key, destination in
+                updates.userMovedRow(withKey: key, to: destination)
+            })
+            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
+        }
+        _ = try await writing.value
+        for move in moves {
+            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {}
+        }
+        await controller.sync()
+        // The reader catches up with the controller's results.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await ui.shown.map(\.rows) != TableUI.shown(controller.snapshot).map(\.rows), ContinuousClock.now < deadline {
+            try await _Concurrency.Task.sleep(for: .milliseconds(20))
+        }
+        reading.cancel()
+        let (shown, failures) = await (ui.shown, ui.failures)
+        try expect(failures.isEmpty, "elements that do not apply to what the reader shows: \(failures.prefix(3))")
+        try expect(shown.map(\.rows) == TableUI.shown(controller.snapshot).map(\.rows), "the reader did not converge")
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+    }
+}
