@@ -58,7 +58,7 @@ extension StoreConformance {
         }
 
         /// The user drags the row at `from` to `to`: the table shows it there at once and tells the controller.
-        func drop(from: RowPath, to: RowPath, byKey: Bool, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>) -> _Concurrency.Task<Void, any Error> {
+        func drop(from: RowPath, to: RowPath, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>) -> _Concurrency.Task<Void, any Error> {
             let key = shown[from.section].rows.remove(at: from.row)
             shown[to.section].rows.insert(key, at: to.row)
             let next = shown[to.section].rows.dropFirst(to.row + 1).first
@@ -105,14 +105,48 @@ extension StoreConformance {
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
     }
 
-    func checkCommitBetweenDropAndMove(byKey: Bool, on store: any PersistentStore) async throws {
-        // Sections "", Errands, Home, Work; Home holds tasks 5 and 6.
+    /// A controller of the first reorder request whose delegate is a table's adapter, on the table's actor.
+    private func tableController(on store: any PersistentStore) async throws -> (TableUI, TableAdapter, ResultsController<Row>) {
         let ui = TableUI()
         let adapter = TableAdapter(ui: ui)
         let controller = ResultsController(store: store, request: Self.reorderRequests[0])
         controller.setDelegate(adapter, isolation: ui)
         try await controller.performFetch()
         await ui.reset(to: TableUI.shown(controller.snapshot))
+        return (ui, adapter, controller)
+    }
+
+    /// Random drops on `ui` (each told through `tell`) while a writer commits `writes` random transactions;
+    /// waits for both and returns how many drops failed because their row or neighbour left meanwhile.
+    private func drops(
+        _ count: Int, on ui: TableUI, seeds: (drops: UInt64, writes: UInt64), writes: Int, store: any PersistentStore,
+        tell: @escaping @Sendable (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>
+    ) async throws -> Int {
+        let writing = _Concurrency.Task {
+            var random = SeededRandom(seed: seeds.writes)
+            return try await RandomOperation.writeTransactions(writes, to: store, using: &random)
+        }
+        var random = SeededRandom(seed: seeds.drops)
+        var moves: [_Concurrency.Task<Void, any Error>] = []
+        for _ in 0..<count {
+            guard let (from, to) = await ui.randomDrop(&random) else { break }
+            moves.append(await ui.drop(from: from, to: to, tell: tell))
+            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
+        }
+        _ = try await writing.value
+        var failed = 0
+        for move in moves {
+            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {
+                // The row or its neighbour left meanwhile: nothing was written, and the table got the row back.
+                failed += 1
+            }
+        }
+        return failed
+    }
+
+    func checkCommitBetweenDropAndMove(byKey: Bool, on store: any PersistentStore) async throws {
+        // Sections "", Errands, Home, Work; Home holds tasks 5 and 6.
+        let (ui, adapter, controller) = try await tableController(on: store)
         for round in 0..<4 {
             let hold = await controller.holdProcessing()
             // Another writer commits: a task at the top of Errands, one out of Home, a rename.
@@ -129,7 +163,7 @@ extension StoreConformance {
                 throw ConformanceFailure("round \(round): no Home or Errands section: \(await ui.shown)")
             }
             let before = await ui.batches
-            let move = await ui.drop(from: RowPath(section: home, row: 0), to: RowPath(section: errands, row: 0), byKey: byKey) {
+            let move = await ui.drop(from: RowPath(section: home, row: 0), to: RowPath(section: errands, row: 0)) {
                 from, to, key, destination in
                 byKey ? controller.userMovedRow(withKey: key, to: destination) : controller.userMovedRow(from: from, to: to)
             }
@@ -144,38 +178,17 @@ extension StoreConformance {
             }
             try await checkTable(ui, controller, in: store)
         }
+        withExtendedLifetime(adapter) {}
     }
 
     func checkDropsRacingWriter(on store: any PersistentStore) async throws {
-        let ui = TableUI()
-        let adapter = TableAdapter(ui: ui)
-        let controller = ResultsController(store: store, request: Self.reorderRequests[0])
-        controller.setDelegate(adapter, isolation: ui)
-        try await controller.performFetch()
-        await ui.reset(to: TableUI.shown(controller.snapshot))
-        let writing = _Concurrency.Task {
-            var random = SeededRandom(seed: 41)
-            return try await RandomOperation.writeTransactions(150, to: store, using: &random)
-        }
-        var random = SeededRandom(seed: 17)
-        var moves: [_Concurrency.Task<Void, any Error>] = []
-        for _ in 0..<100 {
-            guard let (from, to) = await ui.randomDrop(&random) else { break }
-            moves.append(await ui.drop(from: from, to: to, byKey: false) { from, to, _, _ in
-                controller.userMovedRow(from: from, to: to)
-            })
-            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
-        }
-        _ = try await writing.value
-        var failed = 0
-        for move in moves {
-            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {
-                // The row or its neighbour left meanwhile: nothing was written, and the table got the row back.
-                failed += 1
-            }
+        let (ui, adapter, controller) = try await tableController(on: store)
+        let failed = try await drops(100, on: ui, seeds: (17, 41), writes: 150, store: store) { from, to, key, destination in
+            from.row % 2 == 0 ? controller.userMovedRow(from: from, to: to) : controller.userMovedRow(withKey: key, to: destination)
         }
         try await checkTable(ui, controller, in: store)
-        try expect(failed < 50, "\(failed) of \(moves.count) drops failed")
+        try expect(failed < 50, "\(failed) of 100 drops failed")
+        withExtendedLifetime(adapter) {}
     }
 
     func checkSequenceDropsRacingWriter(on store: any PersistentStore) async throws {
@@ -186,22 +199,8 @@ extension StoreConformance {
         // The reader applies each element on the table's actor; the drops run there too, between elements.
         let reading = _Concurrency.Task { try await ui.read(updates) }
         while await !ui.hasResults { try await _Concurrency.Task.sleep(for: .milliseconds(5)) }
-        let writing = _Concurrency.Task {
-            var random = SeededRandom(seed: 43)
-            return try await RandomOperation.writeTransactions(100, to: store, using: &random)
-        }
-        var random = SeededRandom(seed: 19)
-        var moves: [_Concurrency.Task<Void, any Error>] = []
-        for _ in 0..<60 {
-            guard let (from, to) = await ui.randomDrop(&random) else { break }
-            moves.append(await ui.drop(from: from, to: to, byKey: true) { _, _, key, destination in
-                updates.userMovedRow(withKey: key, to: destination)
-            })
-            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
-        }
-        _ = try await writing.value
-        for move in moves {
-            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {}
+        _ = try await drops(60, on: ui, seeds: (19, 43), writes: 100, store: store) { from, to, key, destination in
+            from.row % 2 == 0 ? updates.userMovedRow(from: from, to: to) : updates.userMovedRow(withKey: key, to: destination)
         }
         await controller.sync()
         // The reader catches up with the controller's results.

@@ -151,38 +151,38 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
 
     /// Ends the sequence once the waiting batches are read: normally, or by throwing `failure`.
     func finish(throwing failure: FetchKitError? = nil) {
-        let (waiter, processedWaiters) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
-            guard !state.isFinished else { return (nil, []) }
-            state.isFinished = true
+        end { state in
+            guard !state.isFinished else { return false }
             state.failure = failure
-            defer {
-                state.waiter = nil
-                state.processedWaiters = []
-            }
-            return (state.waiter, state.processedWaiters.map(\.continuation))
+            return true
         }
-        waiter?.resume()
-        for waiter in processedWaiters { waiter.resume() }
     }
 
     /// Ends the sequence now, dropping what waits (the reader went away).
     func cancel() {
-        let (waiter, processedWaiters) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
-            state.isFinished = true
+        end { state in
             state.failure = nil
             state.pending.removeAll()
             state.coalesced = nil
+            return true
+        }
+    }
+
+    /// Ends the sequence when `change` says so, and wakes the reader and whoever waits on it.
+    private func end(_ change: (inout State) -> Bool) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard change(&state) else { return [] }
+            state.isFinished = true
             defer {
                 state.waiter = nil
                 state.processedWaiters = []
             }
-            return (state.waiter, state.processedWaiters.map(\.continuation))
+            return (state.waiter.map { [$0] } ?? []) + state.processedWaiters.map(\.continuation)
         }
-        waiter?.resume()
-        for waiter in processedWaiters { waiter.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
-    /// What ``next()`` does after looking at the buffer.
+    /// What ``poll()`` does after looking at the buffer.
     private enum Step {
         case update(ResultsUpdate<Object>, base: ResultsSnapshot<Object>?)
         case coalesced(Coalesced, base: ResultsSnapshot<Object>?)

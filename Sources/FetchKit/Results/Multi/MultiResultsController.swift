@@ -43,7 +43,20 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The delegate that receives each batch. Held weakly.
     public var delegate: (any MultiResultsControllerDelegate<Object>)? {
         get { current.withLock { $0.delegate.value } }
-        set { current.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+        set { setDelegate(newValue, isolation: nil) }
+    }
+
+    /// Sets the delegate and the actor its callbacks run on (see ``ResultsController/setDelegate(_:isolation:)``).
+    public func setDelegate(_ delegate: (any MultiResultsControllerDelegate<Object>)?, isolation actor: (any Actor)?) {
+        current.withLock { $0.delegate = WeakDelegate(value: delegate) }
+        controller.setDelegate(forwarder, isolation: delegate == nil ? nil : actor)
+    }
+
+    /// Tells the controller that the delegate's UI has already moved a row, and writes the move (see
+    /// ``ResultsController/userMovedRow(from:to:)``).
+    @discardableResult
+    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
+        controller.userMovedRow(from: from, to: to)
     }
 
     /// The name of the current request; inside a transition's callbacks, already the new one.
