@@ -105,7 +105,7 @@ extension ResultsController {
         await publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
             state.incrementalUpdates += 1
             if usedKeyset { state.keysetRefills += 1 }
-        }
+        }?.perform()
         var delta = MembershipDelta()
         for key in pending.newPositions.keys where pending.oldPositions[key] == nil { delta.entered.append(key) }
         for key in pending.oldPositions.keys where pending.newPositions[key] == nil { delta.left.append(key) }

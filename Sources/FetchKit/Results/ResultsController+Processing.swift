@@ -48,7 +48,7 @@ extension ResultsController {
         case .retry:
             await retryRefresh()
         case .adopt(let update, let version, let group):
-            await adopt(ResultsUpdate(erased: update), version: version, from: group)
+            await adopt(ResultsUpdate(erased: update), version: version, from: group)?.perform()
         case .promote:
             await takeOver()
         }
@@ -135,7 +135,7 @@ extension ResultsController {
             state.fetchedThrough = fetchStart
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
             state.ownReadsThrough = router.routedThrough
-        }
+        }?.perform()
         if let changeset, previousPlan != nil, previousRequest == request {
             // The same request refetched: the plan stays, and the keys the router holds for it change only by
             // what the batch inserts and deletes.

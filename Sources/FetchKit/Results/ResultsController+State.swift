@@ -11,8 +11,9 @@ extension ResultsController {
         weak var delegate: (any ResultsControllerDelegate<Object>)?
         /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
         var delegateActor: (any Actor)?
-        /// What the delegate shows: the results of the last batch it received, or of a row its UI moved
-        /// itself since (``ResultsController/userMovedRow(from:to:)``).
+        /// What the delegate shows when it is not ``snapshot`` (`nil`: in step): the results before a batch
+        /// still on its way to the delegate's actor, or with a row its UI moved itself
+        /// (``ResultsController/userMovedRow(from:to:)``).
         var delegateShown: ResultsSnapshot<Object>?
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []

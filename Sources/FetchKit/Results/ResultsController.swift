@@ -78,7 +78,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         state.withLock { state in
             state.delegate = delegate
             state.delegateActor = delegate == nil ? nil : actor
-            state.delegateShown = state.hasFetched ? state.snapshot : nil
+            state.delegateShown = nil
         }
     }
 

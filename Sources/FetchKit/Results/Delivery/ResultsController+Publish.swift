@@ -4,7 +4,9 @@
 /// controller's own results; its next batch is found by the keyed diff from what it shows.
 extension ResultsController {
     /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
-    /// then sends the batch to the delegate (on its actor, when it has one) and the subscribers.
+    /// then sends the batch to the subscribers and the delegate — or, for a delegate bound to an actor, returns
+    /// the delivery to run there, which the caller awaits (``DelegateHop/perform()``) before its next change.
+    /// Publishing itself never suspends: a server runs it once per follower of a shared request per write.
     ///
     /// `batch` is the same batch already built (a leader's): a follower delivers it with its prepared callbacks,
     /// renamed to the transactions its own batch covers when those differ. `reconcile` delivers even an empty
@@ -13,11 +15,13 @@ extension ResultsController {
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsUpdate<Object>? = nil,
         reconcile: Bool = false, update: (inout State) -> Void
-    ) async {
+    ) -> DelegateHop? {
         // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
         // of followers of one request, and every tuple type is looked up at run time in generic code).
         var delegate: (any ResultsControllerDelegate<Object>)?
         var delegateActor: (any Actor)?
+        /// What an inline delegate shows before this batch.
+        var delegateBase: ResultsSnapshot<Object>?
         var subscribers: UpdateSubscribers<Object>?
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
@@ -25,9 +29,22 @@ extension ResultsController {
         let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
             update(&state)
-            if !hasChanges, !reconcile, state.delegateShown.map({ $0.isIdentical(to: previous) }) ?? true {
-                // No batch: a delegate that shows the previous results shows these.
-                state.delegateShown = snapshot
+            delegate = state.delegate
+            delegateActor = state.delegateActor
+            // What the delegate shows now, and after this publish (nil: the results, in step).
+            let view = state.delegateShown ?? state.snapshot
+            if delegate != nil, hasChanges || reconcile {
+                if delegateActor == nil {
+                    // Delivered right below, on this task, from what it shows: in step once delivered.
+                    delegateBase = view
+                    state.delegateShown = nil
+                } else {
+                    // Until the delivery runs on the delegate's actor, the delegate shows what it shows now.
+                    state.delegateShown = view
+                }
+            } else {
+                // No batch for the delegate: it is in step if it showed this batch's previous results.
+                state.delegateShown = view.isIdentical(to: previous) || delegate == nil ? nil : view
             }
             state.snapshot = snapshot
             state.hasFetched = true
@@ -47,8 +64,6 @@ extension ResultsController {
             case .adopted(let version): state.sharedVersion = version
             case .engine, .local: break
             }
-            delegate = state.delegate
-            delegateActor = state.delegateActor
             subscribers = state.subscribers
         }
         if let group = forwardTo, group.hasFollowers {
@@ -65,7 +80,7 @@ extension ResultsController {
             let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
-        guard hasChanges || reconcile, delegate != nil || subscribers != nil else { return }
+        guard hasChanges || reconcile, delegate != nil || subscribers != nil else { return nil }
         let update = if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
             ResultsUpdate(
                 previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
@@ -73,35 +88,39 @@ extension ResultsController {
                 transactionID: transactionID, transactions: covered)
         }
         if hasChanges { router.metrics.batchesDelivered.increment() }
-        if delegate != nil {
-            if let delegateActor {
-                await Self.run(on: delegateActor) { self.deliverToDelegate(update) }
-            } else {
-                deliverToDelegate(update)
-            }
-        }
         if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
             state.withLock { $0.coalescedDeliveries += 1 }
             router.metrics.coalescedDeliveries.increment()
         }
+        guard let delegate else { return nil }
+        if let delegateActor {
+            return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
+        }
+        deliver(update, to: delegate, from: delegateBase)
+        return nil
     }
 
-    /// Runs `body` on `actor`.
-    private static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
-        body()
-    }
-
-    /// Sends `update` to the delegate, from what the delegate shows: as it is when the delegate shows its
-    /// previous results, else the batch from what it shows (it moved a row itself meanwhile).
-    func deliverToDelegate(_ update: ResultsUpdate<Object>) {
+    /// Sends `update` to the delegate on its actor, from what the delegate shows there (a user move on the
+    /// actor may have changed it since the batch was published).
+    private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
         var delegate: (any ResultsControllerDelegate<Object>)?
         var shown: ResultsSnapshot<Object>?
         state.withLock { state in
             delegate = state.delegate
             shown = state.delegateShown
-            state.delegateShown = update.snapshot
+            // In step (nil) when no later batch was published meanwhile.
+            state.delegateShown = state.snapshot.isIdentical(to: update.snapshot) ? nil : update.snapshot
         }
         guard let delegate else { return }
+        deliver(update, to: delegate, from: shown)
+    }
+
+    /// Sends `update` to `delegate`: as it is when the delegate shows its previous results (`shown` is `nil`
+    /// or them), else the batch from `shown`, what the delegate shows (its UI moved a row meanwhile).
+    private func deliver(
+        _ update: ResultsUpdate<Object>, to delegate: any ResultsControllerDelegate<Object>,
+        from shown: ResultsSnapshot<Object>?
+    ) {
         var batch = update
         if let shown, !shown.isIdentical(to: update.previous) {
             // Both sides are results the controller published (or a user move of them): the diff cannot fail.
@@ -127,5 +146,21 @@ extension ResultsController {
             case .didApply(let update): delegate.controller(self, didApply: update)
             }
         }
+    }
+}
+
+/// A batch's delivery to a delegate bound to an actor (``ResultsController/setDelegate(_:isolation:)``),
+/// still to run there.
+struct DelegateHop: Sendable {
+    let actor: any Actor
+    let body: @Sendable () -> Void
+
+    /// Runs the delivery on the delegate's actor.
+    func perform() async {
+        await Self.run(on: actor, body)
+    }
+
+    private static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
+        body()
     }
 }

@@ -119,7 +119,7 @@ extension ResultsController {
         guard let plan = try planMove(from: from, to: to, in: current, request: request) else { return }
         if delegateShowsMove {
             state.withLock { state in
-                if state.delegateShown?.isIdentical(to: current) == true { state.delegateShown = plan.shown }
+                if (state.delegateShown ?? state.snapshot).isIdentical(to: current) { state.delegateShown = plan.shown }
             }
         }
         do {
@@ -131,11 +131,11 @@ extension ResultsController {
         } catch {
             // The UI shows the move, the database does not: move the row back.
             let back = try ResultsDiff.changeset(from: plan.shown, to: current)
-            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }
+            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }?.perform()
             throw error
         }
         let changeset = try ResultsDiff.changeset(from: plan.shown, to: plan.expected)
-        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }
+        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }?.perform()
     }
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.

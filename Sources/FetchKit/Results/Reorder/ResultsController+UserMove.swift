@@ -100,7 +100,7 @@ extension ResultsController {
             result = .failure(error)
         }
         let current = state.withLock { $0.snapshot }
-        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) { _ in }
+        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) { _ in }?.perform()
         return result
     }
 }

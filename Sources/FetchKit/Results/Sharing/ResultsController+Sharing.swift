@@ -52,7 +52,7 @@ extension ResultsController {
             state.rowLayout = leaderState.rowLayout
             state.group = group
             state.isLeader = false
-        }
+        }?.perform()
         return true
     }
 
@@ -105,21 +105,21 @@ extension ResultsController {
     }
 
     /// A follower delivers one batch of the results it follows (not of a group it has left since).
-    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) async {
+    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
         var current: ResultsSnapshot<Object>?
         state.withLock { state in
             guard !state.isLeader, let follows = state.group, ObjectIdentifier(follows) == group else { return }
             if let held = state.sharedVersion, version <= held { return }
             current = state.snapshot
         }
-        guard let current else { return }
+        guard let current else { return nil }
         if update.previous.isIdentical(to: current) {
-            await publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
+            return publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
                     origin: .adopted(version), batch: update) { _ in }
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
             let changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
-            await publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
+            return publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
                     origin: .adopted(version)) { _ in }
         }
     }
