@@ -65,8 +65,11 @@ extension StoreConformance {
             return tell(from, to, key, next.map { .before($0) } ?? .endOfSection(shown[to.section].section))
         }
 
-        /// A random drop in what the table shows, or `nil` when it shows no row.
-        func randomDrop(_ random: inout SeededRandom) -> (from: RowPath, to: RowPath)? {
+        /// A random drop in what the table shows, told through `tell` in the same turn; `nil` when it shows no
+        /// row.
+        func randomDrop(
+            _ random: inout SeededRandom, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>
+        ) -> _Concurrency.Task<Void, any Error>? {
             let counts = shown.map(\.rows.count)
             let sources = counts.indices.filter { counts[$0] > 0 }
             guard !sources.isEmpty else { return nil }
@@ -74,7 +77,7 @@ extension StoreConformance {
             let from = RowPath(section: fromSection, row: random.int(0..<counts[fromSection]))
             let toSection = random.int(0..<counts.count)
             let to = RowPath(section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
-            return (from, to)
+            return drop(from: from, to: to, tell: tell)
         }
 
         static func shown(_ snapshot: ResultsSnapshot<Row>) -> Shown {
@@ -129,8 +132,9 @@ extension StoreConformance {
         var random = SeededRandom(seed: seeds.drops)
         var moves: [_Concurrency.Task<Void, any Error>] = []
         for _ in 0..<count {
-            guard let (from, to) = await ui.randomDrop(&random) else { break }
-            moves.append(await ui.drop(from: from, to: to, tell: tell))
+            // Chosen and dropped in one turn of the table's actor: no batch comes between.
+            guard let move = await ui.randomDrop(&random, tell: tell) else { break }
+            moves.append(move)
             try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
         }
         _ = try await writing.value
