@@ -95,7 +95,10 @@ extension KeyedDiff {
                         keep: { fates[$0] = .staysInPlace })
                 }
             }
-            // Report.
+            // Report (room made first: a reversed list of a million rows is a million moves).
+            var moving = 0
+            for row in 0..<rowCount where fates[row] == .movesInSection || fates[row] == .leavesSection { moving += 1 }
+            changeset.rowMoves.reserveCapacity(changeset.rowMoves.count + moving)
             for row in 0..<rowCount {
                 let i = low + row
                 let from = RowPath(section: section, row: row)
