@@ -14,6 +14,14 @@ extension StoreConformance {
         /// Reads what the composite's data source shows; called inside each batch's last callback.
         let read: Mutex<(@Sendable (CompositeResultsController) -> Content)?> = Mutex(nil)
 
+        private let recordedFailures = Mutex<[FetchKitError]>([])
+        /// The failures of parts the composite reported, in order.
+        var failures: [FetchKitError] { recordedFailures.withLock { $0 } }
+
+        func controller(_ controller: CompositeResultsController, didFailWith error: FetchKitError) {
+            recordedFailures.withLock { $0.append(error) }
+        }
+
         var updates: [CompositeUpdate] { recorded.withLock { $0.updates } }
         /// What the data source showed inside each batch's callbacks, parallel to ``updates``.
         var shownInCallbacks: [Content] { recorded.withLock { $0.shown } }

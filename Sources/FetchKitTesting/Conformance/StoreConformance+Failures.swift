@@ -16,6 +16,8 @@ extension StoreConformance {
                   body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
             Check(name: "failure: a column the request reads renamed under a live controller stops it; performFetch restarts it",
                   body: { try await $0.checkPermanentFailure(on: $1) }),
+            Check(name: "failure: multi and composite controllers forward their controllers' failures",
+                  body: { try await $0.checkFailuresForwarded(on: $1) }),
         ]
     }
 
@@ -159,6 +161,41 @@ extension StoreConformance {
         try expect(harness.controller.status == .live, "status \(harness.controller.status) after performFetch")
         try await harness.write { tx in _ = try tx.update("Task", key: 2, set: ["title": "renamed back"]) }
         try expect(harness.recorder.failures.count == 1, "a failure after the restart")
+    }
+}
+
+extension StoreConformance {
+    func checkFailuresForwarded(on store: any PersistentStore) async throws {
+        let multi = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "open")
+        let multiRecorder = ResultsRecorder<Row>()
+        multi.delegate = multiRecorder
+        try await multi.performFetch()
+        let categories = ResultsController(store: store, request: FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")]))
+        let tasks = ResultsController(store: store, request: FetchRequest(
+            entity: "Task", sortDescriptors: [.ascending("title"), .ascending("id")]))
+        let composite = CompositeResultsController()
+        try composite.add(categories)
+        try composite.add(tasks, limit: 3)
+        let recorder = CompositeRecorder()
+        composite.delegate = recorder
+        try await composite.performFetch()
+        try expect(multi.status == .live && composite.status == .live, "statuses \(multi.status), \(composite.status)")
+        // The columns the multi-controller's current request ("open", by ordering) and the composite's task part
+        // (by title) sort by are renamed, then a task changes.
+        _ = try await store.write { tx in
+            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "ordering" TO "ordinal""#, [])
+            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "title" TO "headline""#, [])
+            try tx.execute(#"UPDATE "task" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
+        }
+        await multi.sync()
+        await composite.sync()
+        guard case .failed = multi.status else { throw ConformanceFailure("multi status \(multi.status)") }
+        try expect(multiRecorder.failures.count == 1, "the multi delegate heard \(multiRecorder.failures.count) failures")
+        guard case .failed = composite.status else { throw ConformanceFailure("composite status \(composite.status)") }
+        try expect(categories.status == .live, "the categories part stopped: \(categories.status)")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while recorder.failures.isEmpty, ContinuousClock.now < deadline { try await _Concurrency.Task.sleep(for: .milliseconds(10)) }
+        try expect(recorder.failures.count == 1, "the composite delegate heard \(recorder.failures.count) failures")
     }
 }
 
