@@ -64,6 +64,33 @@ struct SQLCompilerSchemaTests {
         }
     }()
 
+    /// A quote fused with a combining mark is one `Character` that is not `"`, but its first scalar is the
+    /// quote the database reads: it must be doubled all the same, whatever follows it.
+    @Test("quotes are doubled by byte, also when a combining mark follows them", arguments: [
+        "\u{301}", "\u{300}\u{327}", "\u{20DD}", "\u{FE0F}", "\u{200D}", "\u{1F3FB}", "",
+    ])
+    func quotesFusedWithCombiningMarksAreDoubled(_ mark: String) throws {
+        let dialect = TestDialects.question
+        for identifier in ["a\"\(mark)b", "\"\(mark)", "\(mark)\"", "x\"\(mark)\"\(mark)y"] {
+            let quoted = dialect.quote(identifier)
+            let bytes = Array(quoted.utf8)
+            #expect(bytes.first == UInt8(ascii: "\"") && bytes.last == UInt8(ascii: "\""))
+            // Inside the enclosing quotes, every quote byte is part of a doubled pair, and undoubling gives
+            // the identifier back byte for byte.
+            var inner = Array(bytes.dropFirst().dropLast())
+            var restored: [UInt8] = []
+            while !inner.isEmpty {
+                let byte = inner.removeFirst()
+                if byte == UInt8(ascii: "\"") {
+                    #expect(inner.first == UInt8(ascii: "\""), "an undoubled quote in \(Array(quoted.unicodeScalars))")
+                    if !inner.isEmpty { inner.removeFirst() }
+                }
+                restored.append(byte)
+            }
+            #expect(restored == Array(identifier.utf8))
+        }
+    }
+
     @Test func hostileIdentifiersAreQuotedWithDoubledQuotes() throws {
         let (schema, parent, kid) = Self.hostile
         let compiler = SQLCompiler(schema: schema, dialect: TestDialects.question)

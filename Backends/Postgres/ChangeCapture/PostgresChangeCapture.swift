@@ -90,7 +90,7 @@ struct PostgresChangeCapture {
     /// `text` as a SQL string literal. Trigger arguments are DDL, which takes no parameters; what goes in
     /// are a schema's validated column name, a number and the channel name, with `'` doubled regardless.
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        SQLDialect.enclose(text, in: UInt8(ascii: "'"))
     }
 
     /// The statement that creates (or replaces) the trigger function.

@@ -178,18 +178,24 @@ public struct SQLDialect: Sendable, Hashable {
     /// - Complexity: O(*m*) for an identifier of *m* UTF-8 bytes, without Foundation's bridged string search
     ///   (which made quoting most of the cost of compiling a small query).
     public func quote(_ identifier: String) -> String {
-        var quoted = "\""
-        quoted.reserveCapacity(identifier.utf8.count + 2)
-        if identifier.utf8.contains(UInt8(ascii: "\"")) {
-            for character in identifier {
-                quoted.append(character)
-                if character == "\"" { quoted.append("\"") }
-            }
-        } else {
-            quoted += identifier
+        SQLDialect.enclose(identifier, in: UInt8(ascii: "\""))
+    }
+
+    /// `text` between two `mark`s (an ASCII quote), each `mark` inside it doubled — compared by UTF-8 byte,
+    /// never by `Character`: a quote followed by a combining mark is one `Character` that is not `"`, yet the
+    /// database reads its first byte as a quote that ends the identifier or literal. (An ASCII byte is never
+    /// part of a multi-byte UTF-8 sequence, so doubling it keeps the text valid.)
+    package static func enclose(_ text: String, in mark: UInt8) -> String {
+        let quote = String(decoding: [mark], as: UTF8.self)
+        guard text.utf8.contains(mark) else { return quote + text + quote }
+        var bytes: [UInt8] = [mark]
+        bytes.reserveCapacity(text.utf8.count + 4)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == mark { bytes.append(mark) }
         }
-        quoted += "\""
-        return quoted
+        bytes.append(mark)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The placeholder of the `index`-th bound parameter (1-based): `?` or `$index`.
