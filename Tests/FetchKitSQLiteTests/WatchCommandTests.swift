@@ -71,4 +71,56 @@ struct WatchCommandTests {
         #expect(process.terminationStatus == 0)
         await store.close()
     }
+
+    @Test("table output and section headers escape terminal controls and bidirectional overrides; --json stays exact")
+    func hostileTextIsEscapedForTheTerminal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path("hostile.sqlite")
+        let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
+        let hostile = [
+            "\u{1B}]0;pwned\u{07}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{07}", "abc\u{202E}fed", "\u{9B}31mred",
+            "tab\there\nnewline",
+        ]
+        try await store.write { tx in
+            for title in hostile { try tx.insert(Fixtures.TaskRecord(title: title)) }
+        }
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fetchkit")
+        func run(_ extra: [String]) async throws -> String {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "task", "--sort", "title",
+                                 "--section", "title"] + extra
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            let lines = Lines(pipe.fileHandleForReading)
+            try process.run()
+            var output: [String] = []
+            // The results: a header line, then per section a heading and a table.
+            for index in 0..<(extra.isEmpty ? 1 + hostile.count * 4 : 1) { output.append(try await lines.line(index)) }
+            process.interrupt()
+            process.waitUntilExit()
+            return output.joined(separator: "\n")
+        }
+        let table = try await run([])
+        for scalar in table.unicodeScalars where scalar != "\n" {
+            #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) && scalar.value != 0x202E,
+                    "a control reached the terminal: U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(table.contains(#"\u{1B}]0;pwned\u{7}"#) && table.contains(#"abc\u{202E}fed"#), "\(table)")
+        // JSON stays exact: decoding it gives the values back.
+        let json = try await run(["--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "results")
+        for title in hostile { #expect(json.contains(title) || jsonEscaped(title, in: json), "\(title.debugDescription) not exact") }
+        await store.close()
+    }
+
+    /// Whether `json` holds `text` as JSON writes it (controls escaped).
+    private func jsonEscaped(_ text: String, in json: String) -> Bool {
+        guard let data = try? JSONEncoder().encode(text) else { return false }
+        let encoded = String(decoding: data, as: UTF8.self).dropFirst().dropLast()
+        return json.contains(encoded)
+    }
 }

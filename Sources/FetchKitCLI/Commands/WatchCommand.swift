@@ -117,16 +117,21 @@ struct WatchOutput: Sendable {
             emit(paint("── batch\(update.transactionID.map { " of transaction \($0)" } ?? ""): "
                        + "\(changeset.sectionCountsBefore) → \(changeset.sectionCountsAfter) rows per section", code: "1;33"))
             for index in changeset.sectionDeletes { emit(paint("   − section \(index)", code: "31")) }
-            for index in changeset.sectionInserts { emit(paint("   + section \(index) '\(update.snapshot.sections[index].name)'", code: "32")) }
+            for index in changeset.sectionInserts {
+                emit(paint("   + section \(index) '\(TerminalText.safe(update.snapshot.sections[index].name))'", code: "32"))
+            }
             for path in changeset.rowDeletes { emit(paint("   − row \(path)", code: "31")) }
             for path in changeset.rowInserts { emit(paint("   + row \(path)", code: "32")) }
             for move in changeset.rowMoves { emit(paint("   ↕ row \(move.from) → \(move.to)\(move.isUpdated ? " (changed)" : "")", code: "36")) }
             for row in changeset.rowUpdates { emit(paint("   ~ row \(row.from) → \(row.to)", code: "35")) }
         } else {
-            emit(paint("watching \(request.entityName) where \(request.predicate) on \(store) — Ctrl-C to stop", code: "1"))
+            emit(paint(TerminalText.safe("watching \(request.entityName) where \(request.predicate) on \(store)")
+                       + " — Ctrl-C to stop", code: "1"))
         }
         for section in update.snapshot.sections {
-            if request.sectionNameKeyPath != nil { emit(paint("▸ \(section.name.isEmpty ? "(none)" : section.name)", code: "1")) }
+            if request.sectionNameKeyPath != nil {
+                emit(paint("▸ \(section.name.isEmpty ? "(none)" : TerminalText.safe(section.name))", code: "1"))
+            }
             emit(TableRenderer().render(Array(section.objects)), terminator: "")
         }
     }

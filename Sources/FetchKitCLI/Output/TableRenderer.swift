@@ -6,16 +6,16 @@ struct TableRenderer {
 
     func render(_ rows: [Row], columns: [String]? = nil) -> String {
         guard let first = rows.first else { return "(no rows)\n" }
-        let names = columns ?? first.names
+        let names = (columns ?? first.names)
         let cells: [[String]] = rows.map { row in names.map { cell(row[$0] ?? .null) } }
-        var widths = names.map { Self.displayWidth($0) }
+        var widths = names.map { Self.displayWidth(TerminalText.safe($0)) }
         for line in cells {
             for (i, text) in line.enumerated() { widths[i] = max(widths[i], Self.displayWidth(text)) }
         }
         func format(_ line: [String]) -> String {
             zip(line, widths).map { $0 + String(repeating: " ", count: $1 - Self.displayWidth($0)) }.joined(separator: " | ")
         }
-        var out = format(names) + "\n"
+        var out = format(names.map(TerminalText.safe)) + "\n"
         out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"
         for line in cells { out += format(line) + "\n" }
         return out
@@ -38,8 +38,8 @@ struct TableRenderer {
         let text: String
         switch value {
         case .null: text = "∅"
-        case .text(let s): text = s
-        default: text = value.description
+        case .text(let s): text = TerminalText.safe(s)
+        default: text = TerminalText.safe(value.description)
         }
         return text.count > maxWidth ? String(text.prefix(maxWidth - 1)) + "…" : text
     }
