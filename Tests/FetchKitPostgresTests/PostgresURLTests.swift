@@ -82,4 +82,68 @@ struct PostgresURLTests {
             #expect(!message.contains("hunter2"), "\(message)")
         }
     }
+
+    /// Every byte outside the unreserved set percent-encoded.
+    static func encoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    /// Random passwords of printable, reserved and non-ASCII characters, in URLs encoded and not, with and
+    /// without typos in the scheme: no message, redacted URL or registry error ever holds the password, and an
+    /// encoded one always parses back exactly.
+    @Test func noMessageEverHoldsAPassword() async throws {
+        var random = SeededRandom(seed: 2026)
+        let alphabet = Array(##"!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ azAZ09é日🎉"##)
+        let schemes = ["postgresql://", "postgres://", "postgres//", "postgres:/", "postgresql:", "postgress://", "postgres:"]
+        let registry: StoreRegistry = [PostgresStore.self]
+        for round in 0..<3_000 {
+            let password = String((0..<random.int(8..<17)).map { _ in alphabet[random.int(0..<alphabet.count)] })
+            let isEncoded = round % 2 == 0
+            let scheme = schemes[round % 7 == 0 ? random.int(2..<schemes.count) : random.int(0..<2)]
+            let userInfo = "app:" + (isEncoded ? Self.encoded(password) : password)
+            let url = scheme + userInfo + "@db.internal:5432/tasks?sslmode=disable"
+            let secrets = [password, Self.encoded(password)]
+            func check(_ text: String, _ what: String) {
+                for secret in secrets where text.contains(secret) {
+                    Issue.record("round \(round): \(what) holds the password: \(text.debugDescription)")
+                }
+            }
+            check(StoreConfiguration(url: url).redactedURL, "the configuration's redacted URL")
+            do {
+                let parsed = try PostgresURL(url)
+                check(parsed.redacted, "the redacted URL")
+                check("\(parsed)", "the description")
+                if isEncoded && scheme.hasSuffix("://") && scheme.hasPrefix("postgres") && scheme != "postgress://" {
+                    #expect(parsed["password"] == password, "round \(round): the password did not round-trip")
+                    #expect(parsed["host"] == "db.internal", "round \(round): host \(parsed["host"] ?? "none")")
+                }
+            } catch {
+                check("\(error)", "the parse error")
+            }
+            if !scheme.hasSuffix("://") || scheme == "postgress://" {
+                // Refused before any connection: by the registry (no scheme, no backend) or by the URL parser.
+                do {
+                    _ = try await registry.describeTable("task", in: StoreConfiguration(url: url))
+                    Issue.record("round \(round): \(scheme) opened")
+                } catch {
+                    check("\(error)", "the registry's error")
+                }
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, width - count)) + self
+    }
 }

@@ -117,6 +117,31 @@ struct WatchCommandTests {
         await store.close()
     }
 
+    @Test("a store URL's password never reaches the CLI's output, whatever it holds and however the URL is mistyped",
+          arguments: [
+              "postgresql://app:pa#ss-W0rd-1@127.0.0.1:1/db", "postgresql://app:pa/ss-W0rd-2@127.0.0.1:1/db",
+              "postgresql://app:pa?ss-W0rd-3@127.0.0.1:1/db", "postgres//app:pass-W0rd-4@127.0.0.1:1/db",
+              "postgresql://app:pa@ss-W0rd-5@127.0.0.1:1/db?connect_timeout=2", "postgres:/app:pass-W0rd-6@127.0.0.1:1/db",
+          ])
+    func passwordsStayOutOfTheOutput(_ url: String) async throws {
+        // Every password holds "W0rd"; nothing else in the URLs does.
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fetchkit")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["watch", "--store", url, "--entity", "task"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus != 0, "\(text)")
+        #expect(!text.contains("W0rd"), "the password reached the output: \(text)")
+        #expect(!text.isEmpty, "no message at all")
+    }
+
     /// Whether `json` holds `text` as JSON writes it (controls escaped).
     private func jsonEscaped(_ text: String, in json: String) -> Bool {
         guard let data = try? JSONEncoder().encode(text) else { return false }

@@ -32,6 +32,20 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             throw FetchKitError.invalidURL("the scheme '\(scheme)' is not postgres or postgresql")
         }
         var rest = string[schemeEnd.upperBound...]
+        // The user info ends at the last '@', as URL parsers take it: a password may hold an unencoded '@'.
+        // One that holds an unencoded '/', '?' or '#' would otherwise cut the URL before its '@' and send the
+        // password elsewhere as a host name: refused, naming the part and never its text.
+        var userInfo: Substring?
+        if let at = rest.lastIndex(of: "@") {
+            let info = rest[..<at]
+            guard !info.contains(where: { "/?#".contains($0) }) else {
+                throw FetchKitError.invalidURL(
+                    "the user name or password holds an unencoded '/', '?' or '#' (or an '@' follows the host): "
+                        + "percent-encode them in the user info (%2F, %3F, %23) and an '@' elsewhere (%40)")
+            }
+            userInfo = info
+            rest = rest[rest.index(after: at)...]
+        }
         var query = Substring("")
         if let mark = rest.firstIndex(of: "?") {
             query = rest[rest.index(after: mark)...]
@@ -41,11 +55,6 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         if let slash = rest.firstIndex(of: "/") {
             path = rest[rest.index(after: slash)...]
             rest = rest[..<slash]
-        }
-        var userInfo: Substring?
-        if let at = rest.lastIndex(of: "@") {
-            userInfo = rest[..<at]
-            rest = rest[rest.index(after: at)...]
         }
 
         var parameters: [(keyword: String, value: String)] = []

@@ -106,14 +106,19 @@ public struct StoreConfiguration: Sendable {
     }
 
     /// `url` with the password of its `user:password@` part and of a `password=` parameter replaced by `***`.
+    ///
+    /// It errs on the side of hiding: the user info runs to the *last* `@` (a password may hold `@`, `/`, `?`
+    /// or `#` unencoded), and a URL without `://` (a typo: `postgres//app:pw@host`) keeps only what follows its
+    /// last `@`.
     static func redact(_ url: String) -> String {
         var text = url
         if let scheme = text.range(of: "://") {
             let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+            if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
                 text.replaceSubrange(rest.index(after: colon)..<at, with: "***")
             }
+        } else if let at = text.lastIndex(of: "@") {
+            text.replaceSubrange(text.startIndex..<at, with: "***")
         }
         if let range = text.range(of: "password=") {
             let end = text[range.upperBound...].firstIndex(where: { "&#".contains($0) }) ?? text.endIndex
