@@ -69,4 +69,32 @@ struct SQLiteTransactionControlTests {
     func recognised(sql: String, controls: Bool) {
         #expect(SQLText.controlsTransaction(sql) == controls)
     }
+
+    @Test("a full database and a read-only connection are typed errors; the write rolls back whole")
+    func diskFullAndReadOnly() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        do {
+            try await store.write { tx in
+                // The database may not grow: a large write fills it.
+                _ = try tx.execute("PRAGMA max_page_count = 1", [])
+                for index in 0..<2_000 { try tx.insert(Fixtures.TaskRecord(title: String(repeating: "x", count: 500) + "\(index)")) }
+            }
+            Issue.record("a write past max_page_count succeeded")
+        } catch FetchKitError.diskFull(let message) {
+            #expect(message.contains("full"), "\(message)")
+        }
+        do {
+            try await store.write { tx in
+                _ = try tx.execute("PRAGMA max_page_count = 100000", [])
+                _ = try tx.execute("PRAGMA query_only = ON", [])
+                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+            }
+            Issue.record("a write on a query-only connection succeeded")
+        } catch FetchKitError.readOnly(let message) {
+            #expect(message.contains("readonly"), "\(message)")
+        }
+        #expect(try await store.count(FetchRequest(entity: "Task")) == 10, "a refused write left rows")
+        await store.close()
+    }
 }

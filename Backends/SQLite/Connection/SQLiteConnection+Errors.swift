@@ -20,6 +20,12 @@ enum SQLiteErrorMapping {
             return .constraintViolation(constraint(for: code), name: constraintName(in: message), message: message)
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .busy(sql.map { "\(message) (running: \($0))" } ?? message)
+        case SQLITE_FULL:
+            return .diskFull(message)
+        case SQLITE_READONLY:
+            return .readOnly(message)
+        case SQLITE_PERM, SQLITE_AUTH:
+            return .permissionDenied(message)
         default:
             return .database(code: code, message: message, sql: sql)
         }

@@ -48,6 +48,13 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue(String)
     /// A ``MultiResultsController`` has no fetch request of this name; `known` lists the names it has, sorted.
     case unknownRequestName(String, known: [String])
+    /// The database or its disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's `disk_full`); the write was
+    /// rolled back whole.
+    case diskFull(String)
+    /// The database is read-only (a read-only file or connection, a read-only transaction or replica).
+    case readOnly(String)
+    /// The database refused for lack of a right; the text says which (`permission denied for table task`).
+    case permissionDenied(String)
     /// Rows of one section are not adjacent in the request's order: `section` (a value of the section key
     /// path `key`, compared byte for byte as the database stores it) appears in two places. Sort by `key`
     /// first, case-sensitively, so that each section's rows stay together.
@@ -91,6 +98,12 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid value: \(message)"
         case .unknownRequestName(let name, let known):
             return "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))"
+        case .diskFull(let message):
+            return "the database or disk is full: \(message)"
+        case .readOnly(let message):
+            return "the database is read-only: \(message)"
+        case .permissionDenied(let message):
+            return "permission denied: \(message)"
         case .sectionOrder(let key, let section):
             return "section '\(section)' of key path '\(key)' appears twice: its rows are not together in the "
                 + "request's order (sections are told apart byte for byte, as the database stores them); sort by "

@@ -1,0 +1,56 @@
+import FetchKit
+@testable import FetchKitPostgres
+import FetchKitTesting
+import Testing
+
+/// PostgreSQL's refusals as typed errors: a read-only transaction, a missing right, a full disk.
+@Suite("PostgreSQL errors")
+struct PostgresErrorTests {
+    @Test("a read-only transaction and a role without the right are typed errors; the write rolls back whole")
+    func readOnlyAndPermissionDenied() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        await #expect(throws: FetchKitError.self) {
+            try await store.write { tx in
+                _ = try tx.execute("SET TRANSACTION READ ONLY", [])
+                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+            }
+        }
+        do {
+            try await store.write { tx in
+                _ = try tx.execute("SET TRANSACTION READ ONLY", [])
+                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+            }
+        } catch FetchKitError.readOnly(let message) {
+            #expect(message.contains("read-only"), "\(message)")
+        }
+        let role = PostgresServer.uniqueName("fk_nobody")
+        // The role may use the schema, but has no right on its tables.
+        try await PostgresServer.administer("CREATE ROLE \(role) NOLOGIN")
+        try await PostgresServer.administer("GRANT USAGE ON SCHEMA \(namespace) TO \(role)")
+        do {
+            try await store.write { tx in
+                _ = try tx.execute("SET LOCAL ROLE \(role)", [])
+                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+            }
+            Issue.record("a role without rights wrote")
+        } catch FetchKitError.permissionDenied(let message) {
+            #expect(message.contains("permission denied"), "\(message)")
+        }
+        #expect(try await store.count(FetchRequest(entity: "Task")) == 10, "a refused write left rows")
+        await store.close()
+        try await PostgresServer.administer("REVOKE USAGE ON SCHEMA \(namespace) FROM \(role)")
+        try await PostgresServer.administer("DROP ROLE \(role)")
+    }
+
+    @Test("SQLSTATEs of a full disk, a read-only transaction and a missing right map to their cases")
+    func mapping() {
+        func error(_ state: String) -> FetchKitError {
+            PostgresErrorMapping.error(state: state, message: "m", constraint: nil, column: nil, sql: nil)
+        }
+        #expect(error("53100") == .diskFull("m"))
+        #expect(error("25006") == .readOnly("m"))
+        #expect(error("42501") == .permissionDenied("m"))
+    }
+}
