@@ -44,6 +44,23 @@ struct PostgresErrorTests {
         try await PostgresServer.administer("DROP ROLE \(role)")
     }
 
+    @Test("an entity whose table is a view is refused when the store opens, with a message that says so")
+    func viewAsEntity() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
+        try await PostgresServer.administer("CREATE TABLE \(namespace).items (id bigint PRIMARY KEY, name text)")
+        try await PostgresServer.administer("CREATE VIEW \(namespace).item_view AS SELECT * FROM \(namespace).items")
+        let schema = try Schema([Entity(
+            "Item", table: "item_view", primaryKey: .integer("id"), attributes: [Attribute("name", .text)])])
+        do {
+            let store = try await PostgresStore.open(url: PostgresServer.url(searchPath: namespace), schema: schema)
+            await store.close()
+            Issue.record("a view opened as an entity's table")
+        } catch FetchKitError.unsupported(let message) {
+            #expect(message.contains("'item_view' is a view") && message.contains("Item"), "\(message)")
+        }
+    }
+
     @Test("SQLSTATEs of a full disk, a read-only transaction and a missing right map to their cases")
     func mapping() {
         func error(_ state: String) -> FetchKitError {

@@ -20,6 +20,12 @@ struct PostgresSchemaSetup {
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('fetchkit.schema'))")
             var missing: [Entity] = []
             for entity in schema.entities {
+                if try Self.isView(entity.table, on: connection) {
+                    throw FetchKitError.unsupported(
+                        "entity \(entity.name): '\(entity.table)' is a view, and FetchKit follows tables (their triggers "
+                            + "tell it what changed); give the entity the table the view reads, with the view's "
+                            + "predicate as the request's")
+                }
                 let columns = try PostgresTableColumn.columns(of: entity.table, on: connection)
                 if columns.isEmpty {
                     missing.append(entity)
@@ -48,6 +54,16 @@ struct PostgresSchemaSetup {
             if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
             throw error
         }
+    }
+}
+
+extension PostgresSchemaSetup {
+    /// Whether `table` in the current schema is a view (plain or materialized).
+    static func isView(_ table: String, on connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.execute(
+            "SELECT c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = current_schema() AND c.relname = $1", [.text(table)]).rows()
+        return rows.contains { $0["kind"] == .text("v") || $0["kind"] == .text("m") }
     }
 }
 
