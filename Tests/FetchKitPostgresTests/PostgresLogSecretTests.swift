@@ -1,0 +1,92 @@
+import FetchKit
+import FetchKitPostgres
+import FetchKitTesting
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// A store's password never reaches a log line, at any level: opening, writing, live results, a refused
+/// connection, closing.
+@Suite("PostgreSQL logs keep passwords out")
+struct PostgresLogSecretTests {
+    /// Keeps every log line, message and metadata, as text.
+    struct Capture: LogHandler {
+        let box: Box
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            box.lines.withLock { $0.append("\(event.level) \(event.message) \(all) \(event.source)") }
+        }
+    }
+
+    final class Box: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    @Test("every log line at trace level while a store opens, writes, follows and closes, or fails to connect")
+    func noLogLineHoldsThePassword() async throws {
+        let box = Box()
+        let logger = Logger(label: "fetchkit.postgres.test") { _ in Capture(box: box) }
+        let secret = "S3cret#W0rd/p?w@x"
+        let encoded = secret.addingPercentEncodingForUserInfo()
+        let base = try PostgresServer.urlText(searchPath: PostgresServer.uniqueName("fkt"))
+        // The server's URL with a password added to its user info (the test server trusts local connections).
+        let withPassword = base.replacingFirst("://postgres@", with: "://postgres:\(encoded)@")
+        #expect(withPassword != base, "the test URL has no postgres@ user info: \(base)")
+        let namespace = try #require(base.split(separator: "%3D").last?.split(separator: ",").first.map(String.init))
+        try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
+        let url = withPassword
+        let store = try await PostgresStore.open(
+            url: url, schema: Fixtures.schema, options: .init(readerCount: 2, logger: logger))
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let controller = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]),
+                                           logger: logger)
+        try await controller.performFetch()
+        try await store.write { tx in _ = try tx.update("Task", key: 1, set: ["title": "logged"]) }
+        await controller.sync()
+        await store.close()
+        // A refused connection logs and throws.
+        do {
+            _ = try await PostgresStore.open(
+                url: "postgresql://postgres:\(encoded)@127.0.0.1:1/none?connect_timeout=2", schema: Fixtures.schema,
+                options: .init(readerCount: 1, logger: logger))
+            Issue.record("a store opened on port 1")
+        } catch {
+            #expect(!"\(error)".contains("W0rd"), "\(error)")
+        }
+        let lines = box.lines.withLock { $0 }
+        #expect(!lines.isEmpty, "nothing was logged at trace level")
+        for line in lines where line.contains("W0rd") || line.contains(encoded) {
+            Issue.record("a log line holds the password: \(line)")
+        }
+    }
+}
+
+extension String {
+    /// This text with everything but unreserved characters percent-encoded.
+    fileprivate func addingPercentEncodingForUserInfo() -> String {
+        var result = ""
+        for byte in utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if scalar.properties.isAlphabetic && byte < 0x80 || (0x30...0x39).contains(byte) || "-._~".utf8.contains(byte) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}
