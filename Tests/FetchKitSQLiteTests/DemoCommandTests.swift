@@ -4,20 +4,8 @@ import Testing
 /// `fetchkit demo <name>` runs each seed's scenario to the end and shows what the seed asked for.
 @Suite("fetchkit demo")
 struct DemoCommandTests {
-    /// Runs the `fetchkit` binary built beside this test binary.
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("fetchkit")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try FetchKitBinary.run(arguments)
     }
 
     @Test(arguments: [

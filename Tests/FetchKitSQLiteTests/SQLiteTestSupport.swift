@@ -49,3 +49,25 @@ extension SQLiteStore {
 
 /// An error a write closure throws on purpose.
 struct DeliberateError: Error, Equatable {}
+
+/// The `fetchkit` binary built beside this test binary.
+enum FetchKitBinary {
+    static var url: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fetchkit")
+    }
+
+    /// Runs it with `arguments` to the end: its exit status, and its standard output and error together.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

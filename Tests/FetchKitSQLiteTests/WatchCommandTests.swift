@@ -47,8 +47,7 @@ struct WatchCommandTests {
         let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
 
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("fetchkit")
+        let binary = FetchKitBinary.url
         let process = Process()
         process.executableURL = binary
         process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "task", "--where", "done == 0",
@@ -85,8 +84,7 @@ struct WatchCommandTests {
         try await store.write { tx in
             for title in hostile { try tx.insert(Fixtures.TaskRecord(title: title)) }
         }
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("fetchkit")
+        let binary = FetchKitBinary.url
         func run(_ extra: [String]) async throws -> String {
             let process = Process()
             process.executableURL = binary
@@ -125,19 +123,8 @@ struct WatchCommandTests {
           ])
     func passwordsStayOutOfTheOutput(_ url: String) async throws {
         // Every password holds "W0rd"; nothing else in the URLs does.
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("fetchkit")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["watch", "--store", url, "--entity", "task"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus != 0, "\(text)")
+        let (status, text) = try FetchKitBinary.run(["watch", "--store", url, "--entity", "task"])
+        #expect(status != 0, "\(text)")
         #expect(!text.contains("W0rd"), "the password reached the output: \(text)")
         #expect(!text.isEmpty, "no message at all")
     }
