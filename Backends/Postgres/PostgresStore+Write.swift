@@ -35,7 +35,9 @@ extension PostgresStore {
         marker: (channel: String, completions: TransactionCompletions)?,
         _ body: (any WriteTransaction) throws -> T
     ) throws -> (T, Int64?) {
-        try connection.run("BEGIN")
+        // Nothing has run yet: a connection that broke since its last use (and was not caught by the check
+        // before the statement) is opened again and the transaction begins there.
+        _ = try connection.retryingOnce { try connection.run("BEGIN") }
         let transaction = SQLWriteTransaction(connection: connection, compiler: compiler)
         defer { transaction.end() }
         var transactionID: Int64?
