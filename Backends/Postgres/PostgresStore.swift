@@ -150,7 +150,8 @@ public final class PostgresStore: PersistentStore {
     /// with ``TableChange/isWholeTable``.
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
-    /// What the change listener is doing: listening, or reconnecting after a failure (and why).
+    /// What the change listener is doing: listening, checking a stalled connection, or reconnecting after a
+    /// failure (and why).
     public var listenerStatus: ListenerStatus { ListenerStatus(listener?.state) }
 
     /// The listener's status now, then each change of it (reconnecting, listening again, …) until the store
@@ -177,6 +178,9 @@ public final class PostgresStore: PersistentStore {
         case disabled
         /// Connected and listening: changes flow.
         case listening
+        /// A write's change is overdue (``ListenerOptions/publishTimeout``): the listener is checking that its
+        /// server process still answers, and reconnects if it does not within ``ListenerOptions/pingTimeout``.
+        case stalled(reason: String)
         /// The connection broke; trying again (attempt 1, 2, …) after `lastError`.
         case reconnecting(attempt: Int, lastError: String)
         /// The store was closed.
@@ -186,6 +190,7 @@ public final class PostgresStore: PersistentStore {
             switch state {
             case nil: self = .disabled
             case .listening?: self = .listening
+            case .stalled(let reason)?: self = .stalled(reason: reason)
             case .reconnecting(let attempt, let lastError)?: self = .reconnecting(attempt: attempt, lastError: lastError)
             case .stopped?: self = .stopped
             }
