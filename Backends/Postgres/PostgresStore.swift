@@ -101,11 +101,7 @@ public final class PostgresStore: PersistentStore {
             if options.changeCapture {
                 let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
                 let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
-                let schemaName = try await writer.run { connection -> String in
-                    guard case .text(let name)? = try connection.execute("SELECT current_schema()::text AS s").rows().first?["s"]
-                    else { throw FetchKitError.invalidValue("the connection has no current schema (check search_path)") }
-                    return name
-                }
+                let schemaName = try await writer.run { connection in try connection.currentSchema() }
                 try await writer.run { connection in try capture.install(on: connection, tables: tables) }
                 listener = try await PostgresListener.start(
                     url: url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
