@@ -18,6 +18,13 @@ extension PostgresStore: StoreBackend {
         if let interval = configuration.keepaliveInterval { options.listener.keepaliveInterval = interval }
         if let count = configuration.keepaliveCount { options.listener.keepaliveCount = count }
         if let backoff = configuration.reconnectBackoff { options.listener.reconnectBackoff = backoff }
+        if let listenerURL = configuration.listenerURL {
+            do {
+                options.listener.url = try PostgresURL(listenerURL)
+            } catch FetchKitError.invalidURL(let message) {
+                throw FetchKitError.invalidURL("fetchkit.postgres.listenerURL: \(message)")
+            }
+        }
         if let timeout = configuration.pingTimeout { options.listener.pingTimeout = timeout }
         if let timeout = configuration.publishTimeout { options.listener.publishTimeout = timeout }
         return try await open(url: try PostgresURL(configuration.url), schema: schema, options: options)

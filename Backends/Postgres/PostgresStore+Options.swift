@@ -56,6 +56,10 @@ extension PostgresStore {
 extension PostgresStore {
     /// How the change listener keeps its connection alive and reconnects.
     public struct ListenerOptions: Sendable {
+        /// The server the listener connects to, when not the store's URL (`nil`: the store's). `LISTEN` needs
+        /// one server process for the whole session: when the store's URL goes through a transaction-mode
+        /// pooler (PgBouncer's `pool_mode = transaction`, …), point this at a direct connection.
+        public var url: PostgresURL?
         /// After this long without a notification the listener pings the server (`SELECT 1`), which
         /// exposes a half-open connection.
         public var pingInterval: Duration

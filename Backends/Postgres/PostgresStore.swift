@@ -104,7 +104,7 @@ public final class PostgresStore: PersistentStore {
                 let schemaName = try await writer.run { connection in try connection.currentSchema() }
                 try await writer.run { connection in try capture.install(on: connection, tables: tables) }
                 listener = try await PostgresListener.start(
-                    url: url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
+                    url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
                     logger: options.logger)
             }
             do {

@@ -187,6 +187,7 @@ final class PostgresListener: Sendable {
         connection.checksIdleInput = false
         do {
             try connection.run("LISTEN \(PostgresChangeCapture.quotedChannel(channel))")
+            try Self.verifySessionIsPinned(connection, url: url, extra: options.keepaliveParameters)
         } catch {
             connection.close()
             throw error
