@@ -105,7 +105,9 @@ struct PostgresChangeCapture {
     /// creates the function and the triggers of `tables`, qualified with `namespace` when given.
     func script(for tables: [(table: String, keyColumn: String)], namespace: String?) -> String {
         let dialect = SQLDialect.postgres
-        var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
+        var statements = [
+            "BEGIN", "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$",
+        ]
         statements += Self.functionStatements
         for (table, keyColumn) in tables {
             let name = (namespace.map { dialect.quote($0) + "." } ?? "") + dialect.quote(table)
@@ -161,8 +163,7 @@ struct PostgresChangeCapture {
             row_limit bigint := TG_ARGV[1]::bigint;
             channel text := TG_ARGV[2];
             head text;
-            keys_query text;
-            counted bigint;
+            keys text[];
             element text;
             body text := '';
         BEGIN
@@ -172,26 +173,32 @@ struct PostgresChangeCapture {
             IF TG_OP = 'TRUNCATE' THEN
                 PERFORM pg_notify(channel, head || ',"all":true}');
                 RETURN NULL;
-            ELSIF TG_OP = 'INSERT' THEN
-                SELECT count(*) INTO counted FROM new_rows;
-                keys_query := format('SELECT to_json(%I)::text FROM new_rows', key_column);
-            ELSIF TG_OP = 'DELETE' THEN
-                SELECT count(*) INTO counted FROM old_rows;
-                keys_query := format('SELECT to_json(%I)::text FROM old_rows', key_column);
-            ELSE
-                SELECT count(*) INTO counted FROM new_rows;
-                keys_query := format(
-                    'SELECT to_json(k)::text FROM (SELECT %I AS k FROM new_rows UNION SELECT %I FROM old_rows) AS changed',
-                    key_column, key_column);
             END IF;
-            IF counted = 0 THEN
+            -- Static queries (their plans are cached for the session), reading at most one key more than the
+            -- limit: the key column is picked out of each row as JSON, so no statement is built and planned
+            -- per call.
+            IF TG_OP = 'INSERT' THEN
+                SELECT array_agg(k) INTO keys FROM (
+                    SELECT (to_jsonb(n) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1) AS changed;
+            ELSIF TG_OP = 'DELETE' THEN
+                SELECT array_agg(k) INTO keys FROM (
+                    SELECT (to_jsonb(o) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1) AS changed;
+            ELSE
+                -- An update has as many old rows as new ones, each side with distinct keys: when one side
+                -- holds more than the limit, so does the union of the first row_limit + 1 of each.
+                SELECT array_agg(k) INTO keys FROM (
+                    (SELECT (to_jsonb(n) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
+                    UNION
+                    (SELECT (to_jsonb(o) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS changed;
+            END IF;
+            IF keys IS NULL THEN
                 RETURN NULL;
             END IF;
-            IF counted > row_limit THEN
+            IF cardinality(keys) > row_limit THEN
                 PERFORM pg_notify(channel, head || ',"all":true}');
                 RETURN NULL;
             END IF;
-            FOR element IN EXECUTE keys_query LOOP
+            FOREACH element IN ARRAY keys LOOP
                 IF body <> '' AND octet_length(body) + octet_length(element) > 7000 THEN
                     PERFORM pg_notify(channel, head || ',"k":[' || body || ']}');
                     body := '';
