@@ -14,9 +14,9 @@ extension PostgresStore {
     /// so `controller.sync()` afterwards sees it. When the listener cannot publish it in time — its server
     /// process stopped answering, or its connection broke (``listenerStatus`` then says
     /// ``ListenerStatus/stalled(reason:)`` or ``ListenerStatus/reconnecting(attempt:lastError:)``) — the
-    /// write returns anyway, within about ``ListenerOptions/publishTimeout`` + ``ListenerOptions/pingTimeout``:
-    /// it has committed, and the resync the listener publishes when it is connected again brings every live
-    /// controller up to date.
+    /// write returns anyway, within about ``ListenerOptions/publishTimeout`` + ``ListenerOptions/pingTimeout``
+    /// (at once while the listener is reconnecting): it has committed, and the resync the listener publishes
+    /// when it is connected again brings every live controller up to date.
     ///
     /// - Throws: what `body` throws; ``FetchKitError/serializationFailure(_:)`` when the server could not
     ///   serialize it with concurrent transactions (run it again); ``FetchKitError/closed`` after
@@ -41,6 +41,12 @@ extension PostgresStore {
     /// `publishTimeout + pingTimeout` plus one reconnection attempt.
     private func waitUntilPublished(_ id: Int64, by listener: PostgresListener) async {
         let options = options.listener
+        if case .reconnecting = listener.state {
+            // The listener is reconnecting: the resync it publishes when it is back covers this write, which
+            // need not wait out the outage.
+            listener.completions.forget(id)
+            return
+        }
         if await listener.completions.wait(for: id, timeout: options.publishTimeout) { return }
         listener.checkConnection()
         let recovery = options.pingTimeout + options.reconnectBackoff.lowerBound + .seconds(2)
