@@ -7,8 +7,8 @@ import FetchKit
 /// Confined to the writer thread and valid only while the closure runs.
 package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTransaction {
     package let schema: Schema
-    private let connection: Connection
-    private let compiler: SQLCompiler
+    let connection: Connection
+    let compiler: SQLCompiler
     private var isActive = true
     /// The largest integer primary key the caller chose, per entity, not yet reported to the connection
     /// (``SQLWriteConnection/didWrite(explicitKey:into:dialect:)``): reported once, before the database next
@@ -31,7 +31,7 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
         isActive = false
     }
 
-    private func entity(named name: String) throws -> Entity {
+    func entity(named name: String) throws -> Entity {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
         }
@@ -96,13 +96,13 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
         }
     }
 
-    private func noteChosenKey(_ key: Value, of entity: Entity) {
+    func noteChosenKey(_ key: Value, of entity: Entity) {
         guard case .integer(let integer) = key else { return }
         if let known = chosenKeys[entity.name], known.key >= integer { return }
         chosenKeys[entity.name] = (entity, integer)
     }
 
-    private func reportChosenKey(of entityName: String) throws {
+    func reportChosenKey(of entityName: String) throws {
         guard let chosen = chosenKeys.removeValue(forKey: entityName) else { return }
         try connection.didWrite(explicitKey: .integer(chosen.key), into: chosen.entity, dialect: compiler.dialect)
     }
@@ -220,6 +220,9 @@ package protocol SQLWriteConnection: AnyObject {
     func fetchRows(_ fetch: CompiledFetch) throws -> [Row]
     /// Runs a compiled fetch and decodes its rows into records.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R]
+    /// Inserts every row of `batch`, in order, inside the open transaction; returns each row's primary key
+    /// (the one it gave, else the one the database assigned). A default inserts one row per statement.
+    func insert(_ batch: SQLBulkInsert) throws -> [Value]
     /// Called with the largest integer primary key the caller chose for `entity` in this transaction (before
     /// the database next picks one for it, or before the commit), so a backend whose keys come from a
     /// sequence can move it past that key.

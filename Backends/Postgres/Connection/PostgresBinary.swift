@@ -33,26 +33,55 @@ enum PostgresBinary {
     ///
     /// - Throws: ``FetchKitError/invalidValue(_:)`` for a date outside PostgreSQL's range.
     static func encode(_ value: Value, parameter index: Int) throws -> (type: Oid, bytes: [UInt8]?) {
+        guard let type = typeID(of: value) else { return (0, nil) }
+        var bytes: [UInt8] = []
+        try append(value, to: &bytes, at: "parameter \(index)")
+        return (type, bytes)
+    }
+
+    /// The type a value is sent as (`nil` for SQL NULL, whose type the server infers).
+    static func typeID(of value: Value) -> Oid? {
+        switch value {
+        case .null: return nil
+        case .integer: return TypeID.int8
+        case .double: return TypeID.float8
+        case .text: return TypeID.text
+        case .bool: return TypeID.bool
+        case .date: return TypeID.timestamptz
+        case .blob: return TypeID.bytea
+        }
+    }
+
+    /// Appends the binary form of `value` (of the type ``typeID(of:)`` names; nothing for SQL NULL) to
+    /// `buffer`. `position` names the value in an error.
+    ///
+    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a date outside PostgreSQL's range.
+    static func append(_ value: Value, to buffer: inout [UInt8], at position: @autoclosure () -> String) throws {
         switch value {
         case .null:
-            return (0, nil)
+            return
         case .integer(let integer):
-            return (TypeID.int8, bigEndianBytes(UInt64(bitPattern: integer)))
+            appendBigEndian(UInt64(bitPattern: integer), to: &buffer)
         case .double(let double):
-            return (TypeID.float8, bigEndianBytes(double.bitPattern))
+            appendBigEndian(double.bitPattern, to: &buffer)
         case .text(let text):
-            return (TypeID.text, Array(text.utf8))
+            buffer.append(contentsOf: text.utf8)
         case .bool(let bool):
-            return (TypeID.bool, [bool ? 1 : 0])
+            buffer.append(bool ? 1 : 0)
         case .date(let date):
             let seconds = date.timeIntervalSince1970
             guard seconds.isFinite, abs(seconds) < 9_000_000_000_000 else {
-                throw FetchKitError.invalidValue("date \(seconds) s from 1970 is out of range (parameter \(index))")
+                throw FetchKitError.invalidValue("date \(seconds) s from 1970 is out of range (\(position()))")
             }
-            return (TypeID.timestamptz, bigEndianBytes(UInt64(bitPattern: date.microsecondsSince1970 - epochOffset)))
+            appendBigEndian(UInt64(bitPattern: date.microsecondsSince1970 - epochOffset), to: &buffer)
         case .blob(let data):
-            return (TypeID.bytea, Array(data))
+            buffer.append(contentsOf: data)
         }
+    }
+
+    /// Appends the 8 bytes of `value`, most significant first.
+    static func appendBigEndian(_ value: UInt64, to buffer: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 
     /// The value of `bytes`, a binary column of type `type` named `column`.
@@ -86,10 +115,6 @@ enum PostgresBinary {
         default:
             throw FetchKitError.unsupported("column '\(column)' has PostgreSQL type oid \(type), which FetchKit does not read")
         }
-    }
-
-    private static func bigEndianBytes(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
     }
 
     /// The big-endian unsigned integer of `size` bytes.

@@ -18,7 +18,7 @@ extension SQLCompiler {
     public func insert(_ row: Row, into entity: Entity) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
         var sql = try insertClause(row, into: entity)
-        if dialect.supportsReturning { sql.append(" RETURNING " + quote(entity.primaryKeyAttribute.column)) }
+        sql.append(returningKey(of: entity))
         return try sql.statement(in: dialect)
     }
 
@@ -104,19 +104,44 @@ extension SQLCompiler {
 
     /// `INSERT INTO "t" ("a", …) VALUES (?, …)` with every value checked and defaults filled in.
     private func insertClause(_ row: Row, into entity: Entity) throws -> SQLFragment {
-        try rejectUnknownNames(row, of: entity)
+        var values: [Value] = []
+        try appendInsertValues(of: row, into: entity, to: &values)
+        return insertClause(values, into: entity)
+    }
+
+    /// `INSERT INTO "t" ("a", …) VALUES (?, …)` binding `values`, one per attribute of `entity` in
+    /// declaration order; an integer primary key that is `NULL` is left out, so the database assigns it.
+    func insertClause(_ values: some Collection<Value>, into entity: Entity) -> SQLFragment {
         var columns: [String] = []
-        var values: [SQLFragment] = []
-        for (index, attribute) in entity.attributes.enumerated() {
-            let given = row[attribute.name]
-            if index == 0 && attribute.type == .integer && (given ?? .null).isNull { continue }
-            let value = try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity)
+        var bindings: [SQLFragment] = []
+        for (index, (attribute, value)) in zip(entity.attributes, values).enumerated() {
+            if index == 0 && attribute.type == .integer && value.isNull { continue }
             columns.append(quote(attribute.column))
-            values.append(.binding(value))
+            bindings.append(.binding(value))
         }
         let table = "INSERT INTO " + quote(entity.table)
         guard !columns.isEmpty else { return SQLFragment(table + " DEFAULT VALUES") }
-        return table + " (" + columns.joined(separator: ", ") + ") VALUES (" + values.joined(separator: ", ") + ")"
+        return table + " (" + columns.joined(separator: ", ") + ") VALUES (" + bindings.joined(separator: ", ") + ")"
+    }
+
+    /// Appends the value `row` gives each attribute of `entity` to `values`, in declaration order: the
+    /// row's value, else the attribute's default, else `NULL`, each checked to be storable. An integer
+    /// primary key that is absent or `NULL` is appended as `NULL` (the database assigns it).
+    func appendInsertValues(of row: Row, into entity: Entity, to values: inout [Value]) throws {
+        try rejectUnknownNames(row, of: entity)
+        for (index, attribute) in entity.attributes.enumerated() {
+            let given = row[attribute.name]
+            if index == 0 && attribute.type == .integer && (given ?? .null).isNull {
+                values.append(.null)
+                continue
+            }
+            values.append(try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity))
+        }
+    }
+
+    /// ` RETURNING "id"`, the primary key, where the dialect supports it (else nothing).
+    func returningKey(of entity: Entity) -> String {
+        dialect.supportsReturning ? " RETURNING " + quote(entity.primaryKeyAttribute.column) : ""
     }
 
     /// `UPDATE "t" SET "a" = ?, …` for the attributes `values` names, in declaration order.

@@ -48,6 +48,22 @@ public protocol WriteTransaction: AnyObject {
     @discardableResult func insert<R: Record>(_ record: R) throws -> R
     /// Inserts a row into `entity`; absent attributes take their defaults. Returns the primary key.
     @discardableResult func insert(_ row: Row, into entity: String) throws -> Value
+    /// Inserts `records` in order, all at once where the backend can (PostgreSQL streams them with one
+    /// `COPY`); returns them with their primary keys filled in where the store assigned them.
+    ///
+    /// Change capture sees every row; the rows arrive as one change. Keys the records give move the
+    /// store's key sequence past them, as ``insert(_:)`` does.
+    ///
+    /// - Complexity: O(*n*) in the number of records, in a constant number of round trips on PostgreSQL.
+    /// - Throws: the errors of ``insert(_:)`` for the first record that has one (a value that does not
+    ///   fit, a missing required value, a duplicate key); the transaction then rolls back whole.
+    @discardableResult func insert<R: Record>(contentsOf records: [R]) throws -> [R]
+    /// Inserts `rows` into `entity` in order, all at once where the backend can; absent attributes take
+    /// their defaults. Returns each row's primary key.
+    ///
+    /// - Complexity: O(*n*) in the number of rows.
+    /// - Throws: the errors of ``insert(_:into:)`` for the first row that has one.
+    @discardableResult func insert(contentsOf rows: [Row], into entity: String) throws -> [Value]
     /// Inserts `record`, or replaces every attribute of the row with the same primary key.
     func upsert<R: Record>(_ record: R) throws
     /// Inserts `row`, or updates the attributes it names on the row with the same primary key.

@@ -28,7 +28,7 @@ extension StoreConformance {
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
-                + [liveResults]
+                + StoreConformance.bulkInsertChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

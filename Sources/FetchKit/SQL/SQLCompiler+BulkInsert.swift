@@ -1,0 +1,27 @@
+extension SQLCompiler {
+    /// Compiles an insert of `rows` into `entity`: every row's values checked and completed as
+    /// ``insert(_:into:)`` does, ready for a backend to write in one go.
+    ///
+    /// - Complexity: O(*n* × *a*) for *n* rows of an entity with *a* attributes.
+    /// - Throws: the errors of ``insert(_:into:)``, for the first row that has one (naming no row: the
+    ///   whole insert is refused).
+    public func insert(contentsOf rows: [Row], into entity: Entity) throws -> SQLBulkInsert {
+        let entity = try schemaEntity(entity)
+        var values: [Value] = []
+        values.reserveCapacity(rows.count * entity.attributes.count)
+        for row in rows { try appendInsertValues(of: row, into: entity, to: &values) }
+        let width = entity.attributes.count
+        let keyedRow = stride(from: 0, to: values.count, by: width).first { !values[$0].isNull }
+        let keylessRow = stride(from: 0, to: values.count, by: width).first { values[$0].isNull }
+        return SQLBulkInsert(
+            entity: entity, quotedTable: quote(entity.table), quotedColumns: entity.attributes.map { quote($0.column) },
+            values: values,
+            keyedSQL: try keyedRow.map { try insertSQL(values[$0..<$0 + width], into: entity) },
+            keylessSQL: try keylessRow.map { try insertSQL(values[$0..<$0 + width], into: entity) })
+    }
+
+    /// The text of the `INSERT` of one row's `values`, `RETURNING` the key where the dialect can.
+    private func insertSQL(_ values: ArraySlice<Value>, into entity: Entity) throws -> String {
+        try (insertClause(values, into: entity) + returningKey(of: entity)).statement(in: dialect).sql
+    }
+}

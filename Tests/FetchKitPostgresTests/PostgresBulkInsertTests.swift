@@ -1,0 +1,108 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKitPostgres
+
+/// Bulk inserts on PostgreSQL: one `COPY` per call inside the write's transaction. Its statement-level
+/// trigger names every key below the notification row limit and sends a whole-table hint above it; live
+/// controllers in this and another instance converge either way. A failed `COPY` rolls the write back and
+/// leaves the same connection usable; keys come from the key's sequence, or row by row without one.
+@Suite("PostgreSQL bulk insert")
+struct PostgresBulkInsertTests {
+    typealias TaskRecord = Fixtures.TaskRecord
+    typealias Collector = PostgresChangeCaptureTests.Collector
+
+    static func tasks(_ count: Int, from start: Int64, title: String) -> [TaskRecord] {
+        (0..<Int64(count)).map { TaskRecord(id: start + $0, title: "\(title) \($0)", priority: Int($0 % 5), categoryID: 1 + $0 % 3) }
+    }
+
+    @Test func bulkInsertBelowTheRowLimitNamesEveryKeyAndAboveItHintsTheTable() async throws {
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 100))
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let collector = Collector(store)
+        let below = Self.tasks(100, from: 100, title: "below")
+        let above = Self.tasks(101, from: 300, title: "above")
+        try await store.write { tx in _ = try tx.insert(contentsOf: below) }
+        try await store.write { tx in _ = try tx.insert(contentsOf: above.map { try RecordCoding.encode($0) }, into: "Task") }
+        let changes = try await collector.wait(for: 2)
+        #expect(changes[0].tables["task"]?.inserted == Set(below.compactMap(\.id).map(Value.integer)))
+        #expect(changes[0].tables["task"]?.isWholeTable == false)
+        #expect(changes[1].tables["task"]?.isWholeTable == true)
+        await store.close()
+    }
+
+    /// Controllers in this instance and in another (which learns of the rows only through the notifications)
+    /// converge after bulk inserts below and above the row limit.
+    @Test func liveControllersConvergeBelowAndAboveTheRowLimit() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        let options = PostgresStore.Options(readerCount: 1, notificationRowLimit: 200)
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let other = try await PostgresStore.open(
+            url: PostgresServer.url(searchPath: namespace), schema: Fixtures.schema, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let here = try await PostgresLiveResultsTests.liveController(on: store)
+        let there = try await PostgresLiveResultsTests.liveController(on: other)
+        for (count, start) in [(150, 1_000), (5_000, 10_000)] {
+            let records = Self.tasks(count, from: Int64(start), title: "batch \(count)")
+            try await store.write { tx in _ = try tx.insert(contentsOf: records) }
+            try await PostgresLiveResultsTests.converge(here.0, here.1, in: store, within: .seconds(60))
+            try await PostgresLiveResultsTests.converge(there.0, there.1, in: other, within: .seconds(60))
+        }
+        #expect(there.0.fetchedObjects.count == 5_160)
+        #expect(there.0.statistics.incrementalUpdates >= 1, "150 rows came key by key")
+        #expect(there.0.statistics.fullRefreshes >= 1, "5,000 rows came as a table-level hint")
+        await other.close()
+        await store.close()
+    }
+
+    /// A COPY the server refuses (a duplicate key) fails the write with a typed error and rolls back what the
+    /// transaction wrote before it; the same connection (same server process) runs the next write.
+    @Test func aFailedCopyRollsBackAndTheConnectionRunsTheNextWrite() async throws {
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: .init(readerCount: 1))
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let before = try await Self.backendPID(store)
+        await #expect {
+            try await store.write { tx in
+                try tx.insert(TaskRecord(id: 50, title: "before the copy"))
+                _ = try tx.insert(contentsOf: Self.tasks(3_000, from: 100, title: "copy") + [TaskRecord(id: 7, title: "dup")])
+            }
+        } throws: { error in
+            guard case FetchKitError.constraintViolation(.unique, let name, _) = error else { return false }
+            return name == "task_pkey"
+        }
+        #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+        #expect(try await Self.backendPID(store) == before, "the writer reconnected")
+        let inserted = try await store.write { tx in try tx.insert(contentsOf: Self.tasks(10, from: 100, title: "again")) }
+        #expect(inserted.count == 10)
+        #expect(try await store.count(FetchRequest(entity: "Task")) == 20)
+        await store.close()
+    }
+
+    /// The server process of the store's writer connection.
+    static func backendPID(_ store: PostgresStore) async throws -> Int32 {
+        try await store.writer.run { connection in connection.backendPID }
+    }
+
+    /// A key whose default is no owned sequence (`pg_get_serial_sequence` finds none): keys the database
+    /// assigns come back through one `INSERT … RETURNING` per row, and rows giving keys still go in.
+    @Test func keysWithoutAnOwnedSequenceAreReturnedRowByRow() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        try await PostgresServer.administer("""
+            CREATE SCHEMA \(namespace); CREATE SEQUENCE \(namespace).loose START 500;
+            CREATE TABLE \(namespace).item (id bigint PRIMARY KEY DEFAULT nextval('\(namespace).loose'), name text NOT NULL)
+            """)
+        let item = Entity("Item", table: "item", attributes: [Attribute("name", .text)])
+        let store = try await PostgresStore.open(
+            url: PostgresServer.url(searchPath: namespace), schema: Schema([item]), options: .init(readerCount: 1))
+        let keys = try await store.write { tx in
+            try tx.insert(contentsOf: [["name": "a"], ["id": 7, "name": "b"], ["name": "c"]], into: "Item")
+        }
+        #expect(keys == [.integer(500), .integer(7), .integer(501)])
+        let rows = try await store.fetch(FetchRequest(entity: "Item", sortDescriptors: [.ascending("id")]))
+        #expect(rows.map { $0["name"] } == ["b", "a", "c"])
+        await store.close()
+    }
+}
