@@ -87,41 +87,43 @@ enum PostgresBinary {
     /// The value of `bytes`, a binary column of type `type` named `column`.
     ///
     /// - Throws: ``FetchKitError/unsupported(_:)`` for a type FetchKit does not read (numeric, arrays, …).
-    static func decode(_ bytes: UnsafeRawBufferPointer, type: Oid, column: String) throws -> Value {
+    static func decode(_ bytes: UnsafeRawBufferPointer, type: Oid, column: @autoclosure () -> String) throws -> Value {
         switch type {
         case TypeID.bool:
             return .bool(bytes.first != 0)
         case TypeID.int8:
-            return .integer(Int64(bitPattern: try integer(bytes, size: 8, column: column)))
+            return .integer(Int64(bitPattern: try integer(bytes, size: 8, column: column())))
         case TypeID.int4:
-            return .integer(Int64(Int32(truncatingIfNeeded: try integer(bytes, size: 4, column: column))))
+            return .integer(Int64(Int32(truncatingIfNeeded: try integer(bytes, size: 4, column: column()))))
         case TypeID.int2:
-            return .integer(Int64(Int16(truncatingIfNeeded: try integer(bytes, size: 2, column: column))))
+            return .integer(Int64(Int16(truncatingIfNeeded: try integer(bytes, size: 2, column: column()))))
         case TypeID.oid:
-            return .integer(Int64(UInt32(truncatingIfNeeded: try integer(bytes, size: 4, column: column))))
+            return .integer(Int64(UInt32(truncatingIfNeeded: try integer(bytes, size: 4, column: column()))))
         case TypeID.float8:
-            return .double(Double(bitPattern: try integer(bytes, size: 8, column: column)))
+            return .double(Double(bitPattern: try integer(bytes, size: 8, column: column())))
         case TypeID.float4:
-            return .double(Double(Float(bitPattern: UInt32(try integer(bytes, size: 4, column: column)))))
+            return .double(Double(Float(bitPattern: UInt32(try integer(bytes, size: 4, column: column())))))
         case TypeID.text, TypeID.varchar, TypeID.bpchar, TypeID.name, TypeID.char, TypeID.unknown:
             return .text(String(decoding: bytes, as: UTF8.self))
         case TypeID.bytea:
             return .blob(Data(bytes))
         case TypeID.timestamptz, TypeID.timestamp:
-            let micros = Int64(bitPattern: try integer(bytes, size: 8, column: column))
+            let micros = Int64(bitPattern: try integer(bytes, size: 8, column: column()))
             return .date(Date(microsecondsSince1970: micros + epochOffset))
         case TypeID.uuid:
             return .text(uuidText(bytes))
         default:
-            throw FetchKitError.unsupported("column '\(column)' has PostgreSQL type oid \(type), which FetchKit does not read")
+            throw FetchKitError.unsupported("column '\(column())' has PostgreSQL type oid \(type), which FetchKit does not read")
         }
     }
 
     /// The big-endian unsigned integer of `size` bytes.
-    private static func integer(_ bytes: UnsafeRawBufferPointer, size: Int, column: String) throws -> UInt64 {
+    private static func integer(
+        _ bytes: UnsafeRawBufferPointer, size: Int, column: @autoclosure () -> String
+    ) throws -> UInt64 {
         guard bytes.count == size else {
             throw FetchKitError.database(
-                code: 0, message: "column '\(column)': \(bytes.count) bytes where \(size) were expected", sql: nil)
+                code: 0, message: "column '\(column())': \(bytes.count) bytes where \(size) were expected", sql: nil)
         }
         return bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }

@@ -25,12 +25,12 @@ extension PostgresConnection {
         return stride(from: 0, to: values.count, by: batch.columnCount).map { values[$0] }
     }
 
-    /// `count` keys from the sequence of `batch`'s integer primary key, or `nil` when it has none.
+    /// `count` keys from the sequence of `batch`'s integer primary key, or `nil` when it has none. The
+    /// sequence is looked up once (a materialized CTE), not once per key.
     private func nextKeys(_ count: Int, of batch: SQLBulkInsert) throws -> [Value]? {
         let result = try execute("""
-            SELECT nextval(found.sequence) AS key
-            FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence) AS found, generate_series(1, $3)
-            WHERE found.sequence IS NOT NULL
+            WITH found AS MATERIALIZED (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence)
+            SELECT nextval(found.sequence) AS key FROM found, generate_series(1, $3) WHERE found.sequence IS NOT NULL
             """, [.text(batch.quotedTable), .text(batch.entity.primaryKeyAttribute.column), .integer(Int64(count))])
         guard result.rowCount == count else { return nil }
         return try (0..<count).map { try result.value(row: $0, column: 0) }

@@ -1,6 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|btree|live|engine|postgres|scale|memory|peer] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|btree|live|engine|postgres|bulk|scale|memory|peer] [--rows N] [--iterations N]
+//        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -73,6 +74,12 @@ if words.contains("postgres") {
     runBlocking {
         try await PostgresBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 500)),
                                         iterations: iterations, writes: option("--writes", default: 2_000))
+    }
+}
+if words.contains("bulk") {
+    runBlocking {
+        try await BulkBenchmark.run(rows: rows, iterations: option("--iterations", default: 5),
+                                    loopRows: option("--loop-rows", default: 5_000))
     }
 }
 if words.contains("scale") {

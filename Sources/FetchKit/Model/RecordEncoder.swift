@@ -49,6 +49,22 @@ final class RecordEncoder: Encoder {
         values[index] = canonical
     }
 
+    /// Encodes `record` and returns the value of each attribute, by position in the entity (`nil`: not
+    /// encoded). One encoder may encode many records of its entity in turn.
+    func attributeValues<R: Record>(of record: R) throws -> [Value?] {
+        for index in values.indices { values[index] = nil }
+        failure = nil
+        do {
+            try record.encode(to: self)
+        } catch let error as FetchKitError {
+            throw error
+        } catch {
+            throw FetchKitError.recordMapping(entity: entity.name, detail: RecordCoding.describe(error))
+        }
+        if let failure { throw failure }
+        return values
+    }
+
     /// The encoded attributes, in the entity's order.
     func row() throws -> Row {
         if let failure { throw failure }

@@ -10,6 +10,32 @@ extension SQLCompiler {
         var values: [Value] = []
         values.reserveCapacity(rows.count * entity.attributes.count)
         for row in rows { try appendInsertValues(of: row, into: entity, to: &values) }
+        return try bulkInsert(values, into: entity)
+    }
+
+    /// Compiles an insert of `records` into their entity, as ``insert(contentsOf:into:)`` does for their
+    /// rows, encoding each straight into the batch (no ``Row`` in between). A record whose integer key is
+    /// `nil` leaves it to the database.
+    ///
+    /// - Complexity: O(*n* × *a*) for *n* records of an entity with *a* attributes.
+    /// - Throws: the errors of ``RecordCoding/encode(_:)`` and ``insert(_:into:)``, for the first record
+    ///   that has one.
+    public func insert<R: Record>(contentsOf records: [R]) throws -> SQLBulkInsert {
+        let entity = try schemaEntity(R.entity)
+        let encoder = RecordEncoder(entity: entity)
+        var values: [Value] = []
+        values.reserveCapacity(records.count * entity.attributes.count)
+        for record in records {
+            let given = try encoder.attributeValues(of: record)
+            for (index, attribute) in entity.attributes.enumerated() {
+                try appendInsertValue(given[index], of: attribute, at: index, into: entity, to: &values)
+            }
+        }
+        return try bulkInsert(values, into: entity)
+    }
+
+    /// The batch of `values`, checked rows of `entity`, with the statements a row-by-row backend runs.
+    private func bulkInsert(_ values: [Value], into entity: Entity) throws -> SQLBulkInsert {
         let width = entity.attributes.count
         let keyedRow = stride(from: 0, to: values.count, by: width).first { !values[$0].isNull }
         let keylessRow = stride(from: 0, to: values.count, by: width).first { values[$0].isNull }

@@ -130,13 +130,19 @@ extension SQLCompiler {
     func appendInsertValues(of row: Row, into entity: Entity, to values: inout [Value]) throws {
         try rejectUnknownNames(row, of: entity)
         for (index, attribute) in entity.attributes.enumerated() {
-            let given = row[attribute.name]
-            if index == 0 && attribute.type == .integer && (given ?? .null).isNull {
-                values.append(.null)
-                continue
-            }
-            values.append(try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity))
+            try appendInsertValue(row[attribute.name], of: attribute, at: index, into: entity, to: &values)
         }
+    }
+
+    /// Appends the value `given` (`nil`: not given) makes of attribute `index` of `entity` in an insert.
+    func appendInsertValue(
+        _ given: Value?, of attribute: Attribute, at index: Int, into entity: Entity, to values: inout [Value]
+    ) throws {
+        if index == 0 && attribute.type == .integer && (given ?? .null).isNull {
+            values.append(.null)
+            return
+        }
+        values.append(try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity))
     }
 
     /// ` RETURNING "id"`, the primary key, where the dialect supports it (else nothing).
