@@ -9,23 +9,12 @@ import Foundation
 /// - psql's `\copy bench from FILE` of the rows (the file written by the server's own `COPY … TO`), psql's
 ///   process start and connection included; and of the rows without their keys, which the database assigns;
 /// - `store.write { tx.insert(contentsOf: records) }` with the records' keys, and with keys the database
-///   assigns (returned in the records);
+///   assigns (returned in the records, `BenchOptionalRecord`s whose `id` is `nil`);
 /// - the loop of single `tx.insert` in one write, on `loopRows` rows, extrapolated to the full count;
 /// - SQLite's `insert(contentsOf:)` into a file store, for reference.
 /// Each side runs `iterations` times round-robin on an emptied table; medians are reported, with ratios
 /// against psql's `\copy`.
 enum BulkBenchmark {
-    /// The bench table's record with a key the store may assign.
-    struct KeylessRecord: Record {
-        static let entity = BenchRecord.entity
-        var id: Int64?
-        var name: String
-        var score: Double
-        var count: Int64
-        var flag: Bool
-        var created: Date
-    }
-
     static func records(_ count: Int) -> [BenchRecord] {
         (1...Int64(count)).map { id in
             BenchRecord(id: id, name: id.isMultiple(of: 10) ? "row \(id)\twith\\escapes\n" : "row number \(id)",
@@ -54,7 +43,7 @@ enum BulkBenchmark {
 
         let records = Self.records(rows)
         let keyless = records.map {
-            KeylessRecord(id: nil, name: $0.name, score: $0.score, count: $0.count, flag: $0.flag, created: $0.created)
+            BenchOptionalRecord(id: nil, name: $0.name, score: $0.score, count: $0.count, flag: $0.flag, created: $0.created)
         }
         // The file psql reads: the rows FetchKit writes, in the server's own text format.
         try await store.write { tx in _ = try tx.insert(contentsOf: records) }

@@ -37,15 +37,8 @@ public enum RecordCoding {
     ///   ``FetchKitError/recordMapping(entity:detail:)`` for a value that does not fit its attribute or
     ///   a property that is a nested type.
     public static func encode<R: Record>(_ record: R) throws -> Row {
-        let entity = R.entity
-        let encoder = RecordEncoder(entity: entity)
-        do {
-            try record.encode(to: encoder)
-        } catch let error as FetchKitError {
-            throw error
-        } catch {
-            throw FetchKitError.recordMapping(entity: entity.name, detail: RecordCoding.describe(error))
-        }
+        let encoder = RecordEncoder(entity: R.entity)
+        try encoder.encode(record)
         return try encoder.row()
     }
 

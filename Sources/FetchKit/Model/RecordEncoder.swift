@@ -49,9 +49,11 @@ final class RecordEncoder: Encoder {
         values[index] = canonical
     }
 
-    /// Encodes `record` and returns the value of each attribute, by position in the entity (`nil`: not
-    /// encoded). One encoder may encode many records of its entity in turn.
-    func attributeValues<R: Record>(of record: R) throws -> [Value?] {
+    /// Encodes `record` (forgetting any record encoded before: one encoder may encode many records of its
+    /// entity in turn).
+    ///
+    /// - Throws: what ``RecordCoding/encode(_:)`` throws.
+    func encode<R: Record>(_ record: R) throws {
         for index in values.indices { values[index] = nil }
         failure = nil
         do {
@@ -62,8 +64,10 @@ final class RecordEncoder: Encoder {
             throw FetchKitError.recordMapping(entity: entity.name, detail: RecordCoding.describe(error))
         }
         if let failure { throw failure }
-        return values
     }
+
+    /// The value of each attribute the last record encoded, by position in the entity (`nil`: not encoded).
+    var attributeValues: [Value?] { values }
 
     /// The encoded attributes, in the entity's order.
     func row() throws -> Row {

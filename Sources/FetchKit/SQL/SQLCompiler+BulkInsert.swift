@@ -26,7 +26,8 @@ extension SQLCompiler {
         var values: [Value] = []
         values.reserveCapacity(records.count * entity.attributes.count)
         for record in records {
-            let given = try encoder.attributeValues(of: record)
+            try encoder.encode(record)
+            let given = encoder.attributeValues
             for (index, attribute) in entity.attributes.enumerated() {
                 try appendInsertValue(given[index], of: attribute, at: index, into: entity, to: &values)
             }
