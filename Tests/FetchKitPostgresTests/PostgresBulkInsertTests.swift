@@ -86,6 +86,23 @@ struct PostgresBulkInsertTests {
         try await store.writer.run { connection in connection.backendPID }
     }
 
+    /// A role with rights on the tables only may not take keys from the identity sequence itself: its bulk
+    /// insert lets the column's default assign them, row by row, and live controllers still converge.
+    @Test func anAppRoleWithOnlyTableRightsBulkInsertsWithAssignedKeys() async throws {
+        let namespace = try await PostgresLeastPrivilegeTests.provisioned()
+        let (_, url) = try await PostgresLeastPrivilegeTests.appRole(for: namespace)
+        let store = try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1))
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        let inserted = try await store.write { tx in
+            try tx.insert(contentsOf: [TaskRecord(title: "assigned", categoryID: 1), TaskRecord(id: 600, title: "chosen"),
+                                       TaskRecord(title: "assigned too", categoryID: 2)])
+        }
+        #expect(inserted.map(\.id) == [11, 600, 12])
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
+        #expect(controller.fetchedObjects.count == 13)
+        await store.close()
+    }
+
     /// A key whose default is no owned sequence (`pg_get_serial_sequence` finds none): keys the database
     /// assigns come back through one `INSERT … RETURNING` per row, and rows giving keys still go in.
     @Test func keysWithoutAnOwnedSequenceAreReturnedRowByRow() async throws {

@@ -16,7 +16,10 @@ extension PostgresConnection {
     ///   statement then has failed whole, and the connection is ready for `ROLLBACK`.
     func copy(into table: String, columns: [String], values: [Value]) throws {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN (FORMAT binary)"
-        try reconnectIfBroken()
+        try ensureUsable(endingTransaction: false)
+        // A connection that breaks inside the transaction fails the rest of it (see `ensureUsable`).
+        let inTransaction = isInTransaction
+        defer { if inTransaction && !isConnected { brokeInTransaction = true } }
         guard let started = PQexec(handle, sql) else { throw PostgresErrorMapping.connectionError(self, sql: sql) }
         let start = PostgresResult(started)
         guard PQresultStatus(started) == PGRES_COPY_IN else {
