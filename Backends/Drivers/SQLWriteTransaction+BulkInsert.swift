@@ -27,11 +27,27 @@ extension SQLWriteTransaction {
         return try insert(compiler.insert(contentsOf: rows, into: entity))
     }
 
-    /// Hands `batch` to the connection. Keys the rows choose are noted (and reported before the database
-    /// picks any key for the entity), as single inserts do.
+    /// Hands `batch` to the connection inside a savepoint, so that a failure leaves nothing of it and the
+    /// transaction usable (a caller that catches the error may go on). Keys the rows choose are noted (and
+    /// reported before the database picks any key for the entity), as single inserts do.
     private func insert(_ batch: SQLBulkInsert) throws -> [Value] {
         if let chosen = batch.largestGivenKey { noteChosenKey(.integer(chosen), of: batch.entity) }
         if batch.keylessRowCount > 0 { try reportChosenKey(of: batch.entity.name) }
-        return try connection.insert(batch)
+        try savepoint("SAVEPOINT")
+        do {
+            let keys = try connection.insert(batch)
+            try savepoint("RELEASE SAVEPOINT")
+            return keys
+        } catch {
+            // A broken connection fails these too; the error to report is the insert's.
+            try? savepoint("ROLLBACK TO SAVEPOINT")
+            try? savepoint("RELEASE SAVEPOINT")
+            throw error
+        }
+    }
+
+    /// Runs `command` (`SAVEPOINT`, `RELEASE SAVEPOINT`, `ROLLBACK TO SAVEPOINT`) on the bulk insert's savepoint.
+    private func savepoint(_ command: String) throws {
+        _ = try connection.changedRows(SQLStatement(sql: command + " fetchkit_bulk_insert"))
     }
 }

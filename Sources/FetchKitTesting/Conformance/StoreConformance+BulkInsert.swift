@@ -16,6 +16,8 @@ extension StoreConformance {
             Check(name: "bulk insert: nothing to insert writes nothing", body: { try await $0.checkBulkEmpty(on: $1) }),
             Check(name: "bulk insert: an error in any row rolls the whole write back",
                   body: { try await $0.checkBulkRollback(on: $1) }),
+            Check(name: "bulk insert: a caught error leaves nothing of the call, and the write goes on",
+                  body: { try await $0.checkBulkCaughtError(on: $1) }),
             Check(name: "bulk insert: chosen keys move the key sequence", body: { try await $0.checkBulkChosenKeys(on: $1) }),
             Check(name: "bulk insert: a live controller sees every row", body: { try await $0.checkBulkLive(on: $1) }),
         ]
@@ -138,6 +140,24 @@ extension StoreConformance {
         try expect(after.count == 500 && Set(after.compactMap(\.id)).count == 500, "the store's next bulk insert: \(after.count)")
         let count = try await store.count(FetchRequest(entity: "Task"))
         try expect(count == 510, "after the failures, a bulk insert left \(count) tasks")
+    }
+
+    func checkBulkCaughtError(on store: any PersistentStore) async throws {
+        let caught = try await store.write { tx -> Bool in
+            try tx.insert(Fixtures.TaskRecord(id: 20, title: "before"))
+            do {
+                try tx.insert(contentsOf: (Int64(100)..<400).map { id in Fixtures.TaskRecord(id: id, title: "bulk \(id)") }
+                              + [Fixtures.TaskRecord(id: 20, title: "duplicate")])
+                return false
+            } catch is FetchKitError {
+                try tx.insert(Fixtures.TaskRecord(id: 21, title: "after"))
+                return true
+            }
+        }
+        try expect(caught, "a bulk insert with a duplicate key succeeded")
+        let ids = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id > 10")))
+            .compactMap { $0["id", as: Int64.self] }
+        try expect(Set(ids) == [20, 21], "after a caught bulk error the write committed keys \(ids.sorted())")
     }
 
     func checkBulkChosenKeys(on store: any PersistentStore) async throws {
