@@ -36,7 +36,7 @@ public final class PostgresStore: PersistentStore {
     let listener: PostgresListener?
 
     private init(
-        schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect,
+        schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>,
         feed: ChangeFeed, listener: PostgresListener?
     ) {
@@ -44,7 +44,7 @@ public final class PostgresStore: PersistentStore {
         self.url = url
         self.options = options
         self.dialect = dialect
-        self.compiler = SQLCompiler(schema: schema, dialect: dialect)
+        self.compiler = SQLCompiler(schema: schema, dialect: dialect, nativeColumns: nativeColumns)
         self.logger = options.logger
         self.writer = writer
         self.readers = readers
@@ -92,7 +92,7 @@ public final class PostgresStore: PersistentStore {
                 dialect.caseFoldMatchesMemory = true
             }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
-            try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
+            let nativeColumns = try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
@@ -100,7 +100,12 @@ public final class PostgresStore: PersistentStore {
             var listener: PostgresListener?
             if options.changeCapture {
                 let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
-                let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
+                let tables = schema.entities.map { entity in
+                    let key = entity.primaryKeyAttribute
+                    let reading = nativeColumns[entity.table]?[key.column]?.reading
+                    let cast: PostgresChangeCapture.KeyCast? = reading != .cast ? nil : key.type == .integer ? .bigint : .text
+                    return (entity.table, key.column, cast)
+                }
                 let schemaName = try await writer.run { connection -> String in
                     guard case .text(let name)? = try connection.execute("SELECT current_schema()::text AS s").rows().first?["s"]
                     else { throw FetchKitError.invalidValue("the connection has no current schema (check search_path)") }
@@ -118,7 +123,8 @@ public final class PostgresStore: PersistentStore {
                 options.logger.info(
                     "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])
                 return PostgresStore(
-                    schema: schema, url: url, options: options, dialect: dialect, writer: writer, readers: readers,
+                    schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,
+                    writer: writer, readers: readers,
                     feed: feed, listener: listener)
             } catch {
                 await listener?.stop()

@@ -31,11 +31,20 @@ struct PostgresChangeCapture {
     /// The name of the trigger of `event`.
     static func triggerName(_ event: String) -> String { "fetchkit_capture_\(event.lowercased())" }
 
-    /// Installs the function and the triggers of `tables` (table and key column) on `connection`, in one
+    /// How a trigger reads a key whose column is not the standard type of its attribute type: through a
+    /// cast, so that the key in the notification equals the key a fetch reads (`char(n)` without its padding).
+    enum KeyCast: String {
+        case text, bigint
+    }
+
+    /// Installs the function and the triggers of `tables` (table, key column, and the cast its key is read
+    /// through, if any) on `connection`, in one
     /// transaction, changing only what differs: the function when its body is not this version's, a table's
     /// triggers when one is missing, disabled (or fires only for replicas) or has other arguments (key column, row limit, channel).
     /// Opening a store on an installed database therefore takes no lock on its tables.
-    func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
+    func install(
+        on connection: PostgresConnection, tables: [(table: String, keyColumn: String, keyCast: KeyCast?)]
+    ) throws {
         let dialect = SQLDialect.postgres
         try connection.inTransaction {
             // Read committed whatever the server's default, so that the catalog reads below see what an
@@ -49,8 +58,8 @@ struct PostgresChangeCapture {
                     + "WHERE n.nspname = $1 AND p.proname = 'capture' AND p.prosrc = $2",
                 [.text(Self.schemaName), .text(Self.functionBody)])
             if current.rowCount == 0 { try connection.run(Self.functionDefinition) }
-            for (table, keyColumn) in tables {
-                let arguments = [keyColumn, String(rowLimit), channel]
+            for (table, keyColumn, keyCast) in tables {
+                let arguments = [keyColumn, String(rowLimit), channel] + (keyCast.map { [$0.rawValue] } ?? [])
                 let installed = try connection.execute(
                     "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
                         + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
@@ -99,13 +108,17 @@ struct PostgresChangeCapture {
         + functionBody + "$capture$"
 
     /// The trigger function's body (what `pg_proc.prosrc` holds): arguments are the key column, the row
-    /// limit and the channel.
+    /// limit, the channel and, optionally, the ``KeyCast`` of the key.
     static let functionBody = #"""
 
         DECLARE
             key_column text := TG_ARGV[0];
             row_limit bigint := TG_ARGV[1]::bigint;
             channel text := TG_ARGV[2];
+            key_expression text := CASE WHEN TG_NARGS < 4 THEN format('%I', key_column)
+                WHEN TG_ARGV[3] = 'text' THEN format('CAST(%I AS text)', key_column)
+                WHEN TG_ARGV[3] = 'bigint' THEN format('CAST(%I AS bigint)', key_column)
+                ELSE format('%I', key_column) END;
             head text;
             keys_query text;
             counted bigint;
@@ -120,15 +133,15 @@ struct PostgresChangeCapture {
                 RETURN NULL;
             ELSIF TG_OP = 'INSERT' THEN
                 SELECT count(*) INTO counted FROM new_rows;
-                keys_query := format('SELECT to_json(%I)::text FROM new_rows', key_column);
+                keys_query := format('SELECT to_json(%s)::text FROM new_rows', key_expression);
             ELSIF TG_OP = 'DELETE' THEN
                 SELECT count(*) INTO counted FROM old_rows;
-                keys_query := format('SELECT to_json(%I)::text FROM old_rows', key_column);
+                keys_query := format('SELECT to_json(%s)::text FROM old_rows', key_expression);
             ELSE
                 SELECT count(*) INTO counted FROM new_rows;
                 keys_query := format(
-                    'SELECT to_json(k)::text FROM (SELECT %I AS k FROM new_rows UNION SELECT %I FROM old_rows) AS changed',
-                    key_column, key_column);
+                    'SELECT to_json(k)::text FROM (SELECT %s AS k FROM new_rows UNION SELECT %s FROM old_rows) AS changed',
+                    key_expression, key_expression);
             END IF;
             IF counted = 0 THEN
                 RETURN NULL;

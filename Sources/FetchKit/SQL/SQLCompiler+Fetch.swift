@@ -34,7 +34,7 @@ extension SQLCompiler {
         func select(_ name: String) throws {
             guard names.insert(name).inserted else { return }
             let path = try schema.resolveToOne(name, from: entity, role: "column")
-            selected.append(scope.column(path, dialect: dialect) + " AS " + quote(name))
+            selected.append(reading(path, in: scope).0 + " AS " + quote(name))
             columns.append(ResultColumn(name: name, type: path.attribute.type))
         }
         try select(entity.primaryKey.name)
@@ -89,7 +89,7 @@ extension SQLCompiler {
         let key = scope.entity.primaryKeyAttribute
         for descriptor in descriptors {
             let path = try schema.resolveToOne(descriptor.key, from: scope.entity, role: "sort key")
-            var expression = scope.column(path, dialect: dialect)
+            var expression = reading(path, in: scope).0
             let foldsCase = descriptor.caseInsensitive && path.attribute.type == .text
             if foldsCase { expression = dialect.caseFolded(expression) }
             if let collation = dialect.textOrderCollation, path.attribute.type == .text {
@@ -98,8 +98,12 @@ extension SQLCompiler {
             terms += orderTerms(expression, ascending: descriptor.ascending, nullable: path.isNullable)
             if path.hops.isEmpty && path.attribute.name == key.name && !foldsCase { ordersByKey = true }
         }
-        if !ordersByKey { terms.append(scope.column(try schema.resolve(key.name, from: scope.entity),
-                                                    dialect: dialect) + " ASC") }
+        if !ordersByKey {
+            let path = try schema.resolve(key.name, from: scope.entity)
+            var expression = reading(path, in: scope).0
+            if let collation = dialect.textOrderCollation, key.type == .text { expression += " COLLATE " + quote(collation) }
+            terms.append(expression + " ASC")
+        }
         return terms
     }
 

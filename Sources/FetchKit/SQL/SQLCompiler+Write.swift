@@ -59,7 +59,7 @@ extension SQLCompiler {
         let entity = try schemaEntity(entity)
         let key = try primaryKey(key, of: entity)
         var sql = try setClause(entity, values, keeping: key)
-        sql.append(" WHERE " + quote(entity.primaryKeyAttribute.column) + " = " + .binding(key))
+        sql.append(" WHERE " + keyCondition(key, of: entity))
         return try sql.statement(in: dialect)
     }
 
@@ -86,8 +86,7 @@ extension SQLCompiler {
     public func delete(_ entity: Entity, key: Value) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
         let key = try primaryKey(key, of: entity)
-        let sql = "DELETE FROM " + quote(entity.table) + " WHERE " + quote(entity.primaryKeyAttribute.column)
-            + " = " + .binding(key)
+        let sql = "DELETE FROM " + quote(entity.table) + " WHERE " + keyCondition(key, of: entity)
         return try sql.statement(in: dialect)
     }
 
@@ -112,7 +111,7 @@ extension SQLCompiler {
             if index == 0 && attribute.type == .integer && (given ?? .null).isNull { continue }
             let value = try storable(given ?? attribute.defaultValue ?? .null, for: attribute, of: entity)
             columns.append(quote(attribute.column))
-            values.append(.binding(value))
+            values.append(try written(value, for: attribute, of: entity))
         }
         let table = "INSERT INTO " + quote(entity.table)
         guard !columns.isEmpty else { return SQLFragment(table + " DEFAULT VALUES") }
@@ -134,7 +133,7 @@ extension SQLCompiler {
                 }
                 continue
             }
-            assignments.append(quote(attribute.column) + " = " + .binding(value))
+            assignments.append(quote(attribute.column) + " = " + (try written(value, for: attribute, of: entity)))
         }
         guard !assignments.isEmpty else {
             throw FetchKitError.invalidValue("an update of \(entity.name) must set at least one attribute")
