@@ -19,10 +19,11 @@ enum NativeTables {
         return namespace
     }
 
-    /// A store of `schema` over the tables of `namespace`.
+    /// A store of `schema` over the tables of `namespace`, its sessions in a time zone 5:45 ahead of UTC
+    /// (timestamps without time zone and dates must read and compare as UTC whatever the session's zone).
     static func open(_ schema: Schema, in namespace: String) async throws -> PostgresStore {
-        try await PostgresStore.open(
-            url: PostgresServer.url(searchPath: namespace), schema: schema, options: .init(readerCount: 2))
+        let url = try PostgresServer.urlText(searchPath: namespace) + "%20-c%20TimeZone%3DAsia/Kathmandu"
+        return try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
     }
 
     /// Runs `sql` as another client would (psql, another service), in `namespace`.

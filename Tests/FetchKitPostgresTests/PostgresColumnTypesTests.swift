@@ -105,6 +105,20 @@ struct PostgresColumnTypesTests {
         await store.close()
     }
 
+    /// Values of the types the store reads through casts also decode when a raw query returns them as they are.
+    @Test func binaryResultsDecodeDatesNumericsAndJSON() async throws {
+        let rows = try await PostgresServer.query("""
+            SELECT '2024-02-29'::date AS day, '1999-12-31'::date AS before, '-12345.678'::numeric AS amount,
+                '0.000012'::numeric AS small, '1e30'::numeric AS large, 'NaN'::numeric AS nan, '0'::numeric AS zero,
+                '{"a": [1]}'::json AS doc, '{"b": 2, "a": 1}'::jsonb AS docb
+            """)
+        let row = try #require(rows.first)
+        #expect(row["day"] == .date(NativeTables.date(2024, 2, 29)) && row["before"] == .date(NativeTables.date(1999, 12, 31)))
+        #expect(row["amount"] == -12345.678 && row["small"] == 0.000012 && row["large"] == 1e30 && row["zero"] == 0.0)
+        #expect(row["nan", as: Double.self]?.isNaN == true)
+        #expect(row["doc"] == #"{"a": [1]}"# && row["docb"] == #"{"a": 1, "b": 2}"#)
+    }
+
     /// The first eight are checked one by one above; all of them agree with memory.
     static var predicates: [FetchPredicate] {
         let key = FetchPredicate.key
