@@ -58,15 +58,21 @@ struct PostgresColumnTypesTests {
          '{"z": [1, 2], "a": null}', 'ok', '2024-02-29', '2024-01-31 12:34:56.789')
         """
 
-    @Test func everyMappedTypeIsReadWrittenFilteredAndSortedAsItsAttributeType() async throws {
-        let namespace = try await NativeTables.namespace(Self.ddl)
-        let store = try await NativeTables.open(try Schema([Self.entity]), in: namespace)
+    /// A store over a new `typed` table holding rows 1 and 2, a row 3 of NULLs, and row 4 from another client.
+    static func seeded() async throws -> (PostgresStore, namespace: String) {
+        let namespace = try await NativeTables.namespace(ddl)
+        let store = try await NativeTables.open(try Schema([entity]), in: namespace)
         try await store.write { tx in
-            try tx.insert(Self.first, into: "Typed")
-            try tx.insert(Self.second, into: "Typed")
+            try tx.insert(first, into: "Typed")
+            try tx.insert(second, into: "Typed")
             try tx.insert(["id": 3], into: "Typed")
         }
-        try await NativeTables.otherClient(Self.third, in: namespace)
+        try await NativeTables.otherClient(third, in: namespace)
+        return (store, namespace)
+    }
+
+    @Test func everyMappedTypeIsReadWrittenFilteredAndSortedAsItsAttributeType() async throws {
+        let (store, namespace) = try await Self.seeded()
         let rows = Dictionary(uniqueKeysWithValues: try await store.fetch(FetchRequest(entity: "Typed")).map {
             ($0["id"] ?? .null, $0)
         })
@@ -146,14 +152,7 @@ struct PostgresColumnTypesTests {
     }
 
     @Test func liveControllersFollowWritesToNativeColumnsFromThisStoreAndAnotherClient() async throws {
-        let namespace = try await NativeTables.namespace(Self.ddl)
-        let store = try await NativeTables.open(try Schema([Self.entity]), in: namespace)
-        try await store.write { tx in
-            try tx.insert(Self.first, into: "Typed")
-            try tx.insert(Self.second, into: "Typed")
-            try tx.insert(["id": 3], into: "Typed")
-        }
-        try await NativeTables.otherClient(Self.third, in: namespace)
+        let (store, namespace) = try await Self.seeded()
         let byMood = FetchRequest(
             entity: "Typed", predicate: .key("mood") != "sad", sortDescriptors: [.ascending("mood"), .descending("tag")],
             sectionNameKeyPath: "mood")
