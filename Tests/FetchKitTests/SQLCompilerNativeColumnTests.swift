@@ -55,6 +55,17 @@ struct SQLCompilerNativeColumnTests {
         #expect(time.statement.sql.contains(#"WHERE t0."at" >= ($1 AT TIME ZONE 'UTC')"#))
     }
 
+    @Test func reReadsByKeyReuseAStatementOnlyForKeysOfTheSameForm() throws {
+        func reRead(_ key: String) throws -> String {
+            try compiler.fetch(FetchRequest(entity: "Item", predicate: .comparison(.init(.object, .in, .list([.text(key)])))))
+                .statement.sql
+        }
+        #expect(try reRead(Self.key).contains(#"t0."id" IN (CAST($1 AS "pg_catalog"."uuid"))"#))
+        #expect(try reRead(Self.key.uppercased()).contains(#"CAST(t0."id" AS TEXT) IN ($1)"#))
+        #expect(try reRead("not a uuid").contains(#"CAST(t0."id" AS TEXT) IN ($1)"#))
+        #expect(try reRead(Self.key.replacingOccurrences(of: "a11", with: "b22")).contains(#"CAST($1 AS "pg_catalog"."uuid")"#))
+    }
+
     @Test func writesBindThroughCastsAndRefuseWhatTheColumnCannotHold() throws {
         let insert = try compiler.insert(["id": .text(Self.key), "mood": "ok", "at": .date(Date(timeIntervalSince1970: 0))], into: Self.entity)
         #expect(insert.sql == #"INSERT INTO "item" ("id", "mood", "at", "small", "code") VALUES (CAST($1 AS "pg_catalog"."uuid"), "#
