@@ -5,7 +5,7 @@ extension PostgresStore: StoreBackend {
     public static var urlSchemes: [String] { ["postgres", "postgresql"] }
 
     /// Connects to the database `configuration.url` names, with the configuration's reader count, listener
-    /// keepalives and reconnection backoff, notification row limit and logger.
+    /// keepalives, reconnection backoff, ping and publish timeouts, notification row limit and logger.
     ///
     /// - Throws: ``FetchKitError/invalidURL(_:)`` for a malformed URL (its password redacted); connection
     ///   and schema errors as ``open(url:schema:options:)-(PostgresURL,_,_)`` throws them.
@@ -18,6 +18,15 @@ extension PostgresStore: StoreBackend {
         if let interval = configuration.keepaliveInterval { options.listener.keepaliveInterval = interval }
         if let count = configuration.keepaliveCount { options.listener.keepaliveCount = count }
         if let backoff = configuration.reconnectBackoff { options.listener.reconnectBackoff = backoff }
+        if let listenerURL = configuration.listenerURL {
+            do {
+                options.listener.url = try PostgresURL(listenerURL)
+            } catch FetchKitError.invalidURL(let message) {
+                throw FetchKitError.invalidURL("fetchkit.postgres.listenerURL: \(message)")
+            }
+        }
+        if let timeout = configuration.pingTimeout { options.listener.pingTimeout = timeout }
+        if let timeout = configuration.publishTimeout { options.listener.publishTimeout = timeout }
         return try await open(url: try PostgresURL(configuration.url), schema: schema, options: options)
     }
 

@@ -21,11 +21,7 @@ extension PostgresStore {
         do {
             let (columns, keys) = try await pool.run { connection in
                 let columns = try PostgresTableColumn.columns(of: table, on: connection)
-                let keys = try connection.execute("""
-                    SELECT a.attname::text AS name FROM pg_index i
-                    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-                    WHERE i.indrelid = to_regclass($1) AND i.indisprimary
-                    """, [.text(SQLDialect.postgres.quote(table))]).rows().compactMap { $0["name", as: String.self] }
+                let keys = try primaryKeyColumns(of: table, on: connection)
                 return (columns, keys)
             }
             await pool.shutDown()

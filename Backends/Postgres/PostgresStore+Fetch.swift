@@ -4,11 +4,14 @@ import FetchKitDrivers
 extension PostgresStore {
     /// Fetches the rows matching `request`, in its order, on a reader connection.
     ///
+    /// A reader whose connection the server closed (idle timeout, pooler, `pg_terminate_backend`) is opened
+    /// again before use; a read that meets a broken connection runs once more on a fresh one.
+    ///
     /// Rows name their columns as ``CompiledFetch/columns`` does: the primary key, the attributes, then each
     /// sort or section key path not already selected.
     public func fetch(_ request: FetchRequest) async throws -> [Row] {
         let fetch = try compiler.fetch(request)
-        return try await readers.run { connection in try connection.fetchRows(fetch) }
+        return try await readers.run { connection in try connection.retryingOnce { try connection.fetchRows(fetch) } }
     }
 
     /// Fetches the records matching `request`.
@@ -17,12 +20,14 @@ extension PostgresStore {
     ///   row does not fit `R`.
     public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
         let fetch = try compiler.compileFetch(request, as: R.self)
-        return try await readers.run { connection in try connection.fetchRecords(fetch, as: R.self) }
+        return try await readers.run { connection in
+            try connection.retryingOnce { try connection.fetchRecords(fetch, as: R.self) }
+        }
     }
 
     /// Counts the objects matching `request` (its limit and offset apply).
     public func count(_ request: FetchRequest) async throws -> Int {
         let statement = try compiler.count(request)
-        return try await readers.run { connection in try connection.count(statement) }
+        return try await readers.run { connection in try connection.retryingOnce { try connection.count(statement) } }
     }
 }

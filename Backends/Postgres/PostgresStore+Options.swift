@@ -56,9 +56,22 @@ extension PostgresStore {
 extension PostgresStore {
     /// How the change listener keeps its connection alive and reconnects.
     public struct ListenerOptions: Sendable {
+        /// The server the listener connects to, when not the store's URL (`nil`: the store's). `LISTEN` needs
+        /// one server process for the whole session: when the store's URL goes through a transaction-mode
+        /// pooler (PgBouncer's `pool_mode = transaction`, …), point this at a direct connection.
+        public var url: PostgresURL?
         /// After this long without a notification the listener pings the server (`SELECT 1`), which
         /// exposes a half-open connection.
         public var pingInterval: Duration
+        /// How long the listener waits for a ping's answer before it gives the connection up and opens a new
+        /// one (publishing a resync): a server process that is stopped or stuck answers nothing, while TCP
+        /// keepalives, answered by the kernel, see nothing wrong.
+        public var pingTimeout: Duration
+        /// How long a write waits for the listener to publish its change before it asks the listener to check
+        /// its connection (a ping with ``pingTimeout``). A write therefore returns within about
+        /// `publishTimeout + pingTimeout` even when the listener's server process is stopped; see
+        /// ``PostgresStore/write(_:)`` for what its return then guarantees.
+        public var publishTimeout: Duration
         /// The wait before the first reconnection attempt, doubling up to the upper bound.
         public var reconnectBackoff: ClosedRange<Duration>
         /// TCP keepalives — of the listener and of the store's readers and writer too, unless the URL sets
@@ -72,15 +85,20 @@ extension PostgresStore {
         /// committed (it sends no end marker), before it publishes that transaction's change.
         public var burstQuietPeriod: Duration
 
-        /// Creates listener options; the defaults ping after 5 s, back off from 50 ms to 5 s, probe after 5 s
-        /// idle every 2 s, 3 times, and close another client's transaction after 250 µs without input.
+        /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check
+        /// the connection when a write's change is 2 s overdue, back off from 50 ms to 5 s, probe after 5 s idle
+        /// every 2 s, 3 times, and close another client's transaction after 250 µs without input.
         public init(
-            pingInterval: Duration = .seconds(5), reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
+            pingInterval: Duration = .seconds(5), pingTimeout: Duration = .seconds(2),
+            publishTimeout: Duration = .seconds(2),
+            reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
             burstQuietPeriod: Duration = .microseconds(250)
         ) {
             self.burstQuietPeriod = burstQuietPeriod
             self.pingInterval = pingInterval
+            self.pingTimeout = pingTimeout
+            self.publishTimeout = publishTimeout
             self.reconnectBackoff = reconnectBackoff
             self.keepaliveIdle = keepaliveIdle
             self.keepaliveInterval = keepaliveInterval

@@ -10,6 +10,14 @@ extension PostgresStore {
     ///
     /// When `body` throws, or the commit fails, the transaction rolls back whole and the error is rethrown.
     ///
+    /// With change capture, the write returns once its change has reached every ``changes()`` subscriber,
+    /// so `controller.sync()` afterwards sees it. When the listener cannot publish it in time — its server
+    /// process stopped answering, or its connection broke (``listenerStatus`` then says
+    /// ``ListenerStatus/stalled(reason:)`` or ``ListenerStatus/reconnecting(attempt:lastError:)``) — the
+    /// write returns anyway, within about ``ListenerOptions/publishTimeout`` + ``ListenerOptions/pingTimeout``
+    /// (at once while the listener is reconnecting): it has committed, and the resync the listener publishes
+    /// when it is connected again brings every live controller up to date.
+    ///
     /// - Throws: what `body` throws; ``FetchKitError/serializationFailure(_:)`` when the server could not
     ///   serialize it with concurrent transactions (run it again); ``FetchKitError/closed`` after
     ///   ``close()``.
@@ -23,8 +31,30 @@ extension PostgresStore {
         }
         // With change capture, return once the listener has published this transaction's change: a
         // controller that syncs after the write sees it, as with SQLite.
-        if let completions, let transactionID { await completions.wait(for: transactionID) }
+        if let listener, let transactionID { await waitUntilPublished(transactionID, by: listener) }
         return result
+    }
+
+    /// Waits until the listener has published transaction `id` — or, when that is overdue
+    /// (``ListenerOptions/publishTimeout``), until the listener has checked its connection and, finding it
+    /// stalled, reconnected (publishing a resync) or started reconnecting; at most about
+    /// `publishTimeout + pingTimeout` plus one reconnection attempt.
+    private func waitUntilPublished(_ id: Int64, by listener: PostgresListener) async {
+        let options = options.listener
+        if case .reconnecting = listener.state {
+            // The listener is reconnecting: the resync it publishes when it is back covers this write, which
+            // need not wait out the outage.
+            listener.completions.forget(id)
+            return
+        }
+        if await listener.completions.wait(for: id, timeout: options.publishTimeout) { return }
+        listener.checkConnection()
+        let recovery = options.pingTimeout + options.reconnectBackoff.lowerBound + .seconds(2)
+        if await listener.completions.wait(for: id, timeout: recovery) { return }
+        listener.completions.forget(id)
+        logger.info(
+            "write returned before the listener published its change; a resync will follow",
+            metadata: ["listener": "\(listenerStatus)"])
     }
 
     /// The transaction boundary, on the writer thread. With a `marker`, the transaction ends by notifying
@@ -35,7 +65,9 @@ extension PostgresStore {
         marker: (channel: String, completions: TransactionCompletions)?,
         _ body: (any WriteTransaction) throws -> T
     ) throws -> (T, Int64?) {
-        try connection.run("BEGIN")
+        // Nothing has run yet: a connection that broke since its last use (and was not caught by the check
+        // before the statement) is opened again and the transaction begins there.
+        _ = try connection.retryingOnce { try connection.run("BEGIN") }
         let transaction = SQLWriteTransaction(connection: connection, compiler: compiler)
         defer { transaction.end() }
         var transactionID: Int64?

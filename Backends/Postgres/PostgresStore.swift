@@ -100,21 +100,15 @@ public final class PostgresStore: PersistentStore {
             var listener: PostgresListener?
             if options.changeCapture {
                 let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
-                let tables = schema.entities.map { entity in
-                    let key = entity.primaryKeyAttribute
-                    let reading = nativeColumns[entity.table]?[key.column]?.reading
-                    let cast: PostgresChangeCapture.KeyCast? = reading != .cast ? nil : key.type == .integer ? .bigint : .text
-                    return (entity.table, key.column, cast)
-                }
-                let schemaName = try await writer.run { connection -> String in
-                    guard case .text(let name)? = try connection.execute("SELECT current_schema()::text AS s").rows().first?["s"]
-                    else { throw FetchKitError.invalidValue("the connection has no current schema (check search_path)") }
-                    return name
-                }
+                let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
+                let schemaName = try await writer.run { connection in try connection.currentSchema() }
                 try await writer.run { connection in try capture.install(on: connection, tables: tables) }
+                let paddedKeyTables = Set(schema.entities.filter { entity in
+                    nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
+                }.map(\.table))
                 listener = try await PostgresListener.start(
-                    url: url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
-                    logger: options.logger)
+                    url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
+                    paddedKeyTables: paddedKeyTables, options: options.listener, feed: feed, logger: options.logger)
             }
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
@@ -156,7 +150,8 @@ public final class PostgresStore: PersistentStore {
     /// with ``TableChange/isWholeTable``.
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
-    /// What the change listener is doing: listening, or reconnecting after a failure (and why).
+    /// What the change listener is doing: listening, checking a stalled connection, or reconnecting after a
+    /// failure (and why).
     public var listenerStatus: ListenerStatus { ListenerStatus(listener?.state) }
 
     /// The listener's status now, then each change of it (reconnecting, listening again, …) until the store
@@ -183,6 +178,9 @@ public final class PostgresStore: PersistentStore {
         case disabled
         /// Connected and listening: changes flow.
         case listening
+        /// A write's change is overdue (``ListenerOptions/publishTimeout``): the listener is checking that its
+        /// server process still answers, and reconnects if it does not within ``ListenerOptions/pingTimeout``.
+        case stalled(reason: String)
         /// The connection broke; trying again (attempt 1, 2, …) after `lastError`.
         case reconnecting(attempt: Int, lastError: String)
         /// The store was closed.
@@ -192,6 +190,7 @@ public final class PostgresStore: PersistentStore {
             switch state {
             case nil: self = .disabled
             case .listening?: self = .listening
+            case .stalled(let reason)?: self = .stalled(reason: reason)
             case .reconnecting(let attempt, let lastError)?: self = .reconnecting(attempt: attempt, lastError: lastError)
             case .stopped?: self = .stopped
             }

@@ -6,7 +6,7 @@ struct FetchKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetchkit",
         abstract: "Live fetch requests over SQLite and PostgreSQL.",
-        subcommands: [DemoCommand.self, QueryCommand.self, WatchCommand.self],
+        subcommands: [DemoCommand.self, QueryCommand.self, WatchCommand.self, CaptureSQLCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }

@@ -141,20 +141,36 @@ struct PostgresConnectionTests {
         await pool.shutDown()
     }
 
-    /// A connection the server terminates reports `connectionLost`, not a generic error.
+    /// A connection the server terminates inside a transaction reports `connectionLost`, not a generic error,
+    /// for the rest of the transaction; outside one, its next statement runs on a fresh session.
     @Test func aTerminatedBackendIsAConnectionLost() async throws {
         let pool = try await PostgresServer.pool()
-        let killer = try await PostgresServer.pool(name: "fkt-pg-k")
-        let pid = try await pool.run { $0.backendPID }
-        try await killer.run { connection in _ = try connection.execute("SELECT pg_terminate_backend($1::int4)", [.integer(Int64(pid))]) }
-        await #expect {
-            try await pool.run { connection in _ = try connection.execute("SELECT 1") }
-        } throws: { error in
-            guard case .connectionLost? = error as? FetchKitError else { return false }
-            return true
+        let pid = try await pool.run { connection in
+            _ = try connection.run("BEGIN")
+            return connection.backendPID
         }
+        try await PostgresServer.administer("SELECT pg_terminate_backend(\(pid))")
+        for _ in 0..<2 {
+            await #expect {
+                try await pool.run { connection in _ = try connection.execute("SELECT 1") }
+            } throws: { error in
+                guard case .connectionLost? = error as? FetchKitError else { return false }
+                return true
+            }
+        }
+        try await pool.run { connection in _ = try connection.run("ROLLBACK") }
+        #expect(try await pool.run { try $0.execute("SELECT 1 AS one").rows().first?["one"] } == .integer(1))
+
+        let idle = try await pool.run { $0.backendPID }
+        try await PostgresServer.administer("SELECT pg_terminate_backend(\(idle))")
+        while try await !PostgresServer.query("SELECT pid FROM pg_stat_activity WHERE pid = \(idle)").isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let (one, reconnections) = try await pool.run { connection in
+            (try connection.execute("SELECT 1 AS one").rows().first?["one"], connection.reconnections)
+        }
+        #expect(one == .integer(1) && reconnections == 2)
         await pool.shutDown()
-        await killer.shutDown()
     }
 
     /// A refused connection is `connectionLost` with libpq's reason and the URL, but not the password; a

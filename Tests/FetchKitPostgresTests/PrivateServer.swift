@@ -12,14 +12,7 @@ final class PrivateServer: Sendable {
     /// Starts a server (a few seconds: `initdb`, then `pg_ctl start`).
     init() throws {
         let output = try Self.script("pg-start.sh", environment: [:])
-        var exported: [String: String] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
-            for assignment in line.dropFirst("export ".count).split(separator: " ") {
-                let parts = assignment.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2 else { continue }
-                exported[String(parts[0])] = String(parts[1]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
-            }
-        }
+        let exported = Self.exports(output)
         guard let url = exported["DATABASE_URL"] else { throw ScriptFailure(output: output) }
         self.url = url
         self.environment = exported
@@ -52,7 +45,21 @@ final class PrivateServer: Sendable {
         var description: String { "a server script failed: \(output)" }
     }
 
-    private static func script(_ name: String, environment: [String: String]) throws -> String {
+    /// The `export NAME='value' …` lines a script printed, as a dictionary.
+    static func exports(_ output: String) -> [String: String] {
+        var exported: [String: String] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
+            for assignment in line.dropFirst("export ".count).split(separator: " ") {
+                let parts = assignment.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                exported[String(parts[0])] = String(parts[1]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            }
+        }
+        return exported
+    }
+
+    /// Runs Integration/scripts/`name` with `environment` (the shared server's variables cleared otherwise).
+    static func script(_ name: String, environment: [String: String]) throws -> String {
         try shell("bash \(scripts.appendingPathComponent(name).path)", environment: environment)
     }
 

@@ -15,6 +15,9 @@ struct StoreConfigurationTests {
             "FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS": "20",
             "FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS": "900",
             "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "250",
+            "FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS": "750",
+            "FETCHKIT_POSTGRES_LISTENER_URL": "postgres://app:hunter3@db-direct.internal/app",
+            "FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS": "1500",
             "FETCHKIT_LOG_LEVEL": "debug",
         ])
         let configuration = try StoreConfiguration(reader: reader)
@@ -25,6 +28,8 @@ struct StoreConfigurationTests {
         #expect(configuration.keepaliveIdle == .seconds(7) && configuration.keepaliveInterval == .seconds(3))
         #expect(configuration.keepaliveCount == 4 && configuration.notificationRowLimit == 250)
         #expect(configuration.reconnectBackoff == .milliseconds(20)...(.milliseconds(900)))
+        #expect(configuration.listenerURL == "postgres://app:hunter3@db-direct.internal/app")
+        #expect(configuration.pingTimeout == .milliseconds(750) && configuration.publishTimeout == .milliseconds(1500))
         #expect(configuration.logger.logLevel == .debug)
     }
 

@@ -31,53 +31,100 @@ struct PostgresChangeCapture {
     /// The name of the trigger of `event`.
     static func triggerName(_ event: String) -> String { "fetchkit_capture_\(event.lowercased())" }
 
-    /// How a trigger reads a key whose column is not the standard type of its attribute type: through a
-    /// cast, so that the key in the notification equals the key a fetch reads (`char(n)` without its padding).
-    enum KeyCast: String {
-        case text, bigint
-    }
-
-    /// Installs the function and the triggers of `tables` (table, key column, and the cast its key is read
-    /// through, if any) on `connection`, in one
+    /// Installs the function and the triggers of `tables` (table and key column) on `connection`, in one
     /// transaction, changing only what differs: the function when its body is not this version's, a table's
-    /// triggers when one is missing, disabled (or fires only for replicas) or has other arguments (key column, row limit, channel).
-    /// Opening a store on an installed database therefore takes no lock on its tables.
-    func install(
-        on connection: PostgresConnection, tables: [(table: String, keyColumn: String, keyCast: KeyCast?)]
-    ) throws {
-        let dialect = SQLDialect.postgres
+    /// triggers when one is missing, disabled (or fires only for replicas) or has other arguments (key column,
+    /// row limit, channel). It checks first and creates nothing when everything is in place, so a role without
+    /// `CREATE` on the database or ownership of the tables opens a store on a database whose capture a DBA
+    /// installed (``script(for:namespace:)``); opening an installed database takes no lock on its tables.
+    ///
+    /// - Throws: ``FetchKitError/permissionDenied(_:)`` naming what had to be installed and the right it takes,
+    ///   when the role lacks it.
+    func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
         try connection.inTransaction {
             // Read committed whatever the server's default, so that the catalog reads below see what an
             // installer that held the lock before us committed.
             try connection.run("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
             // Several processes may open stores at once: one installs at a time (catalog rows race otherwise).
             try connection.run("SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))")
-            try connection.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(Self.schemaName))")
             let current = try connection.execute(
                 "SELECT 1 AS found FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
                     + "WHERE n.nspname = $1 AND p.proname = 'capture' AND p.prosrc = $2",
                 [.text(Self.schemaName), .text(Self.functionBody)])
-            if current.rowCount == 0 { try connection.run(Self.functionDefinition) }
-            for (table, keyColumn, keyCast) in tables {
-                let arguments = [keyColumn, String(rowLimit), channel] + (keyCast.map { [$0.rawValue] } ?? [])
-                let installed = try connection.execute(
-                    "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
-                        + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
-                        + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled IN ('O', 'A')",
-                    [.text(dialect.quote(table)), .text(Self.schemaName),
-                     .blob(Data(arguments.flatMap { Array($0.utf8) + [0] }))])
-                let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })
-                guard names != Set(Self.events.map { Self.triggerName($0.0) }) else { continue }
-                let function = "\(dialect.quote(Self.schemaName)).capture("
-                    + arguments.map(Self.literal).joined(separator: ", ") + ")"
-                for (event, transitions) in Self.events {
-                    let trigger = dialect.quote(Self.triggerName(event))
-                    try connection.run("DROP TRIGGER IF EXISTS \(trigger) ON \(dialect.quote(table))")
-                    try connection.run(
-                        "CREATE TRIGGER \(trigger) AFTER \(event) ON \(dialect.quote(table)) \(transitions) "
-                            + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)")
+            if current.rowCount == 0 {
+                try Self.explainingPermission("FetchKit's trigger function (schema \"fetchkit\")",
+                                              right: "CREATE on the database") {
+                    for statement in Self.functionStatements { try connection.run(statement) }
                 }
             }
+            for (table, keyColumn) in tables where try !isInstalled(on: table, keyColumn: keyColumn, connection) {
+                try Self.explainingPermission("the change-capture triggers of table '\(table)'",
+                                              right: "ownership of the table (or the TRIGGER privilege)") {
+                    for statement in triggerStatements(table: SQLDialect.postgres.quote(table), keyColumn: keyColumn) {
+                        try connection.run(statement)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `table`'s four triggers call this version's function with this capture's arguments, enabled.
+    private func isInstalled(on table: String, keyColumn: String, _ connection: PostgresConnection) throws -> Bool {
+        let installed = try connection.execute(
+            "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+                + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
+                + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled IN ('O', 'A')",
+            [.text(SQLDialect.postgres.quote(table)), .text(Self.schemaName),
+             .blob(Data(arguments(keyColumn: keyColumn).flatMap { Array($0.utf8) + [0] }))])
+        let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })
+        return names == Set(Self.events.map { Self.triggerName($0.0) })
+    }
+
+    /// The trigger arguments: key column, row limit, channel.
+    private func arguments(keyColumn: String) -> [String] { [keyColumn, String(rowLimit), channel] }
+
+    /// The statements that create the function's schema and the function.
+    static let functionStatements = [
+        "CREATE SCHEMA IF NOT EXISTS \(SQLDialect.postgres.quote(schemaName))",
+        functionDefinition,
+    ]
+
+    /// The statements that (re)create the triggers of `table` (quoted, maybe schema-qualified).
+    func triggerStatements(table: String, keyColumn: String) -> [String] {
+        let function = "\(SQLDialect.postgres.quote(Self.schemaName)).capture("
+            + arguments(keyColumn: keyColumn).map(Self.literal).joined(separator: ", ") + ")"
+        return Self.events.flatMap { event, transitions -> [String] in
+            let trigger = SQLDialect.postgres.quote(Self.triggerName(event))
+            return ["DROP TRIGGER IF EXISTS \(trigger) ON \(table)",
+                    "CREATE TRIGGER \(trigger) AFTER \(event) ON \(table) \(transitions) "
+                        + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)"]
+        }
+    }
+
+    /// The whole installation as one SQL script, for a DBA to run as a migration: one transaction that
+    /// creates the function and the triggers of `tables`, qualified with `namespace` when given.
+    func script(for tables: [(table: String, keyColumn: String)], namespace: String?) -> String {
+        let dialect = SQLDialect.postgres
+        var statements = [
+            "BEGIN", "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$",
+        ]
+        statements += Self.functionStatements
+        for (table, keyColumn) in tables {
+            let name = (namespace.map { dialect.quote($0) + "." } ?? "") + dialect.quote(table)
+            statements += triggerStatements(table: name, keyColumn: keyColumn)
+        }
+        statements.append("COMMIT")
+        return statements.map { $0 + ";\n" }.joined()
+    }
+
+    /// Runs `body`; a permission error becomes one that names what was being installed and the right it takes.
+    private static func explainingPermission(_ what: String, right: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch FetchKitError.permissionDenied(let message) {
+            throw FetchKitError.permissionDenied(
+                "installing \(what) needs \(right), which this role lacks (\(message)); have a role that has it run "
+                    + "the SQL of `fetchkit capture-sql` (PostgresStore.changeCaptureSQL) once, as a migration")
         }
     }
 
@@ -108,20 +155,15 @@ struct PostgresChangeCapture {
         + functionBody + "$capture$"
 
     /// The trigger function's body (what `pg_proc.prosrc` holds): arguments are the key column, the row
-    /// limit, the channel and, optionally, the ``KeyCast`` of the key.
+    /// limit and the channel.
     static let functionBody = #"""
 
         DECLARE
             key_column text := TG_ARGV[0];
             row_limit bigint := TG_ARGV[1]::bigint;
             channel text := TG_ARGV[2];
-            key_expression text := CASE WHEN TG_NARGS < 4 THEN format('%I', key_column)
-                WHEN TG_ARGV[3] = 'text' THEN format('CAST(%I AS text)', key_column)
-                WHEN TG_ARGV[3] = 'bigint' THEN format('CAST(%I AS bigint)', key_column)
-                ELSE format('%I', key_column) END;
             head text;
-            keys_query text;
-            counted bigint;
+            keys text[];
             element text;
             body text := '';
         BEGIN
@@ -131,26 +173,32 @@ struct PostgresChangeCapture {
             IF TG_OP = 'TRUNCATE' THEN
                 PERFORM pg_notify(channel, head || ',"all":true}');
                 RETURN NULL;
-            ELSIF TG_OP = 'INSERT' THEN
-                SELECT count(*) INTO counted FROM new_rows;
-                keys_query := format('SELECT to_json(%s)::text FROM new_rows', key_expression);
-            ELSIF TG_OP = 'DELETE' THEN
-                SELECT count(*) INTO counted FROM old_rows;
-                keys_query := format('SELECT to_json(%s)::text FROM old_rows', key_expression);
-            ELSE
-                SELECT count(*) INTO counted FROM new_rows;
-                keys_query := format(
-                    'SELECT to_json(k)::text FROM (SELECT %s AS k FROM new_rows UNION SELECT %s FROM old_rows) AS changed',
-                    key_expression, key_expression);
             END IF;
-            IF counted = 0 THEN
+            -- Static queries (their plans are cached for the session), reading at most one key more than the
+            -- limit: the key column is picked out of each row as JSON, so no statement is built and planned
+            -- per call. The row is n.* (o.*), never n (o), which names the column when the table has one so named.
+            IF TG_OP = 'INSERT' THEN
+                SELECT array_agg(k) INTO keys FROM (
+                    SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1) AS changed;
+            ELSIF TG_OP = 'DELETE' THEN
+                SELECT array_agg(k) INTO keys FROM (
+                    SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1) AS changed;
+            ELSE
+                -- An update has as many old rows as new ones, each side with distinct keys: when one side
+                -- holds more than the limit, so does the union of the first row_limit + 1 of each.
+                SELECT array_agg(k) INTO keys FROM (
+                    (SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
+                    UNION
+                    (SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS changed;
+            END IF;
+            IF keys IS NULL THEN
                 RETURN NULL;
             END IF;
-            IF counted > row_limit THEN
+            IF cardinality(keys) > row_limit THEN
                 PERFORM pg_notify(channel, head || ',"all":true}');
                 RETURN NULL;
             END IF;
-            FOR element IN EXECUTE keys_query LOOP
+            FOREACH element IN ARRAY keys LOOP
                 IF body <> '' AND octet_length(body) + octet_length(element) > 7000 THEN
                     PERFORM pg_notify(channel, head || ',"k":[' || body || ']}');
                     body := '';

@@ -23,7 +23,8 @@ import Musl
 /// published as a resync, never a crash.
 ///
 /// A broken connection is noticed by a failed read, by TCP keepalives, or by a ping (`SELECT 1`) after
-/// ``Options/pingInterval`` of silence; the listener then reconnects with exponential backoff, issues
+/// ``Options/pingInterval`` of silence — or when a write's change is overdue — that goes unanswered for
+/// ``Options/pingTimeout`` (a server process that is stopped or stuck); the listener then reconnects with exponential backoff, issues
 /// `LISTEN` again and publishes a resync, so every live controller refetches whatever committed during the
 /// gap. Its ``state`` says which of those it is doing.
 final class PostgresListener: Sendable {
@@ -31,6 +32,8 @@ final class PostgresListener: Sendable {
     enum State: Sendable, Equatable {
         /// Connected, `LISTEN` issued: changes flow.
         case listening
+        /// A write's change is overdue: the listener is checking that its server process still answers.
+        case stalled(reason: String)
         /// The connection broke; trying again (attempt 1, 2, …) after `lastError`.
         case reconnecting(attempt: Int, lastError: String)
         /// Stopped by ``stop()``.
@@ -41,14 +44,19 @@ final class PostgresListener: Sendable {
     private let channel: String
     /// The schema whose tables' notifications this listener keeps.
     private let schemaName: String
-    private let options: PostgresStore.ListenerOptions
+    /// The tables whose primary key is `char(n)`: their keys arrive padded and are read without the padding,
+    /// as fetches read them.
+    private let paddedKeyTables: Set<String>
+    let options: PostgresStore.ListenerOptions
     private let feed: ChangeFeed
     private let logger: Logger
     /// `fetchkit_listener_reconnects_total`: reconnections after the listener lost its connection.
     private let reconnects = Counter(label: "fetchkit_listener_reconnects_total")
     private let currentState = Mutex(State.listening)
-    /// `poll()` also watches the read end; ``stop()`` writes to the other.
-    private let wakePipe: (read: Int32, write: Int32)
+    /// `poll()` also watches the read end; ``stop()`` and ``checkConnection()`` write to the other.
+    let wakePipe: (read: Int32, write: Int32)
+    /// Set by ``stop()`` before it wakes the thread (a wake without it asks for a check).
+    private let stopRequested = Mutex(false)
     private let exited = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let listeningPID = Mutex<Int32?>(nil)
     private let stateSubscribers = Mutex<[Int: AsyncStream<State>.Continuation]>([:])
@@ -56,12 +64,13 @@ final class PostgresListener: Sendable {
     let completions = TransactionCompletions()
 
     private init(
-        url: PostgresURL, channel: String, schemaName: String, options: PostgresStore.ListenerOptions, feed: ChangeFeed,
-        logger: Logger, wakePipe: (Int32, Int32)
+        url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String>,
+        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger, wakePipe: (Int32, Int32)
     ) {
         self.url = url
         self.channel = channel
         self.schemaName = schemaName
+        self.paddedKeyTables = paddedKeyTables
         self.options = options
         self.feed = feed
         self.logger = logger
@@ -73,18 +82,19 @@ final class PostgresListener: Sendable {
         close(wakePipe.write)
     }
 
-    /// Connects, issues `LISTEN` and starts the listening thread.
+    /// Connects, issues `LISTEN` and starts the listening thread; the keys of `paddedKeyTables` (whose
+    /// primary key is `char(n)`) are read without their trailing blanks.
     ///
     /// - Throws: the connection error when the first connection fails.
     static func start(
-        url: PostgresURL, channel: String, schemaName: String, options: PostgresStore.ListenerOptions, feed: ChangeFeed,
-        logger: Logger
+        url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String> = [],
+        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger
     ) async throws -> PostgresListener {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw FetchKitError.connectionLost("could not create the listener's wake pipe") }
         let listener = PostgresListener(
-            url: url, channel: channel, schemaName: schemaName, options: options, feed: feed, logger: logger,
-            wakePipe: (fds[0], fds[1]))
+            url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables, options: options,
+            feed: feed, logger: logger, wakePipe: (fds[0], fds[1]))
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 Thread.current.name = "fk.pg.listen"
@@ -141,8 +151,8 @@ final class PostgresListener: Sendable {
 
     /// Stops listening and waits for the thread to close its connection and end.
     func stop() async {
-        var byte: UInt8 = 1
-        _ = write(wakePipe.write, &byte, 1)
+        stopRequested.withLock { $0 = true }
+        wake()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = exited.withLock { state -> Bool in
                 if state.done { return true }
@@ -153,13 +163,36 @@ final class PostgresListener: Sendable {
         }
     }
 
+    /// Asks the listening thread to check at once that its server process answers (a write's change is
+    /// overdue): it pings with ``PostgresStore/ListenerOptions/pingTimeout`` and reconnects — publishing a
+    /// resync — when the ping goes unanswered.
+    func checkConnection() {
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+    }
+
+    /// Empties the wake pipe; returns whether ``stop()`` was called.
+    func takeWake() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        while poll(&fds, 1, 0) > 0, read(wakePipe.read, &buffer, buffer.count) > 0 {}
+        return stopRequested.withLock { $0 }
+    }
+
     // MARK: - The listening thread
 
     /// A connection with TCP keepalives that has issued `LISTEN`.
     private func connect() throws -> PostgresConnection {
         let connection = try PostgresConnection.open(url, extra: options.keepaliveParameters)
+        // Its idle socket receives notifications: that is no sign of a closing session.
+        connection.checksIdleInput = false
         do {
             try connection.run("LISTEN \(PostgresChangeCapture.quotedChannel(channel))")
+            try Self.verifySessionIsPinned(connection, url: url, extra: options.keepaliveParameters)
         } catch {
             connection.close()
             throw error
@@ -208,7 +241,18 @@ final class PostgresListener: Sendable {
                 if errno == EINTR { continue }
                 return .broken("poll failed (errno \(errno))")
             }
-            if fds[1].revents != 0 { return .stopped }
+            if fds[1].revents != 0 {
+                if takeWake() { return .stopped }
+                // A write's change is overdue: does the server process still answer?
+                setState(.stalled(reason: "a write's change was not published within \(options.publishTimeout); "
+                    + "checking the listener's connection"))
+                switch self.ping(connection, group: &group) {
+                case .answered: setState(.listening)
+                case .stopped: return .stopped
+                case .failed(let reason): return .broken(reason)
+                }
+                continue
+            }
             if ready == 0 && isPending {
                 // A store write's transaction ends with its marker: wait for it. Another client's
                 // (psql, another service) sends none: its notifications arrive in one burst at commit, and
@@ -219,13 +263,15 @@ final class PostgresListener: Sendable {
                 continue
             }
             if ready == 0 {
-                // Silence: a half-open connection only shows itself when something is sent.
-                do {
-                    try connection.run("SELECT 1")
-                } catch {
-                    return .broken("ping failed: \(error)")
+                // Silence: a half-open connection, or a server process that stopped, only shows itself when
+                // something is asked of it.
+                switch self.ping(connection, group: &group) {
+                case .answered: continue
+                case .stopped: return .stopped
+                case .failed(let reason): return .broken(reason)
                 }
-            } else if PQconsumeInput(connection.handle) == 0 {
+            }
+            if PQconsumeInput(connection.handle) == 0 {
                 return .broken(PostgresConnection.message(PQerrorMessage(connection.handle)))
             }
             drain(connection, into: &group)
@@ -234,17 +280,18 @@ final class PostgresListener: Sendable {
     }
 
     /// Moves every notification libpq has read into `group`, flushing it when a new transaction starts.
-    private func drain(_ connection: PostgresConnection, into group: inout TransactionGroup) {
+    func drain(_ connection: PostgresConnection, into group: inout TransactionGroup) {
         while let notification = PQnotifies(connection.handle) {
             let payload = String(cString: notification.pointee.extra)
             PQfreemem(notification)
-            guard let parsed = PostgresNotification(payload: payload) else {
+            guard var parsed = PostgresNotification(payload: payload) else {
                 logger.info("unreadable change notification; resyncing", metadata: ["payload": "\(payload.prefix(200))"])
                 group.flush(to: feed)
                 feed.publishResync()
                 continue
             }
             if let schema = parsed.schema, schema != schemaName { continue }
+            if paddedKeyTables.contains(parsed.table) { parsed.removeKeyPadding() }
             if group.transactionID != parsed.transactionID { group.flush(to: feed) }
             if parsed.isEnd {
                 group.flush(to: feed)
@@ -276,16 +323,25 @@ final class PostgresListener: Sendable {
                 return connection
             } catch {
                 lastError = "\(error)"
+                // Writes waiting for their changes return now rather than wait out the outage: the resync
+                // published on reconnection covers them (``PostgresStore/write(_:)`` documents this).
+                if attempt == 1 { completions.completeAll() }
                 attempt += 1
                 delay = min(delay * 2, options.reconnectBackoff.upperBound)
             }
         }
     }
 
-    /// Waits `delay`, or less when ``stop()`` is called; returns whether it was.
+    /// Waits `delay`, or less when ``stop()`` is called; returns whether it was. (A check asked for meanwhile
+    /// has nothing to check: the listener is reconnecting.)
     private func waitForStop(_ delay: Duration) -> Bool {
-        var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
-        return poll(&fds, 1, max(Self.milliseconds(delay), 1)) > 0
+        let deadline = ContinuousClock.now + delay
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 1, max(Self.milliseconds(left), 1)) > 0, takeWake() { return true }
+        }
     }
 
     /// `poll()` for a period shorter than its millisecond resolution: checks without waiting, then sleeps
@@ -300,7 +356,7 @@ final class PostgresListener: Sendable {
     }
 
     /// `duration` in whole milliseconds, for `poll()`.
-    private static func milliseconds(_ duration: Duration) -> Int32 {
+    static func milliseconds(_ duration: Duration) -> Int32 {
         Int32(clamping: duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
@@ -315,7 +371,7 @@ final class PostgresListener: Sendable {
 }
 
 /// The notifications of one server transaction, folded into one change per table.
-private struct TransactionGroup {
+struct TransactionGroup {
     var transactionID: Int64?
     var tables: [String: TableChange] = [:]
 

@@ -1,5 +1,6 @@
 import CLibPQ
 import FetchKit
+import FetchKitDrivers
 
 extension PostgresConnection {
     /// Runs `sql` with `bindings` as typed, binary parameters (`$1`, `$2`, …) and returns its result, read
@@ -9,9 +10,10 @@ extension PostgresConnection {
     /// - Throws: the ``FetchKitError`` for the server's SQLSTATE (see ``PostgresErrorMapping``).
     @discardableResult
     func execute(_ sql: String, _ bindings: [Value] = []) throws -> PostgresResult {
-        try reconnectIfBroken()
+        try ensureUsable(endingTransaction: false)
+        let inTransaction = isInTransaction
         let parameters = try bindings.enumerated().map { try PostgresBinary.encode($1, parameter: $0 + 1) }
-        let name = try prepared(sql, types: parameters.map(\.type))
+        let name = try prepared(sql, types: parameters.map(\.type), inTransaction: inTransaction)
         let buffers = parameters.map { parameter in parameter.bytes.map { bytes in
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
             bytes.withUnsafeBufferPointer { source in
@@ -24,45 +26,33 @@ extension PostgresConnection {
         let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: parameters.count)
         let result = PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
-        return try check(result, sql: sql)
+        return try check(result, sql: sql, inTransaction: inTransaction)
     }
 
     /// Runs `sql`, which takes no parameters and may hold several statements (`BEGIN`, DDL, `LISTEN`), as
     /// text; returns the last statement's result.
     @discardableResult
     func run(_ sql: String) throws -> PostgresResult {
-        try reconnectIfBroken()
-        return try check(PQexec(handle, sql), sql: sql)
-    }
-
-    /// Connects again (`PQreset`) when an earlier call found the connection broken (the server restarted,
-    /// the backend was terminated): the statement that met the break failed with
-    /// ``FetchKitError/connectionLost(_:)``, and the next one runs on a new session. Prepared statements
-    /// belong to the old session, so they are forgotten.
-    ///
-    /// - Throws: ``FetchKitError/connectionLost(_:)`` when the server still cannot be reached.
-    func reconnectIfBroken() throws {
-        guard PQstatus(handle) == CONNECTION_BAD else { return }
-        preparedStatements.removeAll()
-        PQreset(handle)
-        guard PQstatus(handle) == CONNECTION_OK else {
-            throw FetchKitError.connectionLost("\(redactedURL): \(Self.message(PQerrorMessage(handle)))")
-        }
+        try ensureUsable(endingTransaction: SQLText.controlsTransaction(sql))
+        let inTransaction = isInTransaction
+        return try check(PQexec(handle, sql), sql: sql, inTransaction: inTransaction)
     }
 
     /// The server-side name of `sql` prepared for parameters of `types`, preparing it on first use.
-    private func prepared(_ sql: String, types: [Oid]) throws -> String {
+    private func prepared(_ sql: String, types: [Oid], inTransaction: Bool) throws -> String {
         let key = PreparedKey(sql: sql, types: types)
         if let name = preparedStatements[key] { return name }
         let name = "fk_\(preparedStatements.count + 1)"
-        try check(PQprepare(handle, name, sql, Int32(types.count), types), sql: sql)
+        try check(PQprepare(handle, name, sql, Int32(types.count), types), sql: sql, inTransaction: inTransaction)
         preparedStatements[key] = name
         return name
     }
 
-    /// `result` when it succeeded, else the error it carries (the result is cleared either way).
+    /// `result` when it succeeded, else the error it carries (the result is cleared either way). A statement
+    /// sent `inTransaction` that met a broken connection marks the connection ``brokeInTransaction``.
     @discardableResult
-    private func check(_ result: OpaquePointer?, sql: String) throws -> PostgresResult {
+    private func check(_ result: OpaquePointer?, sql: String, inTransaction: Bool) throws -> PostgresResult {
+        if inTransaction && !isConnected { brokeInTransaction = true }
         guard let result else {
             throw PostgresErrorMapping.connectionError(self, sql: sql)
         }

@@ -64,9 +64,14 @@ extension PostgresConnection: SQLWriteConnection {
     /// transactional: a rolled-back write leaves a gap, never a collision.
     func didWrite(explicitKey key: Value, into entity: Entity, dialect: SQLDialect) throws {
         guard entity.primaryKey.type == .integer, case .integer(let value) = key else { return }
+        // A role that may not read or move the sequence (a DBA granted it rights on the table only) leaves it
+        // alone: keys it chooses are then the DBA's to keep apart from the sequence's.
         try execute("""
-            SELECT setval(sequence, $3) FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence) AS found
-            WHERE found.sequence IS NOT NULL AND COALESCE(pg_sequence_last_value(found.sequence), 0) < $3
+            SELECT CASE WHEN has_sequence_privilege(sequence, 'SELECT') AND has_sequence_privilege(sequence, 'UPDATE')
+                THEN CASE WHEN COALESCE(pg_sequence_last_value(sequence), 0) < $3 THEN setval(sequence, $3) END
+                END AS moved
+            FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence) AS found
+            WHERE found.sequence IS NOT NULL
             """, [.text(dialect.quote(entity.table)), .text(entity.primaryKeyAttribute.column), .integer(value)])
     }
 

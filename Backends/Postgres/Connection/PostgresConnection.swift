@@ -16,6 +16,16 @@ final class PostgresConnection {
     let redactedURL: String
     /// Prepared statements by SQL text and parameter types, with their server-side names.
     var preparedStatements: [PreparedKey: String] = [:]
+    /// Whether the connection checks, before a statement outside a transaction, that the server has not
+    /// closed it while it sat idle (see ``ensureUsable(endingTransaction:)``). Off for the listener, whose
+    /// idle socket legitimately receives notifications.
+    var checksIdleInput = true
+    /// Set when the connection broke inside a transaction: the server rolled it back, so the transaction's
+    /// later statements must fail too rather than run on a new session. Cleared by the statement that ends or
+    /// begins a transaction.
+    var brokeInTransaction = false
+    /// How many times the connection was opened again after the server closed it.
+    var reconnections = 0
 
     struct PreparedKey: Hashable {
         let sql: String

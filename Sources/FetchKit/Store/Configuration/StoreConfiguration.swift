@@ -17,6 +17,9 @@ import SystemPackage
 /// | `fetchkit.postgres.keepaliveCount` | `FETCHKIT_POSTGRES_KEEPALIVE_COUNT` | unanswered probes before a connection is broken | 3 |
 /// | `fetchkit.postgres.reconnectMinMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS` | first reconnection wait of the listener | 50 |
 /// | `fetchkit.postgres.reconnectMaxMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS` | longest reconnection wait | 5000 |
+/// | `fetchkit.postgres.listenerURL` | `FETCHKIT_POSTGRES_LISTENER_URL` | a direct connection for the change listener when `url` goes through a transaction-mode pooler (a secret) | the store's URL |
+/// | `fetchkit.postgres.pingTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS` | how long the listener waits for a ping's answer | 2000 |
+/// | `fetchkit.postgres.publishTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS` | how long a write waits for its change before the listener checks its connection | 2000 |
 /// | `fetchkit.postgres.notificationRowLimit` | `FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT` | above it a statement notifies a table-level hint | 1000 |
 /// | `fetchkit.log.level` | `FETCHKIT_LOG_LEVEL` | `trace` … `critical`; FetchKit logs at info or below | no logging |
 public struct StoreConfiguration: Sendable {
@@ -35,6 +38,14 @@ public struct StoreConfiguration: Sendable {
     public var keepaliveCount: Int?
     /// PostgreSQL: the listener's reconnection backoff (`nil`: the backend's default).
     public var reconnectBackoff: ClosedRange<Duration>?
+    /// PostgreSQL: the URL the change listener connects to, when not ``url`` (`nil`): a direct connection
+    /// when ``url`` goes through a transaction-mode pooler. It may hold a password (see ``redact(_:)``).
+    public var listenerURL: String?
+    /// PostgreSQL: how long the listener waits for a ping's answer (`nil`: the backend's default).
+    public var pingTimeout: Duration?
+    /// PostgreSQL: how long a write waits for its change to be published before the listener checks its
+    /// connection (`nil`: the backend's default).
+    public var publishTimeout: Duration?
     /// PostgreSQL: the row count above which a statement notifies a table-level hint (`nil`: the default).
     public var notificationRowLimit: Int?
     /// The logger FetchKit logs through (a silent one unless a level is configured).
@@ -77,6 +88,9 @@ public struct StoreConfiguration: Sendable {
         keepaliveInterval = try positive("fetchkit.postgres.keepaliveIntervalSeconds").map { .seconds($0) }
         keepaliveCount = try positive("fetchkit.postgres.keepaliveCount")
         notificationRowLimit = try positive("fetchkit.postgres.notificationRowLimit")
+        listenerURL = reader.string(forKey: "fetchkit.postgres.listenerURL", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        pingTimeout = try positive("fetchkit.postgres.pingTimeoutMilliseconds").map { .milliseconds($0) }
+        publishTimeout = try positive("fetchkit.postgres.publishTimeoutMilliseconds").map { .milliseconds($0) }
         let minimum = try positive("fetchkit.postgres.reconnectMinMilliseconds")
         let maximum = try positive("fetchkit.postgres.reconnectMaxMilliseconds")
         if minimum != nil || maximum != nil {
@@ -99,7 +113,7 @@ public struct StoreConfiguration: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment, jsonFile: String? = nil
     ) async throws -> ConfigReader {
         let variables = EnvironmentVariablesProvider(
-            environmentVariables: environment, secretsSpecifier: .specific(["FETCHKIT_STORE_URL"]))
+            environmentVariables: environment, secretsSpecifier: .specific(["FETCHKIT_STORE_URL", "FETCHKIT_POSTGRES_LISTENER_URL"]))
         guard let jsonFile else { return ConfigReader(provider: variables) }
         let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(jsonFile))
         return ConfigReader(providers: [variables, file])

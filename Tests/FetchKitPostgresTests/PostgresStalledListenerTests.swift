@@ -1,0 +1,123 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FetchKitPostgres
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A listener whose server process is stopped (`SIGSTOP`): its TCP connection looks healthy — the kernel
+/// answers keepalives — but no notification arrives. Writes must not wait for it, the status must say so,
+/// and the listener must reconnect and resync so that live controllers converge.
+@Suite("PostgreSQL stalled listener")
+struct PostgresStalledListenerTests {
+    static func options() -> PostgresStore.Options {
+        var options = PostgresStore.Options(readerCount: 2)
+        options.listener.publishTimeout = .milliseconds(300)
+        options.listener.pingTimeout = .milliseconds(300)
+        options.listener.reconnectBackoff = .milliseconds(20)...(.milliseconds(200))
+        return options
+    }
+
+    /// Every status the store's listener reports from now on.
+    final class StatusLog: Sendable {
+        private final class Seen: Sendable {
+            let statuses = Mutex<[PostgresStore.ListenerStatus]>([])
+        }
+
+        private let seen = Seen()
+        let task: Task<Void, Never>
+
+        init(_ store: PostgresStore) {
+            let updates = store.listenerStatusUpdates()
+            let seen = self.seen
+            task = Task { for await status in updates { seen.statuses.withLock { $0.append(status) } } }
+        }
+
+        var statuses: [PostgresStore.ListenerStatus] { seen.statuses.withLock { $0 } }
+
+        func contains(_ matches: (PostgresStore.ListenerStatus) -> Bool) -> Bool { statuses.contains(where: matches) }
+    }
+
+    /// Stops the server process `pid` until the returned closure is called (called again on a second stop).
+    static func stop(_ pid: Int32) throws -> @Sendable () -> Void {
+        try #require(kill(pid, SIGSTOP) == 0, "could not stop the listener's server process (errno \(errno))")
+        return { _ = kill(pid, SIGCONT) }
+    }
+
+    static func waitUntilListening(_ store: PostgresStore, replacing pid: Int32) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if store.listenerStatus == .listening, let current = store.listener?.backendPID, current != pid { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the listener did not reconnect within 10 s: \(store.listenerStatus)")
+    }
+
+    @Test func aWriteReturnsPromptlyWhileTheListenersServerProcessIsStopped() async throws {
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: Self.options())
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        let log = StatusLog(store)
+        let pid = try #require(store.listener?.backendPID)
+        let resume = try Self.stop(pid)
+        defer { resume() }
+        // Were the write to wait for the stopped process, the process resumes after 8 s and the time check fails
+        // (rather than the test hanging).
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(8))
+            resume()
+        }
+        defer { watchdog.cancel() }
+
+        let started = ContinuousClock.now
+        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 40, title: "while stopped", categoryID: 2)) }
+        let waited = ContinuousClock.now - started
+        // publishTimeout + pingTimeout + one reconnection, with room for a loaded machine — far below a stall
+        // that lasts as long as the process stays stopped.
+        #expect(waited < .seconds(5), "the write waited \(waited)")
+        #expect(log.contains { if case .stalled = $0 { true } else { false } }, "\(log.statuses)")
+
+        try await Self.waitUntilListening(store, replacing: pid)
+        // The resync brings the controller up to date, while the old server process is still stopped.
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
+        #expect(controller.fetchedObjects.contains { $0["id"] == .integer(40) })
+        // Later writes go through the new connection at full speed.
+        let again = ContinuousClock.now
+        try await store.write { tx in _ = try tx.update("Task", key: 40, set: ["title": "after the stall"]) }
+        #expect(ContinuousClock.now - again < .milliseconds(250))
+        await controller.sync()
+        try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+        resume()
+        log.task.cancel()
+        await store.close()
+    }
+
+    @Test func anUnansweredPingWithoutWritesReconnectsAndResyncs() async throws {
+        var options = Self.options()
+        options.listener.pingInterval = .milliseconds(200)
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        let log = StatusLog(store)
+        let pid = try #require(store.listener?.backendPID)
+        let resume = try Self.stop(pid)
+        defer { resume() }
+        // Another client writes while the listener is stopped: only a resync can bring it in.
+        try await PostgresServer.administer("UPDATE \(namespace).task SET title = 'from psql' WHERE id = 3")
+        try await Self.waitUntilListening(store, replacing: pid)
+        #expect(log.contains { if case .reconnecting(_, let error) = $0 { error.contains("did not answer a ping") } else { false } },
+                "\(log.statuses)")
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
+        resume()
+        log.task.cancel()
+        await store.close()
+    }
+}
