@@ -79,6 +79,33 @@ enum NativeTables {
         return selections
     }
 
+    /// The changes of `table` that `changes` delivers, until `done` says they are enough or 10 s pass.
+    static func collect(
+        _ table: String, from changes: AsyncStream<StoreChange>, until done: @escaping @Sendable ([TableChange]) -> Bool
+    ) async -> [TableChange] {
+        await withTaskGroup(of: [TableChange]?.self) { group in
+            group.addTask {
+                var collected: [TableChange] = []
+                for await change in changes {
+                    if let tableChange = change.tables[table] { collected.append(tableChange) }
+                    if done(collected) { break }
+                }
+                return collected
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            // Whichever ends first; cancelling the other ends the stream's iteration or the sleep.
+            var result: [TableChange] = []
+            while let next = await group.next() {
+                if let collected = next { result = collected }
+                group.cancelAll()
+            }
+            return result
+        }
+    }
+
     /// Expects `body` to throw a ``FetchKitError`` whose description contains every one of `fragments`.
     static func expectError(
         containing fragments: [String], sourceLocation: SourceLocation = #_sourceLocation,
