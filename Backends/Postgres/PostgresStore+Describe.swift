@@ -2,13 +2,18 @@ import FetchKit
 import FetchKitDrivers
 
 extension PostgresStore {
-    /// The entity of an existing table in the URL's current schema: one attribute per column FetchKit reads
-    /// (`bigint`, `double precision`, `text`, `boolean`, `timestamp with time zone`, `bytea`), optional when
-    /// it allows NULL; the primary key is the table's single-column primary key. For tools that attach to a
-    /// database (`fetchkit watch`).
+    /// The entity of an existing table in the URL's current schema: one attribute per column, optional when
+    /// it allows NULL; the primary key is the table's single-column primary key (an integer or text one). For
+    /// tools that attach to a database (`fetchkit watch`).
+    ///
+    /// Column types map to attribute types as the README's PostgreSQL section lists: `smallint`, `integer`,
+    /// `bigint` and `numeric(p, 0)` (p ≤ 18) are integers; `real`, `double precision` and other `numeric`s
+    /// doubles; `text`, `varchar`, `char`, `citext`, `uuid`, `json`, `jsonb` and enums text; `date`,
+    /// `timestamp` and `timestamptz` dates; `boolean` bools; `bytea` binary.
     ///
     /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` when the table does not exist, has no
-    ///   single-column primary key, or has a column of a type the store does not write.
+    ///   single-column integer or text primary key, or has a column of a type FetchKit does not read or write
+    ///   (the detail names the column and its type).
     public static func describeTable(_ table: String, url: PostgresURL) async throws -> Entity {
         let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.describe", size: 1) { _ in
             try PostgresConnection.open(url)
@@ -32,22 +37,15 @@ extension PostgresStore {
         guard keys.count == 1, let key = keys.first, let keyColumn = columns.first(where: { $0.name == key }) else {
             throw FetchKitError.schemaMismatch(table: table, detail: "FetchKit needs a single-column primary key")
         }
-        func type(_ column: PostgresTableColumn) throws -> AttributeType {
-            switch column.dataType {
-            case "bigint": return .integer
-            case "double precision": return .double
-            case "text": return .text
-            case "boolean": return .bool
-            case "timestamp with time zone": return .date
-            case "bytea": return .binary
-            default:
-                throw FetchKitError.schemaMismatch(
-                    table: table, detail: "column '\(column.name)' is \(column.dataType), which the store does not write")
-            }
+        let keyType = try PostgresColumnType(keyColumn, table: table).attributeType
+        guard keyType == .integer || keyType == .text else {
+            throw FetchKitError.schemaMismatch(
+                table: table,
+                detail: "the primary key '\(key)' is \(keyColumn.displayType); FetchKit needs an integer or text key")
         }
-        let primaryKey: PrimaryKey = try type(keyColumn) == .integer ? .integer(key) : .text(key)
+        let primaryKey: PrimaryKey = keyType == .integer ? .integer(key) : .text(key)
         let attributes = try columns.filter { $0.name != key }.map { column in
-            Attribute(column.name, try type(column), optional: column.isNullable)
+            Attribute(column.name, try PostgresColumnType(column, table: table).attributeType, optional: column.isNullable)
         }
         return Entity(table, table: table, primaryKey: primaryKey, attributes: attributes)
     }

@@ -36,7 +36,7 @@ public final class PostgresStore: PersistentStore {
     let listener: PostgresListener?
 
     private init(
-        schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect,
+        schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>,
         feed: ChangeFeed, listener: PostgresListener?
     ) {
@@ -44,7 +44,7 @@ public final class PostgresStore: PersistentStore {
         self.url = url
         self.options = options
         self.dialect = dialect
-        self.compiler = SQLCompiler(schema: schema, dialect: dialect)
+        self.compiler = SQLCompiler(schema: schema, dialect: dialect, nativeColumns: nativeColumns)
         self.logger = options.logger
         self.writer = writer
         self.readers = readers
@@ -92,7 +92,7 @@ public final class PostgresStore: PersistentStore {
                 dialect.caseFoldMatchesMemory = true
             }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
-            try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
+            let nativeColumns = try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
@@ -103,9 +103,12 @@ public final class PostgresStore: PersistentStore {
                 let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
                 let schemaName = try await writer.run { connection in try connection.currentSchema() }
                 try await writer.run { connection in try capture.install(on: connection, tables: tables) }
+                let paddedKeyTables = Set(schema.entities.filter { entity in
+                    nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
+                }.map(\.table))
                 listener = try await PostgresListener.start(
-                    url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName, options: options.listener, feed: feed,
-                    logger: options.logger)
+                    url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
+                    paddedKeyTables: paddedKeyTables, options: options.listener, feed: feed, logger: options.logger)
             }
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
@@ -114,7 +117,8 @@ public final class PostgresStore: PersistentStore {
                 options.logger.info(
                     "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])
                 return PostgresStore(
-                    schema: schema, url: url, options: options, dialect: dialect, writer: writer, readers: readers,
+                    schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,
+                    writer: writer, readers: readers,
                     feed: feed, listener: listener)
             } catch {
                 await listener?.stop()

@@ -122,4 +122,36 @@ struct PostgresBulkInsertTests {
         #expect(rows.map { $0["name"] } == ["b", "a", "c"])
         await store.close()
     }
+
+    /// A DBA's table with columns of other types than FetchKit's own: its rows go one statement each, through
+    /// their casts, with every value checked against its column.
+    @Test func aTableOfDatabaseSpecificTypesTakesBulkInsertsRowByRow() async throws {
+        let namespace = try await NativeTables.namespace("""
+            CREATE TABLE badge (id serial PRIMARY KEY, holder uuid NOT NULL, level smallint NOT NULL,
+                issued date, note varchar(8));
+            """)
+        let store = try await NativeTables.open(try Schema([Entity("badge", attributes: [
+            Attribute("holder", .text), Attribute("level", .integer), Attribute("issued", .date, optional: true),
+            Attribute("note", .text, optional: true),
+        ])]), in: namespace)
+        let holders = (0..<50).map { _ in UUID().uuidString.lowercased() }
+        let rows: [Row] = holders.enumerated().map { index, holder in
+            ["holder": .text(holder), "level": .integer(Int64(index % 7)),
+             "issued": index % 2 == 0 ? .date(NativeTables.date(2026, 1, 1 + index % 28)) : .null, "note": .text("n\(index)")]
+        }
+        let keys = try await store.write { tx in try tx.insert(contentsOf: rows, into: "badge") }
+        #expect(keys == (1...50).map { .integer(Int64($0)) })
+        let fetched = try await store.fetch(FetchRequest(entity: "badge", sortDescriptors: [.ascending("id")]))
+        #expect(fetched.map { $0["holder"] } == holders.map { .text($0) })
+        #expect(fetched[2]["issued"] == .date(NativeTables.date(2026, 1, 3)) && fetched[1]["issued"] == .null)
+        // One value its column cannot hold refuses the whole call, naming the column.
+        await #expect(throws: FetchKitError.self) {
+            try await store.write { tx in
+                _ = try tx.insert(contentsOf: [["holder": .text(holders[0]), "level": .integer(1)],
+                                               ["holder": .text(holders[1]), "level": .integer(70_000)]], into: "badge")
+            }
+        }
+        #expect(try await store.count(FetchRequest(entity: "badge")) == 50)
+        await store.close()
+    }
 }

@@ -66,9 +66,9 @@ struct PostgresConnectionTests {
         #expect(row["f"] == .text("00112233-4455-6677-8899-aabbccddeeff"))
         #expect(row["g"] == .date(Date(microsecondsSince1970: 946_684_801_000_000)))
         await #expect(throws: FetchKitError.unsupported(
-            "column 'n' has PostgreSQL type oid 1700, which FetchKit does not read"
+            "column 'n' has PostgreSQL type oid 1186, which FetchKit does not read"
         )) {
-            try await pool.run { connection in try connection.execute("SELECT 1.5::numeric AS n").rows() }
+            try await pool.run { connection in try connection.execute("SELECT '1 day'::interval AS n").rows() }
         }
         // A text-format result (of run, PQexec) is refused, not misread as binary.
         await #expect(throws: FetchKitError.unsupported(

@@ -158,6 +158,8 @@ struct PostgresChangeCapture {
     /// limit and the channel.
     static let functionBody = #"""
 
+        -- The table's columns may bear the names of this function's variables: its queries mean the variables.
+        #variable_conflict use_variable
         DECLARE
             key_column text := TG_ARGV[0];
             row_limit bigint := TG_ARGV[1]::bigint;
@@ -176,20 +178,20 @@ struct PostgresChangeCapture {
             END IF;
             -- Static queries (their plans are cached for the session), reading at most one key more than the
             -- limit: the key column is picked out of each row as JSON, so no statement is built and planned
-            -- per call.
+            -- per call. The row is n.* (o.*), never n (o), which names the column when the table has one so named.
             IF TG_OP = 'INSERT' THEN
                 SELECT array_agg(k) INTO keys FROM (
-                    SELECT (to_jsonb(n) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1) AS changed;
+                    SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1) AS changed;
             ELSIF TG_OP = 'DELETE' THEN
                 SELECT array_agg(k) INTO keys FROM (
-                    SELECT (to_jsonb(o) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1) AS changed;
+                    SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1) AS changed;
             ELSE
                 -- An update has as many old rows as new ones, each side with distinct keys: when one side
                 -- holds more than the limit, so does the union of the first row_limit + 1 of each.
                 SELECT array_agg(k) INTO keys FROM (
-                    (SELECT (to_jsonb(n) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
+                    (SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
                     UNION
-                    (SELECT (to_jsonb(o) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS changed;
+                    (SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS changed;
             END IF;
             IF keys IS NULL THEN
                 RETURN NULL;

@@ -44,6 +44,9 @@ final class PostgresListener: Sendable {
     private let channel: String
     /// The schema whose tables' notifications this listener keeps.
     private let schemaName: String
+    /// The tables whose primary key is `char(n)`: their keys arrive padded and are read without the padding,
+    /// as fetches read them.
+    private let paddedKeyTables: Set<String>
     let options: PostgresStore.ListenerOptions
     private let feed: ChangeFeed
     private let logger: Logger
@@ -61,12 +64,13 @@ final class PostgresListener: Sendable {
     let completions = TransactionCompletions()
 
     private init(
-        url: PostgresURL, channel: String, schemaName: String, options: PostgresStore.ListenerOptions, feed: ChangeFeed,
-        logger: Logger, wakePipe: (Int32, Int32)
+        url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String>,
+        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger, wakePipe: (Int32, Int32)
     ) {
         self.url = url
         self.channel = channel
         self.schemaName = schemaName
+        self.paddedKeyTables = paddedKeyTables
         self.options = options
         self.feed = feed
         self.logger = logger
@@ -78,18 +82,19 @@ final class PostgresListener: Sendable {
         close(wakePipe.write)
     }
 
-    /// Connects, issues `LISTEN` and starts the listening thread.
+    /// Connects, issues `LISTEN` and starts the listening thread; the keys of `paddedKeyTables` (whose
+    /// primary key is `char(n)`) are read without their trailing blanks.
     ///
     /// - Throws: the connection error when the first connection fails.
     static func start(
-        url: PostgresURL, channel: String, schemaName: String, options: PostgresStore.ListenerOptions, feed: ChangeFeed,
-        logger: Logger
+        url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String> = [],
+        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger
     ) async throws -> PostgresListener {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw FetchKitError.connectionLost("could not create the listener's wake pipe") }
         let listener = PostgresListener(
-            url: url, channel: channel, schemaName: schemaName, options: options, feed: feed, logger: logger,
-            wakePipe: (fds[0], fds[1]))
+            url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables, options: options,
+            feed: feed, logger: logger, wakePipe: (fds[0], fds[1]))
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 Thread.current.name = "fk.pg.listen"
@@ -279,13 +284,14 @@ final class PostgresListener: Sendable {
         while let notification = PQnotifies(connection.handle) {
             let payload = String(cString: notification.pointee.extra)
             PQfreemem(notification)
-            guard let parsed = PostgresNotification(payload: payload) else {
+            guard var parsed = PostgresNotification(payload: payload) else {
                 logger.info("unreadable change notification; resyncing", metadata: ["payload": "\(payload.prefix(200))"])
                 group.flush(to: feed)
                 feed.publishResync()
                 continue
             }
             if let schema = parsed.schema, schema != schemaName { continue }
+            if paddedKeyTables.contains(parsed.table) { parsed.removeKeyPadding() }
             if group.transactionID != parsed.transactionID { group.flush(to: feed) }
             if parsed.isEnd {
                 group.flush(to: feed)

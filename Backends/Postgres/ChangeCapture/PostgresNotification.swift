@@ -11,7 +11,7 @@ struct PostgresNotification: Equatable {
     let table: String
     let operation: TableChange.Operation
     /// The keys, or `nil` for a table-level hint (too many rows, or `TRUNCATE`).
-    let keys: [Value]?
+    private(set) var keys: [Value]?
     /// `true` for the marker a ``PostgresStore`` write sends last, just before `COMMIT`: the transaction's
     /// notifications are complete.
     let isEnd: Bool
@@ -76,6 +76,19 @@ struct PostgresNotification: Equatable {
                 case .text(let text): return .text(text)
                 }
             }
+        }
+    }
+}
+
+extension PostgresNotification {
+    /// Drops the trailing blanks of text keys, as casting PostgreSQL's `char(n)` to text does: the trigger
+    /// sends a `char(n)` key as stored (padded), a fetch reads it through that cast.
+    mutating func removeKeyPadding() {
+        keys = keys?.map { key in
+            guard case .text(let text) = key else { return key }
+            var scalars = text.unicodeScalars[...]
+            while scalars.last == " " { scalars = scalars.dropLast() }
+            return .text(String(scalars))
         }
     }
 }

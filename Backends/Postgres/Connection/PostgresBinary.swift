@@ -15,15 +15,19 @@ enum PostgresBinary {
         static let int2: Oid = 21
         static let int4: Oid = 23
         static let text: Oid = 25
+        static let json: Oid = 114
         static let oid: Oid = 26
         static let float4: Oid = 700
         static let float8: Oid = 701
         static let unknown: Oid = 705
         static let bpchar: Oid = 1042
         static let varchar: Oid = 1043
+        static let date: Oid = 1082
         static let timestamp: Oid = 1114
         static let timestamptz: Oid = 1184
+        static let numeric: Oid = 1700
         static let uuid: Oid = 2950
+        static let jsonb: Oid = 3802
     }
 
     /// Microseconds from 1970-01-01 to 2000-01-01, PostgreSQL's timestamp epoch.
@@ -86,7 +90,9 @@ enum PostgresBinary {
 
     /// The value of `bytes`, a binary column of type `type` named `column`.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` for a type FetchKit does not read (numeric, arrays, …).
+    /// `numeric` reads as the nearest double; `date` as midnight UTC; `json` and `jsonb` as their text.
+    ///
+    /// - Throws: ``FetchKitError/unsupported(_:)`` for a type FetchKit does not read (arrays, intervals, …).
     static func decode(_ bytes: UnsafeRawBufferPointer, type: Oid, column: @autoclosure () -> String) throws -> Value {
         switch type {
         case TypeID.bool:
@@ -103,8 +109,16 @@ enum PostgresBinary {
             return .double(Double(bitPattern: try integer(bytes, size: 8, column: column())))
         case TypeID.float4:
             return .double(Double(Float(bitPattern: UInt32(try integer(bytes, size: 4, column: column())))))
-        case TypeID.text, TypeID.varchar, TypeID.bpchar, TypeID.name, TypeID.char, TypeID.unknown:
+        case TypeID.text, TypeID.varchar, TypeID.bpchar, TypeID.name, TypeID.char, TypeID.unknown, TypeID.json:
             return .text(String(decoding: bytes, as: UTF8.self))
+        case TypeID.jsonb:
+            // A version byte (1), then the text.
+            return .text(String(decoding: bytes.dropFirst(), as: UTF8.self))
+        case TypeID.date:
+            let days = Int64(Int32(truncatingIfNeeded: try integer(bytes, size: 4, column: column())))
+            return .date(Date(microsecondsSince1970: days * 86_400_000_000 + epochOffset))
+        case TypeID.numeric:
+            return try numeric(bytes, column: column())
         case TypeID.bytea:
             return .blob(Data(bytes))
         case TypeID.timestamptz, TypeID.timestamp:
@@ -126,6 +140,29 @@ enum PostgresBinary {
                 code: 0, message: "column '\(column())': \(bytes.count) bytes where \(size) were expected", sql: nil)
         }
         return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// A `numeric` (base-10000 digits with a weight, a sign and a display scale) as the nearest double.
+    private static func numeric(_ bytes: UnsafeRawBufferPointer, column: String) throws -> Value {
+        guard bytes.count >= 8 else {
+            throw FetchKitError.database(code: 0, message: "column '\(column)': a truncated numeric", sql: nil)
+        }
+        func word(_ index: Int) -> Int { Int(UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])) }
+        let count = word(0), weight = Int(Int16(truncatingIfNeeded: word(1))), sign = word(2)
+        switch sign {
+        case 0xC000: return .double(.nan)
+        case 0xD000: return .double(.infinity)
+        case 0xF000: return .double(-.infinity)
+        default: break
+        }
+        guard bytes.count == 8 + 2 * count else {
+            throw FetchKitError.database(code: 0, message: "column '\(column)': a numeric of the wrong length", sql: nil)
+        }
+        // Digit i counts 10000^(weight - i): written out in decimal, then parsed (correctly rounded).
+        var text = sign == 0x4000 ? "-0" : "0"
+        for index in 0..<count { text += String(word(4 + index)).leftPadded(to: 4) }
+        text += "e" + String(4 * (weight + 1 - count))
+        return .double(Double(text) ?? 0)
     }
 
     /// A uuid's 16 bytes as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.

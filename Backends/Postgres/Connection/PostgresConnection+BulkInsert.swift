@@ -5,6 +5,9 @@ extension PostgresConnection {
     /// Inserts every row of `batch` with one `COPY` (see ``copy(into:columns:values:)``); returns each
     /// row's primary key.
     ///
+    /// A table with columns of other types than FetchKit's own (see ``NativeColumn``) is written one
+    /// `INSERT` per row instead.
+    ///
     /// `COPY` returns nothing, so keys the database is to assign are taken first from the key's sequence
     /// (`nextval`, one round trip for all of them) and written like given ones. A key without a sequence (one
     /// a trigger or another default makes), or one the role may not take values from, falls back to one
@@ -12,6 +15,9 @@ extension PostgresConnection {
     ///
     /// - Complexity: three round trips at most, whatever the number of rows.
     func insert(_ batch: SQLBulkInsert) throws -> [Value] {
+        // A binary COPY sends FetchKit's standard types, which a column of another type (integer, uuid, …)
+        // does not take: such a table's rows go one statement each, through their casts.
+        if batch.rowStatements != nil { return try insertEachRow(of: batch) }
         var values = batch.values
         if batch.keylessRowCount > 0 {
             guard let assigned = try nextKeys(batch.keylessRowCount, of: batch) else {

@@ -28,10 +28,14 @@ public struct SQLBulkInsert: Sendable {
     /// key where the dialect can), values as placeholders.
     let keyedSQL: String?
     let keylessSQL: String?
+    /// Each row's own statement, when the table has columns of database-specific types (their values are
+    /// written through casts that depend on the value): such rows cannot share one statement, nor be sent as
+    /// the standard types a binary `COPY` expects.
+    package let rowStatements: [SQLStatement]?
 
     init(
         entity: Entity, quotedTable: String, quotedColumns: [String], values: [Value], keyedSQL: String?,
-        keylessSQL: String?
+        keylessSQL: String?, rowStatements: [SQLStatement]? = nil
     ) {
         self.entity = entity
         self.quotedTable = quotedTable
@@ -39,6 +43,7 @@ public struct SQLBulkInsert: Sendable {
         self.values = values
         self.keyedSQL = keyedSQL
         self.keylessSQL = keylessSQL
+        self.rowStatements = rowStatements
         let width = quotedColumns.count
         var keyless = 0
         var largest: Int64?
@@ -70,6 +75,7 @@ public struct SQLBulkInsert: Sendable {
     /// The `INSERT` of row `index` alone: for a backend that writes the rows one statement at a time.
     /// With a key to assign and a dialect that supports `RETURNING`, the statement returns it.
     public func statement(forRow index: Int) -> SQLStatement {
+        if let rowStatements { return rowStatements[index] }
         let row = row(index)
         guard row.first?.isNull ?? false, let keylessSQL else {
             return SQLStatement(sql: keyedSQL ?? "", bindings: Array(row))

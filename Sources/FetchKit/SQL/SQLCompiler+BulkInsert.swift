@@ -38,6 +38,17 @@ extension SQLCompiler {
     /// The batch of `values`, checked rows of `entity`, with the statements a row-by-row backend runs.
     private func bulkInsert(_ values: [Value], into entity: Entity) throws -> SQLBulkInsert {
         let width = entity.attributes.count
+        if !(nativeColumns[entity.table]?.isEmpty ?? true) {
+            // Columns of database-specific types: each row compiled (and its values checked) on its own.
+            let statements = try stride(from: 0, to: values.count, by: width).map { start in
+                try (insertClause(values[start..<start + width], into: entity) + returningKey(of: entity))
+                    .statement(in: dialect)
+            }
+            return SQLBulkInsert(
+                entity: entity, quotedTable: quote(entity.table),
+                quotedColumns: entity.attributes.map { quote($0.column) }, values: values,
+                keyedSQL: nil, keylessSQL: nil, rowStatements: statements)
+        }
         let keyedRow = stride(from: 0, to: values.count, by: width).first { !values[$0].isNull }
         let keylessRow = stride(from: 0, to: values.count, by: width).first { values[$0].isNull }
         return SQLBulkInsert(

@@ -34,7 +34,7 @@ extension SQLCompiler {
         func select(_ name: String) throws {
             guard names.insert(name).inserted else { return }
             let path = try schema.resolveToOne(name, from: entity, role: "column")
-            selected.append(scope.column(path, dialect: dialect) + " AS " + quote(name))
+            selected.append(reading(path, in: scope).0 + " AS " + quote(name))
             columns.append(ResultColumn(name: name, type: path.attribute.type))
         }
         try select(entity.primaryKey.name)
@@ -89,18 +89,30 @@ extension SQLCompiler {
         let key = scope.entity.primaryKeyAttribute
         for descriptor in descriptors {
             let path = try schema.resolveToOne(descriptor.key, from: scope.entity, role: "sort key")
-            var expression = scope.column(path, dialect: dialect)
             let foldsCase = descriptor.caseInsensitive && path.attribute.type == .text
-            if foldsCase { expression = dialect.caseFolded(expression) }
-            if let collation = dialect.textOrderCollation, path.attribute.type == .text {
-                expression += " COLLATE " + quote(collation)
-            }
+            let expression = foldsCase
+                ? collatedText(dialect.caseFolded(reading(path, in: scope).0)) : ordering(path, in: scope)
             terms += orderTerms(expression, ascending: descriptor.ascending, nullable: path.isNullable)
             if path.hops.isEmpty && path.attribute.name == key.name && !foldsCase { ordersByKey = true }
         }
-        if !ordersByKey { terms.append(scope.column(try schema.resolve(key.name, from: scope.entity),
-                                                    dialect: dialect) + " ASC") }
+        if !ordersByKey {
+            terms.append(ordering(try schema.resolve(key.name, from: scope.entity), in: scope) + " ASC")
+        }
         return terms
+    }
+
+    /// What `path` is ordered by: its column read with FetchKit's semantics, text in the code-point collation;
+    /// a uuid column as it is (its bytes order as its canonical text does, and its index serves the order).
+    private func ordering(_ path: ResolvedKeyPath, in scope: QueryScope) -> String {
+        let (expression, native) = reading(path, in: scope)
+        if native?.native.keyComparison == .canonicalUUID { return scope.column(path, dialect: dialect) }
+        return path.attribute.type == .text ? collatedText(expression) : expression
+    }
+
+    /// `expression COLLATE "C"` when the dialect orders text in a collation of its own.
+    private func collatedText(_ expression: String) -> String {
+        guard let collation = dialect.textOrderCollation else { return expression }
+        return expression + " COLLATE " + quote(collation)
     }
 
     /// `x ASC NULLS FIRST` / `x DESC NULLS LAST`, emulated with `(x IS NULL)` when the dialect lacks it.

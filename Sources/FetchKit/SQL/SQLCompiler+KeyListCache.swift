@@ -82,7 +82,8 @@ extension SQLCompiler {
         -> CompiledFetch
     {
         guard let split = KeyListRequest(request) else { return try compile(request) }
-        if var fetch = keyListStatements.statement(for: split.cacheKey) {
+        let cacheKey = keyListCacheKey(split, entity: request.entityName)
+        if var fetch = keyListStatements.statement(for: cacheKey) {
             let bindings = fetch.statement.bindings.count
             fetch.statement.bindings.replaceSubrange((bindings - split.keys.count)..<bindings, with: split.keys)
             return fetch
@@ -91,9 +92,23 @@ extension SQLCompiler {
         if fetch.statement.bindings.count >= split.keys.count,
             fetch.statement.bindings.suffix(split.keys.count).elementsEqual(split.keys, by: Value.isIdentical)
         {
-            keyListStatements.store(fetch, for: split.cacheKey)
+            keyListStatements.store(fetch, for: cacheKey)
         }
         return fetch
+    }
+}
+
+extension SQLCompiler {
+    /// The cache key of `split`, each key's kind marked when the primary key's native column compares that
+    /// key as it is (a uuid in canonical form): the statement differs with the keys' form then, not only
+    /// with their kinds.
+    private func keyListCacheKey(_ split: KeyListRequest, entity name: String) -> KeyListStatementCache.Key {
+        guard let entity = try? schema.entity(named: name),
+            let native = nativeColumn(entity.primaryKeyAttribute, in: entity.table), native.keyComparison != nil
+        else { return split.cacheKey }
+        let operand = NativeOperand(column: SQLFragment(), native: native)
+        let kinds = zip(split.cacheKey.kinds, split.keys).map { kind, key in operand.accepts(key) ? kind | 0x80 : kind }
+        return .init(request: split.cacheKey.request, kinds: kinds)
     }
 }
 

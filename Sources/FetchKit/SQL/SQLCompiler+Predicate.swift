@@ -29,6 +29,14 @@ struct SQLOperand {
     var sql: SQLFragment
     var type: AttributeType
     var isNullable: Bool
+    /// The column as it is, when comparisons with some values may use it (and its index) directly.
+    var native: NativeOperand?
+
+    /// ``native`` when every one of `values` may be compared with the column as it is, under `options`.
+    func native(for values: [Value], options: FetchPredicate.StringOptions) -> NativeOperand? {
+        guard options.isEmpty, let native, values.allSatisfy(native.accepts) else { return nil }
+        return native
+    }
 }
 
 extension SQLCompiler {
@@ -89,9 +97,10 @@ extension SQLCompiler {
                 "'\(key)' crosses more than one to-many relationship", offset: key.offset)
         }
         let column = sub.alias(after: remainder, dialect: dialect) + "." + quote(path.attribute.column)
+        let (sql, native) = reading(column, of: path.attribute, in: path.entity.table)
         let lhs = SQLOperand(
-            sql: SQLFragment(column), type: path.attribute.type,
-            isNullable: path.attribute.isOptional || !remainder.isEmpty)
+            sql: SQLFragment(sql), type: path.attribute.type, isNullable: path.attribute.isOptional || !remainder.isEmpty,
+            native: native)
         var inner = try apply(comparison.op, to: lhs, comparison.rhs, options: comparison.options, in: scope)
         if comparison.quantifier == .all { inner = inner.negated }
         let exists = "EXISTS (SELECT 1 FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation
@@ -122,9 +131,9 @@ extension SQLCompiler {
                 throw FetchKitError.invalidPredicate(
                     "'\(key)' crosses a to-many relationship: use ANY, ALL or NONE, or @count", offset: key.offset)
             }
+            let (sql, native) = reading(path, in: scope)
             return SQLOperand(
-                sql: SQLFragment(scope.column(path, dialect: dialect)), type: path.attribute.type,
-                isNullable: path.isNullable)
+                sql: SQLFragment(sql), type: path.attribute.type, isNullable: path.isNullable, native: native)
         case .count(let key):
             let path = try schema.resolve(key, from: scope.entity)
             guard let toMany = path.firstToManyHop, toMany == path.hops.count - 1 else {
@@ -136,8 +145,8 @@ extension SQLCompiler {
             return SQLOperand(sql: SQLFragment(sql), type: .integer, isNullable: false)
         case .object:
             let key = scope.entity.primaryKeyAttribute
-            return SQLOperand(
-                sql: SQLFragment(scope.alias + "." + quote(key.column)), type: key.type, isNullable: false)
+            let (sql, native) = reading(scope.alias + "." + quote(key.column), of: key, in: scope.entity.table)
+            return SQLOperand(sql: SQLFragment(sql), type: key.type, isNullable: false, native: native)
         case .value(let value):
             return SQLOperand(
                 sql: .binding(value), type: value.attributeType ?? .text, isNullable: value.isNull)
@@ -158,14 +167,26 @@ extension SQLCompiler {
             return try equality(op == .equal, lhs, rhs, options: options, in: scope)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             let right = try operand(rhs, in: scope)
+            if case .value(let value) = rhs, let native = lhs.native(for: [value], options: options),
+                native.comparesOrder(as: lhs.type)
+            {
+                let sql = native.column + " \(op.rawValue) " + comparedNatively(value, with: native)
+                return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
+            }
             let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values on its right", offset: nil)
             }
-            let sql = try ordered(lhs, options: options) + " BETWEEN " + bound(.binding(bounds[0]), options, type: lhs.type)
-                + " AND " + bound(.binding(bounds[1]), options, type: lhs.type)
+            let sql: SQLFragment
+            if let native = lhs.native(for: bounds, options: options), native.comparesOrder(as: lhs.type) {
+                sql = native.column + " BETWEEN " + comparedNatively(bounds[0], with: native) + " AND "
+                    + comparedNatively(bounds[1], with: native)
+            } else {
+                sql = try ordered(lhs, options: options) + " BETWEEN " + bound(.binding(bounds[0]), options, type: lhs.type)
+                    + " AND " + bound(.binding(bounds[1]), options, type: lhs.type)
+            }
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
         case .in:
             guard case .list(let values) = rhs else {
@@ -193,8 +214,12 @@ extension SQLCompiler {
             return SQLCondition(sql: lhs.sql + (isEqual ? " IS NULL" : " IS NOT NULL"), isNullable: false)
         }
         let right = try operand(rhs, in: scope)
-        let left = try folded(lhs.sql, options)
-        let value = try folded(right.sql, options)
+        var left = try folded(lhs.sql, options)
+        var value = try folded(right.sql, options)
+        if case .value(let bound) = rhs, let native = lhs.native(for: [bound], options: options) {
+            left = native.column
+            value = comparedNatively(bound, with: native)
+        }
         let eitherNullable = lhs.isNullable || right.isNullable
         if case .value = rhs {
             if isEqual { return SQLCondition(sql: left + " = " + value, isNullable: lhs.isNullable) }
@@ -215,10 +240,11 @@ extension SQLCompiler {
         let includesNull = values.count < list.count
         let nullTest = SQLCondition(sql: lhs.sql + " IS NULL", isNullable: false)
         guard !values.isEmpty else { return includesNull ? nullTest : .alwaysFalse }
-        let left = try folded(lhs.sql, options)
+        let native = lhs.native(for: values, options: options)
+        let left = try native?.column ?? folded(lhs.sql, options)
         var condition: SQLCondition
         if options.isEmpty, values.count > dialect.inlineListLimit, let expansion = dialect.largeListExpansion,
-            let encoded = expansion.encode(values)
+            let encoded = expansion.encode(values), let arrayType = arrayType(of: lhs, native: native)
         {
             switch expansion {
             case .jsonEach:
@@ -226,12 +252,14 @@ extension SQLCompiler {
                     sql: left + " IN (SELECT value FROM json_each(" + .binding(.text(encoded)) + "))",
                     isNullable: lhs.isNullable)
             case .anyArray:
-                let cast = " AS " + dialect.columnType(for: lhs.type) + "[]))"
+                let cast = " AS " + arrayType + "[]))"
                 condition = SQLCondition(
                     sql: left + " = ANY(CAST(" + .binding(.text(encoded)) + cast, isNullable: lhs.isNullable)
             }
         } else {
-            let placeholders = try values.map { try folded(.binding($0), options) }.joined(separator: ", ")
+            let placeholders = try values.map { value in
+                try native.map { comparedNatively(value, with: $0) } ?? folded(.binding(value), options)
+            }.joined(separator: ", ")
             condition = SQLCondition(sql: left + " IN (" + placeholders + ")", isNullable: lhs.isNullable)
         }
         guard includesNull else { return condition }
@@ -263,6 +291,22 @@ extension SQLCompiler {
         }
         let sql = try folded(lhs.sql, options) + " LIKE " + folded(pattern, options) + " ESCAPE '\\'"
         return SQLCondition(sql: sql, isNullable: isNullable)
+    }
+
+    /// `value` bound to be compared with the column of `native` as it is.
+    private func comparedNatively(_ value: Value, with native: NativeOperand) -> SQLFragment {
+        bind(value, native.native.comparisonBinding, typeName: native.native.typeName)
+    }
+
+    /// The element type of the array a long `IN` list is cast to: the standard type of `lhs`, or the native
+    /// type when the list is compared with the column as it is; `nil` when such a list must stay inline.
+    private func arrayType(of lhs: SQLOperand, native: NativeOperand?) -> String? {
+        guard let native else { return dialect.columnType(for: lhs.type) }
+        switch native.native.comparisonBinding {
+        case .plain: return dialect.columnType(for: lhs.type)
+        case .cast: return native.native.typeName
+        case .utcTimestamp, .utcDate: return nil
+        }
     }
 
     // MARK: - Folding and collation

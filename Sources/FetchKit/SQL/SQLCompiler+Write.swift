@@ -59,7 +59,7 @@ extension SQLCompiler {
         let entity = try schemaEntity(entity)
         let key = try primaryKey(key, of: entity)
         var sql = try setClause(entity, values, keeping: key)
-        sql.append(" WHERE " + quote(entity.primaryKeyAttribute.column) + " = " + .binding(key))
+        sql.append(" WHERE " + keyCondition(key, of: entity))
         return try sql.statement(in: dialect)
     }
 
@@ -86,8 +86,7 @@ extension SQLCompiler {
     public func delete(_ entity: Entity, key: Value) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
         let key = try primaryKey(key, of: entity)
-        let sql = "DELETE FROM " + quote(entity.table) + " WHERE " + quote(entity.primaryKeyAttribute.column)
-            + " = " + .binding(key)
+        let sql = "DELETE FROM " + quote(entity.table) + " WHERE " + keyCondition(key, of: entity)
         return try sql.statement(in: dialect)
     }
 
@@ -106,18 +105,20 @@ extension SQLCompiler {
     private func insertClause(_ row: Row, into entity: Entity) throws -> SQLFragment {
         var values: [Value] = []
         try appendInsertValues(of: row, into: entity, to: &values)
-        return insertClause(values, into: entity)
+        return try insertClause(values, into: entity)
     }
 
     /// `INSERT INTO "t" ("a", …) VALUES (?, …)` binding `values`, one per attribute of `entity` in
     /// declaration order; an integer primary key that is `NULL` is left out, so the database assigns it.
-    func insertClause(_ values: some Collection<Value>, into entity: Entity) -> SQLFragment {
+    ///
+    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a value its column's native type cannot hold.
+    func insertClause(_ values: some Collection<Value>, into entity: Entity) throws -> SQLFragment {
         var columns: [String] = []
         var bindings: [SQLFragment] = []
         for (index, (attribute, value)) in zip(entity.attributes, values).enumerated() {
             if index == 0 && attribute.type == .integer && value.isNull { continue }
             columns.append(quote(attribute.column))
-            bindings.append(.binding(value))
+            bindings.append(try written(value, for: attribute, of: entity))
         }
         let table = "INSERT INTO " + quote(entity.table)
         guard !columns.isEmpty else { return SQLFragment(table + " DEFAULT VALUES") }
@@ -165,7 +166,7 @@ extension SQLCompiler {
                 }
                 continue
             }
-            assignments.append(quote(attribute.column) + " = " + .binding(value))
+            assignments.append(quote(attribute.column) + " = " + (try written(value, for: attribute, of: entity)))
         }
         guard !assignments.isEmpty else {
             throw FetchKitError.invalidValue("an update of \(entity.name) must set at least one attribute")

@@ -17,13 +17,17 @@ public struct SQLCompiler: Sendable {
     public let schema: Schema
     /// How statements are written.
     public let dialect: SQLDialect
+    /// The columns whose type in the database is not the dialect's standard type, by table and column.
+    public let nativeColumns: NativeColumns
     /// Re-reads by primary key compiled so far (see ``KeyListStatementCache``), shared by copies.
     let keyListStatements = KeyListStatementCache()
 
-    /// Creates a compiler for `schema` in `dialect`.
-    public init(schema: Schema, dialect: SQLDialect) {
+    /// Creates a compiler for `schema` in `dialect`, whose tables have the dialect's standard column types
+    /// except for `nativeColumns`.
+    public init(schema: Schema, dialect: SQLDialect, nativeColumns: NativeColumns = [:]) {
         self.schema = schema
         self.dialect = dialect
+        self.nativeColumns = nativeColumns
     }
 
     /// The schema's own copy of `entity` (so relationships resolve against the same declarations).
