@@ -121,7 +121,8 @@ extension FormatLexer {
         }
     }
 
-    /// Reads one escape sequence (the position is at its `\`) and appends its UTF-8 bytes.
+    /// Reads one escape sequence (the position is at its `\`) and appends its UTF-8 bytes: `\'`, `\"`, `\\`,
+    /// `\n`, `\t`, `\r` and `\uXXXX` decoded, any other kept as written.
     private mutating func lexEscape(into buffer: inout [UInt8], stringStart: Int) throws(FetchKitError) {
         let escapeStart = position
         guard let byte = peek(at: 1) else {
@@ -139,12 +140,12 @@ extension FormatLexer {
         case UInt8(ascii: "u"):
             let scalar = try lexUnicodeEscape(escapeStart: escapeStart)
             buffer.append(contentsOf: String(Character(scalar)).utf8)
-        case 0x21..<0x7F:
-            throw FetchKitError.invalidPredicate(
-                "unknown escape '\\\(Character(Unicode.Scalar(byte)))'", offset: escapeStart)
         default:
-            let character = FormatBytes.describeCharacter(in: bytes, at: escapeStart + 1)
-            throw FetchKitError.invalidPredicate("unknown escape '\\' followed by \(character)", offset: escapeStart)
+            // Any other escape is kept as written, backslash included, as Foundation's lexer keeps it: an inline
+            // regular expression (`MATCHES '\d+'`) or an escaped wildcard (`LIKE 'a\*'`) reaches its
+            // operator intact. The character after the backslash is copied by the caller's loop.
+            buffer.append(UInt8(ascii: "\\"))
+            position -= 1
         }
     }
 

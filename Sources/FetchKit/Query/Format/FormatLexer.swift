@@ -90,11 +90,20 @@ struct FormatLexer {
     // MARK: - Format specifiers
 
     /// The specifiers, longest first so that `%ld` is not read as `%l` followed by `d`.
-    private static let specifiers: [FormatSpecifier] = [
-        .object, .key,
-        .integer("%lld"), .integer("%lli"), .integer("%llu"), .integer("%ld"), .integer("%li"), .integer("%lu"),
-        .double("%lf"), .integer("%d"), .integer("%i"), .integer("%u"), .double("%f"),
-    ]
+    /// Every printf conversion Foundation's predicate parser takes: integers in any length and base, floating
+    /// point in any notation, C strings and characters.
+    private static let specifiers: [FormatSpecifier] = {
+        var specifiers: [FormatSpecifier] = [.object, .key]
+        for length in ["ll", "hh", "l", "h", "q", "z", "t", "j", ""] {
+            for conversion in ["d", "i", "u", "x", "X", "o"] { specifiers.append(.integer("%" + length + conversion)) }
+        }
+        for length in ["L", "l", ""] {
+            for conversion in ["f", "F", "e", "E", "g", "G", "a", "A"] { specifiers.append(.double("%" + length + conversion)) }
+        }
+        specifiers += [.string("%s"), .string("%S"), .character("%c"), .character("%C")]
+        // Longest first.
+        return specifiers.sorted { $0.spelling.utf8.count > $1.spelling.utf8.count }
+    }()
 
     private mutating func lexSpecifier() throws(FetchKitError) -> FormatToken.Kind {
         if matches("%%") {

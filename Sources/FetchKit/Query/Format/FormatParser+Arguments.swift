@@ -1,7 +1,8 @@
 import Foundation
 
 extension FormatParser {
-    /// The operand a `%@`, `%K`, `%d` or `%f` at `offset` stands for, consuming the next argument.
+    /// The operand a `%@`, `%K`, `%d`, `%f`, `%s` or `%c` (in any of their printf spellings) at `offset` stands
+    /// for, consuming the next argument.
     mutating func substitute(
         _ specifier: FormatSpecifier, at offset: Int
     ) throws(FetchKitError) -> FetchPredicate.Operand {
@@ -23,12 +24,26 @@ extension FormatParser {
             return .value(.double(Double(value)))
         case (.double, .value(.double(let value))):
             return .value(.double(value))
+        case (.string, .value(.text(let text))):
+            return .value(.text(text))
+        case (.character, .value(.text(let text))) where text.count == 1:
+            return .value(.text(text))
+        case (.character, .value(.integer(let code))):
+            guard let scalar = UInt32(exactly: code).flatMap(Unicode.Scalar.init), scalar != "\0" else {
+                throw FetchKitError.invalidPredicate(
+                    "\(specifier.spelling) argument \(code) is not a character's code point", offset: offset)
+            }
+            return .value(.text(String(Character(scalar))))
         case (.key, _):
             throw Self.wrongArgument(specifier, "a string", got: argument, offset: offset)
         case (.integer, _):
             throw Self.wrongArgument(specifier, "an integer", got: argument, offset: offset)
         case (.double, _):
             throw Self.wrongArgument(specifier, "a number", got: argument, offset: offset)
+        case (.string, _):
+            throw Self.wrongArgument(specifier, "a string", got: argument, offset: offset)
+        case (.character, _):
+            throw Self.wrongArgument(specifier, "a one-character string or a code point", got: argument, offset: offset)
         }
     }
 

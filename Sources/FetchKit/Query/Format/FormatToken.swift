@@ -42,15 +42,19 @@ enum FormatSpecifier: Equatable {
     case key
     /// `%d`, `%i`, `%ld`...: an integer; the payload is the spelling.
     case integer(String)
-    /// `%f`, `%lf`: a number.
+    /// `%f`, `%lf`, `%e`, `%g`, `%a`...: a number.
     case double(String)
+    /// `%s`, `%S`: a string (a C string in Foundation).
+    case string(String)
+    /// `%c`, `%C`: one character, given as a one-character string or its Unicode code point.
+    case character(String)
 
     /// How it is written: `%@`, `%K`, `%ld`...
     var spelling: String {
         switch self {
         case .object: return "%@"
         case .key: return "%K"
-        case .integer(let text), .double(let text): return text
+        case .integer(let text), .double(let text), .string(let text), .character(let text): return text
         }
     }
 }
