@@ -86,12 +86,19 @@ extension FormatParser {
             try advance()
             guard case .dot = token.kind else { return .object }
             try advance()
-            guard case .word(let name, _) = token.kind else {
+            let start = token.start
+            switch token.kind {
+            case .word(let name, _):
+                try advance()
+                return try parseKeyPath([name], start: start)
+            case .argument(.key):
+                try advance()
+                let operand = try substitute(.key, at: start)
+                guard case .key(let key) = operand, case .dot = token.kind else { return operand }
+                return try parseKeyPath(key.components, start: start)
+            default:
                 throw FetchKitError.invalidPredicate("expected a key after 'SELF.'", offset: token.start)
             }
-            let start = token.start
-            try advance()
-            return try parseKeyPath([name], start: start)
         case .word(_, keyword: .null?), .word(_, keyword: .nil?):
             try advance()
             return .value(.null)
@@ -129,7 +136,8 @@ extension FormatParser {
         }
     }
 
-    /// The rest of a key path whose first components have been read: `.name`* then an optional `.@count`.
+    /// The rest of a key path whose first components have been read: `.name` or `.%K`*, then an optional
+    /// `.@count`.
     private mutating func parseKeyPath(
         _ components: [String], start: Int
     ) throws(FetchKitError) -> FetchPredicate.Operand {
@@ -140,6 +148,18 @@ extension FormatParser {
             case .word(let name, _):
                 components.append(name)
                 try advance()
+            case .argument(.key):
+                // `%K` as a later component (`ANY moods.%K`, `%K.%K`): its key path continues this one.
+                let at = token.start
+                try advance()
+                switch try substitute(.key, at: at) {
+                case .key(let key):
+                    components += key.components
+                case .count(let key):
+                    return .count(FetchPredicate.Key(components: components + key.components, offset: start))
+                default:
+                    throw FetchKitError.invalidPredicate("expected a key after '.'", offset: at)
+                }
             case .aggregate(let name):
                 guard name.lowercased() == "count" else {
                     throw FetchKitError.invalidPredicate("unsupported aggregate '@\(name)'", offset: token.start)
