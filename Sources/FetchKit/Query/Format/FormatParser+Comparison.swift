@@ -34,22 +34,26 @@ extension FormatParser {
         return op
     }
 
-    /// `[c]`, `[d]`, `[cd]` (in any order and case) after an operator.
+    /// `[c]`, `[d]`, `[cd]`, also with `n` and `l` (in any order and case), after an operator.
     private mutating func parseOptions() throws(FetchKitError) -> FetchPredicate.StringOptions {
         guard case .openBracket = token.kind else { return [] }
         try advance()
         guard case .word(let letters, _) = token.kind else {
-            throw FetchKitError.invalidPredicate("expected options c, d or cd", offset: token.start)
+            throw FetchKitError.invalidPredicate("expected options such as c, d or cd", offset: token.start)
         }
         var options: FetchPredicate.StringOptions = []
         for (index, letter) in letters.utf8.enumerated() {
             switch letter {
             case UInt8(ascii: "c"), UInt8(ascii: "C"): options.insert(.caseInsensitive)
             case UInt8(ascii: "d"), UInt8(ascii: "D"): options.insert(.diacriticInsensitive)
+            // `[n]` (the operands are already normalized) changes nothing: FetchKit compares text by code point
+            // after the folds `[c]` and `[d]` ask for. `[l]` (locale-aware) is accepted and also changes
+            // nothing: comparisons never depend on a locale, so every backend and the in-memory evaluator agree.
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "l"), UInt8(ascii: "L"): break
             default:
                 let character = FormatBytes.describeCharacter(in: lexer.bytes, at: token.start + index)
                 throw FetchKitError.invalidPredicate(
-                    "unknown option \(character) (expected c or d)", offset: token.start + index)
+                    "unknown option \(character) (expected c, d, n or l)", offset: token.start + index)
             }
         }
         try advance()
