@@ -128,6 +128,11 @@ struct FormatLexer {
 
     // MARK: - Punctuation and operators
 
+    /// The error for a bitwise operator, which Foundation's grammar has and FetchKit does not compile.
+    private static func bitwise(_ symbol: String, at offset: Int) -> FetchKitError {
+        .invalidPredicate("unsupported construct: the bitwise operator '\(symbol)'", offset: offset)
+    }
+
     private mutating func lexPunctuation(_ byte: UInt8) throws(FetchKitError) -> FormatToken.Kind {
         let next = peek(at: 1)
         switch byte {
@@ -157,11 +162,13 @@ struct FormatLexer {
             if next == UInt8(ascii: "=") { return pair(.comparison(.greaterThanOrEqual)) }
             return single(.comparison(.greaterThan))
         case UInt8(ascii: "&"):
-            guard next == UInt8(ascii: "&") else { throw FetchKitError.invalidPredicate("stray '&'", offset: position) }
+            guard next == UInt8(ascii: "&") else { throw Self.bitwise("&", at: position) }
             return pair(.and)
         case UInt8(ascii: "|"):
-            guard next == UInt8(ascii: "|") else { throw FetchKitError.invalidPredicate("stray '|'", offset: position) }
+            guard next == UInt8(ascii: "|") else { throw Self.bitwise("|", at: position) }
             return pair(.or)
+        case UInt8(ascii: "^"), UInt8(ascii: "~"):
+            throw Self.bitwise(String(UnicodeScalar(byte)), at: position)
         case UInt8(ascii: "\\"):
             throw FetchKitError.invalidPredicate("stray '\\'", offset: position)
         default:

@@ -84,7 +84,9 @@ extension FormatParser {
         case .integer(let number): value = .integer(number)
         case .double(let number): value = .double(number)
         case .string(let text): value = .text(text)
-        default: throw FetchKitError.invalidPredicate("CAST needs a number or a string", offset: token.start)
+        default:
+            throw FetchKitError.invalidPredicate(
+                "unsupported construct: CAST of anything but a number or a string constant", offset: token.start)
         }
         try advance()
         try expect("','") { if case .comma = $0 { true } else { false } }

@@ -27,11 +27,30 @@ extension FormatParser {
         case .comparison(let symbol): op = symbol
         case .word(_, keyword: let keyword?) where keyword.comparisonOperator != nil:
             op = keyword.comparisonOperator ?? .equal
+        case .word(let name, keyword: nil):
+            throw unsupportedOperator(name)
+        case .openBracket:
+            throw FetchKitError.invalidPredicate(
+                "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path",
+                offset: token.start)
         default:
             throw FetchKitError.invalidPredicate("expected a comparison operator", offset: token.start)
         }
         try advance()
         return op
+    }
+
+    /// The error for a word where an operator should be: a custom selector (`x isKindOfClass: %@`) or
+    /// `UTI-CONFORMS-TO` / `UTI-EQUALS`, which Foundation's grammar has and FetchKit does not compile.
+    private func unsupportedOperator(_ name: String) -> FetchKitError {
+        let after = token.end < lexer.bytes.count ? lexer.bytes[token.end] : 0
+        if after == UInt8(ascii: ":") {
+            return .invalidPredicate("unsupported construct: the custom selector '\(name):'", offset: token.start)
+        }
+        if name.uppercased() == "UTI" && after == UInt8(ascii: "-") {
+            return .invalidPredicate("unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", offset: token.start)
+        }
+        return .invalidPredicate("expected a comparison operator", offset: token.start)
     }
 
     /// `[c]`, `[d]`, `[cd]`, also with `n` and `l` (in any order and case), after an operator.
