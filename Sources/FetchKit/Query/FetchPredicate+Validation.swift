@@ -9,7 +9,9 @@ extension FetchPredicate {
     ///
     /// Key paths may cross to-one relationships (`category.name`); a to-many relationship only under
     /// `ANY`/`ALL`/`NONE` or for `@count`. A key path ending at a to-one relationship (`category == 3`)
-    /// compares its foreign key; `SELF` compares the primary key.
+    /// compares its foreign key; `SELF` compares the primary key. A comparison of two constants
+    /// (`1 BETWEEN {0, 33}`, `YES == YES`) becomes `TRUEPREDICATE` or `FALSEPREDICATE` (see the folding rules
+    /// in the README).
     ///
     /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)``,
     ///   ``FetchKitError/typeMismatch(key:expected:got:offset:)`` or ``FetchKitError/invalidPredicate(_:offset:)``,
@@ -25,6 +27,7 @@ extension FetchPredicate {
         case .not(let predicate):
             return .not(try predicate.validated(for: entity, in: schema))
         case .comparison(let comparison):
+            if let truth = try ConstantFolding.fold(comparison) { return .constant(truth) }
             return .comparison(try ComparisonValidator(schema: schema, entity: entity).validate(comparison))
         }
     }

@@ -1,0 +1,55 @@
+import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
+
+/// Comparisons of two constants fold to `TRUEPREDICATE` or `FALSEPREDICATE` when validated, with
+/// NSPredicate's meaning; constants that cannot be compared are an error.
+@Suite("Predicates: constant comparisons fold")
+struct ConstantFoldingTests {
+    static let cases: [(String, Bool)] = [
+        ("1 BETWEEN {0, 33}", true),
+        ("34 BETWEEN {0, 33}", false),
+        ("0 BETWEEN {0, 0}", true),
+        ("YES == YES", true),
+        ("YES == NO", false),
+        ("YES == 1", true),
+        ("1 == 1.0", true),
+        ("2.5 > 2", true),
+        ("-1 >= 0", false),
+        ("'b' > 'a'", true),
+        ("'a' < 'B'", false),
+        ("'B' ==[c] 'b'", true),
+        ("'é' ==[d] 'e'", true),
+        ("'a' != 'a'", false),
+        ("NULL == NULL", true),
+        ("NULL == 1", false),
+        ("NULL != 1", true),
+        ("NULL < 1", false),
+        ("NULL >= NULL", false),
+        ("3 IN {1, 2, 3}", true),
+        ("3 IN {1, 2}", false),
+        ("'x' IN {}", false),
+        ("'Ab' IN[c] {'aB'}", true),
+    ]
+
+    @Test("a comparison of constants becomes a constant predicate", arguments: cases)
+    func folds(format: String, truth: Bool) throws {
+        let validated = try FetchPredicate(format: format).validated(for: Fixtures.task, in: Fixtures.schema)
+        #expect(validated == .constant(truth))
+    }
+
+    @Test func foldingHappensInsideCompoundsAndLeavesTheRestAlone() throws {
+        let validated = try FetchPredicate(format: "2 > 1 AND priority > 3 OR NOT (1 == 1)")
+            .validated(for: Fixtures.task, in: Fixtures.schema)
+        let priority = try FetchPredicate(format: "priority > 3").validated(for: Fixtures.task, in: Fixtures.schema)
+        #expect(validated == .or([.and([.constant(true), priority]), .not(.constant(true))]))
+    }
+
+    @Test func constantsThatCannotBeComparedAreAnError() {
+        #expect(throws: FetchKitError.invalidPredicate(
+            "cannot compare the constants \"a\" and 1 (a text and an integer)", offset: nil)) {
+            try FetchPredicate(format: "'a' == 1").validated(for: Fixtures.task, in: Fixtures.schema)
+        }
+    }
+}
