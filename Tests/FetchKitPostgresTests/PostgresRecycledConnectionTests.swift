@@ -49,15 +49,7 @@ struct PostgresRecycledConnectionTests {
                          sortDescriptors: [.ascending("title")], fetchLimit: 4),
             FetchRequest(entity: "Category", sortDescriptors: [.ascending("position")]),
         ]
-        var controllers: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in requests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
-            controller.delegate = recorder
-            try await controller.performFetch()
-            controllers.append((controller, recorder))
-        }
-        return controllers
+        return try await StoreConformance.liveControllers(on: store, requests: requests).map { ($0.controller, $0.recorder) }
     }
 
     /// After one write, every controller holds a fresh fetch's content at once — no retry, no stale spell

@@ -61,6 +61,19 @@ struct PostgresStalledListenerTests {
         return { _ = kill(pid, SIGCONT) }
     }
 
+    /// Seeds `store`, follows it with a live controller, starts a status log, then stops the listener's
+    /// server process: what each test starts from (the returned closure resumes the process).
+    static func stopListener(of store: PostgresStore) async throws -> (
+        controller: ResultsController<Row>, recorder: ResultsRecorder<Row>, log: StatusLog, pid: Int32,
+        resume: @Sendable () -> Void
+    ) {
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
+        let log = StatusLog(store)
+        let pid = try #require(store.listener?.backendPID)
+        return (controller, recorder, log, pid, try stop(pid))
+    }
+
     static func waitUntilListening(_ store: PostgresStore, replacing pid: Int32) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -72,11 +85,7 @@ struct PostgresStalledListenerTests {
 
     @Test func aWriteReturnsPromptlyWhileTheListenersServerProcessIsStopped() async throws {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: Self.options())
-        try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
-        let log = StatusLog(store)
-        let pid = try #require(store.listener?.backendPID)
-        let resume = try Self.stop(pid)
+        let (controller, recorder, log, pid, resume) = try await Self.stopListener(of: store)
         defer { resume() }
         // Were the write to wait for the stopped process, the process resumes after 8 s and the time check fails
         // (rather than the test hanging).
@@ -114,11 +123,7 @@ struct PostgresStalledListenerTests {
         options.listener.pingInterval = .milliseconds(200)
         let namespace = PostgresServer.uniqueName("fkt")
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
-        try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
-        let log = StatusLog(store)
-        let pid = try #require(store.listener?.backendPID)
-        let resume = try Self.stop(pid)
+        let (controller, recorder, log, pid, resume) = try await Self.stopListener(of: store)
         defer { resume() }
         // Another client writes while the listener is stopped: only a resync can bring it in.
         try await PostgresServer.administer("UPDATE \(namespace).task SET title = 'from psql' WHERE id = 3")
