@@ -40,5 +40,6 @@ extension SQLDialect {
         offsetWithoutLimit: "LIMIT -1",
         caseFoldMatchesMemory: true,
         diacriticFoldMatchesMemory: true,
-        mixedNumberComparison: .exact)
+        mixedNumberComparison: .exact,
+        floatingPointCastType: "REAL")
 }

@@ -98,7 +98,8 @@ struct ValidationTests {
 
     @Test func toManyKeysNeedAQuantifier() throws {
         #expect(failure(compare(key("tasks.title", at: 5), .equal, .value("x")), on: Fixtures.category)
-            == "'tasks.title' crosses the to-many relationship 'tasks': use ANY, ALL or NONE, or @count at offset 5")
+            == "'tasks.title' crosses the to-many relationship 'tasks': use ANY, ALL or NONE, "
+                + "@count, an aggregate such as @sum, or SUBQUERY at offset 5")
         #expect(failure(compare(key("title", at: 4), .equal, .value("x"), quantifier: .any))
             == "ANY needs a key path that crosses a to-many relationship; 'title' does not at offset 4")
         #expect(failure(compare(key("title"), .equal, .value("x"), quantifier: .all))
@@ -120,7 +121,7 @@ struct ValidationTests {
             == "@count needs a to-many relationship; 'category' is not one")
         #expect(failure(compare(.count("category.tasks"), .greaterThan, .value(1))) == nil)
         #expect(failure(compare(.count("tasks"), .greaterThan, .value(1), quantifier: .any), on: Fixtures.category)
-            == "ANY cannot quantify 'tasks.@count'")
+            == "ANY needs a key path that crosses a to-many relationship on its left")
     }
 
     @Test func structuralErrors() throws {
@@ -136,7 +137,12 @@ struct ValidationTests {
         #expect(failure(compare(.value(1), .equal, .value(1))) == nil)
         #expect(failure(compare(.value("abc"), .contains, .value("b")))
             == "a comparison needs a key path, SELF or @count on one side")
-        #expect(failure(compare(.value("a"), .beginsWith, key("title"))) == "BEGINSWITH needs a key path on its left")
+        // A constant text on the left of BEGINSWITH, ENDSWITH or CONTAINS searches it for the key path's value.
+        #expect(failure(compare(.value("a"), .beginsWith, key("title"))) == nil)
+        #expect(failure(compare(.value("a"), .like, key("title")))
+            == "LIKE needs a key path on its left, or a text on its left and a key path on its right")
+        #expect(failure(compare(.value("a"), .contains, key("priority")))
+            == "CONTAINS applies to text; 'priority' is an integer")
         #expect(failure(.not(.or([.and([compare(key("nope"), .equal, .value(1))])])))
             == "unknown key 'nope' on entity Task")
     }
@@ -159,7 +165,8 @@ struct ValidationTests {
         #expect(try failure(format: "title == $NAME") == "$NAME has no value at offset 9")
         #expect(try failure(format: "ANY tasks.title == 'x'", on: Fixtures.category) == nil)
         #expect(try failure(format: "tasks.title == 'x'", on: Fixtures.category)
-            == "'tasks.title' crosses the to-many relationship 'tasks': use ANY, ALL or NONE, or @count at offset 0")
+            == "'tasks.title' crosses the to-many relationship 'tasks': use ANY, ALL or NONE, "
+                + "@count, an aggregate such as @sum, or SUBQUERY at offset 0")
         #expect(try failure(format: "tasks.@count > 2 AND name BEGINSWITH[cd] 'w'", on: Fixtures.category) == nil)
         #expect(try failure(format: "category == 3 AND SELF IN {1, 2}") == nil)
     }

@@ -113,6 +113,16 @@ extension FetchPredicate {
         case variable(String, offset: Int?)
         /// `SELF`: the evaluated object, compared through its primary key.
         case object
+        /// A list literal with key paths, variables or expressions among its elements (`{lo, hi}`,
+        /// `{$LOWER, $UPPER}`); it becomes a ``list(_:)`` once every element is a constant.
+        case elements([Operand])
+        /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs` or `lhs / rhs` over numbers; unary minus is `0 - x`.
+        case arithmetic(Operand, ArithmeticOperator, Operand)
+        /// `@sum`, `@avg`, `@min` or `@max` of `value`, read on every object across the to-many key path
+        /// `collection`: `tasks.@sum.estimate` is `.aggregate(.sum, collection: "tasks", value: "estimate")`.
+        case aggregate(AggregateFunction, collection: Key, value: Key)
+        /// The number of objects a ``Subquery`` selects: `SUBQUERY(tasks, $t, $t.done == NO).@count`.
+        case subquery(Subquery)
 
         /// Two operands are equal when their meanings are: a variable's offset, like a key's, is ignored.
         public static func == (lhs: Operand, rhs: Operand) -> Bool {
@@ -122,6 +132,10 @@ extension FetchPredicate {
             case let (.list(a), .list(b)): return a == b
             case let (.variable(a, _), .variable(b, _)): return a == b
             case (.object, .object): return true
+            case let (.elements(a), .elements(b)): return a == b
+            case let (.arithmetic(a, x, b), .arithmetic(c, y, d)): return x == y && a == c && b == d
+            case let (.aggregate(f, a, b), .aggregate(g, c, d)): return f == g && a == c && b == d
+            case let (.subquery(a), .subquery(b)): return a == b
             default: return false
             }
         }
@@ -134,6 +148,12 @@ extension FetchPredicate {
             case .count(let key): hasher.combine(3); hasher.combine(key)
             case .variable(let name, _): hasher.combine(4); hasher.combine(name)
             case .object: hasher.combine(5)
+            case .elements(let operands): hasher.combine(6); hasher.combine(operands)
+            case .arithmetic(let lhs, let op, let rhs):
+                hasher.combine(7); hasher.combine(lhs); hasher.combine(op); hasher.combine(rhs)
+            case .aggregate(let function, let collection, let value):
+                hasher.combine(8); hasher.combine(function); hasher.combine(collection); hasher.combine(value)
+            case .subquery(let subquery): hasher.combine(9); hasher.combine(subquery)
             }
         }
     }

@@ -53,22 +53,59 @@ extension FetchRequest {
 }
 
 extension FetchPredicate {
-    /// Calls `body` with every key path the predicate names (including `@count` paths).
+    /// Calls `body` with every key path the predicate names (including `@count` paths, aggregates' paths and
+    /// the paths of `SUBQUERY`s), each from the evaluated entity: `$t.priority` in
+    /// `SUBQUERY(tasks, $t, $t.priority > 2)` is reported as `tasks.priority`.
     func forEachKey(_ body: (Key) throws -> Void) rethrows {
+        try forEachKey(variables: [:], body)
+    }
+
+    fileprivate func forEachKey(variables: [String: [String]], _ body: (Key) throws -> Void) rethrows {
         switch self {
         case .constant:
             return
         case .and(let parts), .or(let parts):
-            for part in parts { try part.forEachKey(body) }
+            for part in parts { try part.forEachKey(variables: variables, body) }
         case .not(let inner):
-            try inner.forEachKey(body)
+            try inner.forEachKey(variables: variables, body)
         case .comparison(let comparison):
-            for operand in [comparison.lhs, comparison.rhs] {
-                switch operand {
-                case .key(let key), .count(let key): try body(key)
-                case .value, .list, .variable, .object: break
-                }
-            }
+            try comparison.lhs.forEachKey(variables: variables, body)
+            try comparison.rhs.forEachKey(variables: variables, body)
         }
+    }
+}
+
+extension FetchPredicate.Operand {
+    fileprivate func forEachKey(
+        variables: [String: [String]], _ body: (FetchPredicate.Key) throws -> Void
+    ) rethrows {
+        switch self {
+        case .key(let key), .count(let key):
+            try body(key.expanding(variables))
+        case .aggregate(_, let collection, let value):
+            let expanded = collection.expanding(variables)
+            try body(FetchPredicate.Key(components: expanded.components + value.components, offset: expanded.offset))
+        case .subquery(let subquery):
+            let collection = subquery.collection.expanding(variables)
+            try body(collection)
+            var inner = variables
+            inner[subquery.variable] = collection.components
+            try subquery.predicate.forEachKey(variables: inner, body)
+        case .arithmetic(let lhs, _, let rhs):
+            try lhs.forEachKey(variables: variables, body)
+            try rhs.forEachKey(variables: variables, body)
+        case .elements(let elements):
+            for element in elements { try element.forEachKey(variables: variables, body) }
+        case .value, .list, .variable, .object:
+            return
+        }
+    }
+}
+
+extension FetchPredicate.Key {
+    /// The key path with its leading subquery variable replaced by the path the variable ranges over.
+    fileprivate func expanding(_ variables: [String: [String]]) -> FetchPredicate.Key {
+        guard let variable, let prefix = variables[variable] else { return self }
+        return FetchPredicate.Key(components: prefix + components.dropFirst(), offset: offset)
     }
 }

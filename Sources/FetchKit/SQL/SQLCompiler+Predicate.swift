@@ -59,7 +59,11 @@ extension SQLCompiler {
     private func combine(
         _ predicates: [FetchPredicate], with keyword: String, empty: SQLCondition, in scope: QueryScope
     ) throws -> SQLCondition {
-        let parts = try predicates.map { try condition($0, in: scope) }
+        combined(try predicates.map { try condition($0, in: scope) }, with: keyword, empty: empty)
+    }
+
+    /// `parts` joined by `AND` or `OR`, in parentheses.
+    private func combined(_ parts: [SQLCondition], with keyword: String, empty: SQLCondition) -> SQLCondition {
         guard let first = parts.first else { return empty }
         if parts.count == 1 { return first }
         return SQLCondition(
@@ -83,14 +87,14 @@ extension SQLCompiler {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.quantifier.notation) needs a key path on its left", offset: comparison.lhs.offset)
         }
-        let path = try schema.resolve(key, from: scope.entity)
+        let (base, path) = try resolve(key, in: scope)
         guard let toMany = path.firstToManyHop else {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.quantifier.notation) needs a key path that crosses a to-many relationship; "
                     + "'\(key)' does not",
                 offset: key.offset)
         }
-        let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: scope)
+        let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: base)
         let remainder = path.hops[(toMany + 1)...]
         guard remainder.allSatisfy(\.isToOne) else {
             throw FetchKitError.invalidPredicate(
@@ -111,7 +115,7 @@ extension SQLCompiler {
 
     /// A subquery scope over the destination of the to-many hop at `index`, and the condition that
     /// ties its rows to the current row of `scope` (`s1."category_id" = t0."id"`).
-    private func correlatedSubquery(
+    func correlatedSubquery(
         _ path: ResolvedKeyPath, toManyAt index: Int, in scope: QueryScope
     ) -> (QueryScope, String) {
         let parent = scope.alias(after: path.hops[..<index], dialect: dialect)
@@ -126,23 +130,32 @@ extension SQLCompiler {
     func operand(_ operand: FetchPredicate.Operand, in scope: QueryScope) throws -> SQLOperand {
         switch operand {
         case .key(let key):
-            let path = try schema.resolve(key, from: scope.entity)
+            let (base, path) = try resolve(key, in: scope)
             guard !path.crossesToMany else {
                 throw FetchKitError.invalidPredicate(
                     "'\(key)' crosses a to-many relationship: use ANY, ALL or NONE, or @count", offset: key.offset)
             }
-            let (sql, native) = reading(path, in: scope)
+            let (sql, native) = reading(path, in: base)
             return SQLOperand(
                 sql: SQLFragment(sql), type: path.attribute.type, isNullable: path.isNullable, native: native)
         case .count(let key):
-            let path = try schema.resolve(key, from: scope.entity)
-            guard let toMany = path.firstToManyHop, toMany == path.hops.count - 1 else {
-                throw FetchKitError.invalidPredicate(
-                    "@count needs a to-many relationship; '\(key)' is not one", offset: key.offset)
-            }
-            let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: scope)
+            let (sub, correlation) = try relatedRows(key, for: "@count", in: scope)
             let sql = "(SELECT COUNT(*) FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation + ")"
             return SQLOperand(sql: SQLFragment(sql), type: .integer, isNullable: false)
+        case .variable(let name, let offset):
+            guard let bound = scope.variables[name] else {
+                throw FetchKitError.invalidPredicate(
+                    "a variable cannot be compared here; validate the predicate first", offset: offset)
+            }
+            let key = bound.entity.primaryKeyAttribute
+            let (sql, native) = reading(bound.alias + "." + quote(key.column), of: key, in: bound.entity.table)
+            return SQLOperand(sql: SQLFragment(sql), type: key.type, isNullable: false, native: native)
+        case .arithmetic(let lhs, let op, let rhs):
+            return try arithmetic(lhs, op, rhs, in: scope)
+        case .aggregate(let function, let collection, let value):
+            return try aggregate(function, collection: collection, value: value, in: scope)
+        case .subquery(let subquery):
+            return try subqueryCount(subquery, in: scope)
         case .object:
             let key = scope.entity.primaryKeyAttribute
             let (sql, native) = reading(scope.alias + "." + quote(key.column), of: key, in: scope.entity.table)
@@ -150,9 +163,9 @@ extension SQLCompiler {
         case .value(let value):
             return SQLOperand(
                 sql: .binding(value), type: value.attributeType ?? .text, isNullable: value.isNull)
-        case .list, .variable:
+        case .list, .elements:
             throw FetchKitError.invalidPredicate(
-                "a list or variable cannot be compared here; validate the predicate first", offset: operand.offset)
+                "a list cannot be compared here; validate the predicate first", offset: operand.offset)
         }
     }
 
@@ -176,6 +189,9 @@ extension SQLCompiler {
             let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
         case .between:
+            if case .elements(let bounds) = rhs, bounds.count == 2 {
+                return try between(lhs, bounds[0], bounds[1], options: options, in: scope)
+            }
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values on its right", offset: nil)
             }
@@ -189,6 +205,10 @@ extension SQLCompiler {
             }
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
         case .in:
+            if case .elements(let elements) = rhs {
+                let parts = try elements.map { try equality(true, lhs, $0, options: options, in: scope) }
+                return combined(parts, with: "OR", empty: .alwaysFalse)
+            }
             guard case .list(let values) = rhs else {
                 throw FetchKitError.invalidPredicate("IN needs a list on its right", offset: nil)
             }
@@ -327,14 +347,14 @@ extension SQLCompiler {
     }
 
     /// The left side of an order comparison: folded, and for text in the dialect's code-point collation.
-    private func ordered(_ lhs: SQLOperand, options: FetchPredicate.StringOptions) throws -> SQLFragment {
+    func ordered(_ lhs: SQLOperand, options: FetchPredicate.StringOptions) throws -> SQLFragment {
         collated(try folded(lhs.sql, options), type: lhs.type)
     }
 
     /// The right side of an order comparison: folded like the left, and collated like it too when the fold
     /// gave it an explicit collation of its own (`(lower($1 COLLATE "und-x-icu") COLLATE "C")`: PostgreSQL
     /// refuses to compare two different explicit collations).
-    private func bound(_ sql: SQLFragment, _ options: FetchPredicate.StringOptions, type: AttributeType) throws -> SQLFragment {
+    func bound(_ sql: SQLFragment, _ options: FetchPredicate.StringOptions, type: AttributeType) throws -> SQLFragment {
         let folded = try folded(sql, options)
         guard options.contains(.caseInsensitive), dialect.caseFoldCollation != nil else { return folded }
         // Parenthesized: a BETWEEN bound cannot take COLLATE bare.

@@ -73,6 +73,9 @@ final class QueryScope {
     private let aliases: AliasAllocator
     private(set) var joins: [Join] = []
     private var aliasByPrefix: [[String]: String] = [:]
+    /// The scope each `SUBQUERY` variable being compiled stands for, by name (kept on the statement's root
+    /// scope, where plain key paths resolve).
+    var variables: [String: QueryScope] = [:]
 
     init(entity: Entity, alias: String, aliases: AliasAllocator, isSubquery: Bool) {
         self.entity = entity

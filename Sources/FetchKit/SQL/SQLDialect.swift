@@ -90,6 +90,9 @@ public struct SQLDialect: Sendable, Hashable {
     public var diacriticFoldMatchesMemory: Bool
     /// How the database compares an integer with a double.
     public var mixedNumberComparison: MixedNumberComparison
+    /// The type an integer expression is cast to for a floating-point division or average
+    /// (`DOUBLE PRECISION`; SQLite's `REAL`).
+    public var floatingPointCastType: String
 
     /// How a backend compares an integer with a double (`bigint_column < 2.5`).
     public enum MixedNumberComparison: Sendable, Hashable {
@@ -121,7 +124,8 @@ public struct SQLDialect: Sendable, Hashable {
         caseFoldCollation: String? = nil,
         caseFoldMatchesMemory: Bool = false,
         diacriticFoldMatchesMemory: Bool = false,
-        mixedNumberComparison: MixedNumberComparison = .asDouble
+        mixedNumberComparison: MixedNumberComparison = .asDouble,
+        floatingPointCastType: String = "DOUBLE PRECISION"
     ) {
         self.name = name
         self.placeholderStyle = placeholderStyle
@@ -144,6 +148,7 @@ public struct SQLDialect: Sendable, Hashable {
         self.caseFoldMatchesMemory = caseFoldMatchesMemory
         self.diacriticFoldMatchesMemory = diacriticFoldMatchesMemory
         self.mixedNumberComparison = mixedNumberComparison
+        self.floatingPointCastType = floatingPointCastType
     }
 
     /// `expression` folded for case: ``caseFoldFunction`` over it, in ``caseFoldCollation`` when set.

@@ -45,9 +45,10 @@ extension StoreConformance {
         /// batches, and which changes take the incremental path.
         public static var controllers: [Check] { StoreConformance.controllerChecks }
 
-        /// One check per predicate form (``StoreConformance/predicateCases``).
+        /// One check per predicate form (``StoreConformance/predicateCases`` and
+        /// ``StoreConformance/expressionCases``).
         public static var predicates: [Check] {
-            StoreConformance.predicateCases.map { testCase in
+            (StoreConformance.predicateCases + StoreConformance.expressionCases).map { testCase in
                 Check(name: "predicate \(testCase)") { suite, store in
                     try await suite.checkPredicate(testCase, on: store)
                 }

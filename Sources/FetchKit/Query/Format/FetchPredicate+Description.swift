@@ -126,7 +126,56 @@ extension FetchPredicate.Operand {
             text += "$" + name
         case .object:
             text += "SELF"
+        case .elements(let elements):
+            text += "{"
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += ", " }
+                element.render(into: &text)
+            }
+            text += "}"
+        case .arithmetic(.value(.integer(0)), .subtract, let operand):
+            text += "-"
+            switch operand {
+            // Grouped: `-5` would read back as the constant -5.
+            case .value(.integer), .value(.double):
+                text += "("
+                operand.render(into: &text)
+                text += ")"
+            default:
+                operand.render(groupedBelow: 3, into: &text)
+            }
+        case .arithmetic(let lhs, let op, let rhs):
+            // Left-associative: a right operand of the same precedence needs parentheses (`a - (b - c)`).
+            lhs.render(groupedBelow: op.precedence, into: &text)
+            text += " " + op.rawValue + " "
+            rhs.render(groupedBelow: op.precedence + 1, into: &text)
+        case .aggregate(let function, let collection, let value):
+            collection.render(into: &text)
+            text += ".@" + function.rawValue + "."
+            value.render(into: &text)
+        case .subquery(let subquery):
+            text += "SUBQUERY("
+            subquery.collection.render(into: &text)
+            text += ", $" + subquery.variable + ", " + subquery.predicate.predicateFormat + ").@count"
         }
+    }
+
+    /// How tightly the rendered operand binds: 1 for `+ -`, 2 for `* /`, 3 for anything else (unary minus,
+    /// key paths, constants).
+    private var renderedPrecedence: Int {
+        switch self {
+        case .arithmetic(.value(.integer(0)), .subtract, _): return 3
+        case .arithmetic(_, let op, _): return op.precedence
+        default: return 3
+        }
+    }
+
+    /// Renders the operand, in parentheses when it binds less tightly than `precedence`.
+    private func render(groupedBelow precedence: Int, into text: inout String) {
+        let needsGroup = renderedPrecedence < precedence
+        if needsGroup { text += "(" }
+        render(into: &text)
+        if needsGroup { text += ")" }
     }
 }
 

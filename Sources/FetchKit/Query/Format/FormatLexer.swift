@@ -8,6 +8,9 @@ struct FormatLexer {
     let bytes: [UInt8]
     /// The offset of the next unread byte.
     var position = 0
+    /// Whether the last token read can end an operand (a name, a literal, `)`...): a `-` after it is the
+    /// subtraction operator (`a -1`), elsewhere the sign of a number (`a > -1`).
+    private var afterOperand = false
 
     init(_ format: String) {
         bytes = Array(format.utf8)
@@ -26,16 +29,16 @@ struct FormatLexer {
         case UInt8(ascii: "."):
             if FormatBytes.isDigit(peek(at: 1)) { kind = try lexNumber() } else { kind = single(.dot) }
         case UInt8(ascii: "-"):
-            guard FormatBytes.isDigit(peek(at: 1))
+            let startsNumber = FormatBytes.isDigit(peek(at: 1))
                 || (peek(at: 1) == UInt8(ascii: ".") && FormatBytes.isDigit(peek(at: 2)))
-            else { throw FetchKitError.invalidPredicate("stray '-'", offset: start) }
-            kind = try lexNumber()
+            kind = startsNumber && !afterOperand ? try lexNumber() : single(.arithmetic(.subtract))
         case UInt8(ascii: "'"), UInt8(ascii: "\""): kind = try lexString()
         case UInt8(ascii: "$"): kind = try lexPrefixedName(FormatToken.Kind.variable, what: "a variable name after '$'")
         case UInt8(ascii: "@"): kind = try lexPrefixedName(FormatToken.Kind.aggregate, what: "a name after '@'")
         case UInt8(ascii: "%"): kind = try lexSpecifier()
         default: kind = try lexPunctuation(byte)
         }
+        afterOperand = kind.endsOperand
         return FormatToken(kind: kind, start: start, end: position)
     }
 
@@ -143,6 +146,13 @@ struct FormatLexer {
         case UInt8(ascii: "["): return single(.openBracket)
         case UInt8(ascii: "]"): return single(.closeBracket)
         case UInt8(ascii: ","): return single(.comma)
+        case UInt8(ascii: "+"): return single(.arithmetic(.add))
+        case UInt8(ascii: "/"): return single(.arithmetic(.divide))
+        case UInt8(ascii: "*"):
+            if next == UInt8(ascii: "*") {
+                throw FetchKitError.invalidPredicate("unsupported construct: the power operator '**'", offset: position)
+            }
+            return single(.arithmetic(.multiply))
         case UInt8(ascii: "="):
             switch next {
             case UInt8(ascii: "="): return pair(.comparison(.equal))

@@ -2,10 +2,10 @@ extension FormatParser {
     /// `[ANY|SOME|ALL|NONE] operand operator[options] operand`
     mutating func parseComparison() throws(FetchKitError) -> FetchPredicate.Comparison {
         let quantifier = try parseQuantifier()
-        let lhs = try parseOperand()
+        let lhs = try parseExpression()
         let op = try parseOperator()
         let options = try parseOptions()
-        let rhs = op == .between ? try parseBetweenBounds() : try parseOperand()
+        let rhs = op == .between ? try parseBetweenBounds() : try parseExpression()
         return FetchPredicate.Comparison(lhs, op, rhs, options: options, quantifier: quantifier)
     }
 
@@ -83,14 +83,18 @@ extension FormatParser {
     /// The right side of `BETWEEN`: a two-element list literal, a two-element list argument or a `$VARIABLE`.
     private mutating func parseBetweenBounds() throws(FetchKitError) -> FetchPredicate.Operand {
         let start = token.start
-        let bounds = try parseOperand()
+        let bounds = try parseExpression()
         switch bounds {
         case .variable:
             return bounds
         case .list(let values) where values.count == 2:
             return bounds
+        case .elements(let elements) where elements.count == 2:
+            return bounds
         case .list(let values):
             throw FetchKitError.invalidPredicate("BETWEEN needs two values, got \(values.count)", offset: start)
+        case .elements(let elements):
+            throw FetchKitError.invalidPredicate("BETWEEN needs two values, got \(elements.count)", offset: start)
         default:
             throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values, such as {1, 5}", offset: start)
         }
@@ -109,19 +113,7 @@ extension FormatParser {
             try advance()
             guard case .dot = token.kind else { return .object }
             try advance()
-            let start = token.start
-            switch token.kind {
-            case .word(let name, _):
-                try advance()
-                return try parseKeyPath([name], start: start)
-            case .argument(.key):
-                try advance()
-                let operand = try substitute(.key, at: start)
-                guard case .key(let key) = operand, case .dot = token.kind else { return operand }
-                return try parseKeyPath(key.components, start: start)
-            default:
-                throw FetchKitError.invalidPredicate("expected a key after 'SELF.'", offset: token.start)
-            }
+            return try parseKeyPathStart(after: "'SELF.'")
         case .word(_, keyword: .null?), .word(_, keyword: .nil?):
             try advance()
             return .value(.null)
@@ -144,16 +136,20 @@ extension FormatParser {
             return .value(.text(value))
         case .variable(let name):
             try advance()
-            return .variable(name, offset: current.start)
+            // `$t.priority`: a key path from a SUBQUERY's variable.
+            guard case .dot = token.kind else { return .variable(name, offset: current.start) }
+            return try parseKeyPath(["$" + name], start: current.start)
+        case .word(_, keyword: .subquery?):
+            return try parseSubquery()
         case .argument(let specifier):
             try advance()
             let operand = try substitute(specifier, at: current.start)
             guard case .key(let key) = operand, case .dot = token.kind else { return operand }
             return try parseKeyPath(key.components, start: current.start)
         case .openBrace:
-            return .list(try parseList())
+            return try parseList()
         case .aggregate(let name):
-            throw FetchKitError.invalidPredicate("@\(name) needs a key path before it", offset: current.start)
+            return try parsePrefixAggregate(name, start: current.start)
         default:
             throw unexpected(current, operand: true)
         }
@@ -161,7 +157,7 @@ extension FormatParser {
 
     /// The rest of a key path whose first components have been read: `.name` or `.%K`*, then an optional
     /// `.@count`.
-    private mutating func parseKeyPath(
+    mutating func parseKeyPath(
         _ components: [String], start: Int
     ) throws(FetchKitError) -> FetchPredicate.Operand {
         var components = components
@@ -180,15 +176,27 @@ extension FormatParser {
                     components += key.components
                 case .count(let key):
                     return .count(FetchPredicate.Key(components: components + key.components, offset: start))
+                case .aggregate(let function, let collection, let value):
+                    let prefixed = FetchPredicate.Key(components: components + collection.components, offset: start)
+                    return .aggregate(function, collection: prefixed, value: value)
                 default:
                     throw FetchKitError.invalidPredicate("expected a key after '.'", offset: at)
                 }
             case .aggregate(let name):
-                guard name.lowercased() == "count" else {
-                    throw FetchKitError.invalidPredicate("unsupported aggregate '@\(name)'", offset: token.start)
+                let at = token.start
+                try advance()
+                let collection = FetchPredicate.Key(components: components, offset: start)
+                guard let function = try Self.aggregateFunction(name, at: at) else { return .count(collection) }
+                guard case .dot = token.kind else {
+                    throw FetchKitError.invalidPredicate(
+                        "@\(name) needs a key after it, as in \(collection).@\(name).estimate", offset: at)
                 }
                 try advance()
-                return .count(FetchPredicate.Key(components: components, offset: start))
+                let valueStart = token.start
+                guard case .key(let value) = try parseKeyPathStart(after: "'@\(name).'") else {
+                    throw FetchKitError.invalidPredicate("@\(name) needs a key after it", offset: valueStart)
+                }
+                return .aggregate(function, collection: collection, value: value)
             default:
                 throw FetchKitError.invalidPredicate("expected a key after '.'", offset: token.start)
             }
@@ -199,36 +207,49 @@ extension FormatParser {
         return .key(FetchPredicate.Key(components: components, offset: start))
     }
 
-    /// `{value, ...}`: constants only.
-    private mutating func parseList() throws(FetchKitError) -> [Value] {
+    /// `{element, ...}`: a ``FetchPredicate/Operand/list(_:)`` when every element is a constant, else
+    /// ``FetchPredicate/Operand/elements(_:)`` (key paths, variables, expressions).
+    private mutating func parseList() throws(FetchKitError) -> FetchPredicate.Operand {
         try advance()
-        var values: [Value] = []
+        var elements: [FetchPredicate.Operand] = []
         if case .closeBrace = token.kind {
             try advance()
-            return values
+            return .list([])
         }
         while true {
             let start = token.start
             if case .openBrace = token.kind {
                 throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
             }
-            switch try parseOperand() {
-            case .value(let value):
-                values.append(value)
-            case .list:
+            let element = try parseExpression()
+            switch element {
+            case .list, .elements:
                 throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
             default:
-                throw FetchKitError.invalidPredicate("a list can only contain constants", offset: start)
+                elements.append(element)
             }
             switch token.kind {
             case .comma:
                 try advance()
             case .closeBrace:
                 try advance()
-                return values
+                return FetchPredicate.Operand.collapsing(elements)
             default:
                 throw FetchKitError.invalidPredicate("expected ',' or '}'", offset: token.start)
             }
         }
+    }
+}
+
+extension FetchPredicate.Operand {
+    /// `.list` of the elements' values when they are all constants, else `.elements`.
+    static func collapsing(_ elements: [FetchPredicate.Operand]) -> FetchPredicate.Operand {
+        var values: [Value] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .value(let value) = element else { return .elements(elements) }
+            values.append(value)
+        }
+        return .list(values)
     }
 }

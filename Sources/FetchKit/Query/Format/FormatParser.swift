@@ -17,6 +17,10 @@ struct FormatParser {
     let arguments: [any FormatArgument]
     /// The index of the next unused argument.
     var nextArgument = 0
+    /// How deeply the current token is nested in parentheses, `NOT`s, unary minuses and `SUBQUERY`s.
+    var nesting = 0
+    /// The error of a `(` read as the start of an operand, kept in case reading it as a group fails too.
+    var deferredError: FetchKitError?
 
     init(format: String, arguments: [any FormatArgument]) throws(FetchKitError) {
         lexer = FormatLexer(format)
@@ -27,7 +31,17 @@ struct FormatParser {
     /// Parses the whole format string and checks that every argument was used.
     mutating func parse() throws(FetchKitError) -> FetchPredicate {
         if case .end = token.kind { throw FetchKitError.invalidPredicate("empty format string", offset: nil) }
-        let predicate = try parsePredicate()
+        let predicate: FetchPredicate
+        do {
+            predicate = try parsePredicate()
+        } catch {
+            if let deferred = deferredError, let offset = deferred.predicateOffset,
+                offset > (error.predicateOffset ?? Int.max)
+            {
+                throw deferred
+            }
+            throw error
+        }
         guard nextArgument == arguments.count else {
             let given = arguments.count
             throw FetchKitError.invalidPredicate(
@@ -67,26 +81,29 @@ struct FormatParser {
         }
     }
 
-    /// Parses `OR` of `AND` of `NOT`* (parenthesized predicate | simple predicate), up to the end of input.
-    private mutating func parsePredicate() throws(FetchKitError) -> FetchPredicate {
+    /// Parses `OR` of `AND` of `NOT`* (parenthesized predicate | simple predicate), up to the end of input
+    /// or, in a `SUBQUERY`, up to the `)` that closes it (not consumed).
+    ///
+    /// A `(` may open a group of predicates or an operand (`(age) > 3`, `(1 + 2) * 3 == 9`): the comparison
+    /// reading is tried first and kept when it parses and is followed by what may follow a predicate.
+    mutating func parsePredicate(closedByParenthesis: Bool = false) throws(FetchKitError) -> FetchPredicate {
         var groups = [Group()]
-        var depth = 0
         while true {
-            if token.kind.isNot || isOpenParen {
-                depth += 1
-                guard depth <= Self.maximumDepth else {
-                    throw FetchKitError.invalidPredicate(
-                        "nesting deeper than \(Self.maximumDepth)", offset: token.start)
-                }
+            var operand: FetchPredicate
+            if isOpenParen, let comparison = try parenthesizedComparison() {
+                operand = comparison
+            } else if token.kind.isNot || isOpenParen {
+                try enterNesting()
                 if isOpenParen { groups.append(Group()) } else { groups[groups.count - 1].pendingNots += 1 }
                 try advance()
                 continue
+            } else {
+                operand = try parseSimplePredicate()
             }
-            var operand = try parseSimplePredicate()
             while true {
                 let top = groups.count - 1
                 for _ in 0..<groups[top].pendingNots { operand = .not(operand) }
-                depth -= groups[top].pendingNots
+                nesting -= groups[top].pendingNots
                 groups[top].pendingNots = 0
                 groups[top].conjuncts.append(operand)
                 if token.kind.isAnd {
@@ -101,9 +118,9 @@ struct FormatParser {
                 switch token.kind {
                 case .closeParen where top > 0:
                     operand = groups.removeLast().finished()
-                    depth -= 1
+                    nesting -= 1
                     try advance()
-                case .end where top == 0:
+                case .end where top == 0 && !closedByParenthesis, .closeParen where top == 0 && closedByParenthesis:
                     return groups[0].finished()
                 case _ where top > 0:
                     throw FetchKitError.invalidPredicate("expected ')'", offset: token.start)
@@ -111,6 +128,30 @@ struct FormatParser {
                     throw unexpected(token)
                 }
             }
+        }
+    }
+
+    /// The comparison that starts with the current `(` (`(age) > 3`), or `nil` when the parenthesis opens a
+    /// group of predicates; the parser is left unchanged then.
+    ///
+    /// The comparison reading's error is kept in ``deferredError`` when it got further into the string: should
+    /// the group reading fail too, ``parse()`` reports the error of the reading that understood more.
+    private mutating func parenthesizedComparison() throws(FetchKitError) -> FetchPredicate? {
+        var attempt = self
+        do {
+            let comparison = try attempt.parseComparison()
+            switch attempt.token.kind {
+            case _ where attempt.token.kind.isAnd || attempt.token.kind.isOr, .closeParen, .end:
+                self = attempt
+                return .comparison(comparison)
+            default:
+                return nil
+            }
+        } catch {
+            if let offset = error.predicateOffset, offset > (deferredError?.predicateOffset ?? -1) {
+                deferredError = error
+            }
+            return nil
         }
     }
 
@@ -156,5 +197,13 @@ struct FormatParser {
             throw FetchKitError.invalidPredicate("expected \(description)", offset: token.start)
         }
         try advance()
+    }
+}
+
+extension FetchKitError {
+    /// The offset of an ``invalidPredicate(_:offset:)`` error.
+    var predicateOffset: Int? {
+        if case .invalidPredicate(_, let offset) = self { return offset }
+        return nil
     }
 }

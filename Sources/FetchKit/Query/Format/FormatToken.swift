@@ -29,6 +29,8 @@ struct FormatToken {
         case or
         /// `!`
         case not
+        /// `+`, `-` (unless it is a number's sign), `*`, `/`
+        case arithmetic(FetchPredicate.ArithmeticOperator)
         case openParen, closeParen, openBrace, closeBrace, openBracket, closeBracket, comma, dot
         case end
     }
@@ -67,6 +69,7 @@ enum FormatKeyword: String, CaseIterable {
     case null = "NULL", `nil` = "NIL", `true` = "TRUE", yes = "YES", `false` = "FALSE", no = "NO"
     case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
     case `self` = "SELF", any = "ANY", some = "SOME", all = "ALL", none = "NONE", cast = "CAST"
+    case subquery = "SUBQUERY"
 
     private static let byName: [String: FormatKeyword] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -93,6 +96,19 @@ enum FormatKeyword: String, CaseIterable {
 }
 
 extension FormatToken.Kind {
+    /// Whether an operand can end with this token, so that a `-` after it subtracts.
+    var endsOperand: Bool {
+        switch self {
+        case .word(_, keyword: nil), .integer, .double, .string, .variable, .aggregate, .argument, .closeParen,
+            .closeBrace:
+            return true
+        case .word(_, keyword: let keyword?):
+            return [.null, .nil, .true, .yes, .false, .no, .self].contains(keyword)
+        default:
+            return false
+        }
+    }
+
     /// `AND` or `&&`.
     var isAnd: Bool {
         switch self {

@@ -8,8 +8,8 @@
 /// functions do, and `LIKE` / `BEGINSWITH` / `ENDSWITH` / `CONTAINS` match code points with `*`/`?` (`%`/`_`
 /// in SQL) as wildcards and escapes as written.
 ///
-/// Not every predicate can be reproduced: `ANY` / `ALL` / `NONE` and `@count` across to-many
-/// relationships, `MATCHES`, and folds the dialect does not perform as FetchKit does in memory
+/// Not every predicate can be reproduced: `ANY` / `ALL` / `NONE`, `@count`, aggregates and `SUBQUERY` across
+/// to-many relationships, arithmetic, a constant on the left of a string operator, `MATCHES`, and folds the dialect does not perform as FetchKit does in memory
 /// (``SQLDialect/caseFoldMatchesMemory``, ``SQLDialect/diacriticFoldMatchesMemory``). For those the
 /// initializer returns `nil` and the controller keeps asking the database.
 package struct InMemoryPredicate: Sendable {
@@ -116,7 +116,7 @@ extension InMemoryPredicate {
                 return (key.description, path.attribute.type)
             case .object:
                 return (entity.primaryKey.name, entity.primaryKey.type)
-            case .count, .value, .list, .variable:
+            case .count, .value, .list, .variable, .elements, .arithmetic, .aggregate, .subquery:
                 return nil
             }
         }

@@ -1,0 +1,149 @@
+extension FormatParser {
+    // MARK: - Arithmetic
+
+    /// An operand with `+`, `-`, `*`, `/`, unary minus and parentheses: `price * quantity`, `-(a + 1)`.
+    ///
+    /// `*` and `/` bind tighter than `+` and `-`; operators of one precedence group to the left. Parentheses
+    /// count towards ``maximumDepth`` like those of predicates.
+    mutating func parseExpression() throws(FetchKitError) -> FetchPredicate.Operand {
+        var lhs = try parseTerm()
+        while case .arithmetic(let op) = token.kind, op.precedence == 1 {
+            try advance()
+            lhs = .arithmetic(lhs, op, try parseTerm())
+        }
+        return lhs
+    }
+
+    private mutating func parseTerm() throws(FetchKitError) -> FetchPredicate.Operand {
+        var lhs = try parseUnary()
+        while case .arithmetic(let op) = token.kind, op.precedence == 2 {
+            try advance()
+            lhs = .arithmetic(lhs, op, try parseUnary())
+        }
+        return lhs
+    }
+
+    /// `-x` (as `0 - x`), `(expression)` or an operand.
+    private mutating func parseUnary() throws(FetchKitError) -> FetchPredicate.Operand {
+        switch token.kind {
+        case .arithmetic(.subtract):
+            try enterNesting()
+            try advance()
+            let operand = try parseUnary()
+            nesting -= 1
+            return .arithmetic(.value(.integer(0)), .subtract, operand)
+        case .openParen:
+            try enterNesting()
+            try advance()
+            let inner = try parseExpression()
+            try expect("')'") { if case .closeParen = $0 { true } else { false } }
+            nesting -= 1
+            return inner
+        default:
+            return try parseOperand()
+        }
+    }
+
+    /// Counts one more level of nesting, failing past ``maximumDepth``.
+    mutating func enterNesting() throws(FetchKitError) {
+        nesting += 1
+        guard nesting <= Self.maximumDepth else {
+            throw FetchKitError.invalidPredicate("nesting deeper than \(Self.maximumDepth)", offset: token.start)
+        }
+    }
+
+    // MARK: - Key paths
+
+    /// A key path that starts at the current token, a name or `%K` (after `SELF.` or `@sum.`), or with
+    /// `fromVariable` also a subquery variable (`$t.category.tasks`).
+    mutating func parseKeyPathStart(
+        after what: String, fromVariable: Bool = false
+    ) throws(FetchKitError) -> FetchPredicate.Operand {
+        let start = token.start
+        switch token.kind {
+        case .word(let name, _):
+            try advance()
+            return try parseKeyPath([name], start: start)
+        case .argument(.key):
+            try advance()
+            let operand = try substitute(.key, at: start)
+            guard case .key(let key) = operand, case .dot = token.kind else { return operand }
+            return try parseKeyPath(key.components, start: start)
+        case .variable(let name) where fromVariable:
+            // `SUBQUERY($t.category.tasks, …)`: a nested subquery's collection from an outer variable.
+            try advance()
+            return try parseKeyPath(["$" + name], start: start)
+        default:
+            throw FetchKitError.invalidPredicate("expected a key after \(what)", offset: token.start)
+        }
+    }
+
+    // MARK: - Aggregates
+
+    /// The collection operator `@name` names: `nil` for `@count`, else `@sum`, `@avg`, `@min` or `@max`.
+    static func aggregateFunction(
+        _ name: String, at offset: Int
+    ) throws(FetchKitError) -> FetchPredicate.AggregateFunction? {
+        let lowered = name.lowercased()
+        if lowered == "count" { return nil }
+        guard let function = FetchPredicate.AggregateFunction(rawValue: lowered) else {
+            throw FetchKitError.invalidPredicate(
+                "unsupported construct: the collection operator '@\(name)' (FetchKit has @count, @sum, @avg, "
+                    + "@min and @max)",
+                offset: offset)
+        }
+        return function
+    }
+
+    /// `@avg.tasks.priority`: an aggregate written before its key path, which is split before its last key.
+    mutating func parsePrefixAggregate(_ name: String, start: Int) throws(FetchKitError) -> FetchPredicate.Operand {
+        try advance()
+        guard let function = try Self.aggregateFunction(name, at: start) else {
+            throw FetchKitError.invalidPredicate("@count needs a key path before it, as in tasks.@count", offset: start)
+        }
+        try expect("'.' after @\(name)") { if case .dot = $0 { true } else { false } }
+        let pathStart = token.start
+        guard case .key(let path) = try parseKeyPathStart(after: "'@\(name).'"), path.components.count >= 2 else {
+            throw FetchKitError.invalidPredicate(
+                "@\(name) needs a to-many key path and a key, as in @\(name).tasks.estimate", offset: pathStart)
+        }
+        let collection = FetchPredicate.Key(components: Array(path.components.dropLast()), offset: path.offset)
+        let value = FetchPredicate.Key(components: [path.components[path.components.count - 1]], offset: path.offset)
+        return .aggregate(function, collection: collection, value: value)
+    }
+
+    // MARK: - SUBQUERY
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    mutating func parseSubquery() throws(FetchKitError) -> FetchPredicate.Operand {
+        try advance()
+        try expect("'(' after SUBQUERY") { if case .openParen = $0 { true } else { false } }
+        try enterNesting()
+        let collectionStart = token.start
+        guard case .key(let collection) = try parseKeyPathStart(after: "'SUBQUERY('", fromVariable: true) else {
+            throw FetchKitError.invalidPredicate("SUBQUERY needs a to-many key path first", offset: collectionStart)
+        }
+        try expect("','") { if case .comma = $0 { true } else { false } }
+        guard case .variable(let variable) = token.kind else {
+            throw FetchKitError.invalidPredicate("SUBQUERY needs a variable such as $x second", offset: token.start)
+        }
+        try advance()
+        try expect("','") { if case .comma = $0 { true } else { false } }
+        let predicate = try parsePredicate(closedByParenthesis: true)
+        try expect("')'") { if case .closeParen = $0 { true } else { false } }
+        nesting -= 1
+        guard case .dot = token.kind else { throw Self.subqueryNeedsCount(at: token.start) }
+        try advance()
+        guard case .aggregate(let name) = token.kind, name.lowercased() == "count" else {
+            throw Self.subqueryNeedsCount(at: token.start)
+        }
+        try advance()
+        return .subquery(FetchPredicate.Subquery(collection: collection, variable: variable, predicate: predicate))
+    }
+
+    private static func subqueryNeedsCount(at offset: Int) -> FetchKitError {
+        .invalidPredicate(
+            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)",
+            offset: offset)
+    }
+}
