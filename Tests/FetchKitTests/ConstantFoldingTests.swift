@@ -53,3 +53,20 @@ struct ConstantFoldingTests {
         }
     }
 }
+
+@Suite("Dates far from 1970")
+struct FarDateTests {
+    @Test func aDateBeyondSixtyFourBitsOfMicrosecondsNeitherTrapsNorValidates() throws {
+        // Equality and hashing of such a date used to trap converting its microseconds to Int64.
+        let parsed = try FetchPredicate(format: "due == CAST(1e300, 'NSDate')")
+        #expect(parsed == parsed)
+        #expect(Set([parsed]).count == 1)
+        #expect(Date(timeIntervalSinceReferenceDate: 1e300).microsecondsSince1970 == .max)
+        #expect(Date(timeIntervalSinceReferenceDate: -1e300).microsecondsSince1970 == .min)
+        #expect(!Date(timeIntervalSinceReferenceDate: 1e300).isStorable)
+        #expect(Date(microsecondsSince1970: 253_402_300_799_999_999).isStorable)
+        #expect(throws: FetchKitError.self) { try parsed.validated(for: Fixtures.task, in: Fixtures.schema) }
+        let near = try FetchPredicate(format: "due == CAST(1e9, 'NSDate')")
+        #expect(throws: Never.self) { try near.validated(for: Fixtures.task, in: Fixtures.schema) }
+    }
+}

@@ -81,13 +81,27 @@ extension Date {
     /// Whole microseconds since 1970-01-01 00:00:00 UTC, rounded to the nearest.
     ///
     /// This is how every backend stores a date, so a date survives a round trip
-    /// exactly when it is already a whole number of microseconds.
+    /// exactly when it is already a whole number of microseconds. A date too far from 1970 for 64 bits of
+    /// microseconds (about 292,000 years either way, see ``isStorable``) saturates at `Int64.min` or
+    /// `Int64.max`; such a date is refused before it reaches a database.
     public var microsecondsSince1970: Int64 {
         // Split to keep precision: Double has 53 bits, microseconds since 1970 need ~51.
         let seconds = timeIntervalSince1970
+        guard seconds.isFinite else { return seconds < 0 ? .min : .max }
         let whole = seconds.rounded(.down)
         let fraction = ((seconds - whole) * 1_000_000).rounded()
-        return Int64(whole) * 1_000_000 + Int64(fraction)
+        guard let wholeSeconds = Int64(exactly: whole) else { return whole < 0 ? .min : .max }
+        let (micros, overflow) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { return wholeSeconds < 0 ? .min : .max }
+        let (total, overflowed) = micros.addingReportingOverflow(Int64(fraction))
+        return overflowed ? (micros < 0 ? .min : .max) : total
+    }
+
+    /// Whether the date is a whole number of microseconds away from 1970 that fits 64 bits: about
+    /// 292,000 years either way, the range FetchKit stores and compares.
+    public var isStorable: Bool {
+        let seconds = timeIntervalSince1970
+        return seconds.isFinite && abs(seconds) < 9_223_372_036_854
     }
 
     /// The date that is `microseconds` after 1970-01-01 00:00:00 UTC.

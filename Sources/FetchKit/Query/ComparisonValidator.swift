@@ -249,6 +249,12 @@ struct ComparisonValidator {
 
     /// `value` in the subject's type; integers and doubles compare with each other.
     func coerce(_ value: Value, to subject: Subject) throws -> Value {
+        if case .date(let date) = value, !date.isStorable {
+            throw FetchKitError.invalidPredicate(
+                "a date \(date.timeIntervalSince1970) seconds from 1970 cannot be compared "
+                    + "with '\(subject.name)' (dates are stored within about 292,000 years of 1970)",
+                offset: subject.offset)
+        }
         switch (subject.type, value) {
         case (.integer, .double(let number)) where !number.isNaN:
             return Int64(exactly: number).map(Value.integer) ?? value

@@ -220,6 +220,10 @@ extension SQLCompiler {
                 message: "\(entity.name).\(attribute.name) is required and has no value")
         case .double(let number) where number.isNaN:
             throw FetchKitError.invalidValue("\(entity.name).\(attribute.name) cannot store NaN")
+        case .date(let date) where !date.isStorable:
+            throw FetchKitError.invalidValue(
+                "\(entity.name).\(attribute.name) cannot store a date \(date.timeIntervalSince1970) seconds from 1970 "
+                    + "(dates are stored within about 292,000 years of 1970)")
         case .text(let text) where text.unicodeScalars.contains("\0"):
             throw FetchKitError.invalidValue("\(entity.name).\(attribute.name) cannot store text containing NUL")
         default:

@@ -38,6 +38,8 @@ extension StoreConformance {
             Check(name: "controller: a fetchLimit is never exceeded under churn", body: { try await $0.checkLimitUnderChurn(on: $1) }),
             Check(name: "controller: the incremental path equals refetch + diff under random writes",
                   body: { try await $0.checkIncrementalEqualsRefetch(on: $1) }),
+            Check(name: "controller: SUBQUERY, aggregates and arithmetic follow changes to the related table",
+                  body: { try await $0.checkExpressionControllers(on: $1) }),
         ]
     }
 

@@ -35,6 +35,14 @@ extension StoreConformance {
             FetchRequest(entity: "Task", predicate: predicate("done == NO"),
                          sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
                          sectionNameKeyPath: "category.name"),
+            // SUBQUERY, aggregates and arithmetic: evaluated by the database on every change they may concern.
+            FetchRequest(entity: "Category",
+                         predicate: predicate("SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
+                         sortDescriptors: [.ascending("name")]),
+            FetchRequest(entity: "Category", predicate: predicate("tasks.@sum.priority > 3 OR tasks.@max.ordering > 5"),
+                         sortDescriptors: [.descending("position")]),
+            FetchRequest(entity: "Task", predicate: predicate("priority * 2 > ordering AND category.tasks.@count >= 2"),
+                         sortDescriptors: [.ascending("title")], fetchLimit: 5),
         ]
     }()
 
