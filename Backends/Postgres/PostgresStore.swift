@@ -89,6 +89,7 @@ public final class PostgresStore: PersistentStore {
             if hasUnaccent { dialect.diacriticFoldFunction = "unaccent" }
             if hasICU {
                 dialect.caseFoldCollation = "und-x-icu"
+                dialect.caseFoldComposition = .lowerUpperLower
                 dialect.caseFoldMatchesMemory = true
             }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)

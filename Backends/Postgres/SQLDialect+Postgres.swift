@@ -7,9 +7,11 @@ extension SQLDialect {
     /// - Text is ordered and compared for order `COLLATE "C"` (code-point order, the same as ``SortKey`` and
     ///   SQLite), in table definitions and wherever the compiler sorts or compares text.
     /// - `NULLS FIRST` ascending (`NULLS LAST` descending), as every FetchKit backend orders.
-    /// - `[c]` and case-insensitive sorts use `lower(x COLLATE "und-x-icu")` when the server has ICU (the
-    ///   store checks when it opens; Debian's and most builds do): every script folds, whatever the
-    ///   database's locale, as SQLite's `fk_casefold` does. Without ICU they use `lower(x)`, which folds by
+    /// - `[c]` and case-insensitive sorts use `replace(lower(upper(lower(x COLLATE "und-x-icu"))), 'ς', 'σ')`
+    ///   when the server has ICU (the store checks when it opens; Debian's and most builds do): every script
+    ///   folds, whatever the database's locale, exactly as SQLite's `fk_casefold` does — `σ`/`ς`/`Σ` alike,
+    ///   `ß`/`ẞ`/`ss`/`SS` alike, `ﬁ` as `fi`, the Kelvin sign as `k`, the dotless `ı` as `i` (see
+    ///   ``SQLDialect/CaseFoldComposition/lowerUpperLower``). Without ICU they use `lower(x)`, which folds by
     ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
     ///   in the database (the store checks when it opens); otherwise `[d]` throws
     ///   ``FetchKitError/unsupported(_:)`` saying so.

@@ -201,11 +201,11 @@ struct SQLCompilerPredicateTests {
 
     @Test func stringOperatorWithAKeyEscapesInSQL() throws {
         #expect(try filter(compare(key("title"), .beginsWith, key("notes"))).sql
-            == #"t0."title" LIKE replace(replace(replace(t0."notes", '\', '\\'), '%', '\%'), '_', '\_') || '%' "#
-            + #"ESCAPE '\'"#)
+            == #"(t0."title" LIKE replace(replace(replace(t0."notes", '\', '\\'), '%', '\%'), '_', '\_') || '%' "#
+            + #"ESCAPE '\' AND t0."notes" <> '')"#)
         #expect(try filter(compare(key("title"), .endsWith, key("notes"))).sql
-            == #"t0."title" LIKE '%' || replace(replace(replace(t0."notes", '\', '\\'), '%', '\%'), '_', '\_') "#
-            + #"ESCAPE '\'"#)
+            == #"(t0."title" LIKE '%' || replace(replace(replace(t0."notes", '\', '\\'), '%', '\%'), '_', '\_') "#
+            + #"ESCAPE '\' AND t0."notes" <> '')"#)
         #expect(throws: FetchKitError.unsupported("LIKE with a key path as the pattern")) {
             try filter(compare(key("title"), .like, key("notes")))
         }

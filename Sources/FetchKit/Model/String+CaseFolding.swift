@@ -1,38 +1,27 @@
 extension String {
-    /// The text `[c]` comparisons and case-insensitive sorts compare: Unicode's full lowercase mapping,
-    /// with one context rule — a capital sigma that ends a word becomes `ς`, not `σ` (Unicode's
-    /// Final_Sigma condition, as ICU's and PostgreSQL's `lower()` apply it).
+    /// The text `[c]` comparisons and case-insensitive sorts compare: the full lowercase mapping of the
+    /// full uppercase mapping of the full lowercase mapping, with every small sigma written `σ`.
     ///
-    /// Every backend folds exactly this way (SQLite's `fk_casefold` calls it; PostgreSQL's
-    /// `lower(x COLLATE "und-x-icu")` agrees), so a case-insensitive order in memory is the database's.
+    /// That is Unicode's full case folding (what Foundation's case-insensitive comparison uses) except
+    /// for one letter: `σ`, `ς` and `Σ` fold together, `ß`, `ẞ`, `ss` and `SS` fold together, `ﬁ` folds
+    /// to `fi`, the Kelvin sign to `k`, `İ` to `i` followed by U+0307; but the dotless `ı` folds to `i`
+    /// (case folding keeps it apart), because its uppercase is `I`.
+    ///
+    /// Every backend folds exactly this way: SQLite's `fk_casefold` calls it and PostgreSQL writes it as
+    /// `replace(lower(upper(lower(x COLLATE "und-x-icu"))), 'ς', 'σ')` — the composition exists because
+    /// PostgreSQL before 18 has no case-folding function, and the dotless `ı` is the price of it. So a
+    /// case-insensitive comparison or order in memory is the database's.
     ///
     /// ```swift
-    /// "ΟΔΟΣ Zürich".fetchKitCaseFolded   // "οδος zürich"
+    /// "ΟΔΟΣ Straße".fetchKitCaseFolded   // "οδοσ strasse"
     /// ```
     ///
     /// - Complexity: O(*n*) in the number of Unicode scalars.
     package var fetchKitCaseFolded: String {
-        guard unicodeScalars.contains("\u{03A3}") else { return lowercased() }
-        let scalars = Array(unicodeScalars)
-        var folded = String.UnicodeScalarView()
-        for index in scalars.indices {
-            if scalars[index] == "\u{03A3}" && Self.endsWord(scalars, at: index) {
-                folded.append("\u{03C2}")
-            } else {
-                folded.append(contentsOf: scalars[index].properties.lowercaseMapping.unicodeScalars)
-            }
-        }
-        return String(folded)
-    }
-
-    /// Whether the sigma at `index` is final: a cased letter comes before it (skipping case-ignorable
-    /// scalars) and none after it (likewise).
-    private static func endsWord(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        var before = index - 1
-        while before >= 0 && scalars[before].properties.isCaseIgnorable { before -= 1 }
-        guard before >= 0, scalars[before].properties.isCased else { return false }
-        var after = index + 1
-        while after < scalars.count && scalars[after].properties.isCaseIgnorable { after += 1 }
-        return after == scalars.count || !scalars[after].properties.isCased
+        if utf8.allSatisfy({ $0 < 0x80 }) { return lowercased() }
+        let folded = lowercased().uppercased().lowercased()
+        // Swift's lowercase mapping has no final-sigma rule today; should it gain one, `ς` still folds to `σ`.
+        guard folded.unicodeScalars.contains("\u{03C2}") else { return folded }
+        return String(String.UnicodeScalarView(folded.unicodeScalars.map { $0 == "\u{03C2}" ? "\u{03C3}" : $0 }))
     }
 }

@@ -12,7 +12,8 @@ extension FetchPredicate {
     /// ``Record/attributeName(forProperty:)``), captured values of attribute types (and their
     /// optionals, raw-value enums, arrays and ranges), `==`, `!=`, `<`, `<=`, `>`, `>=`, `&&`, `||`, `!`,
     /// `array.contains($0.x)` (`IN`), `(a...b).contains($0.x)` (`BETWEEN`), `(a..<b).contains($0.x)`,
-    /// `$0.text.contains(s)` (`CONTAINS`), `$0.text.starts(with: s)` (`BEGINSWITH`),
+    /// `$0.text.contains(s)` (`CONTAINS`), `$0.text.starts(with: s)` (`BEGINSWITH`) — both true for an empty
+    /// `s`, as in Swift, where a format string's `CONTAINS ''` is false, as in NSPredicate —
     /// `localizedStandardContains` where Foundation has it (`CONTAINS[cd]`), and a forced unwrap of
     /// a property (`$0.due! < date`: a `NULL` makes the comparison false, as in SQL).
     ///

@@ -294,8 +294,10 @@ extension SQLCompiler {
     ) throws -> SQLCondition {
         let pattern: SQLFragment
         var isNullable = lhs.isNullable
+        let needle: LikePattern.Needle
         switch rhs {
         case .value(.text(let text)):
+            needle = .text(text)
             pattern = .binding(.text(LikePattern.pattern(for: op, text)))
         case .value(.null):
             return .alwaysFalse
@@ -306,11 +308,12 @@ extension SQLCompiler {
             let right = try operand(rhs, in: scope)
             isNullable = isNullable || right.isNullable
             pattern = LikePattern.sqlPattern(for: op, escaping: right.sql)
+            needle = .column(right.sql)
         default:
             throw FetchKitError.invalidPredicate("\(op.rawValue) needs a text or a key path on its right", offset: nil)
         }
         let sql = try folded(lhs.sql, options) + " LIKE " + folded(pattern, options) + " ESCAPE '\\'"
-        return SQLCondition(sql: sql, isNullable: isNullable)
+        return LikePattern.excludingEmptyNeedle(SQLCondition(sql: sql, isNullable: isNullable), op, needle)
     }
 
     /// `value` bound to be compared with the column of `native` as it is.

@@ -32,6 +32,17 @@ public struct SQLDialect: Sendable, Hashable {
         case anyArray
     }
 
+    /// How ``SQLDialect/caseFoldFunction`` makes the case fold of `[c]` and case-insensitive sorts.
+    public enum CaseFoldComposition: Sendable, Hashable {
+        /// `f(x)`: the function folds by itself (SQLite's `fk_casefold`, or a plain `lower`).
+        case single
+        /// `replace(f(upper(f(x))), 'ς', 'σ')`: a full lowercase mapping `f` composed with the full uppercase
+        /// mapping, so that `ß`, `ẞ`, `ss` and `SS` fold alike (`upper('ß')` is `SS`), as do `ﬁ` and `fi`, and
+        /// every small sigma written `σ` — FetchKit's fold (see ``caseFoldMatchesMemory``) where the database
+        /// only has `lower()` and `upper()`.
+        case lowerUpperLower
+    }
+
     /// How an upsert (insert or update on a primary-key conflict) is written.
     public enum UpsertSyntax: Sendable, Hashable {
         /// `INSERT … ON CONFLICT ("pk") DO UPDATE SET "c" = excluded."c"` (SQLite ≥ 3.24, PostgreSQL ≥ 9.5).
@@ -46,6 +57,8 @@ public struct SQLDialect: Sendable, Hashable {
     public var maxBoundParameters: Int
     /// The SQL function that folds case for `[c]` and case-insensitive sorts (`fk_casefold`, `lower`).
     public var caseFoldFunction: String
+    /// How ``caseFoldFunction`` is applied: alone, or composed with `upper` into a full fold.
+    public var caseFoldComposition: CaseFoldComposition
     /// The collation the case fold applies to its argument (`lower(x COLLATE "und-x-icu")`), so that it
     /// folds every script whatever the database's locale; `nil` to fold by the default.
     public var caseFoldCollation: String?
@@ -80,9 +93,10 @@ public struct SQLDialect: Sendable, Hashable {
     /// The clause written before `OFFSET ?` when a request has an offset but no limit
     /// (`LIMIT -1` for SQLite, which needs a limit; empty when `OFFSET` may stand alone).
     public var offsetWithoutLimit: String
-    /// Whether ``caseFoldFunction`` folds exactly as FetchKit does in memory (Unicode's full lowercase
-    /// mapping with the final-sigma rule), so that live results may evaluate `[c]` in memory; `false` sends
-    /// predicates with `[c]` through the database on every change.
+    /// Whether the case fold (``caseFoldFunction`` as ``caseFoldComposition`` applies it) folds exactly as
+    /// FetchKit does in memory — the full lowercase mapping of the full uppercase mapping of the full
+    /// lowercase mapping, every small sigma written `σ` — so that live results may evaluate `[c]` in memory;
+    /// `false` sends predicates with `[c]` through the database on every change.
     public var caseFoldMatchesMemory: Bool
     /// Whether ``diacriticFoldFunction`` folds exactly as Foundation's diacritic-insensitive folding
     /// (`String.folding(options: .diacriticInsensitive, locale: nil)`), so that live results may evaluate
@@ -122,6 +136,7 @@ public struct SQLDialect: Sendable, Hashable {
         supportsReturning: Bool = true,
         offsetWithoutLimit: String = "",
         caseFoldCollation: String? = nil,
+        caseFoldComposition: CaseFoldComposition = .single,
         caseFoldMatchesMemory: Bool = false,
         diacriticFoldMatchesMemory: Bool = false,
         mixedNumberComparison: MixedNumberComparison = .asDouble,
@@ -145,20 +160,37 @@ public struct SQLDialect: Sendable, Hashable {
         self.supportsReturning = supportsReturning
         self.offsetWithoutLimit = offsetWithoutLimit
         self.caseFoldCollation = caseFoldCollation
+        self.caseFoldComposition = caseFoldComposition
         self.caseFoldMatchesMemory = caseFoldMatchesMemory
         self.diacriticFoldMatchesMemory = diacriticFoldMatchesMemory
         self.mixedNumberComparison = mixedNumberComparison
         self.floatingPointCastType = floatingPointCastType
     }
 
-    /// `expression` folded for case: ``caseFoldFunction`` over it, in ``caseFoldCollation`` when set.
+    /// `expression` folded for case: ``caseFoldFunction`` over it (composed as ``caseFoldComposition`` says),
+    /// in ``caseFoldCollation`` when set.
     func caseFolded(_ expression: SQLFragment) -> SQLFragment {
-        caseFoldFunction + "(" + expression + caseFoldCollationClause + ")"
+        let (open, close) = caseFoldWrapping
+        return open + expression + close
     }
 
     /// `expression` folded for case (see ``caseFolded(_:)-(SQLFragment)``).
     func caseFolded(_ expression: String) -> String {
-        caseFoldFunction + "(" + expression + caseFoldCollationClause + ")"
+        let (open, close) = caseFoldWrapping
+        return open + expression + close
+    }
+
+    /// The SQL written before and after the expression a case fold applies to:
+    /// `lower(` and ` COLLATE "und-x-icu")`, or `replace(lower(upper(lower(` and `…)))), 'ς', 'σ')`.
+    private var caseFoldWrapping: (String, String) {
+        let function = caseFoldFunction + "("
+        let collated = caseFoldCollationClause + ")"
+        switch caseFoldComposition {
+        case .single:
+            return (function, collated)
+        case .lowerUpperLower:
+            return ("replace(" + function + "upper(" + function, collated + "))" + ", 'ς', 'σ')")
+        }
     }
 
     /// ` COLLATE "…"` for ``caseFoldCollation``, or nothing.

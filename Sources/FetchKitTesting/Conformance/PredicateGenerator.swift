@@ -39,6 +39,7 @@ struct PredicateGenerator {
         "", "a", "A", "abc", "ABC", "Abc", "abd", "b", "Zürich", "zürich", "ZÜRICH", "e\u{301}", "\u{e9}", "E\u{301}",
         "\u{c9}", "Straße", "STRASSE", "ΟΔΟΣ", "οδος", "οδοσ", "İstanbul", "istanbul", "50%", "50_", "a%b", "a_b",
         "a\\b", "100", "x*y", "x?y", "naïve", "naive", "ǅ", "ǆ", "日本", "😀", " a", "a ",
+        "ß", "ss", "ẞ", "σ", "ς", "ı", "I", "ﬁ", "fi", "\u{212A}",
     ]
     static let integers: [Int64] = [
         0, 1, -1, 2, 3, 7, 42, -42, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, .max, .min, .max - 1, 1_000_000,

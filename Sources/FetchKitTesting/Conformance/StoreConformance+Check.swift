@@ -28,7 +28,7 @@ extension StoreConformance {
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
-                + StoreConformance.bulkInsertChecks + [liveResults]
+                + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

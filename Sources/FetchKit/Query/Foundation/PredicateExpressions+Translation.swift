@@ -112,16 +112,16 @@ extension PredicateExpressions.SequenceContains: FetchPredicateTranslatable {
 }
 
 extension PredicateExpressions.CollectionContainsCollection: FetchPredicateTranslatable {
-    /// `$0.title.contains("x")`: `title CONTAINS "x"`.
+    /// `$0.title.contains("x")`: `title CONTAINS "x"` (an empty needle keeps Swift's meaning: true).
     func fetchPredicateNode<R: Record>(in translation: PredicateTranslation<R>) throws -> PredicateNode {
-        try translation.comparison(base, .contains, other)
+        try translation.substringComparison(base, .contains, other)
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: FetchPredicateTranslatable {
-    /// `$0.title.starts(with: "x")`: `title BEGINSWITH "x"`.
+    /// `$0.title.starts(with: "x")`: `title BEGINSWITH "x"` (an empty prefix keeps Swift's meaning: true).
     func fetchPredicateNode<R: Record>(in translation: PredicateTranslation<R>) throws -> PredicateNode {
-        try translation.comparison(base, .beginsWith, prefix)
+        try translation.substringComparison(base, .beginsWith, prefix)
     }
 }
 

@@ -36,7 +36,7 @@ extension InMemoryPredicate {
             case list([Value], includesNull: Bool)
             case range(Value, Value)
             case pattern(LikeMatcher)
-            /// A pattern operator against `nil`: the compiler writes a constant false.
+            /// A pattern operator against `nil` or an empty needle: the compiler writes a constant false.
             case never
         }
 
@@ -68,9 +68,12 @@ extension InMemoryPredicate {
             case .value(let value):
                 return compare(left, value)
             case .column(let name):
-                let other = fold.apply(row[name] ?? .null)
+                let stored = row[name] ?? .null
+                let other = fold.apply(stored)
                 switch op {
                 case .beginsWith, .endsWith, .contains:
+                    // `needle <> ''` beside the match (LikePattern.excludingEmptyNeedle), before any fold.
+                    if stored == .text("") { return false }
                     guard case .text(let text) = left, case .text(let part) = other else { return nil }
                     return Self.contains(text, part, op)
                 case .equal, .notEqual:
@@ -136,8 +139,8 @@ extension InMemoryPredicate {
             }
         }
 
-        /// `BEGINSWITH`, `ENDSWITH` or `CONTAINS` with another column's text, by bytes (`LIKE` on the
-        /// column's escaped text).
+        /// `BEGINSWITH`, `ENDSWITH` or `CONTAINS` with another column's non-empty text, by bytes (`LIKE` on
+        /// the column's escaped text).
         private static func contains(_ text: String, _ part: String, _ op: FetchPredicate.Operator) -> Bool {
             let haystack = Array(text.utf8)
             let needle = Array(part.utf8)
@@ -146,6 +149,7 @@ extension InMemoryPredicate {
             case .beginsWith: return haystack.starts(with: needle)
             case .endsWith: return haystack.suffix(needle.count).elementsEqual(needle)
             default:
+                // Empty only when a `[d]` fold removed every scalar: `LIKE '%%'` then matches.
                 if needle.isEmpty { return true }
                 for start in 0...(haystack.count - needle.count)
                 where haystack[start..<(start + needle.count)].elementsEqual(needle) {

@@ -6,7 +6,8 @@
 /// is null-safe, text compares by UTF-8 bytes (NFC and NFD forms differ, as in the database), `-0.0`
 /// equals `0`, integers compare with doubles as the dialect does, `[c]` / `[d]` fold as the dialect's fold
 /// functions do, and `LIKE` / `BEGINSWITH` / `ENDSWITH` / `CONTAINS` match code points with `*`/`?` (`%`/`_`
-/// in SQL) as wildcards and escapes as written.
+/// in SQL) as wildcards and escapes as written, an empty needle of `BEGINSWITH` / `ENDSWITH` / `CONTAINS`
+/// matching nothing (NSPredicate's rule, ``LikePattern/excludingEmptyNeedle(_:needle:)``).
 ///
 /// Not every predicate can be reproduced: `ANY` / `ALL` / `NONE`, `@count`, aggregates and `SUBQUERY` across
 /// to-many relationships, arithmetic, a constant on the left of a string operator, `MATCHES`, and folds the dialect does not perform as FetchKit does in memory
@@ -136,13 +137,15 @@ extension InMemoryPredicate {
                 right = .list(present.map { fold.apply($0) }, includesNull: present.count < values.count)
             case (.between, .list(let bounds)) where bounds.count == 2:
                 right = .range(fold.apply(bounds[0]), fold.apply(bounds[1]))
+            case (.beginsWith, .value(.null)), (.endsWith, .value(.null)), (.contains, .value(.null)),
+                (.like, .value(.null)), (.beginsWith, .value(.text(""))), (.endsWith, .value(.text(""))),
+                (.contains, .value(.text(""))):
+                // Against nil, and NSPredicate's empty needle: the compiler writes a constant false.
+                return Test(column: left, type: type, op: comparison.op, right: .never, fold: fold, dialect: dialect)
             case (.beginsWith, .value(.text(let text))), (.endsWith, .value(.text(let text))),
                 (.contains, .value(.text(let text))), (.like, .value(.text(let text))):
                 let pattern = LikePattern.pattern(for: comparison.op, text)
                 right = .pattern(LikeMatcher(sqlPattern: fold.apply(pattern)))
-            case (.beginsWith, .value(.null)), (.endsWith, .value(.null)), (.contains, .value(.null)),
-                (.like, .value(.null)):
-                return Test(column: left, type: type, op: comparison.op, right: .never, fold: fold, dialect: dialect)
             case (.like, _), (.in, _), (.between, _):
                 return nil
             case (.beginsWith, _), (.endsWith, _), (.contains, _):
