@@ -96,6 +96,24 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
+        // The predicate-format fuzzer's engine (Fuzz/README.md): shared by `fetchkit-fuzz` and FetchKitFuzzTests,
+        // not a product, so users never see it. Dialects are passed in, so it depends on no backend.
+        .target(
+            name: "FetchKitFuzz",
+            dependencies: ["FetchKit", "FetchKitTesting"],
+            path: "Fuzz/Engine",
+            swiftSettings: strictSettings
+        ),
+        // A developer tool, not a product: `swift build -c release --product fetchkit-fuzz`.
+        .executableTarget(
+            name: "fetchkit-fuzz",
+            dependencies: [
+                "FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Fuzz/Runner",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FetchKitTests",
             dependencies: ["FetchKit", "FetchKitTesting"],
@@ -107,6 +125,11 @@ let package = Package(
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitFuzzTests",
+            dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres"],
             swiftSettings: strictSettings
         ),
         .testTarget(
