@@ -5,6 +5,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
 let package = Package(
     name: "FetchKit",
@@ -79,8 +80,7 @@ let package = Package(
         .executableTarget(
             name: "fetchkit",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Not Sources/fetchkit: it would differ from Sources/FetchKit only by case (one folder on macOS).
@@ -107,10 +107,7 @@ let package = Package(
         // A developer tool, not a product: `swift build -c release --product fetchkit-fuzz`.
         .executableTarget(
             name: "fetchkit-fuzz",
-            dependencies: [
-                "FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres", argumentParser],
             path: "Fuzz/Runner",
             swiftSettings: strictSettings
         ),

@@ -2,20 +2,11 @@
 public struct FuzzReport: Sendable, CustomStringConvertible {
     /// One broken property, on one input.
     public struct Failure: Sendable, CustomStringConvertible {
-        /// Which property broke.
+        /// Which property broke: an error's offset outside the string, a `predicateFormat` that does not parse,
+        /// or parses to another predicate, or does not render back to itself, a validation that a second one
+        /// changes, an input slower than the bound.
         public enum Kind: String, Sendable, CaseIterable {
-            /// An error's offset lies outside the format string.
-            case offsetOutOfRange = "error offset out of range"
-            /// `predicateFormat` does not parse.
-            case formatDoesNotParse = "predicateFormat does not parse"
-            /// `predicateFormat` parses to a different predicate.
-            case roundTripDiffers = "round trip differs"
-            /// Rendering the re-parsed predicate gives other text.
-            case notFixedPoint = "predicateFormat is not a fixed point"
-            /// Validating a validated predicate changes it.
-            case validationNotIdempotent = "validation is not idempotent"
-            /// One input took longer than the bound.
-            case slow = "slower than the bound"
+            case offsetOutOfRange, formatDoesNotParse, roundTripDiffers, notFixedPoint, validationNotIdempotent, slow
         }
 
         public var kind: Kind
