@@ -5,6 +5,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
 let package = Package(
     name: "FetchKit",
@@ -79,8 +80,7 @@ let package = Package(
         .executableTarget(
             name: "fetchkit",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Not Sources/fetchkit: it would differ from Sources/FetchKit only by case (one folder on macOS).
@@ -96,6 +96,21 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
+        // The predicate-format fuzzer's engine (Fuzz/README.md): shared by `fetchkit-fuzz` and FetchKitFuzzTests,
+        // not a product, so users never see it. Dialects are passed in, so it depends on no backend.
+        .target(
+            name: "FetchKitFuzz",
+            dependencies: ["FetchKit", "FetchKitTesting"],
+            path: "Fuzz/Engine",
+            swiftSettings: strictSettings
+        ),
+        // A developer tool, not a product: `swift build -c release --product fetchkit-fuzz`.
+        .executableTarget(
+            name: "fetchkit-fuzz",
+            dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres", argumentParser],
+            path: "Fuzz/Runner",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FetchKitTests",
             dependencies: ["FetchKit", "FetchKitTesting"],
@@ -107,6 +122,11 @@ let package = Package(
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitFuzzTests",
+            dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres"],
             swiftSettings: strictSettings
         ),
         .testTarget(

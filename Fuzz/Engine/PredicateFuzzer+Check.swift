@@ -1,0 +1,77 @@
+import FetchKit
+
+extension PredicateFuzzer {
+    /// What one input did.
+    struct Outcome {
+        var accepted = false
+        var validatedPairs = 0
+        var compiled = 0
+        var compileErrors = 0
+        var knownIssue: FuzzKnownIssue?
+        var failures: [(FuzzReport.Failure.Kind, String)] = []
+    }
+
+    /// Parses `input`, round-trips what it accepts, validates it against each fixture entity and compiles it
+    /// for each dialect.
+    func check(_ input: FuzzInput) -> Outcome {
+        var outcome = Outcome()
+        let predicate: FetchPredicate
+        do {
+            predicate = try FetchPredicate(format: input.format, argumentArray: input.arguments)
+        } catch {
+            if case .invalidPredicate(_, let offset?)? = error as? FetchKitError,
+                !(0...input.format.utf8.count).contains(offset)
+            {
+                outcome.failures.append((.offsetOutOfRange, "\(error)"))
+            }
+            return outcome
+        }
+        outcome.accepted = true
+        let text = predicate.predicateFormat
+        if !strict, let issue = FuzzKnownIssue.shown(by: text) {
+            outcome.knownIssue = issue
+            return outcome
+        }
+        outcome.failures += Self.roundTripFailures(predicate, rendered: text)
+        for entity in schema.entities {
+            guard let validated = try? predicate.validated(for: entity, in: schema) else { continue }
+            outcome.validatedPairs += 1
+            if (try? validated.validated(for: entity, in: schema)) != validated {
+                outcome.failures.append((.validationNotIdempotent, "\(entity.name): \(validated.predicateFormat)"))
+            }
+            for compiler in compilers {
+                if (try? compiler.fetch(FetchRequest(entity: entity.name, predicate: predicate))) != nil {
+                    outcome.compiled += 1
+                } else {
+                    outcome.compileErrors += 1
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// The round-trip properties of an accepted predicate: its format parses back to it, and is a fixed point.
+    static func roundTripFailures(
+        _ predicate: FetchPredicate, rendered text: String
+    ) -> [(FuzzReport.Failure.Kind, String)] {
+        let reparsed: FetchPredicate
+        do {
+            reparsed = try FetchPredicate(format: text)
+        } catch {
+            return [(.formatDoesNotParse, "predicateFormat \(String(reflecting: text)) throws \(error)")]
+        }
+        guard reparsed == predicate else {
+            return [(.roundTripDiffers, "\(String(reflecting: text)) parses to \(String(reflecting: reparsed.predicateFormat)): \(predicate) vs \(reparsed)")]
+        }
+        let again = reparsed.predicateFormat
+        guard again == text else {
+            return [(.notFixedPoint, "\(String(reflecting: text)) renders again as \(String(reflecting: again))")]
+        }
+        return []
+    }
+
+    /// Whether `input` still breaks the property `kind`.
+    func fails(_ input: FuzzInput, with kind: FuzzReport.Failure.Kind) -> Bool {
+        check(input).failures.contains { $0.0 == kind }
+    }
+}
