@@ -30,8 +30,11 @@ extension SQLCompiler {
         _ lhs: FetchPredicate.Operand, _ op: FetchPredicate.ArithmeticOperator, _ rhs: FetchPredicate.Operand,
         in scope: QueryScope
     ) throws -> SQLOperand {
-        let left = try operand(lhs, in: scope)
         let right = try operand(rhs, in: scope)
+        if case .value(.integer(0)) = lhs, op == .subtract {
+            return SQLOperand(sql: "(-" + right.sql + ")", type: right.type, isNullable: right.isNullable)
+        }
+        let left = try operand(lhs, in: scope)
         let isNullable = left.isNullable || right.isNullable
         guard op == .divide else {
             let type: AttributeType = left.type == .double || right.type == .double ? .double : .integer

@@ -1,0 +1,51 @@
+import FetchKit
+import FetchKitPostgres
+import FetchKitTesting
+import Testing
+
+/// Golden SQL of arithmetic, lists of key paths, a constant on the left, `%@ IN` a relationship, aggregates and
+/// `SUBQUERY` in the PostgreSQL dialect (the conformance suite runs the same forms against the database).
+@Suite("PostgreSQL SQL: expressions, aggregates and SUBQUERY")
+struct PostgresExpressionSQLTests {
+    /// (entity, format (`%@` is 5), the count statement after `SELECT COUNT(*) FROM `)
+    static let cases: [(String, String, String)] = [
+        ("Task", #"priority * 2 > ordering + 4"#,
+         #""task" AS t0 WHERE (t0."priority" * $1) > (t0."ordering" + $2)"#),
+        ("Task", #"priority / 2 == 1.5"#,
+         #""task" AS t0 WHERE (CAST(t0."priority" AS DOUBLE PRECISION) / NULLIF(CAST($1 AS DOUBLE PRECISION), 0)) = $2"#),
+        ("Task", #"priority BETWEEN {ordering, 5}"#,
+         #""task" AS t0 WHERE t0."priority" BETWEEN t0."ordering" AND $1"#),
+        ("Task", #"priority IN {ordering, 1}"#,
+         #""task" AS t0 WHERE (t0."priority" IS NOT DISTINCT FROM t0."ordering" OR t0."priority" = $1)"#),
+        ("Task", #"'Buy milk and more' BEGINSWITH title"#,
+         #""task" AS t0 WHERE ($1 LIKE replace(replace(replace(t0."title", '\', '\\'), '%', '\%'), '_', '\_') || '%' ESCAPE '\' AND t0."title" <> '')"#),
+        ("Category", #"%@ IN tasks"#,
+         #""category" AS t0 WHERE EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t0."id" AND s1."id" = $1)"#),
+        ("Category", #"tasks.@sum.priority > 5"#,
+         #""category" AS t0 WHERE (SELECT COALESCE(SUM(s1."priority"), 0) FROM "task" AS s1 WHERE s1."category_id" = t0."id") > $1"#),
+        ("Category", #"tasks.@avg.priority > 2"#,
+         #""category" AS t0 WHERE (SELECT CAST(AVG(s1."priority") AS DOUBLE PRECISION) FROM "task" AS s1 WHERE s1."category_id" = t0."id") > $1"#),
+        ("Category", #"tasks.@max.title > 'W'"#,
+         #""category" AS t0 WHERE (SELECT MAX(s1."title" COLLATE "C") FROM "task" AS s1 WHERE s1."category_id" = t0."id") COLLATE "C" > $1"#),
+        ("Task", #"category.tasks.@min.ordering < 1"#,
+         #""task" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE (SELECT MIN(s1."ordering") FROM "task" AS s1 WHERE s1."category_id" = t1."id") < $1"#),
+        ("Category", #"SUBQUERY(tasks, $t, $t.done == NO AND $t.category.name BEGINSWITH[c] 'w').@count > 0"#,
+         #""category" AS t0 WHERE (SELECT COUNT(*) FROM "task" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" WHERE s1."category_id" = t0."id" AND (s1."done" = $1 AND lower(s2."name") LIKE lower($2) ESCAPE '\')) > $3"#),
+        ("Category", #"SUBQUERY(tasks, $t, SUBQUERY($t.category.tasks, $u, $u.priority > $t.priority).@count == 0).@count == 1"#,
+         #""category" AS t0 WHERE (SELECT COUNT(*) FROM "task" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" WHERE s1."category_id" = t0."id" AND ((SELECT COUNT(*) FROM "task" AS s3 WHERE s3."category_id" = s2."id" AND (s3."priority" > s1."priority")) = $1)) = $2"#),
+        ("Category", #"SUBQUERY(tasks, $t, $t == 5 AND $t.priority > position).@count == 1"#,
+         #""category" AS t0 WHERE (SELECT COUNT(*) FROM "task" AS s1 WHERE s1."category_id" = t0."id" AND (s1."id" = $1 AND s1."priority" > t0."position")) = $2"#),
+        ("Task", #"-ordering < -(priority)"#,
+         #""task" AS t0 WHERE (-t0."ordering") < (-t0."priority")"#),
+    ]
+
+    @Test("compiles to the expected SQL", arguments: 0..<cases.count)
+    func compiles(index: Int) throws {
+        let (entity, format, expected) = Self.cases[index]
+        let compiler = SQLCompiler(schema: Fixtures.schema, dialect: .postgres)
+        let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [5] : [])
+            .validated(for: Fixtures.schema.entity(named: entity), in: Fixtures.schema)
+        let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate))
+        #expect(statement.sql == "SELECT COUNT(*) FROM " + expected, "\(format)")
+    }
+}
