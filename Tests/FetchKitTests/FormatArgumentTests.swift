@@ -6,6 +6,17 @@ private typealias F = FormatFixture
 
 @Suite("Format parser: %@ %K %d %f substitutions")
 struct FormatArgumentTests {
+    /// The explanation every refused `%K` argument's message ends with.
+    static let notAKeyPath = " (keys are names of letters, digits and '_' joined by dots; declare a "
+        + "column named otherwise as an attribute with such a name and column:)"
+
+    @Test func aKeyArgumentMayHoldAnAggregate() throws {
+        #expect(try FetchPredicate(format: "%K > 3", "tasks.@sum.estimate")
+            == FetchPredicate(format: "tasks.@sum.estimate > 3"))
+        #expect(try FetchPredicate(format: "%K > 3", "tasks.@COUNT") == FetchPredicate(format: "tasks.@count > 3"))
+        #expect(try FetchPredicate(format: "category.%K > 3", "tasks.@max.p")
+            == FetchPredicate(format: "category.tasks.@max.p > 3"))
+    }
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
     static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
 
@@ -141,19 +152,20 @@ struct FormatArgumentTests {
         ("a == 1", [1], "1 argument given, 0 used", nil),
         ("a == %@", [1, 2], "2 arguments given, 1 used", nil),
         ("a == '%@'", ["x"], "1 argument given, 0 used", nil),
-        ("%K == 1", ["name; DROP TABLE task"], "%K argument 'name; DROP TABLE task' is not a key path", 0),
-        ("%K == 1", ["x; DROP TABLE t"], "%K argument 'x; DROP TABLE t' is not a key path", 0),
-        ("a == 1 AND %K == 1", [""], "%K argument '' is not a key path", 11),
-        ("%K == 1", ["a..b"], "%K argument 'a..b' is not a key path", 0),
-        ("%K == 1", ["1abc"], "%K argument '1abc' is not a key path", 0),
-        ("%K == 1", ["a.b."], "%K argument 'a.b.' is not a key path", 0),
-        ("a.%K == 1", ["b c"], "%K argument 'b c' is not a key path", 2),
+        ("%K == 1", ["name; DROP TABLE task"], "%K argument 'name; DROP TABLE task' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["x; DROP TABLE t"], "%K argument 'x; DROP TABLE t' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("a == 1 AND %K == 1", [""], "%K argument '' is not a key path" + FormatArgumentTests.notAKeyPath, 11),
+        ("%K == 1", ["a..b"], "%K argument 'a..b' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["1abc"], "%K argument '1abc' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["a.b."], "%K argument 'a.b.' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("a.%K == 1", ["b c"], "%K argument 'b c' is not a key path" + FormatArgumentTests.notAKeyPath, 2),
         ("a.%K == 1", [3], "%K needs a string argument, got an integer", 2),
         ("a.%@ == 1", ["b"], "expected a key after '.'", 2),
-        ("%K == 1", ["@count"], "%K argument '@count' is not a key path", 0),
-        ("%K == 1", ["tasks.@sum"], "%K argument 'tasks.@sum' is not a key path", 0),
-        ("%K == 1", ["na me"], "%K argument 'na me' is not a key path", 0),
-        ("%K == 1", ["\"name\""], "%K argument '\"name\"' is not a key path", 0),
+        ("%K == 1", ["@count"], "%K argument '@count' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["tasks.@sum"], "%K argument 'tasks.@sum' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["tasks.@allKeys.x"], "%K argument 'tasks.@allKeys.x' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["na me"], "%K argument 'na me' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["\"name\""], "%K argument '\"name\"' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", [3], "%K needs a string argument, got an integer", 0),
         ("%K == 1", [["a"]], "%K needs a string argument, got a list of 1 value", 0),
         ("a == %d", ["x"], "%d needs an integer argument, got a text", 5),

@@ -150,7 +150,7 @@ struct FormatHostileInputTests {
 
     @Test func keyArgumentCannotInjectSQL() {
         #expect(throws: FetchKitError.invalidPredicate(
-            "%K argument 'name; DROP TABLE task' is not a key path", offset: 0)
+            "%K argument 'name; DROP TABLE task' is not a key path" + FormatArgumentTests.notAKeyPath, offset: 0)
         ) {
             try FetchPredicate(format: "%K == %@", "name; DROP TABLE task", "x")
         }

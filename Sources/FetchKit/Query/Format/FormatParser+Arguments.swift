@@ -58,18 +58,37 @@ extension FormatParser {
         return .invalidPredicate("\(specifier.spelling) needs \(expected) argument, got \(got)", offset: offset)
     }
 
-    /// The key path a `%K` argument names: names joined by dots, optionally ending in `.@count`.
+    /// The key path a `%K` argument names: names joined by dots, optionally ending in `.@count` or holding
+    /// an aggregate (`tasks.@sum.estimate`).
+    ///
+    /// A key is an attribute's or relationship's name, never a column's: a column named `first name` is declared
+    /// as an attribute with a plain name (`Attribute("firstName", .text, column: "first name")`), so that a
+    /// `%K` argument can never carry SQL.
     static func keyOperand(argument path: String, offset: Int) throws(FetchKitError) -> FetchPredicate.Operand {
-        var components = path.split(separator: ".", omittingEmptySubsequences: false)
-        let counted = components.count > 1 && components.last?.lowercased() == "@count"
-        if counted { components.removeLast() }
-        guard components.allSatisfy(FormatBytes.isName) else {
-            let shown = FormatBytes.excerpt(ArraySlice(path.utf8), limit: 60)
-            throw FetchKitError.invalidPredicate("%K argument '\(shown)' is not a key path", offset: offset)
+        let parts = path.split(separator: ".", omittingEmptySubsequences: false)
+        let components = parts.map(String.init)
+        if let at = parts.firstIndex(where: { $0.hasPrefix("@") }), at > 0,
+            parts[..<at].allSatisfy(FormatBytes.isName), parts[(at + 1)...].allSatisfy(FormatBytes.isName)
+        {
+            let name = parts[at].dropFirst().lowercased()
+            let collection = FetchPredicate.Key(components: Array(components[..<at]), offset: offset)
+            let rest = Array(components[(at + 1)...])
+            if name == "count" && rest.isEmpty { return .count(collection) }
+            if let function = FetchPredicate.AggregateFunction(rawValue: name), !rest.isEmpty {
+                return .aggregate(function, collection: collection, value: FetchPredicate.Key(components: rest, offset: offset))
+            }
         }
-        let key = FetchPredicate.Key(components: components.map(String.init), offset: offset)
-        return counted ? .count(key) : .key(key)
+        guard parts.allSatisfy(FormatBytes.isName) else {
+            let shown = FormatBytes.excerpt(ArraySlice(path.utf8), limit: 60)
+            throw FetchKitError.invalidPredicate(
+                "%K argument '\(shown)' is not a key path" + notAKeyPathReason, offset: offset)
+        }
+        return .key(FetchPredicate.Key(components: components, offset: offset))
     }
+
+    /// Why a `%K` argument is refused: keys are names, and a column named otherwise is mapped to one.
+    static let notAKeyPathReason = " (keys are names of letters, digits and '_' joined by dots; declare a "
+        + "column named otherwise as an attribute with such a name and column:)"
 
     // MARK: - CAST
 

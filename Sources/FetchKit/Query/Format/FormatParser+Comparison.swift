@@ -202,7 +202,10 @@ extension FormatParser {
             }
         }
         if components.count == 1, case .openParen = token.kind {
-            throw FetchKitError.invalidPredicate("unsupported function '\(components[0])'", offset: start)
+            throw FetchKitError.invalidPredicate(
+                "unsupported construct: the function call \(components[0])(…) (FetchKit compiles no FUNCTION, "
+                    + "TERNARY or other call)",
+                offset: start)
         }
         return .key(FetchPredicate.Key(components: components, offset: start))
     }
