@@ -6,19 +6,15 @@ extension FormatParser {
     /// `*` and `/` bind tighter than `+` and `-`; operators of one precedence group to the left. Parentheses
     /// count towards ``maximumDepth`` like those of predicates.
     mutating func parseExpression() throws(FetchKitError) -> FetchPredicate.Operand {
-        var lhs = try parseTerm()
-        while case .arithmetic(let op) = token.kind, op.precedence == 1 {
-            try advance()
-            lhs = .arithmetic(lhs, op, try parseTerm())
-        }
-        return lhs
+        try parseOperations(binding: 1)
     }
 
-    private mutating func parseTerm() throws(FetchKitError) -> FetchPredicate.Operand {
-        var lhs = try parseUnary()
-        while case .arithmetic(let op) = token.kind, op.precedence == 2 {
+    /// Operands joined by the operators of `precedence` (1: `+ -`, 2: `* /`), each operand binding tighter.
+    private mutating func parseOperations(binding precedence: Int) throws(FetchKitError) -> FetchPredicate.Operand {
+        var lhs = precedence == 1 ? try parseOperations(binding: 2) : try parseUnary()
+        while case .arithmetic(let op) = token.kind, op.precedence == precedence {
             try advance()
-            lhs = .arithmetic(lhs, op, try parseUnary())
+            lhs = .arithmetic(lhs, op, precedence == 1 ? try parseOperations(binding: 2) : try parseUnary())
         }
         return lhs
     }

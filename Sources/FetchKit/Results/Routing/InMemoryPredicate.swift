@@ -10,9 +10,10 @@
 /// matching nothing (NSPredicate's rule, ``LikePattern/excludingEmptyNeedle(_:needle:)``).
 ///
 /// Not every predicate can be reproduced: `ANY` / `ALL` / `NONE`, `@count`, aggregates and `SUBQUERY` across
-/// to-many relationships, arithmetic, a constant on the left of a string operator, `MATCHES`, and folds the dialect does not perform as FetchKit does in memory
-/// (``SQLDialect/caseFoldMatchesMemory``, ``SQLDialect/diacriticFoldMatchesMemory``). For those the
-/// initializer returns `nil` and the controller keeps asking the database.
+/// to-many relationships, arithmetic, a constant on the left of a string operator, `MATCHES`, and folds the
+/// dialect does not perform as FetchKit does in memory (``SQLDialect/caseFoldMatchesMemory``,
+/// ``SQLDialect/diacriticFoldMatchesMemory``). For those the initializer returns `nil` and the controller
+/// keeps asking the database.
 package struct InMemoryPredicate: Sendable {
     /// One node of the compiled tree.
     indirect enum Node: Sendable {
