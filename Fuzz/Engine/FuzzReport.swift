@@ -45,10 +45,6 @@ public struct FuzzReport: Sendable, CustomStringConvertible {
     public var failureCounts: [Failure.Kind: Int] = [:]
     /// The first few failures of each kind.
     public var failures: [Failure] = []
-    /// Inputs that showed a known issue and were not checked further, by issue.
-    public var knownIssueCounts: [FuzzKnownIssue: Int] = [:]
-    /// The first input that showed each known issue.
-    public var knownIssueExamples: [FuzzKnownIssue: (index: Int, input: FuzzInput)] = [:]
     /// The slowest input, its index and time in seconds.
     public var slowest: (index: Int, seconds: Double, input: FuzzInput)?
     /// The run's wall-clock time in seconds.
@@ -76,11 +72,6 @@ public struct FuzzReport: Sendable, CustomStringConvertible {
         if let slowest {
             lines.append("  slowest: #\(slowest.index), \(String(format2: slowest.seconds * 1000)) ms: "
                 + slowest.input.excerpt(limit: 120))
-        }
-        for issue in FuzzKnownIssue.allCases {
-            guard let count = knownIssueCounts[issue], let example = knownIssueExamples[issue] else { continue }
-            lines.append("  known issue, not checked further (\(issue.rawValue)): \(count) inputs, first #\(example.index): "
-                + example.input.excerpt(limit: 120))
         }
         let broken = Failure.Kind.allCases.filter { failureCounts[$0, default: 0] > 0 }
         lines.append(broken.isEmpty ? "  failures: none"

@@ -26,8 +26,6 @@ public struct PredicateFuzzer: Sendable {
     public let timeBound: Duration
     /// The failures of each kind kept with their input (all are counted).
     public let examplesPerKind: Int
-    /// Whether inputs showing a ``FuzzKnownIssue`` are checked too (and may crash the run).
-    public let strict: Bool
     let schema: Schema
     let compilers: [SQLCompiler]
     let keyPaths: FuzzKeyPaths
@@ -35,14 +33,13 @@ public struct PredicateFuzzer: Sendable {
     /// A run of `count` inputs from index `start`, compiling for `dialects` against the fixture schema.
     public init(
         seed: UInt64, count: Int, start: Int = 0, dialects: [SQLDialect], timeBound: Duration = .seconds(1),
-        examplesPerKind: Int = 3, strict: Bool = false
+        examplesPerKind: Int = 3
     ) {
         self.seed = seed
         self.count = count
         self.start = start
         self.timeBound = timeBound
         self.examplesPerKind = examplesPerKind
-        self.strict = strict
         schema = Fixtures.schema
         compilers = dialects.map { SQLCompiler(schema: Fixtures.schema, dialect: $0) }
         keyPaths = FuzzKeyPaths(schema: Fixtures.schema)
@@ -105,10 +102,6 @@ public struct PredicateFuzzer: Sendable {
             report.acceptedByOrigin[input.origin, default: 0] += 1
         } else {
             report.rejected += 1
-        }
-        if let issue = outcome.knownIssue {
-            report.knownIssueCounts[issue, default: 0] += 1
-            if report.knownIssueExamples[issue] == nil { report.knownIssueExamples[issue] = (index, input) }
         }
         if outcome.validatedPairs > 0 { report.validatedPredicates += 1 }
         report.validatedPairs += outcome.validatedPairs

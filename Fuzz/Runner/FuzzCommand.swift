@@ -27,16 +27,13 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "An input still running after this many seconds is reported as a hang and the run stops.")
     var hangSeconds = 30
 
-    @Flag(help: "Check inputs that show a known issue too (the run may crash on them).")
-    var strict = false
-
     @Flag(help: "Print the inputs instead of checking them.")
     var show = false
 
     func run() throws {
         let fuzzer = PredicateFuzzer(
             seed: seed, count: count, start: start, dialects: [.sqlite, .postgres],
-            timeBound: .milliseconds(boundMilliseconds), strict: strict)
+            timeBound: .milliseconds(boundMilliseconds))
         if show {
             for index in start..<(start + count) { print("#\(index) \(fuzzer.input(at: index).excerpt(limit: 2_000))") }
             return
