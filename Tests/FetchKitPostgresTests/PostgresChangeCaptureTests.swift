@@ -161,6 +161,9 @@ struct PostgresChangeCaptureTests {
     @Test func chunkedNotificationsFormOneChange() async throws {
         var options = PostgresStore.Options(readerCount: 1)
         options.notificationRowLimit = 10_000
+        // Reading 3,000 chunks may take seconds on a loaded machine: no stall check (and its resync) meanwhile.
+        options.listener.publishTimeout = .seconds(60)
+        options.listener.pingTimeout = .seconds(60)
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
         let collector = Collector(store)
         let slugs = (0..<3_000).map { "note-\($0)-" + String(repeating: "x", count: 40) }

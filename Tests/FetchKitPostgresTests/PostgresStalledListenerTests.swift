@@ -101,7 +101,7 @@ struct PostgresStalledListenerTests {
         // publishTimeout + pingTimeout + one reconnection, with room for a loaded machine — far below a stall
         // that lasts as long as the process stays stopped.
         #expect(waited < .seconds(5), "the write waited \(waited)")
-        #expect(log.contains { if case .stalled = $0 { true } else { false } }, "\(log.statuses)")
+        #expect(try await log.eventuallyContains { if case .stalled = $0 { true } else { false } }, "\(log.statuses)")
 
         try await Self.waitUntilListening(store, replacing: pid)
         // The resync brings the controller up to date, while the old server process is still stopped.
