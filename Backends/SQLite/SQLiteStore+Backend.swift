@@ -5,14 +5,12 @@ extension SQLiteStore: StoreBackend {
     public static var urlSchemes: [String] { ["sqlite"] }
 
     /// Opens the SQLite database `configuration.url` names (see ``urlSchemes``), with the configuration's
-    /// reader count, `data_version` poll interval and logger.
+    /// reader count and logger and the SQLite keys of its reader (see ``Options/init(configuration:)``).
     ///
-    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a URL without a path.
+    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a URL without a path; ``FetchKitError/invalidValue(_:)``
+    ///   naming a key whose value is out of range.
     public static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
-        var options = Options()
-        options.logger = configuration.logger
-        if let readers = configuration.readerCount { options.readerCount = readers }
-        if let interval = configuration.dataVersionPollInterval { options.dataVersionPollInterval = interval }
+        let options = try Options(configuration: configuration)
         guard let path = try path(of: configuration) else { return try await inMemory(schema: schema, options: options) }
         return try await open(path: path, schema: schema, options: options)
     }

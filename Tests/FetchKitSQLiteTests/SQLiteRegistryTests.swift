@@ -36,4 +36,22 @@ struct SQLiteRegistryTests {
             #expect(message == "no store backend for URLs of scheme 'postgres:'; registered: sqlite")
         }
     }
+
+    @Test func theSQLiteKeysAreReadByTheBackend() async throws {
+        let configuration = try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [
+            "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_STORE_READERS": "3",
+            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "25", "FETCHKIT_LOG_LEVEL": "info",
+        ]))
+        let options = try SQLiteStore.Options(configuration: configuration)
+        #expect(options.readerCount == 3 && options.dataVersionPollInterval == .milliseconds(25))
+        #expect(options.logger.logLevel == .info)
+        #expect(try SQLiteStore.Options(configuration: StoreConfiguration(url: "sqlite::memory:")).dataVersionPollInterval
+            == SQLiteStore.Options().dataVersionPollInterval)
+        let zero = try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [
+            "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "0",
+        ]))
+        #expect(throws: FetchKitError.invalidValue("fetchkit.sqlite.dataVersionPollMilliseconds must be positive (got 0)")) {
+            try SQLiteStore.Options(configuration: zero)
+        }
+    }
 }

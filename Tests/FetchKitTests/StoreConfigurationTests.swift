@@ -4,33 +4,31 @@ import Testing
 
 @Suite("Store configuration and registry")
 struct StoreConfigurationTests {
-    @Test func everyKeyIsReadFromTheEnvironment() async throws {
+    @Test func theCoreKeysAreReadFromTheEnvironmentAndTheReaderIsKeptForTheBackend() async throws {
         let reader = try await StoreConfiguration.reader(environment: [
             "FETCHKIT_STORE_URL": "postgres://app:hunter2@db.internal/app",
             "FETCHKIT_STORE_READERS": "8",
-            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "25",
-            "FETCHKIT_POSTGRES_KEEPALIVE_IDLE_SECONDS": "7",
-            "FETCHKIT_POSTGRES_KEEPALIVE_INTERVAL_SECONDS": "3",
-            "FETCHKIT_POSTGRES_KEEPALIVE_COUNT": "4",
-            "FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS": "20",
-            "FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS": "900",
-            "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "250",
-            "FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS": "750",
-            "FETCHKIT_POSTGRES_LISTENER_URL": "postgres://app:hunter3@db-direct.internal/app",
-            "FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS": "1500",
             "FETCHKIT_LOG_LEVEL": "debug",
+            "FETCHKIT_MYSTORE_POLL_MILLISECONDS": "25",
+            "FETCHKIT_MYSTORE_ZERO": "0",
+            "FETCHKIT_MYSTORE_MIRROR_URL": "mystore://app:hunter3@mirror/app",
         ])
         let configuration = try StoreConfiguration(reader: reader)
         #expect(configuration.url == "postgres://app:hunter2@db.internal/app")
         #expect(configuration.redactedURL == "postgres://app:***@db.internal/app")
         #expect(configuration.readerCount == 8)
-        #expect(configuration.dataVersionPollInterval == .milliseconds(25))
-        #expect(configuration.keepaliveIdle == .seconds(7) && configuration.keepaliveInterval == .seconds(3))
-        #expect(configuration.keepaliveCount == 4 && configuration.notificationRowLimit == 250)
-        #expect(configuration.reconnectBackoff == .milliseconds(20)...(.milliseconds(900)))
-        #expect(configuration.listenerURL == "postgres://app:hunter3@db-direct.internal/app")
-        #expect(configuration.pingTimeout == .milliseconds(750) && configuration.publishTimeout == .milliseconds(1500))
         #expect(configuration.logger.logLevel == .debug)
+        // A backend's own keys, read through the kept reader.
+        #expect(try configuration.positiveInteger("fetchkit.mystore.pollMilliseconds") == 25)
+        #expect(try configuration.positiveInteger("fetchkit.mystore.unset") == nil)
+        #expect(throws: FetchKitError.invalidValue("fetchkit.mystore.zero must be positive (got 0)")) {
+            try configuration.positiveInteger("fetchkit.mystore.zero")
+        }
+        #expect(configuration.secret("fetchkit.mystore.mirrorURL") == "mystore://app:hunter3@mirror/app")
+        // Built in code: no reader, every backend key at its default.
+        let inCode = StoreConfiguration(url: "sqlite::memory:")
+        let unset = try inCode.positiveInteger("fetchkit.mystore.pollMilliseconds")
+        #expect(inCode.reader == nil && unset == nil)
     }
 
     @Test func aJSONFileSitsUnderTheEnvironment() async throws {

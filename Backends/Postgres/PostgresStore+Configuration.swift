@@ -1,0 +1,51 @@
+import FetchKit
+
+extension PostgresStore.Options {
+    /// Options from a deployment's configuration: its reader count and logger, and the PostgreSQL keys of its
+    /// reader, each left at its default when not set.
+    ///
+    /// | Key | Environment variable | Meaning | Default |
+    /// |---|---|---|---|
+    /// | `fetchkit.postgres.keepaliveIdleSeconds` | `FETCHKIT_POSTGRES_KEEPALIVE_IDLE_SECONDS` | TCP keepalive idle time | 5 |
+    /// | `fetchkit.postgres.keepaliveIntervalSeconds` | `FETCHKIT_POSTGRES_KEEPALIVE_INTERVAL_SECONDS` | between keepalive probes | 2 |
+    /// | `fetchkit.postgres.keepaliveCount` | `FETCHKIT_POSTGRES_KEEPALIVE_COUNT` | unanswered probes before a connection is broken | 3 |
+    /// | `fetchkit.postgres.reconnectMinMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS` | first reconnection wait of the listener | 50 |
+    /// | `fetchkit.postgres.reconnectMaxMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS` | longest reconnection wait | 5000 |
+    /// | `fetchkit.postgres.listenerURL` | `FETCHKIT_POSTGRES_LISTENER_URL` | a direct connection for the change listener when the store's URL goes through a transaction-mode pooler (a secret) | the store's URL |
+    /// | `fetchkit.postgres.pingTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS` | how long the listener waits for a ping's answer | 2000 |
+    /// | `fetchkit.postgres.publishTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS` | how long a write waits for its change before the listener checks its connection | 2000 |
+    /// | `fetchkit.postgres.notificationRowLimit` | `FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT` | above it a statement notifies a table-level hint | 1000 |
+    ///
+    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming a key whose value is out of range;
+    ///   ``FetchKitError/invalidURL(_:)`` for a malformed listener URL (its password redacted).
+    public init(configuration: StoreConfiguration) throws {
+        self.init()
+        logger = configuration.logger
+        if let readers = configuration.readerCount { readerCount = readers }
+        func positive(_ name: String) throws -> Int? { try configuration.positiveInteger("fetchkit.postgres." + name) }
+        if let limit = try positive("notificationRowLimit") { notificationRowLimit = limit }
+        if let idle = try positive("keepaliveIdleSeconds") { listener.keepaliveIdle = .seconds(idle) }
+        if let interval = try positive("keepaliveIntervalSeconds") { listener.keepaliveInterval = .seconds(interval) }
+        if let count = try positive("keepaliveCount") { listener.keepaliveCount = count }
+        if let timeout = try positive("pingTimeoutMilliseconds") { listener.pingTimeout = .milliseconds(timeout) }
+        if let timeout = try positive("publishTimeoutMilliseconds") { listener.publishTimeout = .milliseconds(timeout) }
+        let minimum = try positive("reconnectMinMilliseconds")
+        let maximum = try positive("reconnectMaxMilliseconds")
+        if minimum != nil || maximum != nil {
+            let low = minimum ?? 50
+            let high = maximum ?? max(low, 5_000)
+            guard low <= high else {
+                throw FetchKitError.invalidValue(
+                    "fetchkit.postgres.reconnectMinMilliseconds (\(low)) exceeds reconnectMaxMilliseconds (\(high))")
+            }
+            listener.reconnectBackoff = .milliseconds(low)...(.milliseconds(high))
+        }
+        if let url = configuration.secret("fetchkit.postgres.listenerURL") {
+            do {
+                listener.url = try PostgresURL(url)
+            } catch FetchKitError.invalidURL(let message) {
+                throw FetchKitError.invalidURL("fetchkit.postgres.listenerURL: \(message)")
+            }
+        }
+    }
+}
