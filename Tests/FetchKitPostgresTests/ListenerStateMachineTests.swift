@@ -121,16 +121,18 @@ struct ListenerStateMachineTests {
         #expect(machine.deadline == t0 + .seconds(11))
     }
 
-    @Test func anUnansweredRoutinePingReconnects() {
-        var machine = reach(.pinging)
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(6)) == [])
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(7)) == [
+    /// A routine ping goes out at t0 + 5 s, a stall's at t0: each is given up `pingTimeout` later.
+    @Test(arguments: [(Reached.pinging, Duration.seconds(7)), (.stalled, .seconds(2))])
+    func anUnansweredPingReconnects(_ reached: Reached, _ deadline: Duration) {
+        var machine = reach(reached)
+        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + deadline - .milliseconds(1)) == [])
+        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + deadline) == [
             .disconnect(reason: Self.timeoutReason),
             .reportState(.reconnecting(attempt: 1, lastError: Self.timeoutReason)),
         ])
         #expect(machine.state == .waitingToReconnect(
             attempt: 1, lastError: Self.timeoutReason, delay: .milliseconds(50),
-            retryAt: t0 + .seconds(7) + .milliseconds(50)))
+            retryAt: t0 + deadline + .milliseconds(50)))
     }
 
     // MARK: - Stalls
@@ -149,15 +151,6 @@ struct ListenerStateMachineTests {
         #expect(machine.handle(.pingAnswered, at: t0 + .seconds(1)) == [.reportState(.listening)])
         #expect(machine.state == .listening)
         #expect(machine.deadline == t0 + .seconds(6))
-    }
-
-    @Test func aStallReconnectsWhenThePingTimesOut() {
-        var machine = reach(.stalled)
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(1)) == [])
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(2)) == [
-            .disconnect(reason: Self.timeoutReason),
-            .reportState(.reconnecting(attempt: 1, lastError: Self.timeoutReason)),
-        ])
     }
 
     @Test(arguments: [Reached.pinging, .stalled, .waitingToReconnect, .reconnecting, .stopped])

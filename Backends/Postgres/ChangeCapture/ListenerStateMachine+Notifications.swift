@@ -15,7 +15,7 @@ extension ListenerStateMachine {
         if let schema = notification.schema, schema != schemaName { return [] }
         if paddedKeyTables.contains(notification.table) { notification.removeKeyPadding() }
         let previous = group.transactionID != notification.transactionID ? flush() : []
-        guard !notification.isEnd else { return previous + flush() + [.completeTransaction(notification.transactionID)] }
+        if notification.isEnd { return previous + flush() + [.completeTransaction(notification.transactionID)] }
         group.add(notification)
         return previous
     }

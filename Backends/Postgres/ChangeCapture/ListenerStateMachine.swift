@@ -146,7 +146,8 @@ struct ListenerStateMachine {
         case .connected: connected(at: now)
         case .connectionFailed(let error): connectionFailed(error, at: now)
         case .inputReceived(let payloads): received(payloads, at: now)
-        case .readFailed(let message): isConnected ? lose(awaitsPing ? "ping failed: \(message)" : message, at: now) : []
+        case .readFailed(let message):
+            isConnected ? lose(awaitsPing ? "ping failed: \(message)" : message, at: now) : []
         case .connectionLost(let reason): isConnected ? lose(reason, at: now) : []
         case .pingAnswered: pingAnswered(at: now)
         case .pingFailed(let message): awaitsPing ? lose("ping failed: \(message)", at: now) : []
@@ -169,7 +170,8 @@ struct ListenerStateMachine {
     private mutating func tick(markerAwaited: Bool, at now: ContinuousClock.Instant) -> [Action] {
         guard let deadline, now >= deadline else { return [] }
         switch state {
-        case .listening: return group.transactionID != nil ? burstEnded(markerAwaited: markerAwaited, at: now) : ping(at: now)
+        case .listening:
+            return group.transactionID != nil ? burstEnded(markerAwaited: markerAwaited, at: now) : ping(at: now)
         case .pinging, .stalled: return pingTimedOut(at: now)
         case .waitingToReconnect(let attempt, let lastError, let delay, _): return retry(attempt, lastError, delay)
         case .starting, .reconnecting, .stopped: return []

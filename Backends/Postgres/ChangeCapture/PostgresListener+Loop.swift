@@ -100,7 +100,8 @@ extension PostgresListener {
                 started?.resume()
                 started = nil
             case .startFailed:
-                started?.resume(throwing: connectError ?? FetchKitError.connectionLost("the change listener could not connect"))
+                let error = connectError ?? FetchKitError.connectionLost("the change listener could not connect")
+                started?.resume(throwing: error)
                 started = nil
                 isClosed = true
             case .sendPing:

@@ -18,7 +18,9 @@ extension PostgresListener.Loop {
             guard let result = PQgetResult(handle) else { return .pingAnswered }
             let status = PQresultStatus(result)
             PQclear(result)
-            guard status == PGRES_TUPLES_OK else { return .pingFailed(PostgresConnection.message(PQerrorMessage(handle))) }
+            guard status == PGRES_TUPLES_OK else {
+                return .pingFailed(PostgresConnection.message(PQerrorMessage(handle)))
+            }
         }
         return nil
     }
