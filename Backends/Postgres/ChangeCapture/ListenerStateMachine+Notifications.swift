@@ -1,0 +1,37 @@
+extension ListenerStateMachine {
+    /// Input read at `now`: each notification joins its transaction's change. A notification of another
+    /// transaction publishes the pending one; a store write's end marker publishes its transaction at once and
+    /// completes the write; a payload that cannot be read becomes a resync, never a crash.
+    mutating func received(_ payloads: [String], at now: ContinuousClock.Instant) -> [Action] {
+        guard isConnected else { return [] }
+        lastActivity = now
+        return payloads.flatMap { receive($0) }
+    }
+
+    private mutating func receive(_ payload: String) -> [Action] {
+        guard var notification = PostgresNotification(payload: payload) else {
+            return flush() + [.reportUnreadable(payload: payload), .publishResync]
+        }
+        if let schema = notification.schema, schema != schemaName { return [] }
+        if paddedKeyTables.contains(notification.table) { notification.removeKeyPadding() }
+        let previous = group.transactionID != notification.transactionID ? flush() : []
+        if notification.isEnd { return previous + flush() + [.completeTransaction(notification.transactionID)] }
+        group.add(notification)
+        return previous
+    }
+
+    /// The burst of the pending transaction's notifications is over (``PostgresStore/ListenerOptions/burstQuietPeriod``
+    /// without input). A store write's transaction ends with its marker: wait for it. Another client's (psql,
+    /// another service) sends none: its notifications arrive in one burst at commit, and the burst is over.
+    /// (Were a burst to pause longer, its change would arrive in parts — each still correct, since the
+    /// transaction has committed whole.)
+    mutating func burstEnded(markerAwaited: Bool, at now: ContinuousClock.Instant) -> [Action] {
+        lastActivity = now
+        return markerAwaited ? [] : flush()
+    }
+
+    /// Publishes the pending transaction's change, if any.
+    mutating func flush() -> [Action] {
+        group.take().map { [.publish($0)] } ?? []
+    }
+}
