@@ -121,6 +121,8 @@ let package = Package(
             name: "FetchKitSQLiteTests",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
+                // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
+                "FetchKitCLI", argumentParser,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
