@@ -1,4 +1,4 @@
-/// SplitMix64, so every run sees the same keys and changes.
+/// SplitMix64, so every run of a benchmark sees the same data.
 struct BenchRandom: RandomNumberGenerator {
     var state: UInt64
 
