@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
         .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
-        .executable(name: "fetchkit", targets: ["fetchkit"]),
+        .executable(name: "fetchkit", targets: ["FetchKitCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -78,12 +78,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "fetchkit",
+            name: "FetchKitCLI",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting", argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Not Sources/fetchkit: it would differ from Sources/FetchKit only by case (one folder on macOS).
+            // The product (and binary) is `fetchkit`; the target is not: a target `fetchkit` would write
+            // fetchkit.build and fetchkit.swiftmodule over FetchKit's on a case-insensitive volume (macOS).
             path: "Sources/FetchKitCLI",
             swiftSettings: strictSettings
         ),
@@ -120,6 +121,8 @@ let package = Package(
             name: "FetchKitSQLiteTests",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
+                // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
+                "FetchKitCLI", argumentParser,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings

@@ -8,6 +8,8 @@ eval "$(bash Integration/scripts/pg-start.sh)"
 trap 'bash Integration/scripts/pg-stop.sh' EXIT
 echo "test.sh: PostgreSQL running at $DATABASE_URL"
 swift build --build-tests
+# Targets whose names differ only by case overwrite each other's build products on macOS.
+bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path)"
 swift test --skip-build "$@"
 if [ "${FETCHKIT_SKIP_EXAMPLE:-}" != "1" ]; then
     echo "test.sh: the live web example (Examples/LiveList) against SQLite and PostgreSQL in headless Chromium"

@@ -74,8 +74,7 @@ struct PostgresColumnTypesPgbenchTests {
     @Test func fetchkitWatchFollowsPgbenchAccounts() async throws {
         let namespace = try await NativeTables.namespace(Self.ddl)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("fetchkit")
+        process.executableURL = try BuildProducts.executable("fetchkit")
         process.arguments = ["watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity",
                              "pgbench_accounts", "--where", "abalance != 0", "--sort=-abalance", "--json"]
         let pipe = Pipe()

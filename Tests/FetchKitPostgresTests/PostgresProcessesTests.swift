@@ -11,15 +11,7 @@ import Testing
 struct PostgresProcessesTests {
     /// FetchKitPeer, built beside this test binary by `swift build --build-tests` (Integration/test.sh).
     static func peer() throws -> String {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let path = binary.deletingLastPathComponent().appendingPathComponent("FetchKitPeer").path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw PeerMissing(path: path) }
-        return path
-    }
-
-    struct PeerMissing: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "FetchKitPeer is not at \(path): build it first (swift build --build-tests)" }
+        try BuildProducts.executable("FetchKitPeer").path
     }
 
     /// Runs FetchKitPeer with `arguments` on a thread of its own, killed after 400 s; returns its last line of
@@ -104,7 +96,7 @@ struct PostgresProcessesTests {
         let namespace = PostgresServer.uniqueName("fkt")
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let binary = URL(fileURLWithPath: try Self.peer()).deletingLastPathComponent().appendingPathComponent("fetchkit")
+        let binary = try BuildProducts.executable("fetchkit")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",

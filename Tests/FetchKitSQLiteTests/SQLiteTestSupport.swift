@@ -53,14 +53,13 @@ struct DeliberateError: Error, Equatable {}
 /// The `fetchkit` binary built beside this test binary.
 enum FetchKitBinary {
     static var url: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("fetchkit")
+        get throws { try BuildProducts.executable("fetchkit") }
     }
 
     /// Runs it with `arguments` to the end: its exit status, and its standard output and error together.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = try url
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -47,7 +47,7 @@ struct WatchCommandTests {
         let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
 
-        let binary = FetchKitBinary.url
+        let binary = try FetchKitBinary.url
         let process = Process()
         process.executableURL = binary
         process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "task", "--where", "done == 0",
@@ -84,7 +84,7 @@ struct WatchCommandTests {
         try await store.write { tx in
             for title in hostile { try tx.insert(Fixtures.TaskRecord(title: title)) }
         }
-        let binary = FetchKitBinary.url
+        let binary = try FetchKitBinary.url
         func run(_ extra: [String]) async throws -> String {
             let process = Process()
             process.executableURL = binary

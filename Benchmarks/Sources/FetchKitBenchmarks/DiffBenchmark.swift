@@ -28,7 +28,7 @@ enum DiffBenchmark {
 
     /// The two sides of an n-row diff with 10% churn, from a fixed seed.
     static func makeSides(rows n: Int) -> (old: Side, new: Side) {
-        var random = Random(seed: 0xd1ff_0000 &+ UInt64(n))
+        var random = BenchRandom(seed: 0xd1ff_0000 &+ UInt64(n))
         var rows = (0..<n).map { (key: Int64($0 + 1), sort: Int64(random.next() >> 20), version: Int32(0)) }
         let old = rows
         // Disjoint quarters of the churn: delete, re-sort (a move), change content (an update); then insert.
@@ -183,18 +183,5 @@ enum DiffBenchmark {
     @inline(never)
     static func blackHole<T>(_ value: T) {
         withExtendedLifetime(value) {}
-    }
-
-    /// SplitMix64, for reproducible benchmark data.
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
     }
 }

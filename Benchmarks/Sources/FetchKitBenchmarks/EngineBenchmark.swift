@@ -12,7 +12,7 @@ enum EngineBenchmark {
         let order = SortKeyOrder([.ascending("score")], primaryKey: "id")
         print("engine: one single-row change (the row moves), sorted by a double, \(changes) changes")
         for size in sizes {
-            var generator = BTreeBenchRandom(seed: 7)
+            var generator = BenchRandom(seed: 7)
             var rows = (0..<size).map { i in
                 Row(layout: layout, values: [.integer(Int64(i)), .double(Double(i)), .text("row number \(i)")])
             }

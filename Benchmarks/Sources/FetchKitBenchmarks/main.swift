@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|btree|live|engine|postgres|bulk|scale|memory|peer] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|tree|live|engine|postgres|bulk|scale|memory|peer] [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
@@ -61,7 +61,7 @@ if words.isEmpty || words.contains("staged") {
     let sizes = arguments.contains("--rows") ? [rows] : [100_000, 1_000_000]
     runBlocking { try await StagedBenchmark.run(sizes: sizes, iterations: min(iterations, 5)) }
 }
-if words.isEmpty || words.contains("btree") { BTreeBenchmark.run(arguments: Array(arguments)) }
+if words.isEmpty || words.contains("tree") { TreeBenchmark.run(arguments: Array(arguments)) }
 if words.isEmpty || words.contains("live") {
     runBlocking { try await LiveBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 200))) }
 }

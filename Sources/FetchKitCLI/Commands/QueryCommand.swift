@@ -24,7 +24,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "The entity the given predicates query: Task, Category or Note.")
     var entity = "Task"
 
-    @Option(help: "Sort keys, comma-separated; a leading '-' sorts descending (e.g. -priority,title).")
+    // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
+    @Option(parsing: .unconditional,
+            help: "Sort keys, comma-separated; a leading '-' sorts descending (e.g. -priority,title).")
     var sort = "id"
 
     @Option(help: "At most this many rows per fetch.")

@@ -28,7 +28,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("where"), help: "A predicate in NSPredicate format over the table's columns.")
     var predicate: String?
 
-    @Option(help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
+    // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
+    @Option(parsing: .unconditional,
+            help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
     var sort: String?
 
     @Option(help: "Section by this key path.")
