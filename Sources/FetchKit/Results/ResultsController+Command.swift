@@ -23,11 +23,11 @@ enum ControllerCommand: Sendable {
     /// until `released` completes.
     case hold(started: CheckedContinuation<Void, Never>, released: MoveCompletion)
     /// ``ResultsController/performFetch()``.
-    case performFetch(CheckedContinuation<Void, any Error>)
+    case performFetch(ControllerRequest)
     /// ``ResultsController/setRequest(_:)``.
-    case setRequest(FetchRequest, CheckedContinuation<Void, any Error>)
+    case setRequest(FetchRequest, ControllerRequest)
     /// ``ResultsController/moveObject(at:to:)`` and its key-based forms.
-    case moveObject(MoveTarget, CheckedContinuation<Void, any Error>)
+    case moveObject(MoveTarget, ControllerRequest)
     /// A move a view of the results made (``ResultsController/userMovedRow(from:to:)``, an update sequence's
     /// moves): written, then every view brought back to the results; `done` gets the outcome.
     case viewMove(MoveTarget, done: @Sendable (Result<Void, any Error>) -> Void)

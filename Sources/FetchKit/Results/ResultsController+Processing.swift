@@ -4,11 +4,14 @@ extension ResultsController {
     func handle(_ command: ControllerCommand) async {
         switch command {
         case .performFetch(let continuation):
+            guard !continuation.skipIfCancelled() else { return }
             let request = state.withLock { $0.request }
             await fetchCommand(request, continuation)
         case .setRequest(let request, let continuation):
+            guard !continuation.skipIfCancelled() else { return }
             await fetchCommand(request, continuation)
         case .moveObject(let target, let continuation):
+            guard !continuation.skipIfCancelled() else { return }
             do {
                 let (from, to) = try resolve(target)
                 try await performMove(from: from, to: to)
@@ -56,7 +59,7 @@ extension ResultsController {
 
     /// Runs ``performFetch()`` or ``setRequest(_:)``: the status is ``ResultsStatus/fetching`` meanwhile, then
     /// ``ResultsStatus/live`` — or, when the fetch throws, what it was before.
-    private func fetchCommand(_ request: FetchRequest, _ continuation: CheckedContinuation<Void, any Error>) async {
+    private func fetchCommand(_ request: FetchRequest, _ continuation: ControllerRequest) async {
         let before = state.withLock { $0.status }
         setStatus(.fetching)
         do {

@@ -115,20 +115,19 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// refetches and emits the difference as a normal batch.
     ///
     /// - Throws: ``FetchKitError`` for an invalid request or a database error; the results stay as they were.
+    ///   `CancellationError` when the calling task is cancelled before the fetch starts (it then does nothing;
+    ///   a fetch that has started completes).
     public func performFetch() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueue(.performFetch(continuation))
-        }
+        try await perform { .performFetch($0) }
     }
 
     /// Replaces the request and emits the batch from the old results to the new ones (not a silent reload).
     ///
     /// - Throws: ``FetchKitError`` for an invalid request or a database error; the request, the results
-    ///   and the delegate's view stay exactly as they were.
+    ///   and the delegate's view stay exactly as they were. `CancellationError` when the calling task is
+    ///   cancelled before the switch starts (it then does nothing).
     public func setRequest(_ request: FetchRequest) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueue(.setRequest(request, continuation))
-        }
+        try await perform { .setRequest(request, $0) }
     }
 
     /// Waits until the controller has applied every change the store published before this call.

@@ -40,6 +40,8 @@ extension StoreConformance {
                   body: { try await $0.checkIncrementalEqualsRefetch(on: $1) }),
             Check(name: "controller: SUBQUERY, aggregates and arithmetic follow changes to the related table",
                   body: { try await $0.checkExpressionControllers(on: $1) }),
+            Check(name: "controller: a cancelled caller's performFetch, setRequest or moveObject does nothing",
+                  body: { try await $0.checkCancelledCallers(on: $1) }),
         ]
     }
 

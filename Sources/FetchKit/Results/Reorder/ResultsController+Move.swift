@@ -29,9 +29,7 @@ extension ResultsController {
     ///   was written, and the delegate receives the batch that moves the row back to where the results have it.
     /// - Complexity: O(*n*) for *n* results (the new results are rebuilt), plus the rows written.
     public func moveObject(from: RowPath, to: RowPath) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueue(.moveObject(.paths(from: from, to: to), continuation))
-        }
+        try await perform { .moveObject(.paths(from: from, to: to), $0) }
     }
 
     /// What a move writes and the results around it, planned from `current` (see ``planMove(from:to:in:)``).

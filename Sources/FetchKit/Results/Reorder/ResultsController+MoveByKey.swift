@@ -15,9 +15,7 @@ extension ResultsController {
     ///   named by `.endOfSection` is not in the results; otherwise as ``moveObject(from:to:)``.
     /// - Complexity: As ``moveObject(from:to:)``; resolving the keys is O(log *n*).
     public func moveObject(withKey key: Value, to destination: MoveDestination) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueue(.moveObject(.key(key, destination), continuation))
-        }
+        try await perform { .moveObject(.key(key, destination), $0) }
     }
 
     /// The paths of a move, resolved against the current results (on the controller's task).
