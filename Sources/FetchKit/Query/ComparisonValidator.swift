@@ -209,15 +209,13 @@ struct ComparisonValidator {
                     "\(op.rawValue) needs a text or a key path on its right", offset: subject.offset)
             }
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            if case .list = rhs {
+            switch rhs {
+            case .list, .elements:
                 throw FetchKitError.invalidPredicate(
                     "a list needs IN or BETWEEN, not \(op.rawValue)", offset: subject.offset)
+            default:
+                return try checkComparable(rhs, with: subject)
             }
-            if case .elements = rhs {
-                throw FetchKitError.invalidPredicate(
-                    "a list needs IN or BETWEEN, not \(op.rawValue)", offset: subject.offset)
-            }
-            return try checkComparable(rhs, with: subject)
         }
     }
 

@@ -4,9 +4,13 @@ extension FetchPredicate {
     /// Integers stay integers under `+`, `-` and `*`; `/` always divides as floating point (as
     /// NSExpression does), and a division by zero is `NULL`, so a comparison with it is false.
     public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
+        /// `+`
         case add = "+"
+        /// `-` (and unary minus, written `0 - x`)
         case subtract = "-"
+        /// `*`
         case multiply = "*"
+        /// `/`, always floating point
         case divide = "/"
 
         /// How tightly the operator binds: `*` and `/` before `+` and `-`.
@@ -23,7 +27,14 @@ extension FetchPredicate {
     /// `NULL` values are skipped. Over no object at all, `@sum` is 0 and the others are `NULL` (so a
     /// comparison with them is false), as Core Data's SQLite store gives them.
     public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
-        case sum, avg, min, max
+        /// `@sum`: the total (0 over no object).
+        case sum
+        /// `@avg`: the mean, a double.
+        case avg
+        /// `@min`: the smallest value.
+        case min
+        /// `@max`: the largest value.
+        case max
     }
 
     /// `SUBQUERY(collection, $variable, predicate)`: the objects across the to-many key path `collection`
