@@ -59,7 +59,8 @@ struct ReadmeExampleTests {
         var position: Double
     }
 
-    /// The README's "In twenty lines": a live controller hears each committed transaction as one batch.
+    /// The README's "Live results in a few lines": an `updates()` reader hears each committed transaction as
+    /// one batch.
     @Test func liveExample() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-live-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -69,25 +70,58 @@ struct ReadmeExampleTests {
         let store = try await SQLiteStore.open(path: path, schema: try Schema([Todo.entity]))
         let controller = ResultsController(store: store, request: FetchRequest(
             Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")]), as: Todo.self)
-        let recorder = ChangesetRecorder<Todo> { update in
-            let changeset = update.changeset!
-            let line = "\(update.snapshot.fetchedObjects.map(\.title)) + \(changeset.rowInserts) − \(changeset.rowDeletes)"
-            printed.withLock { $0.append(line) }
-        }
-        controller.delegate = recorder
         try await controller.performFetch()
+        let updates = controller.updates()
+        let reader = Task {
+            for try await update in updates {
+                guard let changeset = update.changeset else { continue }
+                let line = "\(update.snapshot.fetchedObjects.map(\.title)) + \(changeset.rowInserts) − \(changeset.rowDeletes)"
+                printed.withLock { $0.append(line) }
+            }
+        }
         try await store.write { tx in try tx.insert(Todo(title: "Ship it", position: 2)) }
         await controller.sync()
         try await store.write { tx in try tx.insert(Todo(title: "Write the README", position: 1)) }
         await controller.sync()
         try await store.write { tx in try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true]) }
         await controller.sync()
+        // The reader prints on its own task: wait for its third line.
+        for _ in 0..<2_000 where printed.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        reader.cancel()
 
         #expect(printed.withLock { $0 } == [
             #"["Ship it"] + [[0, 0]] − []"#,
             #"["Write the README", "Ship it"] + [[0, 0]] − []"#,
             #"["Write the README"] + [] − [[0, 1]]"#,
         ])
+        await store.close()
+    }
+
+    /// The README's delegate: only the callbacks it needs, the sender's concrete type fixing the rest.
+    final class TodoTable: ResultsControllerDelegate {
+        let calls = Mutex<[String]>([])
+        func controllerWillChangeContent(_ controller: ResultsController<Item>) { calls.withLock { $0.append("begin") } }
+        func controller(_ controller: ResultsController<Item>, didChange todo: Item, at rowPath: RowPath?,
+                        for type: ResultsChangeType, newRowPath: RowPath?) {
+            calls.withLock { $0.append("\(type.rawValue) \(todo.title)") }
+        }
+        func controllerDidChangeContent(_ controller: ResultsController<Item>) { calls.withLock { $0.append("end") } }
+    }
+
+    @Test func delegateExample() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-table-\(UUID()).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try await SQLiteStore.open(path: path, schema: try Schema([Item.entity]))
+        let controller = ResultsController(store: store, request: FetchRequest(
+            Item.self, sortDescriptors: [.ascending("position")]), as: Item.self)
+        let table = TodoTable()
+        controller.delegate = table
+        try await controller.performFetch()
+        try await store.write { tx in try tx.insert(Item(title: "Ship it", position: 2)) }
+        await controller.sync()
+        try await store.write { tx in try tx.update("Todo", where: .key("title") == "Ship it", set: ["position": 3.0]) }
+        await controller.sync()
+        #expect(table.calls.withLock { $0 } == ["begin", "insert Ship it", "end", "begin", "update Ship it", "end"])
         await store.close()
     }
 }

@@ -33,7 +33,7 @@ struct WireJavaScriptClientTests {
         var steps: [Step] = []
         for request in StoreConformance.liveRequests.prefix(4) {
             let controller = ResultsController(store: store, request: request)
-            let recorder = ChangesetRecorder<Row>()
+            let recorder = ChangesetRecorder<ResultsController<Row>>()
             controller.delegate = recorder
             try await controller.performFetch()
             func expected() -> [Section] {

@@ -9,6 +9,10 @@ private typealias F = FormatFixture
 struct FormatHostileInputTests {
     static let depthLimit = "nesting deeper than 100"
 
+    /// A guard against quadratic parsing, not a speed claim (those live in the benchmarks): linear parsing
+    /// of these inputs takes milliseconds, quadratic parsing hours; the bound leaves room for a loaded machine.
+    static let hangBound = Duration.seconds(30)
+
     @Test func hundredThousandOpenParenthesesAreRejected() {
         let format = String(repeating: "(", count: 100_000) + "a == 1"
         #expect(throws: FetchKitError.invalidPredicate(Self.depthLimit, offset: 100)) {
@@ -79,7 +83,7 @@ struct FormatHostileInputTests {
             predicate = try FetchPredicate(format: "title == '\(text)'")
         }
         #expect(predicate == F.compare("title", .equal, .text(text)))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < Self.hangBound)
     }
 
     @Test func hundredKilobyteStringWithEscapesParsesQuickly() throws {
@@ -89,7 +93,7 @@ struct FormatHostileInputTests {
             predicate = try FetchPredicate(format: "t == \"" + String(repeating: "\\\"\\n", count: 25_000) + "\"")
         }
         #expect(predicate == F.compare("t", .equal, .text(String(repeating: "\"\n", count: 25_000))))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < Self.hangBound)
     }
 
     @Test func longInputsOfOtherKindsParseQuickly() throws {
@@ -107,7 +111,7 @@ struct FormatHostileInputTests {
         #expect(results.dropFirst().first == .and(Array(repeating: F.isOne("a"), count: 10_000)))
         #expect(results.dropFirst(2).first == F.compare(F.key("a"), .in, .list(Array(repeating: 1, count: 20_000))))
         #expect(results.last == F.compare("a", .equal, .double(Double("0." + String(repeating: "1", count: 17)) ?? 0)))
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < Self.hangBound)
     }
 
     @Test func hugeNumbersAreRejectedWithAShortMessage() {

@@ -8,7 +8,7 @@ extension ResultsController {
         /// The tables the request reads (its entity's, and those its key paths cross).
         var tables: Set<String> = []
         var primaryKeyName = "id"
-        weak var delegate: (any ResultsControllerDelegate<Object>)?
+        weak var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
         var delegateActor: (any Actor)?
         /// What the delegate shows when it is not ``snapshot`` (`nil`: in step): the results before a batch

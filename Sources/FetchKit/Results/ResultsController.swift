@@ -26,6 +26,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
     let queue = Mutex(ControllerCommandQueue())
     let router: ChangeRouter
     let routeID: Int
+    /// The tasks the controller starts for its own work (see ``TaskCensus``).
+    package let tasks = TaskCensus()
 
     init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store
@@ -56,7 +58,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
 
     /// The delegate that receives each batch, on the controller's own task. Held weakly, like
     /// NSFetchedResultsController's. ``setDelegate(_:isolation:)`` runs its callbacks on an actor instead.
-    public var delegate: (any ResultsControllerDelegate<Object>)? {
+    public var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)? {
         get { state.withLock { $0.delegate } }
         set { setDelegate(newValue, isolation: nil) }
     }
@@ -74,7 +76,9 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// ```
     ///
     /// The controller waits for each batch's callbacks before it applies the next change.
-    public func setDelegate(_ delegate: (any ResultsControllerDelegate<Object>)?, isolation actor: (any Actor)?) {
+    public func setDelegate(
+        _ delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?, isolation actor: (any Actor)?
+    ) {
         state.withLock { state in
             state.delegate = delegate
             state.delegateActor = delegate == nil ? nil : actor
@@ -88,8 +92,10 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// The current results.
     public var snapshot: ResultsSnapshot<Object> { state.withLock { $0.snapshot } }
 
-    /// Every fetched object, in order.
-    public var fetchedObjects: [Object] { snapshot.fetchedObjects }
+    /// Every fetched object, in order: a view into the current results, not a copy.
+    ///
+    /// - Complexity: O(1); reading one object is O(log n).
+    public var fetchedObjects: ResultsObjects<Object> { snapshot.fetchedObjects }
 
     /// The sections, in order.
     public var sections: [ResultsSection<Object>] { snapshot.sections }

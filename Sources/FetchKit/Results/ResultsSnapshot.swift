@@ -2,7 +2,7 @@
 ///
 /// A snapshot lives in a persistent tree: the next snapshot shares all of it but the O(log n) nodes one
 /// change touched, so holding on to a snapshot (an ``ResultsUpdate`` keeps two) costs little, and reading
-/// one object is O(log n). Properties that return arrays of every row build them on each call: O(n).
+/// one object is O(log n). ``fetchedObjects`` is a view; ``keys`` builds an array on each call: O(n).
 public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// What a snapshot holds, behind one reference: copying a snapshot (into a batch, a stream, each of the
     /// controllers that share one request) costs one retain.
@@ -66,10 +66,10 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// - Complexity: O(1).
     public var count: Int { entries.count }
 
-    /// Every object, in order (sections concatenated).
+    /// Every object, in order (sections concatenated): a view into the snapshot, not a copy.
     ///
-    /// - Complexity: O(n): the array is built on each call.
-    public var fetchedObjects: [Object] { entries.map(\.object) }
+    /// - Complexity: O(1); reading one object is O(log n).
+    public var fetchedObjects: ResultsObjects<Object> { ResultsObjects(entries: entries, range: 0..<entries.count) }
 
     /// The primary key of every object, parallel to ``fetchedObjects``.
     ///

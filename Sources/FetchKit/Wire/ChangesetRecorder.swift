@@ -1,24 +1,25 @@
 import Synchronization
 
-/// A reusable delegate: set it as a controller's delegate (a ``ResultsController`` or a
-/// ``MultiResultsController``) and receive each batch as one value, instead of writing the four callbacks
-/// into every view that shows live results.
+/// A reusable delegate: set it as any controller's delegate and receive each batch as one value, instead of
+/// writing the callbacks into every view that shows live results.
 ///
 /// ```swift
-/// let recorder = ChangesetRecorder<Task> { update in
+/// let recorder = ChangesetRecorder<ResultsController<Todo>> { update in
 ///     socket.send(try JSONEncoder().encode(WireChangeset(update)))   // or apply update.changeset to a view
 /// }
 /// controller.delegate = recorder   // held weakly: keep the recorder
 /// ```
 ///
-/// Batches reach `handler` in commit order, one call per batch, on the controller's task.
-public final class ChangesetRecorder<Object: Sendable>: ResultsControllerDelegate, MultiResultsControllerDelegate, Sendable {
-    private let handler: @Sendable (ResultsUpdate<Object>) -> Void
-    private let recorded = Mutex<[ResultsUpdate<Object>]>([])
+/// `Controller` is the sender: a ``ResultsController`` or a ``MultiResultsController`` (batches are
+/// ``ResultsUpdate``s), or a ``CompositeResultsController`` (``CompositeUpdate``s). Batches reach `handler`
+/// in commit order, one call per batch, on the controller's task.
+public final class ChangesetRecorder<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable {
+    private let handler: @Sendable (Controller.Update) -> Void
+    private let recorded = Mutex<[Controller.Update]>([])
     private let keepsBatches: Bool
 
     /// A recorder that calls `handler` with each batch.
-    public init(_ handler: @escaping @Sendable (ResultsUpdate<Object>) -> Void) {
+    public init(_ handler: @escaping @Sendable (Controller.Update) -> Void) {
         self.handler = handler
         keepsBatches = false
     }
@@ -30,23 +31,15 @@ public final class ChangesetRecorder<Object: Sendable>: ResultsControllerDelegat
     }
 
     /// The batches kept since the last call, in order (with ``init()``).
-    public func takeBatches() -> [ResultsUpdate<Object>] {
+    public func takeBatches() -> [Controller.Update] {
         recorded.withLock { batches in
             defer { batches.removeAll() }
             return batches
         }
     }
 
-    private func record(_ update: ResultsUpdate<Object>) {
+    public func controller(_ controller: Controller, didApply update: Controller.Update) {
         if keepsBatches { recorded.withLock { $0.append(update) } }
         handler(update)
-    }
-
-    public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
-        record(update)
-    }
-
-    public func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>) {
-        record(update)
     }
 }

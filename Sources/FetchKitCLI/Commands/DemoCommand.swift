@@ -58,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
             entity: "Task", predicate: try FetchPredicate(format: "categoryID != nil"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name")
         let controller = ResultsController(store: store, request: request)
-        let printer = BatchPrinter()
+        let printer = BatchPrinter<ResultsController<Row>>()
         controller.delegate = printer
         try await controller.performFetch()
 
@@ -110,7 +110,8 @@ struct DemoCommand: AsyncParsableCommand {
 
 /// The demos' delegate (of a controller or a multi-controller): turns each batch's callbacks into readable
 /// lines.
-final class BatchPrinter: ResultsControllerDelegate, MultiResultsControllerDelegate, Sendable {
+final class BatchPrinter<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable
+where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Controller.Update == ResultsUpdate<Row> {
     private let lines = Mutex<[String]>([])
 
     var hasReport: Bool { lines.withLock { !$0.isEmpty } }
@@ -141,29 +142,17 @@ final class BatchPrinter: ResultsControllerDelegate, MultiResultsControllerDeleg
         }
     }
 
-    func controller(_ controller: ResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
+    func controller(_ controller: Controller, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
                     for type: ResultsChangeType, newSectionIndex: Int?) {
         self.section(section, atSectionIndex, type, newSectionIndex)
     }
 
-    func controller(_ controller: ResultsController<Row>, didChange object: Row, at rowPath: RowPath?,
+    func controller(_ controller: Controller, didChange object: Row, at rowPath: RowPath?,
                     for type: ResultsChangeType, newRowPath: RowPath?) {
         row(object, rowPath, type, newRowPath)
     }
 
-    func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) { batch(update) }
-
-    func controller(_ controller: MultiResultsController<Row>, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
-                    for type: ResultsChangeType, newSectionIndex: Int?) {
-        self.section(section, atSectionIndex, type, newSectionIndex)
-    }
-
-    func controller(_ controller: MultiResultsController<Row>, didChange object: Row, at rowPath: RowPath?,
-                    for type: ResultsChangeType, newRowPath: RowPath?) {
-        row(object, rowPath, type, newRowPath)
-    }
-
-    func controller(_ controller: MultiResultsController<Row>, didApply update: ResultsUpdate<Row>) { batch(update) }
+    func controller(_ controller: Controller, didApply update: ResultsUpdate<Row>) { batch(update) }
 }
 
 /// Prints a snapshot as sections of rows.

@@ -9,7 +9,7 @@ enum BatchesDemo {
         let controller = ResultsController(store: store, request: FetchRequest(
             entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
             sectionNameKeyPath: "category.name"))
-        let recorder = ChangesetRecorder<Row>()
+        let recorder = ChangesetRecorder<ResultsController<Row>>()
         controller.delegate = recorder
         try await controller.performFetch()
         print("FetchKit demo batches — staged changes for collection views, and a live fetchLimit (seed 003)\n")

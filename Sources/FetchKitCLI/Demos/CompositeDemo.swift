@@ -6,7 +6,7 @@ import Synchronization
 /// category, and every category, in one list with global index paths.
 enum CompositeDemo {
     /// Prints the composite's batches in global index paths.
-    final class Printer: CompositeResultsControllerDelegate, Sendable {
+    final class Printer: ResultsControllerDelegate, Sendable {
         private let lines = Mutex<[String]>([])
 
         func takeReport() -> String {
@@ -16,14 +16,14 @@ enum CompositeDemo {
             }
         }
 
-        func controller(_ controller: CompositeResultsController, didChangeSection name: String, atSectionIndex: Int?,
-                        for type: ResultsChangeType, newSectionIndex: Int?) {
+        func controller(_ controller: CompositeResultsController, didChange section: CompositeSection,
+                        atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?) {
             let at = [atSectionIndex.map { "old \($0)" }, newSectionIndex.map { "new \($0)" }].compactMap { $0 }
-            lines.withLock { $0.append("   section \(type.rawValue) '\(name)' (\(at.joined(separator: ", ")))") }
+            lines.withLock { $0.append("   section \(type.rawValue) '\(section.name)' (\(at.joined(separator: ", ")))") }
         }
 
-        func controller(_ controller: CompositeResultsController, didChangeRowAt rowPath: RowPath?, for type: ResultsChangeType,
-                        newRowPath: RowPath?) {
+        func controller(_ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
+                        for type: ResultsChangeType, newRowPath: RowPath?) {
             let paths = [rowPath.map { "\($0)" }, newRowPath.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
             lines.withLock { $0.append("   row \(type.rawValue) \(paths)") }
         }

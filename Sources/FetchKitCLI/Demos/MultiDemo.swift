@@ -13,7 +13,7 @@ enum MultiDemo {
             "byCategory": FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .descending("priority")],
                                        sectionNameKeyPath: "category.name"),
         ], initial: "open")
-        let printer = BatchPrinter()
+        let printer = BatchPrinter<MultiResultsController<Row>>()
         tasks.delegate = printer
         try await tasks.performFetch()
         print("FetchKit demo multi — one MultiResultsController, four named requests (seed 001)\n")

@@ -9,7 +9,7 @@ enum ReorderDemo {
         let controller = ResultsController(store: store, request: FetchRequest(
             entity: "Task", predicate: try FetchPredicate(format: "categoryID != nil"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name"))
-        let printer = BatchPrinter()
+        let printer = BatchPrinter<ResultsController<Row>>()
         controller.delegate = printer
         try await controller.performFetch()
         print("FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed 002)\n")

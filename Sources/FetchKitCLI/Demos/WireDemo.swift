@@ -11,7 +11,7 @@ enum WireDemo {
             Fixtures.TaskRecord.self, predicate: try FetchPredicate(format: "done == NO"),
             sortDescriptors: [.ascending("category.name"), .ascending("title")], sectionNameKeyPath: "category.name"),
             as: Fixtures.TaskRecord.self)
-        let recorder = ChangesetRecorder<Fixtures.TaskRecord>()
+        let recorder = ChangesetRecorder<ResultsController<Fixtures.TaskRecord>>()
         controller.delegate = recorder
         try await controller.performFetch()
         let encoder = JSONEncoder()

@@ -8,7 +8,7 @@ import Synchronization
 /// composite equals fresh fetches of its parts, capped.
 extension StoreConformance {
     /// Records a composite's batches and checks their callbacks' order.
-    final class CompositeRecorder: CompositeResultsControllerDelegate, Sendable {
+    final class CompositeRecorder: ResultsControllerDelegate, Sendable {
         typealias Content = [(section: String, rows: [String])]
         private let recorded = Mutex<(updates: [CompositeUpdate], callbacks: [String], shown: [Content])>(([], [], []))
         /// Reads what the composite's data source shows; called inside each batch's last callback.
@@ -32,6 +32,7 @@ extension StoreConformance {
         func checkOrder() throws {
             let callbacks = recorded.withLock { $0.callbacks }
             let order = ["will": 0, "section": 1, "row": 2, "did": 3, "apply": 4]
+            if let wrong = callbacks.first(where: { order[$0] == nil }) { throw ConformanceFailure("composite: \(wrong)") }
             var last = 4
             for callback in callbacks {
                 let rank = order[callback] ?? -1
@@ -46,10 +47,21 @@ extension StoreConformance {
         private func note(_ callback: String) { recorded.withLock { $0.callbacks.append(callback) } }
 
         func controllerWillChangeContent(_ controller: CompositeResultsController) { note("will") }
-        func controller(_ controller: CompositeResultsController, didChangeSection name: String, atSectionIndex: Int?,
-                        for type: ResultsChangeType, newSectionIndex: Int?) { note("section") }
-        func controller(_ controller: CompositeResultsController, didChangeRowAt rowPath: RowPath?,
-                        for type: ResultsChangeType, newRowPath: RowPath?) { note("row") }
+        func controller(_ controller: CompositeResultsController, didChange section: CompositeSection,
+                        atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?) {
+            // Inside a batch the composite shows what the batch leads to: a new section is there as sent.
+            if let new = newSectionIndex, controller.sections[new] != section {
+                note("section \(section) differs from the composite's \(controller.sections[new])")
+            }
+            note("section")
+        }
+        func controller(_ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
+                        for type: ResultsChangeType, newRowPath: RowPath?) {
+            if let new = newRowPath, controller.sections[new.section].part != row.part {
+                note("row of part \(row.part) sent at \(new), in part \(controller.sections[new.section].part)")
+            }
+            note("row")
+        }
         func controllerDidChangeContent(_ controller: CompositeResultsController) { note("did") }
         func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
             let shown = read.withLock { $0 }?(controller) ?? []

@@ -42,6 +42,8 @@ extension StoreConformance {
                   body: { try await $0.checkExpressionControllers(on: $1) }),
             Check(name: "controller: a cancelled caller's performFetch, setRequest or moveObject does nothing",
                   body: { try await $0.checkCancelledCallers(on: $1) }),
+            Check(name: "controllers: a released controller goes with every task it started, its sequences end",
+                  body: { try await $0.checkTasksEndWithControllers(on: $1) }),
         ]
     }
 

@@ -167,7 +167,7 @@ extension StoreConformance {
 extension StoreConformance {
     func checkFailuresForwarded(on store: any PersistentStore) async throws {
         let multi = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "open")
-        let multiRecorder = ResultsRecorder<Row>()
+        let multiRecorder = MultiResultsRecorder<Row>()
         multi.delegate = multiRecorder
         try await multi.performFetch()
         let categories = ResultsController(store: store, request: FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")]))

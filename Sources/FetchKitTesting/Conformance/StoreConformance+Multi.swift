@@ -36,7 +36,7 @@ extension StoreConformance {
     }
 
     /// Records the multi-controller's current name inside each batch's first and last callbacks.
-    private final class NameRecorder: MultiResultsControllerDelegate, Sendable {
+    private final class NameRecorder: ResultsControllerDelegate, Sendable {
         let names = Mutex<[String]>([])
 
         func controllerWillChangeContent(_ controller: MultiResultsController<Row>) {
@@ -73,7 +73,7 @@ extension StoreConformance {
 
     /// Checks that `multi` holds a fresh fetch of its request and that the one batch `recorder` heard since
     /// its last reset is valid, in contract order, sent by `multi`.
-    private func checkBatch(_ multi: MultiResultsController<Row>, _ recorder: ResultsRecorder<Row>,
+    private func checkBatch(_ multi: MultiResultsController<Row>, _ recorder: MultiResultsRecorder<Row>,
                             in store: any PersistentStore, _ what: String) async throws {
         try await ResultsOracle.checkMatchesFreshFetch(multi.snapshot, of: multi.request, in: store)
         try recorder.checkCallbackOrder()
@@ -86,7 +86,7 @@ extension StoreConformance {
 
     func checkTransitions(on store: any PersistentStore) async throws {
         let multi = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "open")
-        let recorder = ResultsRecorder<Row>()
+        let recorder = MultiResultsRecorder<Row>()
         multi.delegate = recorder
         try await multi.performFetch()
         try expect(recorder.events.isEmpty && multi.currentName == "open", "performFetch called the delegate")
@@ -112,7 +112,7 @@ extension StoreConformance {
 
     func checkFailedTransitionsAndLiveChanges(on store: any PersistentStore) async throws {
         let multi = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "byCategory")
-        let recorder = ResultsRecorder<Row>()
+        let recorder = MultiResultsRecorder<Row>()
         multi.delegate = recorder
         try await multi.performFetch()
         let before = (multi.fetchedObjects, multi.sections.map(\.name), multi.request)

@@ -12,13 +12,13 @@ extension StoreConformance {
 
     func checkWireClient(on store: any PersistentStore) async throws {
         let requests = Self.liveRequests.filter { $0.entityName == "Task" }
-        var clients: [(ResultsController<Fixtures.TaskRecord>, ChangesetRecorder<Fixtures.TaskRecord>)] = []
+        var clients: [(ResultsController<Fixtures.TaskRecord>, ChangesetRecorder<ResultsController<Fixtures.TaskRecord>>)] = []
         var lists: [WireList<Fixtures.TaskRecord>] = []
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         for request in requests {
             let controller = ResultsController(store: store, request: request, as: Fixtures.TaskRecord.self)
-            let recorder = ChangesetRecorder<Fixtures.TaskRecord>()
+            let recorder = ChangesetRecorder<ResultsController<Fixtures.TaskRecord>>()
             controller.delegate = recorder
             try await controller.performFetch()
             var list = WireList<Fixtures.TaskRecord>()

@@ -44,7 +44,7 @@ extension ResultsOracle {
     }
 }
 
-extension ResultsRecorder.Event {
+extension BatchRecorder.Event {
     /// Whether this event ends a batch (the whole-batch callback comes last).
     var isBatchEnd: Bool {
         if case .didApply = self { return true }

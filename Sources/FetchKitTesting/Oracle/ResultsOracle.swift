@@ -31,7 +31,7 @@ public enum ResultsOracle {
         guard snapshot.fetchedObjects == fresh else {
             throw OracleFailure(
                 "controller for \(request.predicate) holds \(snapshot.fetchedObjects.count) rows, a fresh fetch "
-                    + "\(fresh.count); first difference at \(firstDifference(snapshot.fetchedObjects, fresh))")
+                    + "\(fresh.count); first difference at \(firstDifference(Array(snapshot.fetchedObjects), fresh))")
         }
         if let key = request.sectionNameKeyPath {
             var names: [String] = []

@@ -2,6 +2,12 @@ import FetchKit
 import Foundation
 import Synchronization
 
+/// A recorder of a results controller's callbacks.
+public typealias ResultsRecorder<Object: Sendable> = BatchRecorder<ResultsController<Object>>
+
+/// A recorder of a multi-controller's callbacks.
+public typealias MultiResultsRecorder<Object: Sendable> = BatchRecorder<MultiResultsController<Object>>
+
 /// A delegate that records every callback a results controller (or a multi-controller) makes, in order,
 /// and which controllers sent them.
 ///
@@ -12,7 +18,11 @@ import Synchronization
 /// try recorder.checkCallbackOrder()
 /// recorder.updates.last?.changeset
 /// ```
-public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate, MultiResultsControllerDelegate, Sendable {
+public final class BatchRecorder<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable
+where Controller.Section == ResultsSection<Controller.Object>, Controller.Update == ResultsUpdate<Controller.Object> {
+    /// The controller's object type.
+    public typealias Object = Controller.Object
+
     /// One recorded callback.
     public enum Event: Sendable {
         case willChange
@@ -95,29 +105,34 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
 
     // MARK: ResultsControllerDelegate
 
-    public func controllerWillChangeContent(_ controller: ResultsController<Object>) {
+    private func record(_ event: Event, from sender: AnyObject) {
+        recorded.withLock { $0.append(event) }
+        recordedSenders.withLock { _ = $0.insert(ObjectIdentifier(sender)) }
+    }
+
+    public func controllerWillChangeContent(_ controller: Controller) {
         record(.willChange, from: controller)
     }
 
     public func controller(
-        _ controller: ResultsController<Object>, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
+        _ controller: Controller, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
         for type: ResultsChangeType, newSectionIndex: Int?
     ) {
         record(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name), from: controller)
     }
 
     public func controller(
-        _ controller: ResultsController<Object>, didChange object: Object, at rowPath: RowPath?,
+        _ controller: Controller, didChange object: Object, at rowPath: RowPath?,
         for type: ResultsChangeType, newRowPath: RowPath?
     ) {
         record(.row(type, old: rowPath, new: newRowPath), from: controller)
     }
 
-    public func controllerDidChangeContent(_ controller: ResultsController<Object>) {
+    public func controllerDidChangeContent(_ controller: Controller) {
         record(.didChange, from: controller)
     }
 
-    public func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+    public func controller(_ controller: Controller, didApply update: ResultsUpdate<Object>) {
         record(.didApply(update), from: controller)
         if delay > .zero {
             // A slow consumer: blocks the controller's task, as a delegate doing slow work would.
@@ -126,45 +141,8 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
         }
     }
 
-    public func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {
+    public func controller(_ controller: Controller, didFailWith error: FetchKitError) {
         recordedFailures.withLock { $0.append(error) }
-    }
-
-    // MARK: MultiResultsControllerDelegate
-
-    private func record(_ event: Event, from sender: AnyObject) {
-        recorded.withLock { $0.append(event) }
-        recordedSenders.withLock { _ = $0.insert(ObjectIdentifier(sender)) }
-    }
-
-    public func controllerWillChangeContent(_ controller: MultiResultsController<Object>) {
-        record(.willChange, from: controller)
-    }
-
-    public func controller(
-        _ controller: MultiResultsController<Object>, didChange section: ResultsSection<Object>, atSectionIndex: Int?,
-        for type: ResultsChangeType, newSectionIndex: Int?
-    ) {
-        record(.section(type, old: atSectionIndex, new: newSectionIndex, name: section.name), from: controller)
-    }
-
-    public func controller(
-        _ controller: MultiResultsController<Object>, didChange object: Object, at rowPath: RowPath?,
-        for type: ResultsChangeType, newRowPath: RowPath?
-    ) {
-        record(.row(type, old: rowPath, new: newRowPath), from: controller)
-    }
-
-    public func controllerDidChangeContent(_ controller: MultiResultsController<Object>) {
-        record(.didChange, from: controller)
-    }
-
-    public func controller(_ controller: MultiResultsController<Object>, didFailWith error: FetchKitError) {
-        recordedFailures.withLock { $0.append(error) }
-    }
-
-    public func controller(_ controller: MultiResultsController<Object>, didApply update: ResultsUpdate<Object>) {
-        record(.didApply(update), from: controller)
     }
 }
 

@@ -27,9 +27,29 @@ struct PartContent: Sendable {
     var names: [String]
     var counts: [Int]
     /// The shown results (`ResultsSnapshot<Object>` of the part's object type), `nil` for a fixed part.
-    var window: (any Sendable)?
+    var window: (any CompositeWindow)?
     /// A fixed part's rows.
     var fixedRows: [String]
+}
+
+extension PartContent {
+    /// The row at `path` (in the part's own sections) of part `part`, or `nil` when out of range.
+    func row(at path: RowPath, part: Int) -> CompositeRow? {
+        if let window {
+            return window.anyObject(at: path).map { CompositeRow(part: part, value: $0) }
+        }
+        return fixedRows.indices.contains(path.row) ? CompositeRow(part: part, value: fixedRows[path.row]) : nil
+    }
+}
+
+/// A results part's shown snapshot, whatever its object type.
+protocol CompositeWindow: Sendable {
+    /// The object at `path`, or `nil` when out of range.
+    func anyObject(at path: RowPath) -> (any Sendable)?
+}
+
+extension ResultsSnapshot: CompositeWindow {
+    func anyObject(at path: RowPath) -> (any Sendable)? { object(at: path) }
 }
 
 /// A results part's link to its controller: it is the controller's delegate, and turns each batch into the

@@ -19,14 +19,16 @@ extension CompositeResultsController {
                 through = min(through, source.appliedTransactionID)
             }
             var emitted = false
-            while let (update, delegate) = state.withLock({ state -> (CompositeUpdate, (any CompositeResultsControllerDelegate)?)? in
+            while let (update, before, after, delegate) = state.withLock({ state -> Emission? in
                 guard let group = Self.takeNextGroup(from: &state.pending, through: stalled ? .max : through) else {
                     return nil
                 }
-                return (Self.merge(group, into: &state.applied), state.delegate)
+                let before = state.applied
+                let update = Self.merge(group, into: &state.applied)
+                return (update, before, state.applied, state.delegate)
             }) {
                 emitted = true
-                if let delegate, !update.changeset.isEmpty { notify(delegate, of: update) }
+                if let delegate, !update.changeset.isEmpty { notify(delegate, of: update, from: before, to: after) }
             }
             guard state.withLock({ !$0.pending.isEmpty }) else { return }
             // Parts on different stores number their transactions apart: when a round completes nothing,
@@ -92,27 +94,23 @@ extension CompositeResultsController {
                                transactionID: group.first?.transactionID)
     }
 
+    /// A batch to emit: the update, what the composite showed before and after it, and the delegate.
+    private typealias Emission = (
+        update: CompositeUpdate, before: [PartContent], after: [PartContent],
+        delegate: (any ResultsControllerDelegate<CompositeResultsController>)?
+    )
+
     /// Calls the delegate's methods for one batch, in contract order.
-    private func notify(_ delegate: any CompositeResultsControllerDelegate, of update: CompositeUpdate) {
-        let changeset = update.changeset
-        delegate.controllerWillChangeContent(self)
-        for index in changeset.sectionDeletes {
-            delegate.controller(self, didChangeSection: update.sectionNamesBefore[index], atSectionIndex: index,
-                                for: .delete, newSectionIndex: nil)
-        }
-        for index in changeset.sectionInserts {
-            delegate.controller(self, didChangeSection: update.sectionNamesAfter[index], atSectionIndex: nil,
-                                for: .insert, newSectionIndex: index)
-        }
-        for move in changeset.sectionMoves {
-            delegate.controller(self, didChangeSection: update.sectionNamesAfter[move.to], atSectionIndex: move.from,
-                                for: .move, newSectionIndex: move.to)
-        }
-        for path in changeset.rowDeletes { delegate.controller(self, didChangeRowAt: path, for: .delete, newRowPath: nil) }
-        for path in changeset.rowInserts { delegate.controller(self, didChangeRowAt: nil, for: .insert, newRowPath: path) }
-        for move in changeset.rowMoves { delegate.controller(self, didChangeRowAt: move.from, for: .move, newRowPath: move.to) }
-        for row in changeset.rowUpdates { delegate.controller(self, didChangeRowAt: row.from, for: .update, newRowPath: row.to) }
-        delegate.controllerDidChangeContent(self)
-        delegate.controller(self, didApply: update)
+    private func notify(
+        _ delegate: any ResultsControllerDelegate<CompositeResultsController>, of update: CompositeUpdate,
+        from before: [PartContent], to after: [PartContent]
+    ) {
+        delegate.receive(.willChange, from: self)
+        update.changeset.forEachChange(
+            oldSection: { Self.section($0, in: before) }, newSection: { Self.section($0, in: after) },
+            oldObject: { Self.row(at: $0, in: before) }, newObject: { Self.row(at: $0, in: after) }
+        ) { delegate.receive($0, from: self) }
+        delegate.receive(.didChange, from: self)
+        delegate.receive(.didApply(update), from: self)
     }
 }

@@ -37,6 +37,18 @@ extension CompositeResultsController {
         }
     }
 
+    /// The row at global `path` of `parts`, or `nil` when out of range.
+    static func row(at path: RowPath, in parts: [PartContent]) -> CompositeRow? {
+        guard let (part, local) = locate(path.section, in: parts) else { return nil }
+        return parts[part].row(at: RowPath(section: local, row: path.row), part: part)
+    }
+
+    /// Global section `section` of `parts` (which must hold it).
+    static func section(_ section: Int, in parts: [PartContent]) -> CompositeSection {
+        let (part, local) = locate(section, in: parts)!
+        return CompositeSection(name: parts[part].names[local], count: parts[part].counts[local], part: part)
+    }
+
     /// The part a global section belongs to, and the section's index within that part.
     static func locate(_ section: Int, in parts: [PartContent]) -> (part: Int, section: Int)? {
         guard section >= 0 else { return nil }

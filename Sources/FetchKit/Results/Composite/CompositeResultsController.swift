@@ -29,7 +29,7 @@ public final class CompositeResultsController: Sendable {
         /// What the delegate has been told: the composite's content.
         var applied: [PartContent] = []
         var pending: [Pending] = []
-        weak var delegate: (any CompositeResultsControllerDelegate)?
+        weak var delegate: (any ResultsControllerDelegate<CompositeResultsController>)?
     }
 
     enum Part: Sendable {
@@ -48,12 +48,14 @@ public final class CompositeResultsController: Sendable {
     private let signals: AsyncStream<Void>.Continuation
     private let emission = TransitionLock()
     private let processor: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// The tasks the composite starts for its own work (see ``TaskCensus``).
+    package let tasks = TaskCensus()
 
     /// An empty composite; add parts, then call ``performFetch()``.
     public init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         signals = continuation
-        let task = Task { [weak self] in
+        let task = tasks.start { [weak self] in
             for await _ in stream {
                 guard let self else { return }
                 try? await self.emission.run { await self.emitPending() }
@@ -68,7 +70,7 @@ public final class CompositeResultsController: Sendable {
     }
 
     /// The delegate that receives each batch, in global index paths. Held weakly.
-    public var delegate: (any CompositeResultsControllerDelegate)? {
+    public var delegate: (any ResultsControllerDelegate<CompositeResultsController>)? {
         get { state.withLock { $0.delegate } }
         set { state.withLock { $0.delegate = newValue } }
     }
@@ -148,7 +150,7 @@ public final class CompositeResultsController: Sendable {
 
     /// A part stopped with a permanent failure: the delegate hears of it after the batches before it.
     private func receiveFailure(_ error: FetchKitError) {
-        Task { [weak self] in
+        tasks.start { [weak self] in
             guard let self else { return }
             try? await self.emission.run {
                 await self.emitPending()

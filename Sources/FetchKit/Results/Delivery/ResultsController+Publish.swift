@@ -18,7 +18,7 @@ extension ResultsController {
     ) -> DelegateHop? {
         // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
         // of followers of one request, and every tuple type is looked up at run time in generic code).
-        var delegate: (any ResultsControllerDelegate<Object>)?
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var delegateActor: (any Actor)?
         /// What an inline delegate shows before this batch.
         var delegateBase: ResultsSnapshot<Object>?
@@ -103,7 +103,7 @@ extension ResultsController {
     /// Sends `update` to the delegate on its actor, from what the delegate shows there (a user move on the
     /// actor may have changed it since the batch was published).
     private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
-        var delegate: (any ResultsControllerDelegate<Object>)?
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var shown: ResultsSnapshot<Object>?
         state.withLock { state in
             delegate = state.delegate
@@ -118,7 +118,7 @@ extension ResultsController {
     /// Sends `update` to `delegate`: as it is when the delegate shows its previous results (`shown` is `nil`
     /// or them), else the batch from `shown`, what the delegate shows (its UI moved a row meanwhile).
     private func deliver(
-        _ update: ResultsUpdate<Object>, to delegate: any ResultsControllerDelegate<Object>,
+        _ update: ResultsUpdate<Object>, to delegate: any ResultsControllerDelegate<ResultsController<Object>>,
         from shown: ResultsSnapshot<Object>?
     ) {
         var batch = update
@@ -134,18 +134,10 @@ extension ResultsController {
     }
 
     /// Calls the delegate's methods for one batch, in contract order.
-    private func notify(_ delegate: any ResultsControllerDelegate<Object>, of update: ResultsUpdate<Object>) {
-        update.forEachCallback { callback in
-            switch callback {
-            case .willChange: delegate.controllerWillChangeContent(self)
-            case .section(let section, let old, let type, let new):
-                delegate.controller(self, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
-            case .row(let object, let old, let type, let new):
-                delegate.controller(self, didChange: object, at: old, for: type, newRowPath: new)
-            case .didChange: delegate.controllerDidChangeContent(self)
-            case .didApply(let update): delegate.controller(self, didApply: update)
-            }
-        }
+    private func notify(
+        _ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of update: ResultsUpdate<Object>
+    ) {
+        update.forEachCallback { delegate.receive($0, from: self) }
     }
 }
 

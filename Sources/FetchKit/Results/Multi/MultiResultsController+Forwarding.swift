@@ -3,7 +3,7 @@ import Synchronization
 extension MultiResultsController {
     /// The multi-controller's delegate, held weakly.
     struct WeakDelegate: Sendable {
-        weak var value: (any MultiResultsControllerDelegate<Object>)?
+        weak var value: (any ResultsControllerDelegate<MultiResultsController<Object>>)?
     }
 
     /// The multi-controller, held weakly by its forwarder (the multi-controller owns the forwarder).
@@ -18,17 +18,7 @@ extension MultiResultsController {
 
         func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
             guard let multi = owner.withLock({ $0.value }), let delegate = multi.delegate else { return }
-            update.forEachCallback { callback in
-                switch callback {
-                case .willChange: delegate.controllerWillChangeContent(multi)
-                case .section(let section, let old, let type, let new):
-                    delegate.controller(multi, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
-                case .row(let object, let old, let type, let new):
-                    delegate.controller(multi, didChange: object, at: old, for: type, newRowPath: new)
-                case .didChange: delegate.controllerDidChangeContent(multi)
-                case .didApply(let update): delegate.controller(multi, didApply: update)
-                }
-            }
+            update.forEachCallback { delegate.receive($0, from: multi) }
         }
 
         func controller(_ controller: ResultsController<Object>, didFailWith error: FetchKitError) {

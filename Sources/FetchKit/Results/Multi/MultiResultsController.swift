@@ -22,6 +22,9 @@ import Synchronization
 ///
 /// Live changes keep flowing for the current request, with the multi-controller as the delegate's sender.
 public final class MultiResultsController<Object: Sendable>: Sendable {
+    /// The tasks the multi-controller's results controller starts (see ``TaskCensus``).
+    package var tasks: TaskCensus { controller.tasks }
+
     /// The named requests.
     public let requests: [String: FetchRequest]
     /// The results controller showing the current request.
@@ -41,13 +44,15 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     }
 
     /// The delegate that receives each batch. Held weakly.
-    public var delegate: (any MultiResultsControllerDelegate<Object>)? {
+    public var delegate: (any ResultsControllerDelegate<MultiResultsController<Object>>)? {
         get { current.withLock { $0.delegate.value } }
         set { setDelegate(newValue, isolation: nil) }
     }
 
     /// Sets the delegate and the actor its callbacks run on (see ``ResultsController/setDelegate(_:isolation:)``).
-    public func setDelegate(_ delegate: (any MultiResultsControllerDelegate<Object>)?, isolation actor: (any Actor)?) {
+    public func setDelegate(
+        _ delegate: (any ResultsControllerDelegate<MultiResultsController<Object>>)?, isolation actor: (any Actor)?
+    ) {
         current.withLock { $0.delegate = WeakDelegate(value: delegate) }
         controller.setDelegate(forwarder, isolation: delegate == nil ? nil : actor)
     }
@@ -72,7 +77,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The current results.
     public var snapshot: ResultsSnapshot<Object> { controller.snapshot }
     /// Every fetched object of the current request, in order.
-    public var fetchedObjects: [Object] { controller.fetchedObjects }
+    public var fetchedObjects: ResultsObjects<Object> { controller.fetchedObjects }
     /// The sections of the current results, in order.
     public var sections: [ResultsSection<Object>] { controller.sections }
     /// The object at `path`, or `nil` when out of range.

@@ -33,9 +33,12 @@ final class SharedResults<Object: Sendable>: Sendable {
     }
 
     private let outbox = Mutex(Outbox())
+    /// The tasks that hand batches on: the census of the controller that formed the group.
+    private let tasks: TaskCensus
 
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
+        tasks = leader.tasks
     }
 
     /// Hands `update` to every follower, after the batches handed on before it.
@@ -66,7 +69,7 @@ final class SharedResults<Object: Sendable>: Sendable {
             outbox.isForwarding = true
             return true
         }
-        if start { Task { await self.forwardAll() } }
+        if start { tasks.start { await self.forwardAll() } }
     }
 
     /// Hands on queued batches one at a time; each fans out over the cores in slices of followers, and a

@@ -57,7 +57,7 @@ extension ResultsController {
         } else {
             logger.error("results controller stopped", metadata: ["entity": "\(entity)", "error": "\(error)"])
         }
-        var delegate: (any ResultsControllerDelegate<Object>)?
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var subscribers: UpdateSubscribers<Object>?
         var waiters: [CheckedContinuation<Void, Never>] = []
         var readers: [AsyncStream<ResultsStatus>.Continuation] = []
