@@ -44,12 +44,12 @@ struct DiffInternalsTests {
 
     @Test("section placement keeps the longest increasing run, preferring sections whose rows change")
     func sectionsKept() {
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count == 1)
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [true, false]) == [false, true])
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [false, true]) == [true, false])
-        #expect(SectionMatching.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) ==
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count == 1)
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [true, false]) == [false, true])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, true]) == [true, false])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) ==
             [false, false, true, true])
-        #expect(SectionMatching.keptInPlace(targets: [], preferring: []) == [])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [], preferring: []) == [])
     }
 
     @Test("a row's section is found with empty sections around it")
