@@ -167,11 +167,3 @@ public final class ResultsRecorder<Object: Sendable>: ResultsControllerDelegate,
         record(.didApply(update), from: controller)
     }
 }
-
-/// A broken invariant of live results, with what was expected and what was found.
-public struct OracleFailure: Error, CustomStringConvertible, Sendable {
-    /// What went wrong.
-    public let description: String
-    /// Creates a failure.
-    public init(_ description: String) { self.description = description }
-}
