@@ -42,14 +42,44 @@ struct DiffInternalsTests {
         }
     }
 
+    @Test("LIS members of any Ints, sparse or beyond Int32, form a longest strictly increasing run")
+    func lisMembers() {
+        var random = SplitMix64(seed: 0x1157)
+        #expect(LongestIncreasingSubsequence.members(of: []) == [])
+        #expect(LongestIncreasingSubsequence.members(of: [.max, .min, 0]) == [false, true, true])
+        for round in 0..<2_000 {
+            let count = Int(random.next() % 40)
+            // Half the rounds spread values over all of Int (ranked), half over a sparse Int32-sized range.
+            let spread: (UInt64) -> Int = round.isMultiple(of: 2)
+                ? { Int(bitPattern: UInt($0)) } : { 1_000_000 + Int($0 % 100_000_000) }
+            let values = Array(Set((0..<count).map { _ in spread(random.next()) })).shuffled(using: &random)
+            let members = LongestIncreasingSubsequence.members(of: values)
+            let kept = values.indices.filter { members[$0] }.map { values[$0] }
+            #expect(kept.count == DiffCheck.longestIncreasing(values))
+            #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+
+    @Test("section matching by name: inserted and deleted sections keep the order, swapped ones do not")
+    func sectionOrder() throws {
+        let kept = SectionMatching(oldNames: ["a", "b", "c"], newNames: ["b", "x", "c"])
+        #expect(kept.deletes == [0])
+        #expect(kept.inserts == [1])
+        #expect(kept.keepsRelativeOrder)
+        try kept.checkRelativeOrder()
+        let swapped = SectionMatching(oldNames: ["a", "b", "c"], newNames: ["a", "c", "b"])
+        #expect(!swapped.keepsRelativeOrder)
+        #expect(throws: IncrementalInconsistency.self) { try swapped.checkRelativeOrder() }
+    }
+
     @Test("section placement keeps the longest increasing run, preferring sections whose rows change")
     func sectionsKept() {
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count == 1)
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [true, false]) == [false, true])
-        #expect(SectionMatching.keptInPlace(targets: [1, 0], preferring: [false, true]) == [true, false])
-        #expect(SectionMatching.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) ==
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count == 1)
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [true, false]) == [false, true])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, true]) == [true, false])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) ==
             [false, false, true, true])
-        #expect(SectionMatching.keptInPlace(targets: [], preferring: []) == [])
+        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [], preferring: []) == [])
     }
 
     @Test("a row's section is found with empty sections around it")

@@ -4,7 +4,8 @@
 /// The diff keeps the rows of a longest increasing subsequence in place and moves the rest, which makes the
 /// number of moves minimal: moving one row of 10,000 is one move. Feed the values in order with ``add(_:at:)``,
 /// then call ``beginBackward()`` and ``takeBackward(_:at:)`` for the same values in reverse order: it answers
-/// whether each belongs to one longest subsequence.
+/// whether each belongs to one longest subsequence. ``members(of:)`` does it all for one array of `Int`s, and
+/// ``keptInPlace(targets:preferring:)`` is the weighted variant that breaks ties by preference.
 struct LongestIncreasingSubsequence: ~Copyable {
     /// For each length k, the smallest value ending an increasing run of length k + 1.
     private let tails: UnsafeMutablePointer<Int32>
@@ -157,5 +158,80 @@ struct LongestIncreasingSubsequence: ~Copyable {
             position -= 1
         }
         return length
+    }
+
+    /// Whether each of `values` belongs to one longest strictly increasing subsequence of them (the one
+    /// ``mark(_:isMember:)`` chooses). The values need not be dense nor fit in `Int32`: they are narrowed
+    /// without changing their order.
+    ///
+    /// - Complexity: O(n log n); O(n) when the values are already mostly increasing.
+    static func members(of values: [Int]) -> [Bool] {
+        guard let low = values.min(), let high = values.max() else { return [] }
+        let narrowed: [Int32]
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !overflow, span <= Int(Int32.max) {
+            narrowed = values.map { Int32(truncatingIfNeeded: $0 &- low) }
+        } else {
+            // Ranks: the same order (equal values share one rank) in 0..<n.
+            var ranked = [Int32](repeating: 0, count: values.count)
+            let order = values.indices.sorted { values[$0] < values[$1] }
+            var rank: Int32 = 0
+            for (index, position) in order.enumerated() {
+                if index > 0, values[order[index - 1]] < values[position] { rank += 1 }
+                ranked[position] = rank
+            }
+            narrowed = ranked
+        }
+        var subsequence = LongestIncreasingSubsequence(capacity: values.count)
+        var isMember = [Bool](repeating: false, count: values.count)
+        narrowed.withUnsafeBufferPointer { values in
+            isMember.withUnsafeMutableBufferPointer { isMember in
+                _ = subsequence.mark(values, isMember: isMember)
+            }
+        }
+        return isMember
+    }
+
+    /// For each position of `targets` (each old section's new index, -1 when absent), whether it stays in place:
+    /// a longest increasing run of targets (among those, one keeping the most `preferring` targets), found with
+    /// a Fenwick tree of prefix maxima. The weighted variant the section diff uses.
+    /// - Complexity: O(sections log sections).
+    static func keptInPlace(targets: [Int], preferring: [Bool]) -> [Bool] {
+        struct Best: Comparable {
+            var length = 0
+            var preferred = 0
+            var position = -1
+            static func < (lhs: Best, rhs: Best) -> Bool {
+                (lhs.length, lhs.preferred) < (rhs.length, rhs.preferred)
+            }
+        }
+        let size = preferring.count
+        var tree = [Best](repeating: Best(), count: size + 1)
+        var predecessor = [Int](repeating: -1, count: targets.count)
+        var overall = Best()
+        for (position, target) in targets.enumerated() where target >= 0 {
+            var best = Best()
+            var index = target  // prefix of targets below `target`: tree indexes 1...target
+            while index > 0 {
+                best = max(best, tree[index])
+                index &= index - 1
+            }
+            predecessor[position] = best.position
+            let here = Best(
+                length: best.length + 1, preferred: best.preferred + (preferring[target] ? 1 : 0), position: position)
+            overall = max(overall, here)
+            index = target + 1
+            while index <= size {
+                tree[index] = max(tree[index], here)
+                index += index & -index
+            }
+        }
+        var kept = [Bool](repeating: false, count: targets.count)
+        var position = overall.position
+        while position >= 0 {
+            kept[position] = true
+            position = predecessor[position]
+        }
+        return kept
     }
 }

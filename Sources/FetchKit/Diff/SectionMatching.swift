@@ -36,12 +36,11 @@ struct SectionMatching {
     /// would need them is reported deleted and inserted instead, so its rows are not reported one by one.
     /// - Complexity: O(sections log sections), plus O(rows) when sections changed order.
     mutating func planMoves(old: SectionLayout, new: SectionLayout, matching: RowMatching) {
-        let matched = oldTarget.filter { $0 >= 0 }
-        guard zip(matched, matched.dropFirst()).contains(where: { $0 >= $1 }) else { return }
+        guard !keepsRelativeOrder else { return }
         let receivesRows = (0..<new.sectionCount).map {
             sectionReceivesRows($0, old: old, new: new, matching: matching)
         }
-        let kept = SectionMatching.keptInPlace(targets: oldTarget, preferring: receivesRows)
+        let kept = LongestIncreasingSubsequence.keptInPlace(targets: oldTarget, preferring: receivesRows)
         var reloaded: [(old: Int, new: Int)] = []
         for (section, target) in oldTarget.enumerated() where target >= 0 && !kept[section] {
             if receivesRows[target] {
@@ -74,47 +73,5 @@ struct SectionMatching {
             previous = i
         }
         return false
-    }
-
-    /// For each old section, whether it stays in place: a longest increasing run of targets (among those, one
-    /// keeping the most `preferring` sections), found with a Fenwick tree of prefix maxima.
-    /// - Complexity: O(sections log sections).
-    static func keptInPlace(targets: [Int], preferring: [Bool]) -> [Bool] {
-        struct Best: Comparable {
-            var length = 0
-            var preferred = 0
-            var position = -1
-            static func < (lhs: Best, rhs: Best) -> Bool {
-                (lhs.length, lhs.preferred) < (rhs.length, rhs.preferred)
-            }
-        }
-        let size = preferring.count
-        var tree = [Best](repeating: Best(), count: size + 1)
-        var predecessor = [Int](repeating: -1, count: targets.count)
-        var overall = Best()
-        for (position, target) in targets.enumerated() where target >= 0 {
-            var best = Best()
-            var index = target  // prefix of targets below `target`: tree indexes 1...target
-            while index > 0 {
-                best = max(best, tree[index])
-                index &= index - 1
-            }
-            predecessor[position] = best.position
-            let here = Best(
-                length: best.length + 1, preferred: best.preferred + (preferring[target] ? 1 : 0), position: position)
-            overall = max(overall, here)
-            index = target + 1
-            while index <= size {
-                tree[index] = max(tree[index], here)
-                index += index & -index
-            }
-        }
-        var kept = [Bool](repeating: false, count: targets.count)
-        var position = overall.position
-        while position >= 0 {
-            kept[position] = true
-            position = predecessor[position]
-        }
-        return kept
     }
 }

@@ -154,14 +154,6 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     }
 }
 
-/// One fetched row and the object made from it.
-struct ResultsEntry<Object: Sendable>: Sendable {
-    /// The row as fetched: its values decide updates (content changes) and its order.
-    let row: Row
-    /// The row as the controller's object type.
-    let object: Object
-}
-
 extension Value {
     /// This value as the name of a section: text as is, `NULL` as `""`, anything else as written.
     public var sectionName: String {

@@ -16,32 +16,3 @@ public struct SQLStatement: Sendable, Hashable {
         self.bindings = bindings
     }
 }
-
-/// A compiled fetch: the statement and what each selected column holds.
-public struct CompiledFetch: Sendable, Hashable {
-    /// The `SELECT` statement.
-    public var statement: SQLStatement
-    /// The selected columns, in `SELECT` order: the primary key first, then the requested attributes,
-    /// then one column per sort or section key path not already selected (named by its dotted key path).
-    public var columns: [ResultColumn]
-
-    /// Creates a compiled fetch.
-    public init(statement: SQLStatement, columns: [ResultColumn]) {
-        self.statement = statement
-        self.columns = columns
-    }
-}
-
-/// One column of a fetch's result: the name rows use for it and the type to read it as.
-public struct ResultColumn: Sendable, Hashable {
-    /// The attribute name (`title`) or dotted key path (`category.name`).
-    public var name: String
-    /// How to read the column's values.
-    public var type: AttributeType
-
-    /// Creates a result column.
-    public init(name: String, type: AttributeType) {
-        self.name = name
-        self.type = type
-    }
-}

@@ -27,22 +27,3 @@ extension MultiResultsController {
         }
     }
 }
-
-/// Runs one body at a time, in arrival order.
-actor TransitionLock {
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    /// Runs `body` once every body that arrived before it has finished.
-    func run(_ body: @Sendable () async throws -> Void) async throws {
-        if busy {
-            await withCheckedContinuation { waiting.append($0) }
-        } else {
-            busy = true
-        }
-        defer {
-            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
-        }
-        try await body()
-    }
-}

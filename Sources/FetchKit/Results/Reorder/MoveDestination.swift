@@ -9,9 +9,3 @@ public enum MoveDestination: Sendable, Hashable {
     /// After the last row of the section with this name.
     case endOfSection(String)
 }
-
-/// A move as a caller asked for it: by index paths, or by primary key and destination.
-enum MoveTarget: Sendable {
-    case paths(from: RowPath, to: RowPath)
-    case key(Value, MoveDestination)
-}

@@ -32,7 +32,8 @@ enum LocalChangeset {
         from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, items: [Item]
     ) throws -> Changeset {
         var changeset = Changeset(sectionCountsBefore: old.sectionCounts, sectionCountsAfter: new.sectionCounts)
-        let sections = try SectionCorrespondence(old: old.sectionNames, new: new.sectionNames)
+        let sections = SectionMatching(oldNames: old.sectionNames, newNames: new.sectionNames)
+        try sections.checkRelativeOrder()
         changeset.sectionDeletes = sections.deletes
         changeset.sectionInserts = sections.inserts
 
@@ -44,23 +45,23 @@ enum LocalChangeset {
             switch (item.old, item.new) {
             case (let from?, nil):
                 let path = old.rowPath(atFlatIndex: from)
-                if sections.newIndex[path.section] != nil { changeset.rowDeletes.append(path) }
+                if sections.oldTarget[path.section] >= 0 { changeset.rowDeletes.append(path) }
             case (nil, let to?):
                 let path = new.rowPath(atFlatIndex: to)
-                if sections.oldIndex[path.section] != nil { changeset.rowInserts.append(path) }
+                if sections.newSource[path.section] >= 0 { changeset.rowInserts.append(path) }
             case (let from?, let to?):
                 let fromPath = old.rowPath(atFlatIndex: from)
                 let toPath = new.rowPath(atFlatIndex: to)
-                let target = sections.newIndex[fromPath.section]
-                let source = sections.oldIndex[toPath.section]
-                switch (target, source) {
-                case (nil, nil):
+                let target = sections.oldTarget[fromPath.section]
+                let source = sections.newSource[toPath.section]
+                switch (target >= 0, source >= 0) {
+                case (false, false):
                     break
-                case (nil, _):
+                case (false, true):
                     changeset.rowInserts.append(toPath)
-                case (_, nil):
+                case (true, false):
                     changeset.rowDeletes.append(fromPath)
-                case (let target?, _) where target != toPath.section:
+                case (true, true) where target != toPath.section:
                     changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, new, item)))
                 default:
                     // Same section: the unaffected rows before it, before and after, tell whether it crossed one.
@@ -82,12 +83,12 @@ enum LocalChangeset {
         for (_, rows) in candidates {
             // Every candidate has both positions.
             let sorted = rows.sorted { $0.old! < $1.old! }
-            let staying = longestIncreasingRun(sorted.map { $0.new! })
+            let staying = LongestIncreasingSubsequence.members(of: sorted.map { $0.new! })
             for (index, row) in sorted.enumerated() {
                 let fromPath = old.rowPath(atFlatIndex: row.old!)
                 let toPath = new.rowPath(atFlatIndex: row.new!)
                 let isUpdated = !isSame(old, new, row)
-                if !staying.contains(index) {
+                if !staying[index] {
                     changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: isUpdated))
                 } else if isUpdated {
                     changeset.rowUpdates.append(.init(from: fromPath, to: toPath))
@@ -114,57 +115,4 @@ enum LocalChangeset {
     private static func count(_ values: [Int], in range: Range<Int>) -> Int {
         values.partitionPoint { $0 >= range.upperBound } - values.partitionPoint { $0 >= range.lowerBound }
     }
-
-    /// The indexes of one longest strictly increasing subsequence of `values` (patience sorting).
-    ///
-    /// - Complexity: O(k log k).
-    static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            let low = tails.partitionPoint { values[$0] >= value }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var run: Set<Int> = []
-        var index = tails.last ?? -1
-        while index >= 0 {
-            run.insert(index)
-            index = previous[index]
-        }
-        return run
-    }
-}
-
-/// Sections of two snapshots matched by name, which must keep their relative order.
-struct SectionCorrespondence {
-    /// For each old section, its index in the new snapshot (`nil`: deleted).
-    let newIndex: [Int?]
-    /// For each new section, its index in the old snapshot (`nil`: inserted).
-    let oldIndex: [Int?]
-
-    init(old: [String], new: [String]) throws {
-        if old.isSameSections(as: new) {
-            // The common case, no section added or removed: each section is itself (no names hashed).
-            newIndex = Array(old.indices)
-            oldIndex = Array(new.indices)
-            return
-        }
-        let newByName = Dictionary(new.enumerated().map { (SectionName($1), $0) }, uniquingKeysWith: { first, _ in first })
-        let oldByName = Dictionary(old.enumerated().map { (SectionName($1), $0) }, uniquingKeysWith: { first, _ in first })
-        newIndex = old.map { newByName[SectionName($0)] }
-        oldIndex = new.map { oldByName[SectionName($0)] }
-        var last = -1
-        for target in newIndex.compactMap({ $0 }) {
-            guard target > last else {
-                throw IncrementalInconsistency(description: "sections changed their relative order")
-            }
-            last = target
-        }
-    }
-
-    /// The deleted old sections, ascending.
-    var deletes: [Int] { newIndex.indices.filter { newIndex[$0] == nil } }
-    /// The inserted new sections, ascending.
-    var inserts: [Int] { oldIndex.indices.filter { oldIndex[$0] == nil } }
 }

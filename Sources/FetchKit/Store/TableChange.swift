@@ -1,0 +1,50 @@
+/// The rows of one table that a transaction inserted, updated or deleted, by primary key.
+///
+/// A row inserted and then updated in the same transaction is reported once, as inserted; a row
+/// inserted and then deleted is reported as deleted (an insert event does not prove the key was new:
+/// `INSERT OR REPLACE` over an existing row reports one too). Keys are named conservatively — a key may
+/// be named that did not end up changed, never the other way round — so a consumer re-reads every key
+/// it is given. When the store cannot name the rows (a statement that
+/// touched too many, a truncating `DELETE`, a table without usable keys) ``isWholeTable`` is set.
+public struct TableChange: Sendable, Hashable {
+    /// Primary keys of inserted rows.
+    public var inserted: Set<Value>
+    /// Primary keys of updated rows.
+    public var updated: Set<Value>
+    /// Primary keys of deleted rows.
+    public var deleted: Set<Value>
+    /// `true` when every row of the table must be considered changed.
+    public var isWholeTable: Bool
+
+    /// Creates a table change.
+    public init(
+        inserted: Set<Value> = [], updated: Set<Value> = [], deleted: Set<Value> = [], isWholeTable: Bool = false
+    ) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.isWholeTable = isWholeTable
+    }
+
+    /// Every key the change names.
+    public var allKeys: Set<Value> { inserted.union(updated).union(deleted) }
+
+    /// Records one row operation, folding it into what the transaction already did to that row.
+    public mutating func record(_ operation: Operation, key: Value) {
+        switch operation {
+        case .insert:
+            if deleted.remove(key) != nil { updated.insert(key) } else { inserted.insert(key) }
+        case .update:
+            if !inserted.contains(key) { updated.insert(key) }
+        case .delete:
+            inserted.remove(key)
+            updated.remove(key)
+            deleted.insert(key)
+        }
+    }
+
+    /// A row operation.
+    public enum Operation: String, Sendable, Hashable, CaseIterable {
+        case insert, update, delete
+    }
+}

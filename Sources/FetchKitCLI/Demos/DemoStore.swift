@@ -1,0 +1,15 @@
+import FetchKit
+import FetchKitSQLite
+import FetchKitTesting
+
+/// What every seed demo starts from: an in-memory SQLite store holding the fixture tasks and categories.
+enum DemoStore {
+    static func seeded() async throws -> SQLiteStore {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        return store
+    }
+
+    /// `text` as a step heading.
+    static func step(_ text: String) { print("── \(text)") }
+}
