@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ```swift
 /// let controller = ResultsController(store: store, request: FetchRequest(
-///     entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+///     entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
 ///     sectionNameKeyPath: "category.name"))
 /// controller.delegate = myDelegate
 /// try await controller.performFetch()

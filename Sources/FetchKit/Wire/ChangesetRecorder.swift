@@ -5,7 +5,7 @@ import Synchronization
 /// into every view that shows live results.
 ///
 /// ```swift
-/// let recorder = ChangesetRecorder<Task> { update in
+/// let recorder = ChangesetRecorder<Todo> { update in
 ///     socket.send(try JSONEncoder().encode(WireChangeset(update)))   // or apply update.changeset to a view
 /// }
 /// controller.delegate = recorder   // held weakly: keep the recorder

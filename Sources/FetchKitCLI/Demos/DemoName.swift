@@ -5,10 +5,10 @@ import FetchKitTesting
 
 /// The scenarios `fetchkit demo` shows.
 enum DemoName: String, CaseIterable, ExpressibleByArgument {
-    case tasks, multi, composite, reorder, batches, wire
+    case todos, multi, composite, reorder, batches, wire
 }
 
-/// What every seed demo starts from: an in-memory SQLite store holding the fixture tasks and categories.
+/// What every seed demo starts from: an in-memory SQLite store holding the fixture todos and categories.
 enum DemoStore {
     static func seeded() async throws -> SQLiteStore {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)

@@ -14,34 +14,34 @@ extension StoreConformance {
             (try? FetchPredicate(format: format)) ?? .false
         }
         return [
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Task", predicate: predicate("done == NO"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]),
+            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
                          sortDescriptors: [.descending("priority"), .ascending("title", caseInsensitive: true)]),
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
                          sectionNameKeyPath: "category.name"),
-            FetchRequest(entity: "Task", predicate: predicate("priority > 2"),
+            FetchRequest(entity: "Todo", predicate: predicate("priority > 2"),
                          sortDescriptors: [.descending("ordering")], fetchLimit: 5),
-            FetchRequest(entity: "Task", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
+            FetchRequest(entity: "Todo", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
                          sortDescriptors: [.ascending("due"), .descending("id")]),
-            FetchRequest(entity: "Category", predicate: predicate("ANY tasks.done == NO"),
+            FetchRequest(entity: "Category", predicate: predicate("ANY todos.done == NO"),
                          sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Task", predicate: predicate("category.position > 0"),
+            FetchRequest(entity: "Todo", predicate: predicate("category.position > 0"),
                          sortDescriptors: [.ascending("done"), .descending("priority")], sectionNameKeyPath: "done"),
-            FetchRequest(entity: "Task", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
-            FetchRequest(entity: "Category", predicate: predicate("tasks.@count >= 2"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
+            FetchRequest(entity: "Category", predicate: predicate("todos.@count >= 2"),
                          sortDescriptors: [.descending("position")], sectionNameKeyPath: "name"),
             // Limited windows refilled by keyset queries: NULLs ascending and descending, sections.
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
-            FetchRequest(entity: "Task", predicate: predicate("done == NO"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
+            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
                          sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
                          sectionNameKeyPath: "category.name"),
             // SUBQUERY, aggregates and arithmetic: evaluated by the database on every change they may concern.
             FetchRequest(entity: "Category",
-                         predicate: predicate("SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
+                         predicate: predicate("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
                          sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Category", predicate: predicate("tasks.@sum.priority > 3 OR tasks.@max.ordering > 5"),
+            FetchRequest(entity: "Category", predicate: predicate("todos.@sum.priority > 3 OR todos.@max.ordering > 5"),
                          sortDescriptors: [.descending("position")]),
-            FetchRequest(entity: "Task", predicate: predicate("priority * 2 > ordering AND category.tasks.@count >= 2"),
+            FetchRequest(entity: "Todo", predicate: predicate("priority * 2 > ordering AND category.todos.@count >= 2"),
                          sortDescriptors: [.ascending("title")], fetchLimit: 5),
         ]
     }()
@@ -91,7 +91,7 @@ extension StoreConformance {
                 do {
                     try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
                     try recorder.checkCallbackOrder()
-                    let primaryKey = Self.liveRequests[index].entityName == "Task" ? "id" : "id"
+                    let primaryKey = Self.liveRequests[index].entityName == "Todo" ? "id" : "id"
                     for update in recorder.updates {
                         try ResultsOracle.check(update, primaryKey: primaryKey)
                         batches += 1
@@ -118,8 +118,8 @@ struct DeliberateRollback: Error {}
 
 /// One random write of the live-results check.
 public enum RandomOperation: CustomStringConvertible, Sendable {
-    case insertTask(Fixtures.TaskRecord)
-    case deleteTask(Int64)
+    case insertTodo(Fixtures.TodoRecord)
+    case deleteTodo(Int64)
     case setSortKeys(Int64, priority: Int, ordering: Double?, title: String)
     case setCategory(Int64, Int64?)
     case setPayload(Int64, notes: String?)
@@ -155,24 +155,24 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     /// A random operation.
     public static func make(_ random: inout SeededRandom) -> RandomOperation {
-        let task = Int64(random.int(1...40))
+        let todo = Int64(random.int(1...40))
         switch random.int(0..<22) {
         case 0..<5:
-            return .insertTask(Fixtures.TaskRecord(
+            return .insertTodo(Fixtures.TodoRecord(
                 id: nil, title: titles[random.int(0..<titles.count)],
                 notes: random.int(0..<3) == 0 ? nil : titles[random.int(0..<titles.count)] + " a",
                 priority: random.int(-1...6), ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
                 done: random.int(0..<2) == 0,
                 due: random.int(0..<3) == 0 ? nil : Date(microsecondsSince1970: Int64(random.int(0...5)) * 1_000_001),
                 categoryID: random.int(0..<5) == 0 ? nil : Int64(random.int(1...4))))
-        case 5..<8: return .deleteTask(task)
+        case 5..<8: return .deleteTodo(todo)
         case 8..<12:
-            return .setSortKeys(task, priority: random.int(-1...6),
+            return .setSortKeys(todo, priority: random.int(-1...6),
                                 ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
                                 title: titles[random.int(0..<titles.count)])
-        case 12..<14: return .setCategory(task, random.int(0..<4) == 0 ? nil : Int64(random.int(1...4)))
-        case 14..<16: return .setPayload(task, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
-        case 16: return .noOpUpdate(task)
+        case 12..<14: return .setCategory(todo, random.int(0..<4) == 0 ? nil : Int64(random.int(1...4)))
+        case 14..<16: return .setPayload(todo, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
+        case 16: return .noOpUpdate(todo)
         case 17: return .bulkUpdate(belowPriority: random.int(0...4), done: random.int(0..<2) == 0)
         case 18: return .bulkDelete(priority: random.int(-1...6))
         case 19: return .renameCategory(Int64(random.int(1...4)), categoryNames[random.int(0..<categoryNames.count)])
@@ -184,23 +184,23 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
     /// Runs the operation in `tx`; raw SQL uses `dialect`'s placeholders.
     public func apply(_ tx: any WriteTransaction, dialect: SQLDialect) throws {
         switch self {
-        case .insertTask(let task): try tx.insert(task)
-        case .deleteTask(let id): try tx.delete("Task", key: .integer(id))
+        case .insertTodo(let todo): try tx.insert(todo)
+        case .deleteTodo(let id): try tx.delete("Todo", key: .integer(id))
         case .setSortKeys(let id, let priority, let ordering, let title):
-            try tx.update("Task", key: .integer(id), set: [
+            try tx.update("Todo", key: .integer(id), set: [
                 "priority": .integer(Int64(priority)), "ordering": ordering.map(Value.double) ?? .null,
                 "title": .text(title),
             ])
         case .setCategory(let id, let category):
-            try tx.update("Task", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
+            try tx.update("Todo", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
         case .setPayload(let id, let notes):
-            try tx.update("Task", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
+            try tx.update("Todo", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
         case .noOpUpdate(let id):
-            _ = try tx.execute("UPDATE task SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
+            _ = try tx.execute("UPDATE todo SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
         case .bulkUpdate(let below, let done):
-            try tx.update("Task", where: .key("priority") < below, set: ["done": .bool(done)])
+            try tx.update("Todo", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):
-            try tx.delete("Task", where: .key("priority") == priority)
+            try tx.delete("Todo", where: .key("priority") == priority)
         case .renameCategory(let id, let name):
             try tx.update("Category", key: .integer(id), set: ["name": .text(name)])
         case .moveCategory(let id, let position):
@@ -212,8 +212,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .insertTask(let task): return "insert(\(task.title), p\(task.priority), c\(task.categoryID.map(String.init) ?? "nil"))"
-        case .deleteTask(let id): return "delete(\(id))"
+        case .insertTodo(let todo): return "insert(\(todo.title), p\(todo.priority), c\(todo.categoryID.map(String.init) ?? "nil"))"
+        case .deleteTodo(let id): return "delete(\(id))"
         case .setSortKeys(let id, let priority, let ordering, let title):
             return "sort(\(id): p\(priority) o\(ordering.map { "\($0)" } ?? "nil") '\(title)')"
         case .setCategory(let id, let category): return "category(\(id) → \(category.map(String.init) ?? "nil"))"
