@@ -10,8 +10,8 @@ import Logging
 ///
 /// ```swift
 /// let store = try await PostgresStore.open(url: "postgresql://app@localhost/tasks", schema: schema)
-/// try await store.write { tx in try tx.insert(Task(title: "Ship it")) }
-/// let tasks = try await store.fetch(FetchRequest(Task.self), as: Task.self)
+/// try await store.write { tx in try tx.insert(Todo(title: "Ship it")) }
+/// let todos = try await store.fetch(FetchRequest(Todo.self), as: Todo.self)
 /// await store.close()
 /// ```
 public final class PostgresStore: PersistentStore {

@@ -13,8 +13,8 @@ extension SQLiteStore {
     /// rethrown. The body is synchronous, so a write cannot start another write.
     ///
     /// ```swift
-    /// let task = try await store.write { tx in
-    ///     try tx.insert(Task(title: "Ship it"))
+    /// let todo = try await store.write { tx in
+    ///     try tx.insert(Todo(title: "Ship it"))
     /// }
     /// ```
     ///

@@ -11,9 +11,9 @@ import Logging
 /// a resync when another connection or process commits (polling `PRAGMA data_version`).
 ///
 /// ```swift
-/// let store = try await SQLiteStore.open(path: "tasks.sqlite", schema: schema)
-/// try await store.write { tx in try tx.insert(Task(title: "Ship it")) }
-/// let tasks = try await store.fetch(FetchRequest(Task.self), as: Task.self)
+/// let store = try await SQLiteStore.open(path: "todos.sqlite", schema: schema)
+/// try await store.write { tx in try tx.insert(Todo(title: "Ship it")) }
+/// let todos = try await store.fetch(FetchRequest(Todo.self), as: Todo.self)
 /// await store.close()
 /// ```
 public final class SQLiteStore: PersistentStore {

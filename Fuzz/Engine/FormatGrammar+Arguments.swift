@@ -19,7 +19,7 @@ extension FormatGrammar {
         switch spelling.last {
         case "K":
             return chance(90) ? pick(keyPaths).components.joined(separator: ".")
-                : pick(["", "a..b", "1abc", "tasks.@count", "@count", "a.@COUNT", "SELF", "a b", "#in", "x.y.z"])
+                : pick(["", "a..b", "1abc", "todos.@count", "@count", "a.@COUNT", "SELF", "a b", "#in", "x.y.z"])
         case "d", "i", "u", "x", "X", "o":
             return chance(80) ? pick(Self.integers) : Int64(random.int(-1000...1000))
         case "f", "F", "e", "E", "g", "G", "a", "A":

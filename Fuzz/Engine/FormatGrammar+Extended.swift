@@ -28,7 +28,7 @@ extension FormatGrammar {
         case 8: return stringLiteral() + " " + anyCase(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])) + options() + " " + key
         case 9: return "-" + key + space() + pick(["<", "=="]) + space() + "-" + String(random.int(0...9))
         case 10: return key + pick(["[FIRST]", "[LAST]", "[SIZE]", "[0]", "['k']"]) + " == 1"
-        case 11: return pick(["now()", "lowercase(title)", "FUNCTION(title, 'x')", "sum:(tasks)"]) + " == 1"
+        case 11: return pick(["now()", "lowercase(title)", "FUNCTION(title, 'x')", "sum:(todos)"]) + " == 1"
         case 12: return key + pick([" isKindOfClass: %@", " UTI-CONFORMS-TO 'x'", " UTI-EQUALS 'x'"]) + (chance(50) ? "" : " == 1")
         default: return key + space() + pick(["&", "|", "^", "~", "<<", ">>"]) + space() + "1 == 0"
         }
@@ -36,19 +36,19 @@ extension FormatGrammar {
 
     /// `SUBQUERY(collection, $v, predicate over $v).@count`.
     mutating func subquery() -> String {
-        let collection = chance(80) ? pick(["tasks", "category.tasks", "tags", "SELF"]) : keyOperand(pick(keyPaths))
-        let variable = pick(["t", "x", "task", "SELF", ""])
-        let field = pick(["priority", "title", "done", "category.name", "tasks.@count", "x"])
+        let collection = chance(80) ? pick(["todos", "category.todos", "tags", "SELF"]) : keyOperand(pick(keyPaths))
+        let variable = pick(["t", "x", "todo", "SELF", ""])
+        let field = pick(["priority", "title", "done", "category.name", "todos.@count", "x"])
         var inner = "$" + variable + "." + field + space() + comparisonOperator() + space() + literal(type: nil)
         if chance(30) { inner = "(" + inner + " " + anyCase(pick(["AND", "OR"])) + " " + simplePredicate() + ")" }
         return anyCase("SUBQUERY") + "(" + collection + "," + space() + "$" + variable + "," + space() + inner + ")"
             + (chance(90) ? "." + anyCase("@count") : "")
     }
 
-    /// `tasks.@sum.estimate`, `@avg.tasks.priority`, `@min` / `@max`, and names no one knows.
+    /// `todos.@sum.estimate`, `@avg.todos.priority`, `@min` / `@max`, and names no one knows.
     mutating func aggregate() -> String {
         let name = anyCase(pick(["@sum", "@avg", "@min", "@max", "@count", "@distinctUnionOfObjects", "@"]))
-        let collection = pick(["tasks", "category.tasks", "tags", "x"])
+        let collection = pick(["todos", "category.todos", "tags", "x"])
         let field = pick(["priority", "ordering", "estimate", "title", "due"])
         return chance(50) ? collection + "." + name + "." + field : name + "." + collection + "." + field
     }

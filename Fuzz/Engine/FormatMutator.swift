@@ -11,7 +11,7 @@ struct FormatMutator {
         "BETWEEN", "LIKE", "MATCHES", "ANY ", "ALL ", "NONE ", "SELF", "NULL", "YES", "TRUEPREDICATE", "%@", "%K", "%d",
         "%lld", "%f", "%s", "%c", "%%", "%", "$X", "$", "#", "#in", "@count", ".@count", "@sum.", "'", "\"", "\\",
         "\\u", "\\uD83D", "\\u0000", "\\'", "0x", "-", "1e", "9223372036854775808", "CAST(", "'NSDate')", "SUBQUERY(",
-        "$t.", "*", "+", "/", "**", "tasks.", "category.", "title", "priority", " ", "\t", "é", "😀",
+        "$t.", "*", "+", "/", "**", "todos.", "category.", "title", "priority", " ", "\t", "é", "😀",
     ]
 
     var random: SeededRandom

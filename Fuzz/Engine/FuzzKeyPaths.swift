@@ -11,7 +11,7 @@ struct FuzzKeyPaths: Sendable {
         var type: AttributeType?
         /// Whether it crosses a to-many relationship (it needs a quantifier, or `@count`).
         var crossesToMany: Bool
-        /// Whether it ends at a to-many relationship (`tasks`, for `tasks.@count`).
+        /// Whether it ends at a to-many relationship (`todos`, for `todos.@count`).
         var endsToMany: Bool
     }
 

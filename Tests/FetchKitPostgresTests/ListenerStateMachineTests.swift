@@ -209,7 +209,7 @@ struct ListenerStateMachineTests {
         var machine = reach(reached)
         let before = machine.state
         let events: [Machine.Event] = [
-            .inputReceived([Self.payload(7, "tasks", "i", "1")]), .readFailed("x"), .connectionLost("x"),
+            .inputReceived([Self.payload(7, "todos", "i", "1")]), .readFailed("x"), .connectionLost("x"),
             .pingAnswered, .pingFailed("x"),
         ]
         for event in events { #expect(machine.handle(event, at: t0 + .milliseconds(10)) == []) }
@@ -273,18 +273,18 @@ struct ListenerStateMachineTests {
         var machine = listening()
         let start = t0 + .seconds(1)
         #expect(machine.handle(.inputReceived([
-            Self.payload(7, "tasks", "i", "1,2"), Self.payload(7, "tasks", "i", "3"),
+            Self.payload(7, "todos", "i", "1,2"), Self.payload(7, "todos", "i", "3"),
         ]), at: start) == [])
         // The next chunk in another read, then another table of the same transaction.
         #expect(machine.handle(.inputReceived([
-            Self.payload(7, "tasks", "d", "2"), Self.payload(7, "projects", "u", "\"a\""),
+            Self.payload(7, "todos", "d", "2"), Self.payload(7, "projects", "u", "\"a\""),
         ]), at: start + .microseconds(100)) == [])
         #expect(machine.pendingTransactionID == 7)
         #expect(machine.deadline == start + .microseconds(350))
         #expect(machine.handle(.tick(markerAwaited: false), at: start + .microseconds(300)) == [])
         #expect(machine.handle(.tick(markerAwaited: false), at: start + .microseconds(350)) == [
             .publish([
-                "tasks": TableChange(inserted: [.integer(1), .integer(3)], deleted: [.integer(2)]),
+                "todos": TableChange(inserted: [.integer(1), .integer(3)], deleted: [.integer(2)]),
                 "projects": TableChange(updated: [.text("a")]),
             ]),
         ])
@@ -295,12 +295,12 @@ struct ListenerStateMachineTests {
     @Test func aStoreWritesTransactionWaitsForItsEndMarker() {
         var machine = listening()
         let start = t0 + .seconds(1)
-        _ = machine.handle(.inputReceived([Self.payload(7, "tasks", "u", "5")]), at: start)
+        _ = machine.handle(.inputReceived([Self.payload(7, "todos", "u", "5")]), at: start)
         #expect(machine.handle(.tick(markerAwaited: true), at: start + .microseconds(250)) == [])
         #expect(machine.pendingTransactionID == 7)
         #expect(machine.deadline == start + .microseconds(500))
         #expect(machine.handle(.inputReceived([PostgresNotification.endMarker(7)]), at: start + .microseconds(400)) == [
-            .publish(["tasks": TableChange(updated: [.integer(5)])]), .completeTransaction(7),
+            .publish(["todos": TableChange(updated: [.integer(5)])]), .completeTransaction(7),
         ])
         #expect(machine.pendingTransactionID == nil)
     }
@@ -313,40 +313,40 @@ struct ListenerStateMachineTests {
     @Test func anotherTransactionPublishesThePendingOne() {
         var machine = listening()
         #expect(machine.handle(.inputReceived([
-            Self.payload(7, "tasks", "i", "1"), Self.payload(8, "tasks", "i", "2"),
-        ]), at: t0) == [.publish(["tasks": TableChange(inserted: [.integer(1)])])])
+            Self.payload(7, "todos", "i", "1"), Self.payload(8, "todos", "i", "2"),
+        ]), at: t0) == [.publish(["todos": TableChange(inserted: [.integer(1)])])])
         #expect(machine.pendingTransactionID == 8)
     }
 
     @Test func aTableLevelHintMarksTheWholeTable() {
         var machine = listening()
-        let hint = "{\"x\":7,\"s\":\"app\",\"t\":\"tasks\",\"o\":\"d\",\"all\":true}"
-        _ = machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1"), hint]), at: t0)
+        let hint = "{\"x\":7,\"s\":\"app\",\"t\":\"todos\",\"o\":\"d\",\"all\":true}"
+        _ = machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1"), hint]), at: t0)
         #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
-            .publish(["tasks": TableChange(inserted: [.integer(1)], isWholeTable: true)]),
+            .publish(["todos": TableChange(inserted: [.integer(1)], isWholeTable: true)]),
         ])
     }
 
     @Test func anotherSchemasNotificationsAreIgnored() {
         var machine = listening()
-        #expect(machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1", schema: "other")]), at: t0) == [])
+        #expect(machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1", schema: "other")]), at: t0) == [])
         #expect(machine.pendingTransactionID == nil)
     }
 
     @Test func paddedKeysLoseTheirPadding() {
         var machine = listening()
         _ = machine.handle(.inputReceived([
-            Self.payload(7, "codes", "i", "\"ab  \""), Self.payload(7, "tasks", "i", "\"cd  \""),
+            Self.payload(7, "codes", "i", "\"ab  \""), Self.payload(7, "todos", "i", "\"cd  \""),
         ]), at: t0)
         #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
-            .publish(["codes": TableChange(inserted: [.text("ab")]), "tasks": TableChange(inserted: [.text("cd  ")])]),
+            .publish(["codes": TableChange(inserted: [.text("ab")]), "todos": TableChange(inserted: [.text("cd  ")])]),
         ])
     }
 
     @Test func anUnreadablePayloadBecomesAResync() {
         var machine = listening()
-        #expect(machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1"), "not json"]), at: t0) == [
-            .publish(["tasks": TableChange(inserted: [.integer(1)])]),
+        #expect(machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1"), "not json"]), at: t0) == [
+            .publish(["todos": TableChange(inserted: [.integer(1)])]),
             .reportUnreadable(payload: "not json"), .publishResync,
         ])
     }
@@ -354,21 +354,21 @@ struct ListenerStateMachineTests {
     @Test func notificationsReadDuringAPingEndTheirBurstAfterTheAnswer() {
         var machine = reach(.pinging)
         let during = t0 + .seconds(6)
-        #expect(machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1")]), at: during) == [])
+        #expect(machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1")]), at: during) == [])
         // The ping's deadline holds while it is out.
         #expect(machine.deadline == t0 + .seconds(7))
         #expect(machine.handle(.pingAnswered, at: during + .milliseconds(1)) == [])
         #expect(machine.deadline == during + .milliseconds(1) + .microseconds(250))
         #expect(machine.handle(.tick(markerAwaited: false), at: during + .milliseconds(2)) == [
-            .publish(["tasks": TableChange(inserted: [.integer(1)])]),
+            .publish(["todos": TableChange(inserted: [.integer(1)])]),
         ])
     }
 
     @Test func aLostConnectionPublishesThePendingTransactionFirst() {
         var machine = listening()
-        _ = machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1")]), at: t0)
+        _ = machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1")]), at: t0)
         #expect(machine.handle(.connectionLost("EOF"), at: t0 + .microseconds(100)) == [
-            .disconnect(reason: "EOF"), .publish(["tasks": TableChange(inserted: [.integer(1)])]),
+            .disconnect(reason: "EOF"), .publish(["todos": TableChange(inserted: [.integer(1)])]),
             .reportState(.reconnecting(attempt: 1, lastError: "EOF")),
         ])
     }
@@ -388,7 +388,7 @@ struct ListenerStateMachineTests {
 
     @Test func closeDropsThePendingNotifications() {
         var machine = listening()
-        _ = machine.handle(.inputReceived([Self.payload(7, "tasks", "i", "1")]), at: t0)
+        _ = machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1")]), at: t0)
         #expect(machine.handle(.closeRequested, at: t0) == [.close, .reportState(.stopped), .completeAllWrites])
         #expect(machine.pendingTransactionID == nil)
     }

@@ -11,11 +11,11 @@ import Testing
 /// leaves the same connection usable; keys come from the key's sequence, or row by row without one.
 @Suite("PostgreSQL bulk insert")
 struct PostgresBulkInsertTests {
-    typealias TaskRecord = Fixtures.TaskRecord
+    typealias TodoRecord = Fixtures.TodoRecord
     typealias Collector = PostgresChangeCaptureTests.Collector
 
-    static func tasks(_ count: Int, from start: Int64, title: String) -> [TaskRecord] {
-        (0..<Int64(count)).map { TaskRecord(id: start + $0, title: "\(title) \($0)", priority: Int($0 % 5), categoryID: 1 + $0 % 3) }
+    static func todos(_ count: Int, from start: Int64, title: String) -> [TodoRecord] {
+        (0..<Int64(count)).map { TodoRecord(id: start + $0, title: "\(title) \($0)", priority: Int($0 % 5), categoryID: 1 + $0 % 3) }
     }
 
     @Test func bulkInsertBelowTheRowLimitNamesEveryKeyAndAboveItHintsTheTable() async throws {
@@ -23,14 +23,14 @@ struct PostgresBulkInsertTests {
             schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 100))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let collector = Collector(store)
-        let below = Self.tasks(100, from: 100, title: "below")
-        let above = Self.tasks(101, from: 300, title: "above")
+        let below = Self.todos(100, from: 100, title: "below")
+        let above = Self.todos(101, from: 300, title: "above")
         try await store.write { tx in _ = try tx.insert(contentsOf: below) }
-        try await store.write { tx in _ = try tx.insert(contentsOf: above.map { try RecordCoding.encode($0) }, into: "Task") }
+        try await store.write { tx in _ = try tx.insert(contentsOf: above.map { try RecordCoding.encode($0) }, into: "Todo") }
         let changes = try await collector.wait(for: 2)
-        #expect(changes[0].tables["task"]?.inserted == Set(below.compactMap(\.id).map(Value.integer)))
-        #expect(changes[0].tables["task"]?.isWholeTable == false)
-        #expect(changes[1].tables["task"]?.isWholeTable == true)
+        #expect(changes[0].tables["todo"]?.inserted == Set(below.compactMap(\.id).map(Value.integer)))
+        #expect(changes[0].tables["todo"]?.isWholeTable == false)
+        #expect(changes[1].tables["todo"]?.isWholeTable == true)
         await store.close()
     }
 
@@ -46,7 +46,7 @@ struct PostgresBulkInsertTests {
         let here = try await PostgresLiveResultsTests.liveController(on: store)
         let there = try await PostgresLiveResultsTests.liveController(on: other)
         for (count, start) in [(150, 1_000), (5_000, 10_000)] {
-            let records = Self.tasks(count, from: Int64(start), title: "batch \(count)")
+            let records = Self.todos(count, from: Int64(start), title: "batch \(count)")
             try await store.write { tx in _ = try tx.insert(contentsOf: records) }
             try await PostgresLiveResultsTests.converge(here.0, here.1, in: store, within: .seconds(60))
             try await PostgresLiveResultsTests.converge(there.0, there.1, in: other, within: .seconds(60))
@@ -66,18 +66,18 @@ struct PostgresBulkInsertTests {
         let before = try await Self.backendPID(store)
         await #expect {
             try await store.write { tx in
-                try tx.insert(TaskRecord(id: 50, title: "before the copy"))
-                _ = try tx.insert(contentsOf: Self.tasks(3_000, from: 100, title: "copy") + [TaskRecord(id: 7, title: "dup")])
+                try tx.insert(TodoRecord(id: 50, title: "before the copy"))
+                _ = try tx.insert(contentsOf: Self.todos(3_000, from: 100, title: "copy") + [TodoRecord(id: 7, title: "dup")])
             }
         } throws: { error in
             guard case FetchKitError.constraintViolation(.unique, let name, _) = error else { return false }
-            return name == "task_pkey"
+            return name == "todo_pkey"
         }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         #expect(try await Self.backendPID(store) == before, "the writer reconnected")
-        let inserted = try await store.write { tx in try tx.insert(contentsOf: Self.tasks(10, from: 100, title: "again")) }
+        let inserted = try await store.write { tx in try tx.insert(contentsOf: Self.todos(10, from: 100, title: "again")) }
         #expect(inserted.count == 10)
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 20)
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 20)
         await store.close()
     }
 
@@ -94,8 +94,8 @@ struct PostgresBulkInsertTests {
         let store = try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1))
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         let inserted = try await store.write { tx in
-            try tx.insert(contentsOf: [TaskRecord(title: "assigned", categoryID: 1), TaskRecord(id: 600, title: "chosen"),
-                                       TaskRecord(title: "assigned too", categoryID: 2)])
+            try tx.insert(contentsOf: [TodoRecord(title: "assigned", categoryID: 1), TodoRecord(id: 600, title: "chosen"),
+                                       TodoRecord(title: "assigned too", categoryID: 2)])
         }
         #expect(inserted.map(\.id) == [11, 600, 12])
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)

@@ -46,19 +46,19 @@ struct PostgresChangeCaptureTests {
         let collector = Collector(store)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         try await store.write { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 20, title: "new"))
-            try tx.update("Task", key: 1, set: ["title": "renamed"])
-            try tx.delete("Task", key: 2)
-            try tx.update("Task", where: try FetchPredicate(format: "priority == 5"), set: ["done": true])
+            try tx.insert(Fixtures.TodoRecord(id: 20, title: "new"))
+            try tx.update("Todo", key: 1, set: ["title": "renamed"])
+            try tx.delete("Todo", key: 2)
+            try tx.update("Todo", where: try FetchPredicate(format: "priority == 5"), set: ["done": true])
         }
         let changes = try await collector.wait(for: 2)
         try #require(changes.count == 2, "\(changes)")
-        #expect(changes[0].tables["task"]?.inserted == Set((1...10).map { Value.integer(Int64($0)) }))
+        #expect(changes[0].tables["todo"]?.inserted == Set((1...10).map { Value.integer(Int64($0)) }))
         #expect(changes[0].tables["category"]?.inserted.count == 3)
-        let task = try #require(changes[1].tables["task"])
-        #expect(task.inserted == [.integer(20)])
-        #expect(task.updated == [.integer(1), .integer(5)])
-        #expect(task.deleted == [.integer(2)])
+        let todo = try #require(changes[1].tables["todo"])
+        #expect(todo.inserted == [.integer(20)])
+        #expect(todo.updated == [.integer(1), .integer(5)])
+        #expect(todo.deleted == [.integer(2)])
         #expect(changes[1].transactionID == changes[0].transactionID + 1)
         #expect(store.lastTransactionID == changes[1].transactionID)
         await store.close()
@@ -74,16 +74,16 @@ struct PostgresChangeCaptureTests {
             _ = try connection.run("""
                 BEGIN;
                 INSERT INTO category (id, name, position) VALUES (7, 'Outside', 9);
-                INSERT INTO task (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, 'too', false, 1, NULL);
-                DELETE FROM task WHERE id = 71;
+                INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, 'too', false, 1, NULL);
+                DELETE FROM todo WHERE id = 71;
                 COMMIT;
                 """)
         }
         let change = try #require(try await collector.wait(for: 1).first)
         #expect(change.tables["category"]?.inserted == [.integer(7)])
         // 71 was inserted and deleted in the transaction: named as deleted (keys are named conservatively).
-        #expect(change.tables["task"]?.inserted == [.integer(70)])
-        #expect(change.tables["task"]?.deleted == [.integer(71)])
+        #expect(change.tables["todo"]?.inserted == [.integer(70)])
+        #expect(change.tables["todo"]?.deleted == [.integer(71)])
         await other.shutDown()
         await store.close()
     }
@@ -95,12 +95,12 @@ struct PostgresChangeCaptureTests {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
         let collector = Collector(store)
         try await store.write { tx in
-            _ = try tx.execute("INSERT INTO task (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g", [])
+            _ = try tx.execute("INSERT INTO todo (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g", [])
         }
-        try await store.write { tx in _ = try tx.execute("TRUNCATE task", []) }
+        try await store.write { tx in _ = try tx.execute("TRUNCATE todo", []) }
         let changes = try await collector.wait(for: 2)
-        #expect(changes[0].tables["task"]?.isWholeTable == true)
-        #expect(changes[1].tables["task"]?.isWholeTable == true)
+        #expect(changes[0].tables["todo"]?.isWholeTable == true)
+        #expect(changes[1].tables["todo"]?.isWholeTable == true)
         await store.close()
     }
 
@@ -137,15 +137,15 @@ struct PostgresChangeCaptureTests {
         #expect(try await collector.wait(for: 1).first?.tables["category"]?.isWholeTable == true)
         await limited.close()
 
-        try await PostgresServer.administer("ALTER TABLE \(namespace).task DISABLE TRIGGER fetchkit_capture_insert")
+        try await PostgresServer.administer("ALTER TABLE \(namespace).todo DISABLE TRIGGER fetchkit_capture_insert")
         let again = try await PostgresStore.open(
             url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))
         let afterDisabled = try await Self.triggers(in: namespace)
         let kept = Set(afterDisabled.keys).intersection(reinstalled.keys)
-        #expect(kept.count == 8 && afterDisabled.count == 12, "only task's triggers are created again")
+        #expect(kept.count == 8 && afterDisabled.count == 12, "only todo's triggers are created again")
         let changes = Collector(again)
-        try await again.write { tx in _ = try tx.insert(Fixtures.TaskRecord(title: "captured again")) }
-        #expect(try await changes.wait(for: 1).first?.tables["task"] != nil)
+        try await again.write { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "captured again")) }
+        #expect(try await changes.wait(for: 1).first?.tables["todo"] != nil)
         await again.close()
 
         // A trigger that fires only for replicas does not fire for the app's writes: reinstalled too.
@@ -219,7 +219,7 @@ struct PostgresChangeCaptureTests {
         let stream = Task {
             for id in 200..<260 {
                 try await writer.run { connection in
-                    _ = try connection.run("INSERT INTO task (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)")
+                    _ = try connection.run("INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)")
                 }
                 try await Task.sleep(for: .milliseconds(2))
             }
@@ -237,14 +237,14 @@ struct PostgresChangeCaptureTests {
         #expect(seen.contains { if case .reconnecting = $0 { return true } else { return false } }, "\(seen)")
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         #expect(controller.fetchedObjects.count == 70)
-        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 1_000, title: "after")) }
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 1_000, title: "after")) }
         let flowing = ContinuousClock.now + .seconds(10)
-        while !collector.changes.contains(where: { $0.tables["task"]?.inserted == [.integer(1_000)] }),
+        while !collector.changes.contains(where: { $0.tables["todo"]?.inserted == [.integer(1_000)] }),
               ContinuousClock.now < flowing
         {
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(collector.changes.contains { $0.tables["task"]?.inserted == [.integer(1_000)] }, "changes flow after the reconnection")
+        #expect(collector.changes.contains { $0.tables["todo"]?.inserted == [.integer(1_000)] }, "changes flow after the reconnection")
         await writer.shutDown()
         await store.close()
     }

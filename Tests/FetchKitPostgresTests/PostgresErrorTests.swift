@@ -14,13 +14,13 @@ struct PostgresErrorTests {
         await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
                 _ = try tx.execute("SET TRANSACTION READ ONLY", [])
-                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+                try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
         }
         do {
             try await store.write { tx in
                 _ = try tx.execute("SET TRANSACTION READ ONLY", [])
-                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+                try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
         } catch FetchKitError.readOnly(let message) {
             #expect(message.contains("read-only"), "\(message)")
@@ -32,13 +32,13 @@ struct PostgresErrorTests {
         do {
             try await store.write { tx in
                 _ = try tx.execute("SET LOCAL ROLE \(role)", [])
-                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+                try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
             Issue.record("a role without rights wrote")
         } catch FetchKitError.permissionDenied(let message) {
             #expect(message.contains("permission denied"), "\(message)")
         }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 10, "a refused write left rows")
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 10, "a refused write left rows")
         await store.close()
         try await PostgresServer.administer("REVOKE USAGE ON SCHEMA \(namespace) FROM \(role)")
         try await PostgresServer.administer("DROP ROLE \(role)")

@@ -43,16 +43,16 @@ struct PostgresLeastPrivilegeTests {
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         try await store.write { tx in
             // A chosen key (the role may not move the identity sequence: it is left alone) and an assigned one.
-            try tx.insert(Fixtures.TaskRecord(id: 500, title: "chosen key", categoryID: 2))
-            let inserted = try tx.insert(Fixtures.TaskRecord(id: nil, title: "assigned key", categoryID: 1))
+            try tx.insert(Fixtures.TodoRecord(id: 500, title: "chosen key", categoryID: 2))
+            let inserted = try tx.insert(Fixtures.TodoRecord(id: nil, title: "assigned key", categoryID: 1))
             #expect(inserted.id == 11)
-            _ = try tx.update("Task", key: 2, set: ["categoryID": 2])
-            _ = try tx.delete("Task", key: 5)
+            _ = try tx.update("Todo", key: 2, set: ["categoryID": 2])
+            _ = try tx.delete("Todo", key: 5)
         }
         await controller.sync()
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         // Another client's write reaches the app's controller through the triggers the DBA installed.
-        try await PostgresServer.administer("UPDATE \(namespace).task SET title = 'by the DBA' WHERE id = 3")
+        try await PostgresServer.administer("UPDATE \(namespace).todo SET title = 'by the DBA' WHERE id = 3")
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         await store.close()
     }
@@ -60,7 +60,7 @@ struct PostgresLeastPrivilegeTests {
     @Test func missingCaptureIsAPermissionErrorThatSaysWhatToRun() async throws {
         let namespace = try await Self.provisioned()
         let (_, url) = try await Self.appRole(for: namespace)
-        try await PostgresServer.administer("DROP TRIGGER fetchkit_capture_update ON \(namespace).task")
+        try await PostgresServer.administer("DROP TRIGGER fetchkit_capture_update ON \(namespace).todo")
         let error = await #expect(throws: FetchKitError.self) {
             try await PostgresStore.open(url: url, schema: Fixtures.schema)
         }
@@ -68,7 +68,7 @@ struct PostgresLeastPrivilegeTests {
             Issue.record("expected permissionDenied, got \(String(describing: error))")
             return
         }
-        #expect(message.contains("triggers of table 'task'") && message.contains("ownership of the table"), "\(message)")
+        #expect(message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)")
         #expect(message.contains("fetchkit capture-sql"), "\(message)")
 
         // The DBA runs the script — from the schema, or read from the database as `fetchkit capture-sql` does.
@@ -77,7 +77,7 @@ struct PostgresLeastPrivilegeTests {
             forTables: Fixtures.schema.entities.map(\.table), url: PostgresServer.url(searchPath: namespace))
         #expect(script == read)
         #expect(script.hasPrefix("BEGIN;\n") && script.hasSuffix("COMMIT;\n"))
-        #expect(script.contains("CREATE TRIGGER \"fetchkit_capture_update\" AFTER UPDATE ON \"\(namespace)\".\"task\""))
+        #expect(script.contains("CREATE TRIGGER \"fetchkit_capture_update\" AFTER UPDATE ON \"\(namespace)\".\"todo\""))
         try await PostgresServer.administer(script)
         let store = try await PostgresStore.open(url: url, schema: Fixtures.schema)
         try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(id: 9, name: "Garden", position: 4)) }

@@ -12,7 +12,7 @@ import Testing
 @Suite("PostgreSQL live results across instances")
 struct PostgresLiveResultsTests {
     static let request = FetchRequest(
-        entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+        entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
         sectionNameKeyPath: "category.name")
 
     /// Waits (up to 10 s) until `controller` matches a fresh fetch, then checks every batch it emitted.
@@ -39,9 +39,9 @@ struct PostgresLiveResultsTests {
         try await first.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await Self.liveController(on: second)
         try await first.write { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 11, title: "Aardvark", categoryID: 1))
-            try tx.update("Task", key: 4, set: ["categoryID": 1])
-            try tx.delete("Task", key: 8)
+            try tx.insert(Fixtures.TodoRecord(id: 11, title: "Aardvark", categoryID: 1))
+            try tx.update("Todo", key: 4, set: ["categoryID": 1])
+            try tx.delete("Todo", key: 8)
         }
         try await Self.converge(controller, recorder, in: second)
         #expect(controller.statistics.incrementalUpdates >= 1)
@@ -59,9 +59,9 @@ struct PostgresLiveResultsTests {
         let (controller, recorder) = try await Self.liveController(on: store)
         let bin = ProcessInfo.processInfo.environment["PGBIN"] ?? "/usr/lib/postgresql/15/bin"
         let url = try PostgresServer.requiredURLText()
-        let sql = "SET search_path = \(namespace); BEGIN; INSERT INTO task (id, title, done, priority, category_id) "
-            + "VALUES (40, 'from psql', false, 3, 1); UPDATE task SET category_id = 2 WHERE id = 1; "
-            + "DELETE FROM task WHERE id = 3; COMMIT;"
+        let sql = "SET search_path = \(namespace); BEGIN; INSERT INTO todo (id, title, done, priority, category_id) "
+            + "VALUES (40, 'from psql', false, 3, 1); UPDATE todo SET category_id = 2 WHERE id = 1; "
+            + "DELETE FROM todo WHERE id = 3; COMMIT;"
         let output = try await PrivateServer.onThread {
             try PrivateServer.run("\(bin)/psql -X -q -v ON_ERROR_STOP=1 '\(url)' -c \"\(sql)\"")
         }
@@ -78,14 +78,14 @@ struct PostgresLiveResultsTests {
         let (controller, recorder) = try await Self.liveController(on: store)
         try await store.write { tx in
             _ = try tx.execute(
-                "INSERT INTO task (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 FROM generate_series(100, 50099) AS g",
+                "INSERT INTO todo (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 FROM generate_series(100, 50099) AS g",
                 [])
         }
         // Refetching 50,010 rows while the rest of the suite loads the machine can take seconds.
         try await Self.converge(controller, recorder, in: store, within: .seconds(90))
         #expect(controller.fetchedObjects.count == 50_010)
         #expect(controller.statistics.fullRefreshes >= 1, "the 50,000-row statement came as a table-level hint")
-        try await store.write { tx in _ = try tx.execute("UPDATE task SET title = title || '!' WHERE id >= 100", []) }
+        try await store.write { tx in _ = try tx.execute("UPDATE todo SET title = title || '!' WHERE id >= 100", []) }
         try await Self.converge(controller, recorder, in: store, within: .seconds(90))
         await store.close()
     }
@@ -100,16 +100,16 @@ struct PostgresLiveResultsTests {
         let changes = store.changes()
         let long = try await PostgresServer.pool(name: "fkt-long", searchPath: namespace)
         try await long.run { connection in
-            _ = try connection.run("BEGIN; UPDATE task SET title = 'long' WHERE id = 1; INSERT INTO task (id, title, done, priority) VALUES (30, 'long', false, 1)")
+            _ = try connection.run("BEGIN; UPDATE todo SET title = 'long' WHERE id = 1; INSERT INTO todo (id, title, done, priority) VALUES (30, 'long', false, 1)")
         }
         for id in [31, 32, 33] as [Int64] {
-            try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: id, title: "short \(id)", categoryID: 2)) }
+            try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: id, title: "short \(id)", categoryID: 2)) }
         }
         try await long.run { connection in _ = try connection.run("COMMIT") }
         var iterator = changes.makeAsyncIterator()
         var order: [Set<Value>] = []
         while order.count < 4, let change = await iterator.next() {
-            order.append(change.tables["task"]?.allKeys ?? [])
+            order.append(change.tables["todo"]?.allKeys ?? [])
         }
         #expect(order == [[.integer(31)], [.integer(32)], [.integer(33)], [.integer(1), .integer(30)]])
         try await Self.converge(controller, recorder, in: store)

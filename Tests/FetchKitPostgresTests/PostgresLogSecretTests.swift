@@ -47,10 +47,10 @@ struct PostgresLogSecretTests {
         let store = try await PostgresStore.open(
             url: url, schema: Fixtures.schema, options: .init(readerCount: 2, logger: logger))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let controller = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]),
+        let controller = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
                                            logger: logger)
         try await controller.performFetch()
-        try await store.write { tx in _ = try tx.update("Task", key: 1, set: ["title": "logged"]) }
+        try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": "logged"]) }
         await controller.sync()
         await store.close()
         // A refused connection logs and throws.

@@ -67,7 +67,7 @@ struct PostgresPoolerTests {
             try PostgresConnection.open(try PostgresURL(bouncer.url))
         }
         try await client.run { connection in
-            _ = try connection.run("UPDATE \(namespace).task SET title = 'through the pooler' WHERE id = 4")
+            _ = try connection.run("UPDATE \(namespace).todo SET title = 'through the pooler' WHERE id = 4")
         }
         await client.shutDown()
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
@@ -83,7 +83,7 @@ struct PostgresPoolerTests {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
-        try await store.write { tx in _ = try tx.update("Task", key: 6, set: ["title": "via a session pool"]) }
+        try await store.write { tx in _ = try tx.update("Todo", key: 6, set: ["title": "via a session pool"]) }
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         #expect(store.listenerStatus == .listening)
         await store.close()

@@ -43,9 +43,9 @@ struct PostgresRecycledConnectionTests {
     static func controllers(on store: PostgresStore) async throws -> [(ResultsController<Row>, ResultsRecorder<Row>)] {
         let requests = [
             PostgresLiveResultsTests.request,
-            FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "priority >= 2"),
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "priority >= 2"),
                          sortDescriptors: [.descending("priority"), .ascending("id")]),
-            FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
                          sortDescriptors: [.ascending("title")], fetchLimit: 4),
             FetchRequest(entity: "Category", sortDescriptors: [.ascending("position")]),
         ]
@@ -77,8 +77,8 @@ struct PostgresRecycledConnectionTests {
             try await Self.terminateStoreConnections(store, named: name, waitingForExit: waitingForExit)
             // The first write after the terminations: no retry by the caller.
             try await store.write { tx in
-                _ = try tx.update("Task", key: .integer(1 + round), set: ["priority": .integer(9 - round), "done": .bool(false)])
-                try tx.insert(Fixtures.TaskRecord(id: 100 + round, title: "round \(round)", priority: 2, categoryID: 2))
+                _ = try tx.update("Todo", key: .integer(1 + round), set: ["priority": .integer(9 - round), "done": .bool(false)])
+                try tx.insert(Fixtures.TodoRecord(id: 100 + round, title: "round \(round)", priority: 2, categoryID: 2))
                 _ = try tx.update("Category", key: 2, set: ["position": .integer(10 + round)])
             }
             try await Self.expectConverged(controllers, in: store)
@@ -92,9 +92,9 @@ struct PostgresRecycledConnectionTests {
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         for _ in 0..<3 {
             try await Self.terminateStoreConnections(store, named: name, waitingForExit: false)
-            #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+            #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
             #expect(try await store.fetch(FetchRequest(entity: "Category")).count == 3)
-            #expect(try await store.fetch(FetchRequest(Fixtures.TaskRecord.self), as: Fixtures.TaskRecord.self).count == 10)
+            #expect(try await store.fetch(FetchRequest(Fixtures.TodoRecord.self), as: Fixtures.TodoRecord.self).count == 10)
         }
         await store.close()
     }
@@ -107,7 +107,7 @@ struct PostgresRecycledConnectionTests {
         // statements fail rather than run outside the transaction on a new session.
         let error = await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
-                try tx.insert(Fixtures.TaskRecord(id: 50, title: "inside", categoryID: 1))
+                try tx.insert(Fixtures.TodoRecord(id: 50, title: "inside", categoryID: 1))
                 _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", [])
             }
         }
@@ -116,13 +116,13 @@ struct PostgresRecycledConnectionTests {
             try await store.write { tx in
                 do { _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", []) } catch {}
                 // The transaction is gone with the session: this insert must not land outside it.
-                try tx.insert(Fixtures.TaskRecord(id: 51, title: "after the break", categoryID: 1))
+                try tx.insert(Fixtures.TodoRecord(id: 51, title: "after the break", categoryID: 1))
             }
         }
         if case .connectionLost? = afterwards {} else { Issue.record("expected connectionLost, got \(String(describing: afterwards))") }
-        #expect(try await store.count(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id IN {50, 51}"))) == 0)
-        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 52, title: "next write", categoryID: 1)) }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 11)
+        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}"))) == 0)
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 52, title: "next write", categoryID: 1)) }
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 11)
         await store.close()
     }
 }

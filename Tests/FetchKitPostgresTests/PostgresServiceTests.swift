@@ -20,6 +20,6 @@ struct PostgresServiceTests {
             try await tasks.waitForAll()
         }
         #expect(store.listenerStatus == .stopped)
-        await #expect(throws: FetchKitError.closed) { try await store.fetch(FetchRequest(entity: "Task")) }
+        await #expect(throws: FetchKitError.closed) { try await store.fetch(FetchRequest(entity: "Todo")) }
     }
 }

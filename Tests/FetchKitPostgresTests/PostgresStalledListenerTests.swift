@@ -96,7 +96,7 @@ struct PostgresStalledListenerTests {
         defer { watchdog.cancel() }
 
         let started = ContinuousClock.now
-        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(id: 40, title: "while stopped", categoryID: 2)) }
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 40, title: "while stopped", categoryID: 2)) }
         let waited = ContinuousClock.now - started
         // publishTimeout + pingTimeout + one reconnection, with room for a loaded machine — far below a stall
         // that lasts as long as the process stays stopped.
@@ -111,7 +111,7 @@ struct PostgresStalledListenerTests {
         // the listener reports no new stall (a time bound here would fail on a loaded machine).
         func stalls() -> Int { log.statuses.filter { if case .stalled = $0 { true } else { false } }.count }
         let stallsBefore = stalls()
-        try await store.write { tx in _ = try tx.update("Task", key: 40, set: ["title": "after the stall"]) }
+        try await store.write { tx in _ = try tx.update("Todo", key: 40, set: ["title": "after the stall"]) }
         await controller.sync()
         #expect(stalls() == stallsBefore, "\(log.statuses)")
         #expect(store.listenerStatus == .listening)
@@ -129,7 +129,7 @@ struct PostgresStalledListenerTests {
         let (controller, recorder, log, pid, resume) = try await Self.stopListener(of: store)
         defer { resume() }
         // Another client writes while the listener is stopped: only a resync can bring it in.
-        try await PostgresServer.administer("UPDATE \(namespace).task SET title = 'from psql' WHERE id = 3")
+        try await PostgresServer.administer("UPDATE \(namespace).todo SET title = 'from psql' WHERE id = 3")
         try await Self.waitUntilListening(store, replacing: pid)
         #expect(try await log.eventuallyContains { status in
             if case .reconnecting(_, let error) = status { error.contains("did not answer a ping") } else { false }

@@ -73,7 +73,7 @@ struct PostgresURLTests {
         let store = try #require(try await registry.open(config: reader, schema: Fixtures.schema) as? PostgresStore)
         #expect(store.options.readerCount == 1 && store.options.notificationRowLimit == 10)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         await store.close()
         do {
             _ = try await registry.open(StoreConfiguration(url: "postgresql://app:hunter2@[::1/app"), schema: Fixtures.schema)
@@ -132,7 +132,7 @@ struct PostgresURLTests {
             if !scheme.hasSuffix("://") || scheme == "postgress://" {
                 // Refused before any connection: by the registry (no scheme, no backend) or by the URL parser.
                 do {
-                    _ = try await registry.describeTable("task", in: StoreConfiguration(url: url))
+                    _ = try await registry.describeTable("todo", in: StoreConfiguration(url: url))
                     Issue.record("round \(round): \(scheme) opened")
                 } catch {
                     check("\(error)", "the registry's error")

@@ -8,23 +8,23 @@ import Testing
 
 @Suite("SQLite change feed: what a committed write reports")
 struct ChangeFeedTests {
-    typealias TaskRecord = Fixtures.TaskRecord
+    typealias TodoRecord = Fixtures.TodoRecord
     typealias CategoryRecord = Fixtures.CategoryRecord
     typealias NoteRecord = Fixtures.NoteRecord
 
     @Test("insert, update and delete by record: one change each, naming the key")
     func byRecord() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
-        let inserted = try await store.write { tx in try tx.insert(TaskRecord(title: "new")) }
+        let inserted = try await store.write { tx in try tx.insert(TodoRecord(title: "new")) }
         var updated = inserted
         updated.title = "renamed"
         try await store.write { [updated] tx in try tx.update(updated) }
         try await store.write { [updated] tx in try tx.delete(updated) }
         let changes = try await recorder.wait(for: 3)
         try #require(changes.count == 3)
-        #expect(changes[0].tables == ["task": TableChange(inserted: [.integer(11)])])
-        #expect(changes[1].tables == ["task": TableChange(updated: [.integer(11)])])
-        #expect(changes[2].tables == ["task": TableChange(deleted: [.integer(11)])])
+        #expect(changes[0].tables == ["todo": TableChange(inserted: [.integer(11)])])
+        #expect(changes[1].tables == ["todo": TableChange(updated: [.integer(11)])])
+        #expect(changes[2].tables == ["todo": TableChange(deleted: [.integer(11)])])
         #expect(changes.allSatisfy { !$0.isResync })
         await store.close()
     }
@@ -33,18 +33,18 @@ struct ChangeFeedTests {
     func byRow() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         try await store.write { tx in
-            _ = try tx.insert(["title": "row"], into: "Task")
+            _ = try tx.insert(["title": "row"], into: "Todo")
         }
         try await store.write { tx in
-            _ = try tx.update("Task", key: 3, set: ["priority": 9])
-            _ = try tx.update("Task", key: 999, set: ["priority": 9])
+            _ = try tx.update("Todo", key: 3, set: ["priority": 9])
+            _ = try tx.update("Todo", key: 999, set: ["priority": 9])
         }
-        try await store.write { tx in _ = try tx.delete("Task", key: 4) }
+        try await store.write { tx in _ = try tx.delete("Todo", key: 4) }
         let changes = try await recorder.wait(for: 3)
         try #require(changes.count == 3)
-        #expect(changes[0].tables == ["task": TableChange(inserted: [.integer(11)])])
-        #expect(changes[1].tables == ["task": TableChange(updated: [.integer(3)])])
-        #expect(changes[2].tables == ["task": TableChange(deleted: [.integer(4)])])
+        #expect(changes[0].tables == ["todo": TableChange(inserted: [.integer(11)])])
+        #expect(changes[1].tables == ["todo": TableChange(updated: [.integer(3)])])
+        #expect(changes[2].tables == ["todo": TableChange(deleted: [.integer(4)])])
         await store.close()
     }
 
@@ -52,19 +52,19 @@ struct ChangeFeedTests {
     func byPredicate() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         let updatedCount = try await store.write { tx in
-            try tx.update("Task", where: try FetchPredicate(format: "priority >= 3"), set: ["done": true])
+            try tx.update("Todo", where: try FetchPredicate(format: "priority >= 3"), set: ["done": true])
         }
         let deletedCount = try await store.write { tx in
-            try tx.delete("Task", where: try FetchPredicate(format: "notes == nil"))
+            try tx.delete("Todo", where: try FetchPredicate(format: "notes == nil"))
         }
-        let highPriority = Set(Fixtures.sampleTasks.filter { $0.priority >= 3 }.compactMap(\.id).map(Value.integer))
-        let withoutNotes = Set(Fixtures.sampleTasks.filter { $0.notes == nil }.compactMap(\.id).map(Value.integer))
+        let highPriority = Set(Fixtures.sampleTodos.filter { $0.priority >= 3 }.compactMap(\.id).map(Value.integer))
+        let withoutNotes = Set(Fixtures.sampleTodos.filter { $0.notes == nil }.compactMap(\.id).map(Value.integer))
         #expect(updatedCount == highPriority.count)
         #expect(deletedCount == withoutNotes.count)
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
-        #expect(changes[0].tables == ["task": TableChange(updated: highPriority)])
-        #expect(changes[1].tables == ["task": TableChange(deleted: withoutNotes)])
+        #expect(changes[0].tables == ["todo": TableChange(updated: highPriority)])
+        #expect(changes[1].tables == ["todo": TableChange(deleted: withoutNotes)])
         await store.close()
     }
 
@@ -72,27 +72,27 @@ struct ChangeFeedTests {
     func multiRow() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         try await store.write { tx in
-            try tx.execute("UPDATE task SET priority = priority + 1", [])
-            try tx.execute("INSERT INTO task (title, priority, done) VALUES ('a', 0, 0), ('b', 0, 0)", [])
+            try tx.execute("UPDATE todo SET priority = priority + 1", [])
+            try tx.execute("INSERT INTO todo (title, priority, done) VALUES ('a', 0, 0), ('b', 0, 0)", [])
             try tx.insert(CategoryRecord(name: "Garden"))
         }
         let changes = try await recorder.wait(for: 1)
         let change = try #require(changes.first)
-        #expect(change.tables["task"] == TableChange(
+        #expect(change.tables["todo"] == TableChange(
             inserted: [.integer(11), .integer(12)], updated: Set((1...10).map { Value.integer($0) })))
         #expect(change.tables["category"] == TableChange(inserted: [.integer(4)]))
         #expect(change.tables.count == 2)
         await store.close()
     }
 
-    @Test("DELETE FROM task without WHERE reports every deleted key (no truncate optimisation)")
+    @Test("DELETE FROM todo without WHERE reports every deleted key (no truncate optimisation)")
     func deleteWithoutWhere() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
-        let deleted = try await store.write { tx in try tx.execute("DELETE FROM task", []) }
+        let deleted = try await store.write { tx in try tx.execute("DELETE FROM todo", []) }
         #expect(deleted == 10)
-        #expect(try await store.count(of: "Task") == 0)
+        #expect(try await store.count(of: "Todo") == 0)
         let change = try #require(try await recorder.wait(for: 1).first)
-        #expect(change.tables == ["task": TableChange(deleted: Set((1...10).map { Value.integer($0) }))])
+        #expect(change.tables == ["todo": TableChange(deleted: Set((1...10).map { Value.integer($0) }))])
         await store.close()
     }
 
@@ -141,24 +141,24 @@ struct ChangeFeedTests {
         #expect(sqlite3_changes(db) == 1)
     }
 
-    @Test("deleting a category reports its tasks' ON DELETE SET NULL updates")
+    @Test("deleting a category reports its todos' ON DELETE SET NULL updates")
     func foreignKeySetNull() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         try await store.write { tx in _ = try tx.delete("Category", key: 1) }
         try await store.write { tx in try tx.execute("DELETE FROM category", []) }
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
-        let work = Set(Fixtures.sampleTasks.filter { $0.categoryID == 1 }.compactMap(\.id).map(Value.integer))
-        let others = Set(Fixtures.sampleTasks.filter { $0.categoryID == 2 || $0.categoryID == 3 }
+        let work = Set(Fixtures.sampleTodos.filter { $0.categoryID == 1 }.compactMap(\.id).map(Value.integer))
+        let others = Set(Fixtures.sampleTodos.filter { $0.categoryID == 2 || $0.categoryID == 3 }
             .compactMap(\.id).map(Value.integer))
         #expect(changes[0].tables == [
-            "category": TableChange(deleted: [.integer(1)]), "task": TableChange(updated: work),
+            "category": TableChange(deleted: [.integer(1)]), "todo": TableChange(updated: work),
         ])
         #expect(changes[1].tables == [
-            "category": TableChange(deleted: [.integer(2), .integer(3)]), "task": TableChange(updated: others),
+            "category": TableChange(deleted: [.integer(2), .integer(3)]), "todo": TableChange(updated: others),
         ])
-        let tasks = try await store.allTasks()
-        #expect(tasks.allSatisfy { $0.categoryID == nil })
+        let todos = try await store.allTodos()
+        #expect(todos.allSatisfy { $0.categoryID == nil })
         await store.close()
     }
 
@@ -166,19 +166,19 @@ struct ChangeFeedTests {
     func insertOrReplace() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         try await store.write { tx in
-            try tx.execute("INSERT OR REPLACE INTO task (id, title, priority, done) VALUES (2, 'replaced', 0, 0)", [])
-            try tx.execute("REPLACE INTO task (id, title, priority, done) VALUES (20, 'fresh', 0, 0)", [])
+            try tx.execute("INSERT OR REPLACE INTO todo (id, title, priority, done) VALUES (2, 'replaced', 0, 0)", [])
+            try tx.execute("REPLACE INTO todo (id, title, priority, done) VALUES (20, 'fresh', 0, 0)", [])
         }
         try await store.write { tx in
-            try tx.execute("INSERT OR REPLACE INTO task (id, title, priority, done) VALUES (3, 'again', 0, 0)", [])
-            try tx.execute("DELETE FROM task WHERE id = 3", [])
+            try tx.execute("INSERT OR REPLACE INTO todo (id, title, priority, done) VALUES (3, 'again', 0, 0)", [])
+            try tx.execute("DELETE FROM todo WHERE id = 3", [])
         }
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
-        let first = try #require(changes[0].tables["task"])
+        let first = try #require(changes[0].tables["todo"])
         #expect(first.allKeys == [.integer(2), .integer(20)])
         #expect(first.deleted.isEmpty)
-        #expect(changes[1].tables == ["task": TableChange(deleted: [.integer(3)])])
+        #expect(changes[1].tables == ["todo": TableChange(deleted: [.integer(3)])])
         await store.close()
     }
 
@@ -215,15 +215,15 @@ struct ChangeFeedTests {
     func upsert() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         try await store.write { tx in
-            try tx.upsert(TaskRecord(id: 5, title: "upserted"))
-            try tx.upsert(["id": 50, "title": "new by upsert"], into: "Task")
+            try tx.upsert(TodoRecord(id: 5, title: "upserted"))
+            try tx.upsert(["id": 50, "title": "new by upsert"], into: "Todo")
             try tx.upsert(NoteRecord(slug: "n", body: "first"))
         }
         try await store.write { tx in try tx.upsert(NoteRecord(slug: "n", body: "second")) }
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
         #expect(changes[0].tables == [
-            "task": TableChange(inserted: [.integer(50)], updated: [.integer(5)]),
+            "todo": TableChange(inserted: [.integer(50)], updated: [.integer(5)]),
             "note": TableChange(inserted: [.text("n")]),
         ])
         #expect(changes[1].tables == ["note": TableChange(updated: [.text("n")])])
@@ -258,20 +258,20 @@ struct ChangeFeedTests {
     @Test("changing an integer primary key reports the old key deleted and the new one")
     func integerKeyChange() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
-        try await store.write { tx in try tx.execute("UPDATE task SET id = 100 WHERE id = 8", []) }
-        try await store.write { tx in try tx.execute("UPDATE task SET rowid = 200 WHERE id = 9", []) }
+        try await store.write { tx in try tx.execute("UPDATE todo SET id = 100 WHERE id = 8", []) }
+        try await store.write { tx in try tx.execute("UPDATE todo SET rowid = 200 WHERE id = 9", []) }
         try await store.write { tx in
-            try tx.execute("UPDATE task SET id = 300 WHERE id = 6", [])
-            try tx.execute("UPDATE task SET id = 6 WHERE id = 300", [])
+            try tx.execute("UPDATE todo SET id = 300 WHERE id = 6", [])
+            try tx.execute("UPDATE todo SET id = 6 WHERE id = 300", [])
         }
         let changes = try await recorder.wait(for: 3)
         try #require(changes.count == 3)
         for (change, (old, new)) in zip(changes, [(8, 100), (9, 200)]) {
-            let task = try #require(change.tables["task"])
-            #expect(task.deleted == [.integer(Int64(old))])
-            #expect(task.inserted.union(task.updated) == [.integer(Int64(new))])
+            let todo = try #require(change.tables["todo"])
+            #expect(todo.deleted == [.integer(Int64(old))])
+            #expect(todo.inserted.union(todo.updated) == [.integer(Int64(new))])
         }
-        #expect(changes[2].tables == ["task": TableChange(updated: [.integer(6)], deleted: [.integer(300)])])
+        #expect(changes[2].tables == ["todo": TableChange(updated: [.integer(6)], deleted: [.integer(300)])])
         await store.close()
     }
 }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("SQLite change feed: transactions, savepoints, ordering, subscribers")
 struct ChangeFeedTransactionTests {
-    typealias TaskRecord = Fixtures.TaskRecord
+    typealias TodoRecord = Fixtures.TodoRecord
     typealias NoteRecord = Fixtures.NoteRecord
 
     @Test("a rolled-back write publishes nothing")
@@ -15,21 +15,21 @@ struct ChangeFeedTransactionTests {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         await #expect(throws: DeliberateError.self) {
             try await store.write { tx in
-                try tx.insert(TaskRecord(title: "never"))
-                _ = try tx.delete("Task", key: 1)
+                try tx.insert(TodoRecord(title: "never"))
+                _ = try tx.delete("Todo", key: 1)
                 throw DeliberateError()
             }
         }
         await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
                 try tx.insert(NoteRecord(slug: "x", body: ""))
-                try tx.insert(TaskRecord(id: 1, title: "duplicate key"))
+                try tx.insert(TodoRecord(id: 1, title: "duplicate key"))
             }
         }
         try await ChangeFeedFixture.writeSentinel(store)
         let changes = try await recorder.wait(for: 1)
         #expect(changes.map(\.tables) == [ChangeFeedFixture.sentinelTables])
-        #expect(try await store.count(of: "Task") == 10)
+        #expect(try await store.count(of: "Todo") == 10)
         await store.close()
     }
 
@@ -37,12 +37,12 @@ struct ChangeFeedTransactionTests {
     func noOpWrites() async throws {
         let (store, recorder) = try await ChangeFeedFixture.seededInMemory()
         let changed = try await store.write { tx in
-            try tx.update("Task", where: try FetchPredicate(format: "priority > 100"), set: ["done": true])
+            try tx.update("Todo", where: try FetchPredicate(format: "priority > 100"), set: ["done": true])
         }
         #expect(changed == 0)
-        let existed = try await store.write { tx in try tx.update("Task", key: 999, set: ["done": true]) }
+        let existed = try await store.write { tx in try tx.update("Todo", key: 999, set: ["done": true]) }
         #expect(!existed)
-        let fetched = try await store.write { tx in try tx.fetch(FetchRequest(entity: "Task")).count }
+        let fetched = try await store.write { tx in try tx.fetch(FetchRequest(entity: "Todo")).count }
         #expect(fetched == 10)
         try await store.write { tx in try tx.execute("DELETE FROM note WHERE slug = 'missing'", []) }
         try await ChangeFeedFixture.writeSentinel(store)
@@ -73,7 +73,7 @@ struct ChangeFeedTransactionTests {
             try tx.insert(NoteRecord(slug: "keep1", body: ""))
             try tx.execute("SAVEPOINT outer", [])
             try tx.insert(NoteRecord(slug: "dropped1", body: ""))
-            _ = try tx.update("Task", key: 1, set: ["title": "dropped"])
+            _ = try tx.update("Todo", key: 1, set: ["title": "dropped"])
             try tx.execute("SAVEPOINT \"Inner\"", [])
             try tx.insert(NoteRecord(slug: "dropped2", body: ""))
             try tx.execute("ROLLBACK TO OUTER", [])  // names compare case-insensitively
@@ -82,24 +82,24 @@ struct ChangeFeedTransactionTests {
             try tx.insert(NoteRecord(slug: "keep3", body: ""))
             try tx.execute("RELEASE \"inner 2\"", [])
             try tx.execute("SAVEPOINT third", [])
-            _ = try tx.delete("Task", key: 2)
+            _ = try tx.delete("Todo", key: 2)
             try tx.execute("/* comment */ ROLLBACK TRANSACTION TO SAVEPOINT third", [])
-            _ = try tx.delete("Task", key: 3)
+            _ = try tx.delete("Todo", key: 3)
             try tx.execute("ROLLBACK TO third", [])  // the savepoint stays open after a rollback to it
-            _ = try tx.delete("Task", key: 4)
+            _ = try tx.delete("Todo", key: 4)
             try tx.execute("RELEASE SAVEPOINT outer", [])
         }
         let change = try #require(try await recorder.wait(for: 1).first)
         #expect(change.tables == [
             "note": TableChange(inserted: [.text("keep1"), .text("keep2"), .text("keep3")]),
-            "task": TableChange(deleted: [.integer(4)]),
+            "todo": TableChange(deleted: [.integer(4)]),
         ])
         let notes = try await store.fetch(FetchRequest(NoteRecord.self, sortDescriptors: [.ascending("slug")]),
                                           as: NoteRecord.self)
         #expect(notes.map(\.slug) == ["keep1", "keep2", "keep3"])
-        let tasks = try await store.allTasks()
-        #expect(tasks.map(\.id) == [1, 2, 3, 5, 6, 7, 8, 9, 10])
-        #expect(tasks.first?.title == "Write report")
+        let todos = try await store.allTodos()
+        #expect(todos.map(\.id) == [1, 2, 3, 5, 6, 7, 8, 9, 10])
+        #expect(todos.first?.title == "Write report")
         await store.close()
     }
 
@@ -111,7 +111,7 @@ struct ChangeFeedTransactionTests {
             try await store.write { tx in
                 if index.isMultiple(of: 3) {
                     let key = Value.integer(Int64(index % 10 + 1))
-                    _ = try tx.update("Task", key: key, set: ["priority": .integer(Int64(index))])
+                    _ = try tx.update("Todo", key: key, set: ["priority": .integer(Int64(index))])
                 } else {
                     try tx.insert(NoteRecord(slug: "n\(index)", body: ""))
                 }
@@ -130,7 +130,7 @@ struct ChangeFeedTransactionTests {
         let keys = try await withThrowingTaskGroup(of: Int64?.self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    try await store.write { tx in try tx.insert(TaskRecord(title: "t\(index)")).id }
+                    try await store.write { tx in try tx.insert(TodoRecord(title: "t\(index)")).id }
                 }
             }
             var keys: [Int64] = []
@@ -143,8 +143,8 @@ struct ChangeFeedTransactionTests {
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 })
         // Each write took the next rowid when it ran, so commit order is key order.
         let reported = try changes.map { change -> Int64 in
-            let task = try #require(change.tables["task"])
-            let key = try #require(task.inserted.first)
+            let todo = try #require(change.tables["todo"])
+            let key = try #require(todo.inserted.first)
             guard case .integer(let value) = key else { throw DeliberateError() }
             return value
         }
@@ -162,17 +162,17 @@ struct ChangeFeedTransactionTests {
         let checker = Task {
             var seen: [Int64] = []
             for await change in stream {
-                guard let key = change.tables["task"]?.inserted.first, case .integer(let id) = key else { continue }
+                guard let key = change.tables["todo"]?.inserted.first, case .integer(let id) = key else { continue }
                 // On a reader connection, not the writer: only a committed row can be there.
-                let request = FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id == %d", id))
+                let request = FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id == %d", id))
                 let rows = try await store.fetch(request)
-                if rows.count == 1 { seen.append(id) } else { Issue.record("task \(id) not visible on receipt") }
+                if rows.count == 1 { seen.append(id) } else { Issue.record("todo \(id) not visible on receipt") }
                 if seen.count == 50 { break }
             }
             return seen
         }
         for index in 0..<50 {
-            try await store.write { tx in _ = try tx.insert(TaskRecord(title: "visible \(index)")) }
+            try await store.write { tx in _ = try tx.insert(TodoRecord(title: "visible \(index)")) }
         }
         let seen = try await withTimeout(.seconds(20)) { try await checker.value }
         #expect(seen == Array(11...60))
@@ -228,16 +228,16 @@ struct ChangeFeedTransactionTests {
         }
         try await store.write { tx in
             try tx.execute("CREATE TABLE scratch (x)", [])
-            _ = try tx.delete("Task", key: 1)
+            _ = try tx.delete("Todo", key: 1)
         }
-        try await store.write { tx in _ = try tx.delete("Task", key: 2) }
+        try await store.write { tx in _ = try tx.delete("Todo", key: 2) }
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
-        #expect(Set(changes[0].tables.keys) == ["task", "category", "note"])
+        #expect(Set(changes[0].tables.keys) == ["todo", "category", "note"])
         #expect(changes[0].tables.values.allSatisfy { $0.isWholeTable })
-        #expect(changes[0].tables["task"]?.deleted == [.integer(1)])
+        #expect(changes[0].tables["todo"]?.deleted == [.integer(1)])
         // After the commit the feed re-read the schema: the next write is exact again.
-        #expect(changes[1].tables == ["task": TableChange(deleted: [.integer(2)])])
+        #expect(changes[1].tables == ["todo": TableChange(deleted: [.integer(2)])])
         await store.close()
     }
 }

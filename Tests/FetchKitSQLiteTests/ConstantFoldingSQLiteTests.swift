@@ -9,16 +9,16 @@ struct ConstantFoldingSQLiteTests {
     @Test func foldedPredicatesFetchAndStayLive() async throws {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.seed()
-        #expect(try await store.count(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "1 BETWEEN {0, 33}"))) == 10)
-        #expect(try await store.count(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "YES == NO"))) == 0)
+        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "1 BETWEEN {0, 33}"))) == 10)
+        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "YES == NO"))) == 0)
         let request = FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "2 > 1 AND priority > 3"), sortDescriptors: [.ascending("id")])
+            entity: "Todo", predicate: try FetchPredicate(format: "2 > 1 AND priority > 3"), sortDescriptors: [.ascending("id")])
         let controller = ResultsController(store: store, request: request)
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder
         try await controller.performFetch()
         #expect(controller.fetchedObjects.count == 2)
-        try await store.write { tx in _ = try tx.update("Task", key: 1, set: ["priority": 9]) }
+        try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["priority": 9]) }
         await controller.sync()
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }

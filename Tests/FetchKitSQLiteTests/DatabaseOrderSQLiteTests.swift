@@ -144,8 +144,8 @@ struct DatabaseOrderSQLiteTests {
         let orderings: [Double?] = [
             nil, -0.0, 0, 1, .infinity, -.infinity, 0.5, -1e300, 1e-300, Self.twoTo63, -Self.twoTo63,
         ]
-        let tasks = (0..<400).map { _ in
-            Fixtures.TaskRecord(
+        let todos = (0..<400).map { _ in
+            Fixtures.TodoRecord(
                 title: Self.text(using: &random),
                 notes: Bool.random(using: &random) ? nil : Self.text(using: &random),
                 priority: [Int.min, -1, 0, 1, 2, 3, Int.max].randomElement(using: &random) ?? 0,
@@ -161,12 +161,12 @@ struct DatabaseOrderSQLiteTests {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in
             for category in categories { try tx.insert(category) }
-            for task in tasks { try tx.insert(task) }
+            for todo in todos { try tx.insert(todo) }
         }
         for descriptors in Self.orders {
-            let request = FetchRequest(entity: "Task", sortDescriptors: descriptors)
+            let request = FetchRequest(entity: "Todo", sortDescriptors: descriptors)
             let rows = try await store.fetch(request)
-            #expect(rows.count == tasks.count)
+            #expect(rows.count == todos.count)
             let fetched = rows.map { $0["id"] }
             let order = try SortKeyOrder(request, in: Fixtures.schema)
             let byValues = rows.sorted { order.compare($0, $1) == .orderedAscending }.map { $0["id"] }

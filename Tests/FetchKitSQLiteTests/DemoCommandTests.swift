@@ -9,7 +9,7 @@ struct DemoCommandTests {
     }
 
     @Test(arguments: [
-        ("tasks", "an outside write"),
+        ("todos", "an outside write"),
         ("multi", "still showing 'open'"),
         ("composite", "one batch for transaction"),
         ("reorder", "section delete 'Home' (old 1)"),

@@ -24,7 +24,7 @@ struct DocumentedCommand: CustomStringConvertible, CustomTestStringConvertible, 
 
 /// Finds every `fetchkit …` command line in the repository's documents: the lines of fenced code blocks,
 /// after an optional `$ ` prompt, and inline code spans outside them. A span's alternatives
-/// (`fetchkit demo [tasks|multi]`) give one command each.
+/// (`fetchkit demo [todos|multi]`) give one command each.
 enum DocumentedCommands {
     /// The values of the variables the documents use: they only need to parse; a test that runs the
     /// command puts its own store in.

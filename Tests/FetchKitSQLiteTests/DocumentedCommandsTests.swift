@@ -101,7 +101,7 @@ struct DocumentedCommandsTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.path("documented.sqlite")
-        let schema = try Schema([Fixtures.category, Fixtures.task, Fixtures.note, Self.pgbenchAccounts])
+        let schema = try Schema([Fixtures.category, Fixtures.todo, Fixtures.note, Self.pgbenchAccounts])
         let store = try await SQLiteStore.open(path: file, schema: schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         await store.close()

@@ -29,7 +29,7 @@ struct MetricsTests {
         var controllers: [ResultsController<Row>] = []
         for (index, recorder) in recorders.enumerated() {
             let controller = ResultsController(store: store, request: FetchRequest(
-                entity: "Task", predicate: .key("priority") >= Int64(index % 5), sortDescriptors: [.ascending("id")]))
+                entity: "Todo", predicate: .key("priority") >= Int64(index % 5), sortDescriptors: [.ascending("id")]))
             controller.delegate = recorder
             try await controller.performFetch()
             controllers.append(controller)
@@ -37,7 +37,7 @@ struct MetricsTests {
         let live = try metrics.expectMeter("fetchkit_controllers")
         #expect((live.lastValue ?? 0) >= 50, "fetchkit_controllers is \(live.lastValue ?? 0) with 50 controllers alive")
         for step in 0..<5 {
-            try await store.write { tx in _ = try tx.update("Task", key: 1, set: ["title": .text("step \(step)")]) }
+            try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": .text("step \(step)")]) }
         }
         for controller in controllers { await controller.sync() }
         let delivered = recorders.reduce(0) { $0 + $1.updates.count }
@@ -48,8 +48,8 @@ struct MetricsTests {
                 - incrementalBefore >= 5)
         // A permanent failure is counted.
         try await store.write { tx in
-            _ = try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "title" TO "headline""#, [])
-            _ = try tx.execute(#"UPDATE "task" SET "priority" = 4 WHERE "id" = 2"#, [])
+            _ = try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "title" TO "headline""#, [])
+            _ = try tx.execute(#"UPDATE "todo" SET "priority" = 4 WHERE "id" = 2"#, [])
         }
         await controllers[0].sync()
         #expect(controllers[0].status.error != nil)

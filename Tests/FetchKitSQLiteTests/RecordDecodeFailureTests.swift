@@ -9,9 +9,9 @@ import Testing
 @Suite("Live records when another writer stores a value the record cannot decode")
 struct RecordDecodeFailureTests {
     final class Failures: ResultsControllerDelegate, Sendable {
-        typealias Object = Fixtures.TaskRecord
-        let recorder = ResultsRecorder<Fixtures.TaskRecord>()
-        func controller(_ controller: ResultsController<Fixtures.TaskRecord>, didFailWith error: FetchKitError) {
+        typealias Object = Fixtures.TodoRecord
+        let recorder = ResultsRecorder<Fixtures.TodoRecord>()
+        func controller(_ controller: ResultsController<Fixtures.TodoRecord>, didFailWith error: FetchKitError) {
             recorder.controller(controller, didFailWith: error)
         }
     }
@@ -21,22 +21,22 @@ struct RecordDecodeFailureTests {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let controller = ResultsController(
-            store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]),
-            as: Fixtures.TaskRecord.self)
+            store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
+            as: Fixtures.TodoRecord.self)
         let delegate = Failures()
         controller.delegate = delegate
         try await controller.performFetch()
         let before = controller.fetchedObjects
-        try await store.write { tx in _ = try tx.execute(#"UPDATE "task" SET "priority" = 'high' WHERE "id" = 1"#, []) }
+        try await store.write { tx in _ = try tx.execute(#"UPDATE "todo" SET "priority" = 'high' WHERE "id" = 1"#, []) }
         await controller.sync()
         guard case .failed(.recordMapping(let entity, let detail)) = controller.status else {
             Issue.record("status \(controller.status)")
             return
         }
-        #expect(entity == "Task" && detail.contains("priority"), "error: \(entity): \(detail)")
+        #expect(entity == "Todo" && detail.contains("priority"), "error: \(entity): \(detail)")
         #expect(delegate.recorder.failures.count == 1)
         #expect(controller.fetchedObjects == before, "a failed change was half applied")
-        try await store.write { tx in _ = try tx.execute(#"UPDATE "task" SET "priority" = 3 WHERE "id" = 1"#, []) }
+        try await store.write { tx in _ = try tx.execute(#"UPDATE "todo" SET "priority" = 3 WHERE "id" = 1"#, []) }
         try await controller.performFetch()
         #expect(controller.status == .live)
         #expect(controller.fetchedObjects.first?.priority == 3)

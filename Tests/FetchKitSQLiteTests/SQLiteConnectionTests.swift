@@ -174,7 +174,7 @@ struct SQLiteConnectionTests {
 
     @Test("the error mapping reads SQLite's message")
     func errorMapping() {
-        #expect(SQLiteErrorMapping.constraintName(in: "UNIQUE constraint failed: task.a, task.b") == "task.a, task.b")
+        #expect(SQLiteErrorMapping.constraintName(in: "UNIQUE constraint failed: todo.a, todo.b") == "todo.a, todo.b")
         #expect(SQLiteErrorMapping.constraintName(in: "FOREIGN KEY constraint failed") == nil)
         #expect(SQLiteErrorMapping.error(code: SQLITE_BUSY, message: "database is locked", sql: nil)
             == .busy("database is locked"))

@@ -32,14 +32,14 @@ struct SQLiteDialectTests {
 
     @Test func fetchWithSectionsSortsAndWindow() throws {
         var request = FetchRequest(
-            entity: "Task",
+            entity: "Todo",
             predicate: try FetchPredicate(format: "done == NO AND category.name BEGINSWITH[c] %@", "w"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
             fetchLimit: 10, fetchOffset: 5, propertiesToFetch: ["title"])
         request.sectionNameKeyPath = "category.name"
         let fetch = try compiler.fetch(request)
         #expect(fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", "#
-            + #"t1."name" AS "category.name", t0."ordering" AS "ordering" FROM "task" AS t0 "#
+            + #"t1."name" AS "category.name", t0."ordering" AS "ordering" FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"WHERE (t0."done" = ? AND fk_casefold(t1."name") LIKE fk_casefold(?) ESCAPE '\') "#
             + #"ORDER BY t1."name" ASC NULLS FIRST, t0."ordering" ASC NULLS FIRST, t0."id" ASC LIMIT ? OFFSET ?"#)
@@ -49,11 +49,11 @@ struct SQLiteDialectTests {
     @Test func longListsUseJSONEach() throws {
         let ids = (1...65).map { Value.integer(Int64($0)) }
         let predicate = FetchPredicate.comparison(.init(.object, .in, .list(ids)))
-        let count = try compiler.count(FetchRequest(entity: "Task", predicate: predicate))
-        #expect(count.sql == #"SELECT COUNT(*) FROM "task" AS t0 WHERE t0."id" IN (SELECT value FROM json_each(?))"#)
+        let count = try compiler.count(FetchRequest(entity: "Todo", predicate: predicate))
+        #expect(count.sql == #"SELECT COUNT(*) FROM "todo" AS t0 WHERE t0."id" IN (SELECT value FROM json_each(?))"#)
         #expect(count.bindings == [.text("[" + (1...65).map(String.init).joined(separator: ",") + "]")])
         let short = try compiler.count(FetchRequest(
-            entity: "Task", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))))
+            entity: "Todo", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))))
         #expect(short.bindings.count == 64)
     }
 
@@ -68,7 +68,7 @@ struct SQLiteDialectTests {
         ])
         #expect(throws: FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")) {
             let predicate = try FetchPredicate(format: "title MATCHES 'a.*'")
-            return try compiler.count(FetchRequest(entity: "Task", predicate: predicate))
+            return try compiler.count(FetchRequest(entity: "Todo", predicate: predicate))
         }
     }
 }

@@ -17,13 +17,13 @@ struct SQLiteRegistryTests {
         ])
         let store = try await registry.open(config: reader, schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 10)
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         #expect(store is SQLiteStore)
         await store.close()
         #expect(FileManager.default.fileExists(atPath: file))
 
         let memory = try await registry.open(StoreConfiguration(url: "sqlite::memory:"), schema: Fixtures.schema)
-        #expect(try await memory.count(FetchRequest(entity: "Task")) == 0)
+        #expect(try await memory.count(FetchRequest(entity: "Todo")) == 0)
         await memory.close()
 
         await #expect(throws: FetchKitError.self) {

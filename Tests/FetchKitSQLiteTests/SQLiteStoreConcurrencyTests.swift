@@ -7,7 +7,7 @@ import Testing
 
 @Suite("SQLite store: readers, writers, busy handling", .serialized)
 struct SQLiteStoreConcurrencyTests {
-    typealias Task = Fixtures.TaskRecord
+    typealias Todo = Fixtures.TodoRecord
 
     /// A second connection on the same file holding the write lock, as another process would.
     private func lockingConnection(_ path: String) throws -> SQLiteConnection {
@@ -51,10 +51,10 @@ struct SQLiteStoreConcurrencyTests {
         let store = try await SQLiteStore.open(
             path: path, schema: Fixtures.schema, options: .testing(readers: 1, busyTimeout: .seconds(10)))
         let other = try lockingConnection(path)
-        let write = _Concurrency.Task {
+        let write = Task {
             try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(name: "mine")).id }
         }
-        try await _Concurrency.Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))
         try other.run("COMMIT")
         other.close()
         let id = try await write.value
@@ -74,10 +74,10 @@ struct SQLiteStoreConcurrencyTests {
         let store = try await SQLiteStore.open(
             path: directory.path("cache.sqlite"), schema: Fixtures.schema, options: .testing(readers: 1))
         try await store.seed()
-        let request = FetchRequest(Task.self, predicate: try FetchPredicate(format: "priority > %d", 1))
+        let request = FetchRequest(Todo.self, predicate: try FetchPredicate(format: "priority > %d", 1))
         let reader = try #require(store.readers)
         let before = try await reader.run { ($0.statements.hits, $0.statements.misses) }
-        for _ in 0..<5 { _ = try await store.fetch(request, as: Task.self) }
+        for _ in 0..<5 { _ = try await store.fetch(request, as: Todo.self) }
         let after = try await reader.run { ($0.statements.hits, $0.statements.misses) }
         #expect(after.1 - before.1 == 1)
         #expect(after.0 - before.0 == 4)
@@ -90,8 +90,8 @@ struct SQLiteStoreConcurrencyTests {
         try await store.seed()
         func titles(_ format: String, _ argument: String) async throws -> [String] {
             try await store.fetch(
-                FetchRequest(Task.self, predicate: try FetchPredicate(format: format, argument),
-                             sortDescriptors: [.ascending("id")]), as: Task.self
+                FetchRequest(Todo.self, predicate: try FetchPredicate(format: format, argument),
+                             sortDescriptors: [.ascending("id")]), as: Todo.self
             ).map(\.title)
         }
         #expect(try await titles("title BEGINSWITH[c] %@", "write") == ["Write report", "WRITE tests"])

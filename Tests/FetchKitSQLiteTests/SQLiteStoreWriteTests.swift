@@ -8,7 +8,7 @@ import Testing
 /// The names SQLite gives violated constraints (that violations are typed is a conformance check).
 @Suite("SQLite store: constraint names")
 struct SQLiteStoreWriteTests {
-    typealias Task = Fixtures.TaskRecord
+    typealias Todo = Fixtures.TodoRecord
     typealias Category = Fixtures.CategoryRecord
     typealias Note = Fixtures.NoteRecord
 
@@ -22,11 +22,11 @@ struct SQLiteStoreWriteTests {
     func constraintNames() async throws {
         let store = try await seededStore()
         do {
-            try await store.write { tx in try tx.insert(Task(id: 1, title: "dup")) }
+            try await store.write { tx in try tx.insert(Todo(id: 1, title: "dup")) }
             Issue.record("a duplicate key was inserted")
         } catch FetchKitError.constraintViolation(let kind, let name, _) {
             #expect(kind == .primaryKey)
-            #expect(name == "task.id")
+            #expect(name == "todo.id")
         }
         do {
             try await store.write { tx in
@@ -39,19 +39,19 @@ struct SQLiteStoreWriteTests {
             #expect(name == "note.slug")
         }
         do {
-            try await store.write { tx in try tx.insert(["title": .null], into: "Task") }
+            try await store.write { tx in try tx.insert(["title": .null], into: "Todo") }
             Issue.record("a NULL title was inserted")
         } catch FetchKitError.constraintViolation(let kind, let name, _) {
             #expect(kind == .notNull)
-            #expect(name == "task.title")
+            #expect(name == "todo.title")
         }
         do {
-            try await store.write { tx in try tx.insert(Task(title: "orphan", categoryID: 42)) }
+            try await store.write { tx in try tx.insert(Todo(title: "orphan", categoryID: 42)) }
             Issue.record("a dangling foreign key was inserted")
         } catch FetchKitError.constraintViolation(let kind, _, _) {
             #expect(kind == .foreignKey)
         }
-        #expect(try await store.count(of: "Task") == 10)
+        #expect(try await store.count(of: "Todo") == 10)
         await store.close()
     }
 
@@ -64,7 +64,7 @@ struct SQLiteTransactionControlTests {
         ("COMMIT", true), ("  commit transaction", true), ("/* x */ -- y\n END", true), ("BEGIN IMMEDIATE", true),
         ("rollback", true), ("ROLLBACK TRANSACTION", true), ("ROLLBACK TO sp", false),
         ("rollback transaction to savepoint sp", false), ("SAVEPOINT sp", false), ("RELEASE sp", false),
-        ("SELECT 'COMMIT'", false), ("UPDATE task SET title = 'BEGIN'", false), ("", false), ("/* open", false),
+        ("SELECT 'COMMIT'", false), ("UPDATE todo SET title = 'BEGIN'", false), ("", false), ("/* open", false),
     ])
     func recognised(sql: String, controls: Bool) {
         #expect(SQLText.controlsTransaction(sql) == controls)
@@ -78,7 +78,7 @@ struct SQLiteTransactionControlTests {
             try await store.write { tx in
                 // The database may not grow: a large write fills it.
                 _ = try tx.execute("PRAGMA max_page_count = 1", [])
-                for index in 0..<2_000 { try tx.insert(Fixtures.TaskRecord(title: String(repeating: "x", count: 500) + "\(index)")) }
+                for index in 0..<2_000 { try tx.insert(Fixtures.TodoRecord(title: String(repeating: "x", count: 500) + "\(index)")) }
             }
             Issue.record("a write past max_page_count succeeded")
         } catch FetchKitError.diskFull(let message) {
@@ -88,13 +88,13 @@ struct SQLiteTransactionControlTests {
             try await store.write { tx in
                 _ = try tx.execute("PRAGMA max_page_count = 100000", [])
                 _ = try tx.execute("PRAGMA query_only = ON", [])
-                try tx.insert(Fixtures.TaskRecord(title: "refused"))
+                try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
             Issue.record("a write on a query-only connection succeeded")
         } catch FetchKitError.readOnly(let message) {
             #expect(message.contains("readonly"), "\(message)")
         }
-        #expect(try await store.count(FetchRequest(entity: "Task")) == 10, "a refused write left rows")
+        #expect(try await store.count(FetchRequest(entity: "Todo")) == 10, "a refused write left rows")
         await store.close()
     }
 }

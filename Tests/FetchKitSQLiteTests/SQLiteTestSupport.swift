@@ -28,17 +28,17 @@ extension SQLiteStore.Options {
 }
 
 extension SQLiteStore {
-    /// Inserts the fixture categories and tasks.
+    /// Inserts the fixture categories and todos.
     func seed() async throws {
         try await write { tx in
             try Fixtures.insertSampleData(tx)
         }
     }
 
-    /// Every task record, by primary key.
-    func allTasks() async throws -> [Fixtures.TaskRecord] {
-        try await fetch(FetchRequest(Fixtures.TaskRecord.self, sortDescriptors: [.ascending("id")]),
-                        as: Fixtures.TaskRecord.self)
+    /// Every todo record, by primary key.
+    func allTodos() async throws -> [Fixtures.TodoRecord] {
+        try await fetch(FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("id")]),
+                        as: Fixtures.TodoRecord.self)
     }
 
     /// How many rows `entity` holds.

@@ -51,8 +51,8 @@ struct UnreadableStoreTests {
         let store = UnreadableStore(try await SQLiteStore.inMemory(schema: Fixtures.schema))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let requests = [
-            FetchRequest(entity: "Task", predicate: .key("done") == false, sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "ANY category.tasks.priority > 1"),
+            FetchRequest(entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("title")]),
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "ANY category.todos.priority > 1"),
                          sortDescriptors: [.ascending("id")]),
         ]
         let controllers = try await StoreConformance.liveControllers(on: store, requests: requests)
@@ -60,12 +60,12 @@ struct UnreadableStoreTests {
 
         store.failing.withLock { $0 = true }
         let inserted = try await store.write { tx in
-            try tx.insert(Fixtures.TaskRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
+            try tx.insert(Fixtures.TodoRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
         }
         let first = store.lastTransactionID
         // The same row written again while the controllers are behind: one batch covers both transactions.
         try await store.write { tx in
-            _ = try tx.update("Task", key: .integer(inserted.id ?? 0), set: ["title": "written while reads fail"])
+            _ = try tx.update("Todo", key: .integer(inserted.id ?? 0), set: ["title": "written while reads fail"])
         }
         let second = store.lastTransactionID
         let synced = Mutex(false)

@@ -50,7 +50,7 @@ struct WatchCommandTests {
         let binary = try FetchKitBinary.url
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "task", "--where", "done == 0",
+        process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--where", "done == 0",
                              "--sort", "title", "--json"]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -60,7 +60,7 @@ struct WatchCommandTests {
         let first = try await lines.line(0)
         #expect(first.hasPrefix(#"{"type":"results""#), "\(first)")
         #expect(first.contains("Write report") && !first.contains("review PR"), "\(first)")
-        try await store.write { tx in _ = try tx.insert(Fixtures.TaskRecord(title: "Aaa from another process", categoryID: 1)) }
+        try await store.write { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "Aaa from another process", categoryID: 1)) }
         let second = try await lines.line(1)
         #expect(second.hasPrefix(#"{"type":"batch""#) && second.contains("Aaa from another process"), "\(second)")
         #expect(second.contains(#""countsBefore":[6]"#) && second.contains(#""countsAfter":[7]"#), "\(second)")
@@ -82,13 +82,13 @@ struct WatchCommandTests {
             "tab\there\nnewline",
         ]
         try await store.write { tx in
-            for title in hostile { try tx.insert(Fixtures.TaskRecord(title: title)) }
+            for title in hostile { try tx.insert(Fixtures.TodoRecord(title: title)) }
         }
         let binary = try FetchKitBinary.url
         func run(_ extra: [String]) async throws -> String {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "task", "--sort", "title",
+            process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title",
                                  "--section", "title"] + extra
             let pipe = Pipe()
             process.standardOutput = pipe
@@ -123,7 +123,7 @@ struct WatchCommandTests {
           ])
     func passwordsStayOutOfTheOutput(_ url: String) async throws {
         // Every password holds "W0rd"; nothing else in the URLs does.
-        let (status, text) = try FetchKitBinary.run(["watch", "--store", url, "--entity", "task"])
+        let (status, text) = try FetchKitBinary.run(["watch", "--store", url, "--entity", "todo"])
         #expect(status != 0, "\(text)")
         #expect(!text.contains("W0rd"), "the password reached the output: \(text)")
         #expect(!text.isEmpty, "no message at all")

@@ -37,7 +37,7 @@ struct WireJavaScriptClientTests {
             controller.delegate = recorder
             try await controller.performFetch()
             func expected() -> [Section] {
-                controller.sections.map { Section(name: $0.name, keys: $0.objects.map { $0[request.entityName == "Task" ? "id" : "id"] ?? .null }) }
+                controller.sections.map { Section(name: $0.name, keys: $0.objects.map { $0[request.entityName == "Todo" ? "id" : "id"] ?? .null }) }
             }
             // Each request's recording starts from an empty list.
             steps.append(Step(batch: WireChangeset(inserting: controller.snapshot), expected: expected()))

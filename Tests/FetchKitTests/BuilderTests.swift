@@ -60,7 +60,7 @@ private func compare(
         for (built, op) in pairs {
             #expect(built == compare(.key("priority"), op, .key("ordering")))
         }
-        #expect((.key("priority") == .count("tasks")) == compare(.key("priority"), .equal, .count("tasks")))
+        #expect((.key("priority") == .count("todos")) == compare(.key("priority"), .equal, .count("todos")))
         let keysAreStillEquatable: Bool = FetchPredicate.key("a") == FetchPredicate.key("a")
         #expect(keysAreStillEquatable)
     }
@@ -103,16 +103,16 @@ private func compare(
     }
 
     @Test func countsAndQuantifiers() {
-        let tasks = FetchPredicate.Key("tasks")
-        #expect((.key("tasks").count > 2) == compare(.count(tasks), .greaterThan, .value(2)))
-        #expect((.key("tasks.@count") == 0) == compare(.count(tasks), .equal, .value(0)))
-        #expect(FetchPredicate.key("tasks").count.description == "tasks.@count")
-        #expect(FetchPredicate.any("tasks.priority", .greaterThan, 3)
-            == compare(.key("tasks.priority"), .greaterThan, .value(3), [], .any))
-        #expect(FetchPredicate.all("tasks.done", .equal, true)
-            == compare(.key("tasks.done"), .equal, .value(true), [], .all))
-        #expect(FetchPredicate.none("tasks.title", .beginsWith, "x", .caseInsensitive)
-            == compare(.key("tasks.title"), .beginsWith, .value("x"), .caseInsensitive, .none))
+        let todos = FetchPredicate.Key("todos")
+        #expect((.key("todos").count > 2) == compare(.count(todos), .greaterThan, .value(2)))
+        #expect((.key("todos.@count") == 0) == compare(.count(todos), .equal, .value(0)))
+        #expect(FetchPredicate.key("todos").count.description == "todos.@count")
+        #expect(FetchPredicate.any("todos.priority", .greaterThan, 3)
+            == compare(.key("todos.priority"), .greaterThan, .value(3), [], .any))
+        #expect(FetchPredicate.all("todos.done", .equal, true)
+            == compare(.key("todos.done"), .equal, .value(true), [], .all))
+        #expect(FetchPredicate.none("todos.title", .beginsWith, "x", .caseInsensitive)
+            == compare(.key("todos.title"), .beginsWith, .value("x"), .caseInsensitive, .none))
     }
 
     @Test func theDocumentedExamples() throws {
@@ -133,19 +133,19 @@ private func compare(
             compare(.key("priority"), .in, .list([1, 2, 3])),
             compare(.key("due"), .between, .list([.date(a), .date(b)])),
         ]))
-        let r: FetchPredicate = .any("tasks.priority", .greaterThan, 3) || .key("tasks").count > 2
+        let r: FetchPredicate = .any("todos.priority", .greaterThan, 3) || .key("todos").count > 2
         #expect(r == .or([
-            compare(.key("tasks.priority"), .greaterThan, .value(3), [], .any),
-            compare(.count("tasks"), .greaterThan, .value(2)),
+            compare(.key("todos.priority"), .greaterThan, .value(3), [], .any),
+            compare(.count("todos"), .greaterThan, .value(2)),
         ]))
-        _ = try p.validated(for: Fixtures.task, in: Fixtures.schema)
-        _ = try q.validated(for: Fixtures.task, in: Fixtures.schema)
+        _ = try p.validated(for: Fixtures.todo, in: Fixtures.schema)
+        _ = try q.validated(for: Fixtures.todo, in: Fixtures.schema)
         _ = try r.validated(for: Fixtures.category, in: Fixtures.schema)
     }
 
     @Test func builderAndFoundationPredicatesAgree() throws {
         let built: FetchPredicate = .key("done") == false && .key("priority") > 2 && .key("notes") != nil
-        let translated = try FetchPredicate(#Predicate<Fixtures.TaskRecord> {
+        let translated = try FetchPredicate(#Predicate<Fixtures.TodoRecord> {
             $0.done == false && $0.priority > 2 && $0.notes != nil
         })
         #expect(built == translated)

@@ -35,21 +35,21 @@ struct ConstantFoldingTests {
 
     @Test("a comparison of constants becomes a constant predicate", arguments: cases)
     func folds(format: String, truth: Bool) throws {
-        let validated = try FetchPredicate(format: format).validated(for: Fixtures.task, in: Fixtures.schema)
+        let validated = try FetchPredicate(format: format).validated(for: Fixtures.todo, in: Fixtures.schema)
         #expect(validated == .constant(truth))
     }
 
     @Test func foldingHappensInsideCompoundsAndLeavesTheRestAlone() throws {
         let validated = try FetchPredicate(format: "2 > 1 AND priority > 3 OR NOT (1 == 1)")
-            .validated(for: Fixtures.task, in: Fixtures.schema)
-        let priority = try FetchPredicate(format: "priority > 3").validated(for: Fixtures.task, in: Fixtures.schema)
+            .validated(for: Fixtures.todo, in: Fixtures.schema)
+        let priority = try FetchPredicate(format: "priority > 3").validated(for: Fixtures.todo, in: Fixtures.schema)
         #expect(validated == .or([.and([.constant(true), priority]), .not(.constant(true))]))
     }
 
     @Test func constantsThatCannotBeComparedAreAnError() {
         #expect(throws: FetchKitError.invalidPredicate(
             "cannot compare the constants \"a\" and 1 (a text and an integer)", offset: nil)) {
-            try FetchPredicate(format: "'a' == 1").validated(for: Fixtures.task, in: Fixtures.schema)
+            try FetchPredicate(format: "'a' == 1").validated(for: Fixtures.todo, in: Fixtures.schema)
         }
     }
 }
@@ -65,8 +65,8 @@ struct FarDateTests {
         #expect(Date(timeIntervalSinceReferenceDate: -1e300).microsecondsSince1970 == .min)
         #expect(!Date(timeIntervalSinceReferenceDate: 1e300).isStorable)
         #expect(Date(microsecondsSince1970: 253_402_300_799_999_999).isStorable)
-        #expect(throws: FetchKitError.self) { try parsed.validated(for: Fixtures.task, in: Fixtures.schema) }
+        #expect(throws: FetchKitError.self) { try parsed.validated(for: Fixtures.todo, in: Fixtures.schema) }
         let near = try FetchPredicate(format: "due == CAST(1e9, 'NSDate')")
-        #expect(throws: Never.self) { try near.validated(for: Fixtures.task, in: Fixtures.schema) }
+        #expect(throws: Never.self) { try near.validated(for: Fixtures.todo, in: Fixtures.schema) }
     }
 }

@@ -11,11 +11,11 @@ struct FormatArgumentTests {
         + "column named otherwise as an attribute with such a name and column:)"
 
     @Test func aKeyArgumentMayHoldAnAggregate() throws {
-        #expect(try FetchPredicate(format: "%K > 3", "tasks.@sum.estimate")
-            == FetchPredicate(format: "tasks.@sum.estimate > 3"))
-        #expect(try FetchPredicate(format: "%K > 3", "tasks.@COUNT") == FetchPredicate(format: "tasks.@count > 3"))
-        #expect(try FetchPredicate(format: "category.%K > 3", "tasks.@max.p")
-            == FetchPredicate(format: "category.tasks.@max.p > 3"))
+        #expect(try FetchPredicate(format: "%K > 3", "todos.@sum.estimate")
+            == FetchPredicate(format: "todos.@sum.estimate > 3"))
+        #expect(try FetchPredicate(format: "%K > 3", "todos.@COUNT") == FetchPredicate(format: "todos.@count > 3"))
+        #expect(try FetchPredicate(format: "category.%K > 3", "todos.@max.p")
+            == FetchPredicate(format: "category.todos.@max.p > 3"))
     }
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
     static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
@@ -50,19 +50,19 @@ struct FormatArgumentTests {
         ("%K == 1", ["category.name"], F.compare("category.name", .equal, 1)),
         ("%K == 1", ["in"], F.compare("in", .equal, 1)),
         ("%K == 1", ["_a1.b_2"], F.compare("_a1.b_2", .equal, 1)),
-        ("%K > 2", ["tasks.@count"], F.compare(F.count("tasks"), .greaterThan, .value(2))),
-        ("%K.@count > %d", ["tasks", 2], F.compare(F.count("tasks"), .greaterThan, .value(2))),
+        ("%K > 2", ["todos.@count"], F.compare(F.count("todos"), .greaterThan, .value(2))),
+        ("%K.@count > %d", ["todos", 2], F.compare(F.count("todos"), .greaterThan, .value(2))),
         ("%K.name == 1", ["category"], F.compare("category.name", .equal, 1)),
         ("%K.%K > %lu", ["category", "position", 1], F.compare("category.position", .greaterThan, 1)),
         ("ANY moods.%K == %@", ["name", "calm"], F.compare("moods.name", .equal, "calm", quantifier: .any)),
-        ("ANY %K.%K <= %lu", ["tasks", "priority", 2], F.compare("tasks.priority", .lessThanOrEqual, 2, quantifier: .any)),
+        ("ANY %K.%K <= %lu", ["todos", "priority", 2], F.compare("todos.priority", .lessThanOrEqual, 2, quantifier: .any)),
         ("title CONTAINS[n] %@", ["x"], F.compare("title", .contains, "x")),
         ("title ==[cdn] %@", ["x"], F.compare("title", .equal, "x", [.caseInsensitive, .diacriticInsensitive])),
         ("title BEGINSWITH[l] %@", ["x"], F.compare("title", .beginsWith, "x")),
         ("title LIKE[cl] %@", ["x*"], F.compare("title", .like, "x*", .caseInsensitive)),
         ("%K.%K BEGINSWITH[c] 'A'", ["category", "name"], F.compare("category.name", .beginsWith, "A", .caseInsensitive)),
         ("SELF.%K == 1", ["id"], F.compare("id", .equal, 1)),
-        ("%K.%K > 1", ["category", "tasks.@count"], F.compare(F.count("category.tasks"), .greaterThan, .value(1))),
+        ("%K.%K > 1", ["category", "todos.@count"], F.compare(F.count("category.todos"), .greaterThan, .value(1))),
         ("a.%K.c == 1", ["b"], F.compare("a.b.c", .equal, 1)),
         ("ANY %K == %@", ["tags.name", "x"], F.compare("tags.name", .equal, "x", quantifier: .any)),
         ("%K BEGINSWITH[c] %@", ["title", "w"], F.compare("title", .beginsWith, "w", .caseInsensitive)),
@@ -152,7 +152,7 @@ struct FormatArgumentTests {
         ("a == 1", [1], "1 argument given, 0 used", nil),
         ("a == %@", [1, 2], "2 arguments given, 1 used", nil),
         ("a == '%@'", ["x"], "1 argument given, 0 used", nil),
-        ("%K == 1", ["name; DROP TABLE task"], "%K argument 'name; DROP TABLE task' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["name; DROP TABLE todo"], "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["x; DROP TABLE t"], "%K argument 'x; DROP TABLE t' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("a == 1 AND %K == 1", [""], "%K argument '' is not a key path" + FormatArgumentTests.notAKeyPath, 11),
         ("%K == 1", ["a..b"], "%K argument 'a..b' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
@@ -162,8 +162,8 @@ struct FormatArgumentTests {
         ("a.%K == 1", [3], "%K needs a string argument, got an integer", 2),
         ("a.%@ == 1", ["b"], "expected a key after '.'", 2),
         ("%K == 1", ["@count"], "%K argument '@count' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
-        ("%K == 1", ["tasks.@sum"], "%K argument 'tasks.@sum' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
-        ("%K == 1", ["tasks.@allKeys.x"], "%K argument 'tasks.@allKeys.x' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["todos.@sum"], "%K argument 'todos.@sum' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        ("%K == 1", ["todos.@allKeys.x"], "%K argument 'todos.@allKeys.x' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["na me"], "%K argument 'na me' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["\"name\""], "%K argument '\"name\"' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", [3], "%K needs a string argument, got an integer", 0),

@@ -39,20 +39,20 @@ struct FormatExpressionTests {
         ("x IN {1, 2}", [], compare(key("x"), .in, .list([1, 2]))),
         ("%@ IN tags", [5], compare(.value(5), .in, key("tags"))),
         ("'abc' BEGINSWITH name", [], compare(.value("abc"), .beginsWith, key("name"))),
-        ("tasks.@sum.estimate > 10", [],
-         compare(.aggregate(.sum, collection: "tasks", value: "estimate"), .greaterThan, .value(10))),
-        ("@avg.tasks.priority > 2", [],
-         compare(.aggregate(.avg, collection: "tasks", value: "priority"), .greaterThan, .value(2))),
-        ("category.tasks.@MAX.due < %@", [Date(timeIntervalSince1970: 0)],
-         compare(.aggregate(.max, collection: "category.tasks", value: "due"), .lessThan,
+        ("todos.@sum.estimate > 10", [],
+         compare(.aggregate(.sum, collection: "todos", value: "estimate"), .greaterThan, .value(10))),
+        ("@avg.todos.priority > 2", [],
+         compare(.aggregate(.avg, collection: "todos", value: "priority"), .greaterThan, .value(2))),
+        ("category.todos.@MAX.due < %@", [Date(timeIntervalSince1970: 0)],
+         compare(.aggregate(.max, collection: "category.todos", value: "due"), .lessThan,
                  .value(.date(Date(timeIntervalSince1970: 0))))),
-        ("%K.@min.p == 1", ["tasks"], compare(.aggregate(.min, collection: "tasks", value: "p"), .equal, .value(1))),
-        ("SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0", [],
-         compare(.subquery(.init(collection: "tasks", variable: "t", predicate: .and([
+        ("%K.@min.p == 1", ["todos"], compare(.aggregate(.min, collection: "todos", value: "p"), .equal, .value(1))),
+        ("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0", [],
+         compare(.subquery(.init(collection: "todos", variable: "t", predicate: .and([
              compare(key("$t.done"), .equal, .value(false)), compare(key("$t.priority"), .greaterThan, .value(2)),
          ]))), .greaterThan, .value(0))),
-        ("SUBQUERY(tasks, $t, SUBQUERY($t.tags, $g, $g == %@).@count > 0).@count == 1", [7],
-         compare(.subquery(.init(collection: "tasks", variable: "t", predicate:
+        ("SUBQUERY(todos, $t, SUBQUERY($t.tags, $g, $g == %@).@count > 0).@count == 1", [7],
+         compare(.subquery(.init(collection: "todos", variable: "t", predicate:
              compare(.subquery(.init(collection: "$t.tags", variable: "g", predicate:
                  compare(.variable("g", offset: nil), .equal, .value(7)))), .greaterThan, .value(0)))),
                  .equal, .value(1))),
@@ -82,8 +82,8 @@ struct FormatExpressionTests {
         ("a == -(-5)", "a == -(-5)"),
         ("a - -5 == 0", "a - -5 == 0"),
         ("i between {lo, $HI}", "i BETWEEN {lo, $HI}"),
-        ("@sum.tasks.estimate > 1", "tasks.@sum.estimate > 1"),
-        ("subquery(tasks, $t, $t.p > 1).@COUNT > 0", "SUBQUERY(tasks, $t, $t.p > 1).@count > 0"),
+        ("@sum.todos.estimate > 1", "todos.@sum.estimate > 1"),
+        ("subquery(todos, $t, $t.p > 1).@COUNT > 0", "SUBQUERY(todos, $t, $t.p > 1).@count > 0"),
     ]
 
     @Test("renders canonically", arguments: renderings)
@@ -99,12 +99,12 @@ struct FormatExpressionTests {
         ("(a) >", "unexpected end of input", 5),
         ("a + > 3", "unexpected '>'", 4),
         ("a ** 2 > 3", "unsupported construct: the power operator '**'", 2),
-        ("tasks.@sum > 3", "@sum needs a key after it, as in tasks.@sum.estimate", 6),
-        ("@avg.tasks > 3", "@avg needs a to-many key path and a key, as in @avg.tasks.estimate", 5),
-        ("SUBQUERY(tasks, $t, $t.done == YES) > 0",
+        ("todos.@sum > 3", "@sum needs a key after it, as in todos.@sum.estimate", 6),
+        ("@avg.todos > 3", "@avg needs a to-many key path and a key, as in @avg.todos.estimate", 5),
+        ("SUBQUERY(todos, $t, $t.done == YES) > 0",
          "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36),
-        ("SUBQUERY(tasks $t, x == 1).@count > 0", "expected ','", 15),
-        ("SUBQUERY(tasks, $t, $t.done == YES.@count > 0", "unexpected '.'", 34),
+        ("SUBQUERY(todos $t, x == 1).@count > 0", "expected ','", 15),
+        ("SUBQUERY(todos, $t, $t.done == YES.@count > 0", "unexpected '.'", 34),
         ("SUBQUERY(1, $t, x == 1).@count > 0", "expected a key after 'SUBQUERY('", 9),
         ("a IN {1, {2}}", "a list cannot contain a list", 9),
     ]
@@ -118,13 +118,13 @@ struct FormatExpressionTests {
 
     @Test func variablesOfASubqueryAreNotSubstituted() throws {
         let template = try FetchPredicate(
-            format: "SUBQUERY(tasks, $t, $t.priority > $MIN AND $t == $T).@count > 0 AND $X BETWEEN {$LO, 5}")
+            format: "SUBQUERY(todos, $t, $t.priority > $MIN AND $t == $T).@count > 0 AND $X BETWEEN {$LO, 5}")
         let predicate = try template.substituting(["MIN": 2, "T": 4, "X": 3, "LO": 1, "t": 99])
         #expect(predicate == (try FetchPredicate(
-            format: "SUBQUERY(tasks, $t, $t.priority > 2 AND $t == 4).@count > 0 AND 3 BETWEEN {1, 5}")))
+            format: "SUBQUERY(todos, $t, $t.priority > 2 AND $t == 4).@count > 0 AND 3 BETWEEN {1, 5}")))
         // The list of substituted variables became a list of constants, and the comparison folds.
         let validated = try FetchPredicate(format: "$X BETWEEN {$LO, $HI}")
-            .substituting(["X": 3, "LO": 1, "HI": 5]).validated(for: Fixtures.task, in: Fixtures.schema)
+            .substituting(["X": 3, "LO": 1, "HI": 5]).validated(for: Fixtures.todo, in: Fixtures.schema)
         #expect(validated == .true)
     }
 }

@@ -154,9 +154,9 @@ struct FormatHostileInputTests {
 
     @Test func keyArgumentCannotInjectSQL() {
         #expect(throws: FetchKitError.invalidPredicate(
-            "%K argument 'name; DROP TABLE task' is not a key path" + FormatArgumentTests.notAKeyPath, offset: 0)
+            "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, offset: 0)
         ) {
-            try FetchPredicate(format: "%K == %@", "name; DROP TABLE task", "x")
+            try FetchPredicate(format: "%K == %@", "name; DROP TABLE todo", "x")
         }
     }
 
@@ -164,7 +164,7 @@ struct FormatHostileInputTests {
     /// `predicateFormat`) or throws `invalidPredicate`; nothing crashes.
     @Test func randomTokenSoupNeverCrashes() throws {
         let pieces = [
-            "a", "b.c", "#in", "SELF", "tasks.@count", "ANY", "ALL", "NONE", "==", "!=", "<", ">=", "IN", "BETWEEN",
+            "a", "b.c", "#in", "SELF", "todos.@count", "ANY", "ALL", "NONE", "==", "!=", "<", ">=", "IN", "BETWEEN",
             "BEGINSWITH[c]", "LIKE", "CONTAINS[cd]", "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", ",",
             "1", "-2.5", "0x1F", "'s'", "\"q\\\"\"", "NULL", "TRUE", "NO", "TRUEPREDICATE", "$V", "%@", "%K", "%d",
             "%%", "'", "\\", "@", "#", "[", "]", ".", "é", "CAST(0, 'NSDate')",

@@ -146,14 +146,14 @@ struct FormatParserTests {
         ("SELF == 3", F.compare(.object, .equal, .value(3))),
         ("self IN {1, 2}", F.compare(.object, .in, .list([1, 2]))),
         ("SELF == SELF", F.compare(.object, .equal, .object)),
-        ("tasks.@count > 2", F.compare(F.count("tasks"), .greaterThan, .value(2))),
-        ("category.tasks.@count == 0", F.compare(F.count("category.tasks"), .equal, .value(0))),
-        ("tasks.@COUNT > 2", F.compare(F.count("tasks"), .greaterThan, .value(2))),
-        ("2 < tasks.@count", F.compare(.value(2), .lessThan, F.count("tasks"))),
-        ("ANY tasks.done == YES", F.compare("tasks.done", .equal, true, quantifier: .any)),
-        ("SOME tasks.done == YES", F.compare("tasks.done", .equal, true, quantifier: .any)),
-        ("ALL tasks.priority > 1", F.compare("tasks.priority", .greaterThan, 1, quantifier: .all)),
-        ("NONE tasks.title CONTAINS 'x'", F.compare("tasks.title", .contains, "x", quantifier: .none)),
+        ("todos.@count > 2", F.compare(F.count("todos"), .greaterThan, .value(2))),
+        ("category.todos.@count == 0", F.compare(F.count("category.todos"), .equal, .value(0))),
+        ("todos.@COUNT > 2", F.compare(F.count("todos"), .greaterThan, .value(2))),
+        ("2 < todos.@count", F.compare(.value(2), .lessThan, F.count("todos"))),
+        ("ANY todos.done == YES", F.compare("todos.done", .equal, true, quantifier: .any)),
+        ("SOME todos.done == YES", F.compare("todos.done", .equal, true, quantifier: .any)),
+        ("ALL todos.priority > 1", F.compare("todos.priority", .greaterThan, 1, quantifier: .all)),
+        ("NONE todos.title CONTAINS 'x'", F.compare("todos.title", .contains, "x", quantifier: .none)),
         ("any tags.name IN {'a'}", F.compare(F.key("tags.name"), .in, .list(["a"]), quantifier: .any)),
         ("ANY tags.name ==[c] 'a'", F.compare("tags.name", .equal, "a", .caseInsensitive, quantifier: .any)),
         ("3 < priority", F.compare(.value(3), .lessThan, F.key("priority"))),
@@ -201,7 +201,7 @@ struct FormatParserTests {
         ("TRUEPREDICATE AND a == 1", .and([.constant(true), F.isOne("a")])),
         ("NOT TRUEPREDICATE", .not(.constant(true))),
         ("FALSEPREDICATE OR NOT FALSEPREDICATE", .or([.constant(false), .not(.constant(false))])),
-        ("NOT ANY tasks.done == NO", .not(F.compare("tasks.done", .equal, false, quantifier: .any))),
+        ("NOT ANY todos.done == NO", .not(F.compare("todos.done", .equal, false, quantifier: .any))),
     ]
 
     @Test("AND OR NOT, precedence and parentheses", arguments: logic)
@@ -219,7 +219,7 @@ struct FormatParserTests {
         ("(((x == 1)))", 3),
         ("'é' == name", 8),
         ("'😀' == name", 10),
-        ("ANY tasks.@count > 2", 4),
+        ("ANY todos.@count > 2", 4),
         ("SELF.name == 1", 5),
     ]
 

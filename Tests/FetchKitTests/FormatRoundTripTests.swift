@@ -34,10 +34,10 @@ struct FormatRoundTripTests {
         ("NOT (a == 1 OR b == 1)", "NOT (a == 1 OR b == 1)"),
         ("!a == 1", "NOT a == 1"),
         ("((a == 1))", "a == 1"),
-        ("SOME tasks.done == yes", "ANY tasks.done == TRUE"),
-        ("all tasks.p > 1", "ALL tasks.p > 1"),
-        ("none tasks.p > 1", "NONE tasks.p > 1"),
-        ("tasks.@count > 2", "tasks.@count > 2"),
+        ("SOME todos.done == yes", "ANY todos.done == TRUE"),
+        ("all todos.p > 1", "ALL todos.p > 1"),
+        ("none todos.p > 1", "NONE todos.p > 1"),
+        ("todos.@count > 2", "todos.@count > 2"),
         ("SELF == nil", "SELF == NULL"),
         ("SELF.name == 1", "name == 1"),
         ("#in == 1", "#in == 1"),
@@ -79,7 +79,7 @@ struct FormatRoundTripTests {
         F.compare("a", .equal, .blob(Data())),
         F.compare("a", .equal, .blob(Data([0, 1, 127, 128, 255]))),
         F.compare(.key(FetchPredicate.Key(components: ["in", "AND", "self", "Null"])), .equal, .value(1)),
-        F.compare(.count(FetchPredicate.Key(components: ["tasks"])), .greaterThan, .value(2), quantifier: .any),
+        F.compare(.count(FetchPredicate.Key(components: ["todos"])), .greaterThan, .value(2), quantifier: .any),
         F.compare(.object, .in, .list([1, 2, .null])),
         F.compare(.variable("LOW", offset: nil), .lessThan, .variable("HIGH", offset: nil)),
         F.compare(F.key("a"), .between, F.variable("RANGE")),
@@ -142,7 +142,7 @@ struct FormatRoundTripTests {
     }
 
     private static func randomOperand(_ random: inout FormatFuzzRandom) -> FetchPredicate.Operand {
-        let keys = ["a", "b.c", "in.not", "tasks", "SELF.x", "_y1"]
+        let keys = ["a", "b.c", "in.not", "todos", "SELF.x", "_y1"]
         let key = FetchPredicate.Key(components: keys[Int(random.next() % 6)].split(separator: ".").map(String.init))
         switch random.next() % 6 {
         case 0: return .key(key)

@@ -7,7 +7,7 @@ import Testing
 /// translation spells out, since `CONTAINS` and `BEGINSWITH` follow NSPredicate's (false).
 @Suite("#Predicate: empty needles")
 struct FoundationPredicateEmptyNeedleTests {
-    typealias Task = Fixtures.TaskRecord
+    typealias Todo = Fixtures.TodoRecord
 
     static func comparison(_ lhs: String, _ op: FetchPredicate.Operator, _ rhs: FetchPredicate.Operand) -> FetchPredicate {
         .comparison(.init(.key(.init(lhs)), op, rhs))
@@ -15,18 +15,18 @@ struct FoundationPredicateEmptyNeedleTests {
 
     @Test func aConstantEmptyNeedleIsAPresenceTest() throws {
         let present = Self.comparison("title", .notEqual, .value(.null))
-        #expect(try FetchPredicate(#Predicate<Task> { $0.title.contains("") }) == present)
-        #expect(try FetchPredicate(#Predicate<Task> { $0.title.starts(with: "") }) == present)
+        #expect(try FetchPredicate(#Predicate<Todo> { $0.title.contains("") }) == present)
+        #expect(try FetchPredicate(#Predicate<Todo> { $0.title.starts(with: "") }) == present)
         let empty = ""
-        #expect(try FetchPredicate(#Predicate<Task> { $0.title.contains(empty) }) == present)
+        #expect(try FetchPredicate(#Predicate<Todo> { $0.title.contains(empty) }) == present)
     }
 
     @Test func anotherConstantIsAPlainComparison() throws {
-        #expect(try FetchPredicate(#Predicate<Task> { $0.title.contains("a") }) == Self.comparison("title", .contains, .value("a")))
+        #expect(try FetchPredicate(#Predicate<Todo> { $0.title.contains("a") }) == Self.comparison("title", .contains, .value("a")))
     }
 
     @Test func aKeyPathNeedleMayBeEmpty() throws {
-        let translated = try FetchPredicate(#Predicate<Task> { $0.title.contains($0.notes!) })
+        let translated = try FetchPredicate(#Predicate<Todo> { $0.title.contains($0.notes!) })
         #expect(translated == .or([
             Self.comparison("title", .contains, .key("notes")),
             .and([Self.comparison("notes", .equal, .value("")), Self.comparison("title", .notEqual, .value(.null))]),

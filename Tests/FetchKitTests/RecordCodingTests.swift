@@ -87,7 +87,7 @@ private struct WithList: Record {
 
 /// A record with a property its entity does not declare.
 private struct WithExtra: Record {
-    static let entity = Fixtures.task
+    static let entity = Fixtures.todo
     var id: Int64?
     var title: String
     var extra: Int
@@ -198,17 +198,17 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
 }
 
 @Suite struct RecordCodingTests {
-    @Test func sampleTasksRoundTrip() throws {
-        for task in Fixtures.sampleTasks {
-            let row = try RecordCoding.encode(task)
-            #expect(try RecordCoding.decode(Fixtures.TaskRecord.self, from: row) == task)
+    @Test func sampleTodosRoundTrip() throws {
+        for todo in Fixtures.sampleTodos {
+            let row = try RecordCoding.encode(todo)
+            #expect(try RecordCoding.decode(Fixtures.TodoRecord.self, from: row) == todo)
         }
     }
 
     @Test func encodedRowListsAttributesInEntityOrderWithNulls() throws {
-        let task = Fixtures.TaskRecord(id: nil, title: "Buy milk", priority: 2)
-        let row = try RecordCoding.encode(task)
-        #expect(row.names == Fixtures.task.attributes.map(\.name))
+        let todo = Fixtures.TodoRecord(id: nil, title: "Buy milk", priority: 2)
+        let row = try RecordCoding.encode(todo)
+        #expect(row.names == Fixtures.todo.attributes.map(\.name))
         #expect(row == [
             "id": .null, "title": "Buy milk", "notes": .null, "priority": 2, "ordering": .null,
             "done": false, "due": .null, "attachment": .null, "categoryID": .null,
@@ -261,25 +261,25 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
 
     @Test func dateKeepsMicroseconds() throws {
         let due = Date(microsecondsSince1970: 1_700_000_000_123_457)
-        let row = try RecordCoding.encode(Fixtures.TaskRecord(id: 1, title: "t", due: due))
-        let back = try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
+        let row = try RecordCoding.encode(Fixtures.TodoRecord(id: 1, title: "t", due: due))
+        let back = try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
         #expect(back.due?.microsecondsSince1970 == 1_700_000_000_123_457)
     }
 
     @Test func missingOptionalColumnsDecodeAsNil() throws {
         let row: Row = ["title": "only a title", "priority": 1, "done": true]
-        let task = try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
-        #expect(task == Fixtures.TaskRecord(title: "only a title", priority: 1, done: true))
+        let todo = try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
+        #expect(todo == Fixtures.TodoRecord(title: "only a title", priority: 1, done: true))
     }
 
     @Test func integerAndBoolColumnsConvertToTheirAttributeTypes() throws {
         let row: Row = ["id": 3, "title": "t", "priority": .double(2), "ordering": 4, "done": 1,
                         "due": .integer(1_000_001)]
-        let task = try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
-        #expect(task.priority == 2)
-        #expect(task.ordering == 4.0)
-        #expect(task.done)
-        #expect(task.due == Date(microsecondsSince1970: 1_000_001))
+        let todo = try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
+        #expect(todo.priority == 2)
+        #expect(todo.ordering == 4.0)
+        #expect(todo.done)
+        #expect(todo.due == Date(microsecondsSince1970: 1_000_001))
     }
 
     @Test func encodingCoercesToTheAttributeType() throws {
@@ -295,29 +295,29 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
     @Test func missingColumnForNonOptionalPropertyThrows() {
         let row: Row = ["id": 1, "priority": 1, "done": false]
         #expect(throws: FetchKitError.recordMapping(
-            entity: "Task", detail: "'title' expected String, but the row has no column 'title'"
+            entity: "Todo", detail: "'title' expected String, but the row has no column 'title'"
         )) {
-            try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
+            try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
         }
     }
 
     @Test func valueOfTheWrongTypeThrowsNamingPropertyAndValue() {
         let row: Row = ["id": 1, "title": "t", "priority": "abc", "done": false]
-        #expect(throws: FetchKitError.recordMapping(entity: "Task", detail: "'priority' expected Int, found \"abc\"")) {
-            try RecordCoding.decode(Fixtures.TaskRecord.self, from: row)
+        #expect(throws: FetchKitError.recordMapping(entity: "Todo", detail: "'priority' expected Int, found \"abc\"")) {
+            try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
         }
         let wrongDate: Row = ["id": 1, "title": "t", "priority": 1, "done": false, "due": "tomorrow"]
-        let tomorrow = FetchKitError.recordMapping(entity: "Task", detail: "'due' expected Date, found \"tomorrow\"")
+        let tomorrow = FetchKitError.recordMapping(entity: "Todo", detail: "'due' expected Date, found \"tomorrow\"")
         #expect(throws: tomorrow) {
-            try RecordCoding.decode(Fixtures.TaskRecord.self, from: wrongDate)
+            try RecordCoding.decode(Fixtures.TodoRecord.self, from: wrongDate)
         }
         let nullTitle: Row = ["id": 1, "title": .null, "priority": 1, "done": false]
-        #expect(throws: FetchKitError.recordMapping(entity: "Task", detail: "'title' expected String, found NULL")) {
-            try RecordCoding.decode(Fixtures.TaskRecord.self, from: nullTitle)
+        #expect(throws: FetchKitError.recordMapping(entity: "Todo", detail: "'title' expected String, found NULL")) {
+            try RecordCoding.decode(Fixtures.TodoRecord.self, from: nullTitle)
         }
         let badBool: Row = ["id": 1, "title": "t", "priority": 1, "done": 2]
-        #expect(throws: FetchKitError.recordMapping(entity: "Task", detail: "'done' expected Bool, found 2")) {
-            try RecordCoding.decode(Fixtures.TaskRecord.self, from: badBool)
+        #expect(throws: FetchKitError.recordMapping(entity: "Todo", detail: "'done' expected Bool, found 2")) {
+            try RecordCoding.decode(Fixtures.TodoRecord.self, from: badBool)
         }
     }
 
@@ -358,7 +358,7 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
     }
 
     @Test func unknownEncodedKeyThrowsUnknownKey() {
-        #expect(throws: FetchKitError.unknownKey("extra", entity: "Task", offset: nil)) {
+        #expect(throws: FetchKitError.unknownKey("extra", entity: "Todo", offset: nil)) {
             try RecordCoding.encode(WithExtra(id: 1, title: "t", extra: 2))
         }
     }
@@ -406,11 +406,11 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
         #expect(row == ["id": 4, "title": "Renamed title", "done": true])
         #expect(try RecordCoding.decode(Renamed.self, from: row) == record)
         #expect(Renamed.attributeName(forProperty: "isDone") == "done")
-        #expect(Fixtures.TaskRecord.attributeName(forProperty: "priority") == "priority")
+        #expect(Fixtures.TodoRecord.attributeName(forProperty: "priority") == "priority")
     }
 
     @Test func reusedDecoderFollowsChangingLayouts() throws {
-        let decoder = RecordDecoder(Fixtures.TaskRecord.self)
+        let decoder = RecordDecoder(Fixtures.TodoRecord.self)
         let first: Row = ["id": 1, "title": "a", "priority": 1, "done": false, "notes": "n"]
         let reordered: Row = ["notes": .null, "done": true, "priority": 9, "title": "b", "id": 2]
         let fewer: Row = ["title": "c", "id": 3, "priority": 0, "done": false]
@@ -466,18 +466,18 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
     }
 
     @Test func staticDecodeFollowsReadersWithoutLayoutIdentity() throws {
-        let task = try #require(Fixtures.sampleTasks.first)
-        let row = try RecordCoding.encode(task)
+        let todo = try #require(Fixtures.sampleTodos.first)
+        let row = try RecordCoding.encode(todo)
         let forward = row.names
         let backward = Array(forward.reversed())
         for names in [forward, backward, forward] {
             let reader = ArrayReader(names: names, values: names.map { row[$0] ?? .null })
-            #expect(try RecordCoding.decode(Fixtures.TaskRecord.self, from: reader) == task)
+            #expect(try RecordCoding.decode(Fixtures.TodoRecord.self, from: reader) == todo)
         }
     }
 
     @Test func freshLayoutsNeverReuseAStalePlan() throws {
-        let decoder = RecordDecoder(Fixtures.TaskRecord.self)
+        let decoder = RecordDecoder(Fixtures.TodoRecord.self)
         for index in 0..<200 {
             var names = ["id", "title", "priority", "done"]
             if index.isMultiple(of: 2) { names.reverse() }
@@ -485,18 +485,18 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
                 "id": .integer(Int64(index)), "title": .text("t\(index)"), "priority": 7, "done": true,
             ]
             let row = Row(layout: RowLayout(names: names), values: names.map { values[$0] ?? .null })
-            let expected = Fixtures.TaskRecord(id: Int64(index), title: "t\(index)", priority: 7, done: true)
+            let expected = Fixtures.TodoRecord(id: Int64(index), title: "t\(index)", priority: 7, done: true)
             #expect(try decoder.decode(from: row) == expected)
         }
     }
 
     @Test func readersWithoutLayoutIdentityDecode() throws {
-        let decoder = RecordDecoder(Fixtures.TaskRecord.self)
+        let decoder = RecordDecoder(Fixtures.TodoRecord.self)
         let names = ["id", "title", "notes", "priority", "ordering", "done", "due", "attachment", "categoryID"]
-        for task in Fixtures.sampleTasks {
-            let row = try RecordCoding.encode(task)
+        for todo in Fixtures.sampleTodos {
+            let row = try RecordCoding.encode(todo)
             let reader = ArrayReader(names: names, values: names.map { row[$0] ?? .null })
-            #expect(try decoder.decode(from: reader) == task)
+            #expect(try decoder.decode(from: reader) == todo)
         }
     }
 }

@@ -124,9 +124,9 @@ struct RecordDecoderReaderTests {
     func stateIsFreed() throws {
         weak var state: RecordDecodingState?
         do {
-            let decoder = RecordDecoder(Fixtures.TaskRecord.self)
-            for task in Fixtures.sampleTasks {
-                #expect(try decoder.decode(from: RecordCoding.encode(task)) == task)
+            let decoder = RecordDecoder(Fixtures.TodoRecord.self)
+            for todo in Fixtures.sampleTodos {
+                #expect(try decoder.decode(from: RecordCoding.encode(todo)) == todo)
             }
             state = decoder.state
         }

@@ -8,10 +8,10 @@ import Testing
 struct SQLCompilerEmptyNeedleTests {
     let compiler = SQLCompiler(schema: Fixtures.schema, dialect: SQLDialect(name: "Q", placeholderStyle: .questionMark))
 
-    /// The `WHERE` clause of a count of tasks with `format`, and its bindings.
+    /// The `WHERE` clause of a count of todos with `format`, and its bindings.
     func whereClause(_ format: String) throws -> SQLStatement {
-        let statement = try compiler.count(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: format)))
-        let prefix = "SELECT COUNT(*) FROM \"task\" AS t0 WHERE "
+        let statement = try compiler.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: format)))
+        let prefix = "SELECT COUNT(*) FROM \"todo\" AS t0 WHERE "
         #expect(statement.sql.hasPrefix(prefix), "no plain WHERE in \(statement.sql)")
         return SQLStatement(sql: String(statement.sql.dropFirst(prefix.count)), bindings: statement.bindings)
     }

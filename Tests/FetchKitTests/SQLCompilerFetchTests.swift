@@ -24,8 +24,8 @@ enum TestDialects {
     static let dollarCompiler = SQLCompiler(schema: Fixtures.schema, dialect: dollar)
 }
 
-/// Every column of a full `Task` fetch, as the compiler writes them.
-let taskColumns = #"t0."id" AS "id", t0."title" AS "title", t0."notes" AS "notes", t0."priority" AS "priority", "#
+/// Every column of a full `Todo` fetch, as the compiler writes them.
+let todoColumns = #"t0."id" AS "id", t0."title" AS "title", t0."notes" AS "notes", t0."priority" AS "priority", "#
     + #"t0."ordering" AS "ordering", t0."done" AS "done", t0."due" AS "due", t0."attachment" AS "attachment", "#
     + #"t0."category_id" AS "categoryID""#
 
@@ -35,8 +35,8 @@ struct SQLCompilerFetchTests {
     let dollar = TestDialects.dollarCompiler
 
     @Test func fetchAllSelectsEveryAttributeAndOrdersByKey() throws {
-        let fetch = try compiler.fetch(FetchRequest(entity: "Task"))
-        #expect(fetch.statement.sql == "SELECT \(taskColumns) FROM \"task\" AS t0 ORDER BY t0.\"id\" ASC")
+        let fetch = try compiler.fetch(FetchRequest(entity: "Todo"))
+        #expect(fetch.statement.sql == "SELECT \(todoColumns) FROM \"todo\" AS t0 ORDER BY t0.\"id\" ASC")
         #expect(fetch.statement.bindings.isEmpty)
         #expect(fetch.columns.map(\.name) == [
             "id", "title", "notes", "priority", "ordering", "done", "due", "attachment", "categoryID",
@@ -46,10 +46,10 @@ struct SQLCompilerFetchTests {
     }
 
     @Test func propertiesToFetchPutTheKeyFirst() throws {
-        let request = FetchRequest(entity: "Task", propertiesToFetch: ["title", "done", "title"])
+        let request = FetchRequest(entity: "Todo", propertiesToFetch: ["title", "done", "title"])
         let fetch = try compiler.fetch(request)
         #expect(fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", t0."done" AS "done" "#
-            + #"FROM "task" AS t0 ORDER BY t0."id" ASC"#)
+            + #"FROM "todo" AS t0 ORDER BY t0."id" ASC"#)
         #expect(fetch.columns == [
             ResultColumn(name: "id", type: .integer), ResultColumn(name: "title", type: .text),
             ResultColumn(name: "done", type: .bool),
@@ -67,15 +67,15 @@ struct SQLCompilerFetchTests {
             .comparison(.init(.key("done"), .equal, .value(false))),
             .comparison(.init(.key("priority"), .greaterThan, .value(2))),
         ])
-        let fetch = try compiler.fetch(FetchRequest(entity: "Task", predicate: predicate, propertiesToFetch: []))
-        #expect(fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "task" AS t0 "#
+        let fetch = try compiler.fetch(FetchRequest(entity: "Todo", predicate: predicate, propertiesToFetch: []))
+        #expect(fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "todo" AS t0 "#
             + #"WHERE (t0."done" = ? AND t0."priority" > ?) ORDER BY t0."id" ASC"#)
         #expect(fetch.statement.bindings == [.bool(false), .integer(2)])
     }
 
     @Test func sortAndSectionKeyPathsShareOneJoin() throws {
         var request = FetchRequest(
-            entity: "Task",
+            entity: "Todo",
             predicate: .comparison(.init(.key("category.name"), .beginsWith, .value("W"))),
             sortDescriptors: [.ascending("category.name"), .ascending("category.position"), .descending("priority")],
             propertiesToFetch: ["title"])
@@ -83,7 +83,7 @@ struct SQLCompilerFetchTests {
         let fetch = try compiler.fetch(request)
         #expect(fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", "#
             + #"t1."name" AS "category.name", t1."position" AS "category.position", t0."priority" AS "priority" "#
-            + #"FROM "task" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
+            + #"FROM "todo" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"WHERE t1."name" LIKE ? ESCAPE '\' "#
             + #"ORDER BY t1."name" ASC NULLS FIRST, t1."position" ASC NULLS FIRST, t0."priority" DESC, "#
             + #"t0."id" ASC"#)
@@ -94,7 +94,7 @@ struct SQLCompilerFetchTests {
 
     @Test func sortsFoldCaseAndPlaceNulls() throws {
         let request = FetchRequest(
-            entity: "Task",
+            entity: "Todo",
             sortDescriptors: [.ascending("title", caseInsensitive: true), .descending("ordering"),
                               .ascending("notes", caseInsensitive: true),
                               .ascending("priority", caseInsensitive: true)],
@@ -107,18 +107,18 @@ struct SQLCompilerFetchTests {
 
     @Test func dollarDialectCollatesTextAndEmulatesNullOrdering() throws {
         let request = FetchRequest(
-            entity: "Task", sortDescriptors: [.ascending("notes"), .descending("category.name", caseInsensitive: true)],
+            entity: "Todo", sortDescriptors: [.ascending("notes"), .descending("category.name", caseInsensitive: true)],
             propertiesToFetch: [])
         let fetch = try dollar.fetch(request)
         #expect(fetch.statement.sql == #"SELECT t0."id" AS "id", t0."notes" AS "notes", "#
             + #"t1."name" AS "category.name" "#
-            + #"FROM "task" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
+            + #"FROM "todo" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"ORDER BY (t0."notes" COLLATE "C" IS NULL) DESC, t0."notes" COLLATE "C" ASC, "#
             + #"(lower(t1."name") COLLATE "C" IS NULL) ASC, lower(t1."name") COLLATE "C" DESC, t0."id" ASC"#)
     }
 
     @Test func sortingByTheKeyNeedsNoTiebreaker() throws {
-        let fetch = try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.descending("id")],
+        let fetch = try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.descending("id")],
                                                     propertiesToFetch: []))
         #expect(fetch.statement.sql.hasSuffix(#"ORDER BY t0."id" DESC"#))
         let folded = try compiler.fetch(FetchRequest(
@@ -146,9 +146,9 @@ struct SQLCompilerFetchTests {
             .comparison(.init(.key("title"), .equal, .value("a"))),
             .comparison(.init(.key("category.name"), .equal, .value("b"))),
         ])
-        let fetch = try dollar.fetch(FetchRequest(entity: "Task", predicate: predicate, fetchLimit: 3, fetchOffset: 4,
+        let fetch = try dollar.fetch(FetchRequest(entity: "Todo", predicate: predicate, fetchLimit: 3, fetchOffset: 4,
                                                   propertiesToFetch: []))
-        #expect(fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "task" AS t0 "#
+        #expect(fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"WHERE (t0."title" = $1 OR t1."name" = $2) ORDER BY t0."id" ASC LIMIT $3 OFFSET $4"#)
         #expect(fetch.statement.bindings == [.text("a"), .text("b"), .integer(3), .integer(4)])
@@ -156,9 +156,9 @@ struct SQLCompilerFetchTests {
 
     @Test func countAppliesPredicateJoinsAndWindow() throws {
         let predicate = FetchPredicate.comparison(.init(.key("category.name"), .equal, .value("Work")))
-        let count = try compiler.count(FetchRequest(entity: "Task", predicate: predicate,
+        let count = try compiler.count(FetchRequest(entity: "Todo", predicate: predicate,
                                                     sortDescriptors: [.ascending("title")]))
-        #expect(count.sql == #"SELECT COUNT(*) FROM "task" AS t0 "#
+        #expect(count.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t1."name" = ?"#)
         #expect(count.bindings == [.text("Work")])
         let all = try compiler.count(FetchRequest(entity: "Category"))
@@ -172,26 +172,26 @@ struct SQLCompilerFetchTests {
 
     @Test func requestErrorsAreReported() throws {
         #expect(throws: FetchKitError.unknownEntity("Tsk")) { try compiler.fetch(FetchRequest(entity: "Tsk")) }
-        #expect(throws: FetchKitError.unknownKey("titel", entity: "Task", offset: nil)) {
-            try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.ascending("titel")]))
+        #expect(throws: FetchKitError.unknownKey("titel", entity: "Todo", offset: nil)) {
+            try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("titel")]))
         }
         #expect(throws: FetchKitError.unknownKey("nmae", entity: "Category", offset: nil)) {
-            var request = FetchRequest(entity: "Task")
+            var request = FetchRequest(entity: "Todo")
             request.sectionNameKeyPath = "category.nmae"
             return try compiler.fetch(request)
         }
         #expect(throws: FetchKitError.invalidPredicate(
-            "sort key 'tasks.title' crosses the to-many relationship 'tasks'", offset: nil)) {
-            try compiler.fetch(FetchRequest(entity: "Category", sortDescriptors: [.ascending("tasks.title")]))
+            "sort key 'todos.title' crosses the to-many relationship 'todos'", offset: nil)) {
+            try compiler.fetch(FetchRequest(entity: "Category", sortDescriptors: [.ascending("todos.title")]))
         }
-        #expect(throws: FetchKitError.unknownKey("color", entity: "Task", offset: nil)) {
-            try compiler.fetch(FetchRequest(entity: "Task", propertiesToFetch: ["color"]))
+        #expect(throws: FetchKitError.unknownKey("color", entity: "Todo", offset: nil)) {
+            try compiler.fetch(FetchRequest(entity: "Todo", propertiesToFetch: ["color"]))
         }
         #expect(throws: FetchKitError.invalidValue("fetchLimit must not be negative, got -1")) {
-            try compiler.count(FetchRequest(entity: "Task", fetchLimit: -1))
+            try compiler.count(FetchRequest(entity: "Todo", fetchLimit: -1))
         }
         #expect(throws: FetchKitError.invalidValue("fetchOffset must not be negative, got -2")) {
-            try compiler.fetch(FetchRequest(entity: "Task", fetchOffset: -2))
+            try compiler.fetch(FetchRequest(entity: "Todo", fetchOffset: -2))
         }
     }
 }

@@ -15,7 +15,7 @@ struct SQLCompilerKeyListCacheTests {
 
     static func reread(_ predicate: FetchPredicate, keys: [Value]) -> FetchRequest {
         FetchRequest(
-            entity: "Task", predicate: .and([predicate, .comparison(.init(.object, .in, .list(keys)))]),
+            entity: "Todo", predicate: .and([predicate, .comparison(.init(.object, .in, .list(keys)))]),
             sortDescriptors: [.ascending("category.name"), .descending("priority")])
     }
 
@@ -35,7 +35,7 @@ struct SQLCompilerKeyListCacheTests {
         }
         // The bare form the change router uses, too.
         for keys in [[Value.integer(1)], [.integer(2)], [.integer(3), .integer(4)]] {
-            let request = FetchRequest(entity: "Task", predicate: .comparison(.init(.object, .in, .list(keys))))
+            let request = FetchRequest(entity: "Todo", predicate: .comparison(.init(.object, .in, .list(keys))))
             #expect(try cached.fetch(request) == SQLCompiler(schema: Fixtures.schema, dialect: dialect).fetch(request))
         }
     }

@@ -15,7 +15,7 @@ private func key(_ path: String) -> FetchPredicate.Operand { .key(FetchPredicate
 
 /// The `WHERE` clause (and everything after it) of a count of `entity` with `predicate`, and its bindings.
 private func filter(
-    _ predicate: FetchPredicate, on entity: String = "Task", _ compiler: SQLCompiler = TestDialects.questionCompiler
+    _ predicate: FetchPredicate, on entity: String = "Todo", _ compiler: SQLCompiler = TestDialects.questionCompiler
 ) throws -> SQLStatement {
     let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate))
     let prefix = "SELECT COUNT(*) FROM \"\(entity.lowercased())\" AS t0 WHERE "
@@ -108,7 +108,7 @@ struct SQLCompilerPredicateTests {
         let between = compare(key("title"), .between, .list([.text("a"), .text("b")]), options: .caseInsensitive)
         #expect(try filter(between, compiler).sql == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" BETWEEN "#
             + #"(lower($1 COLLATE "und-x-icu") COLLATE "C") AND (lower($2 COLLATE "und-x-icu") COLLATE "C")"#)
-        let sorted = try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
+        let sorted = try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
         #expect(sorted.statement.sql.contains(#"ORDER BY lower(t0."title" COLLATE "und-x-icu") COLLATE "C" ASC"#), "\(sorted.statement.sql)")
     }
 
@@ -228,12 +228,12 @@ struct SQLCompilerPredicateTests {
             compare(key("category.name"), .equal, .value("Work")),
             compare(key("category.position"), .lessThan, .value(3)),
         ])
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Task", predicate: predicate))
-        #expect(statement.sql == #"SELECT COUNT(*) FROM "task" AS t0 "#
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: predicate))
+        #expect(statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"WHERE (t1."name" = ? AND t1."position" < ?)"#)
         let negated = try TestDialects.questionCompiler.count(FetchRequest(
-            entity: "Task", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))))
+            entity: "Todo", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))))
         #expect(negated.sql.hasSuffix(#"WHERE NOT COALESCE((t1."position" < ?), FALSE)"#))
     }
 
@@ -251,53 +251,53 @@ struct SQLCompilerPredicateTests {
     }
 
     @Test func quantifiersBecomeCorrelatedSubqueries() throws {
-        let any = compare(key("tasks.title"), .equal, .value("x"), quantifier: .any)
+        let any = compare(key("todos.title"), .equal, .value("x"), quantifier: .any)
         #expect(try filter(any, on: "Category") == SQLStatement(
-            sql: #"EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t0."id" AND s1."title" = ?)"#,
+            sql: #"EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND s1."title" = ?)"#,
             bindings: [.text("x")]))
-        let none = compare(key("tasks.title"), .equal, .value("x"), quantifier: .none)
+        let none = compare(key("todos.title"), .equal, .value("x"), quantifier: .none)
         #expect(try filter(none, on: "Category").sql
-            == #"NOT EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t0."id" AND s1."title" = ?)"#)
-        let all = compare(key("tasks.priority"), .greaterThan, .value(1), quantifier: .all)
-        #expect(try filter(all, on: "Category").sql == #"NOT EXISTS (SELECT 1 FROM "task" AS s1 "#
+            == #"NOT EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND s1."title" = ?)"#)
+        let all = compare(key("todos.priority"), .greaterThan, .value(1), quantifier: .all)
+        #expect(try filter(all, on: "Category").sql == #"NOT EXISTS (SELECT 1 FROM "todo" AS s1 "#
             + #"WHERE s1."category_id" = t0."id" AND NOT (s1."priority" > ?))"#)
-        let allNullable = compare(key("tasks.notes"), .beginsWith, .value("x"), quantifier: .all)
-        #expect(try filter(allNullable, on: "Category").sql == #"NOT EXISTS (SELECT 1 FROM "task" AS s1 "#
+        let allNullable = compare(key("todos.notes"), .beginsWith, .value("x"), quantifier: .all)
+        #expect(try filter(allNullable, on: "Category").sql == #"NOT EXISTS (SELECT 1 FROM "todo" AS s1 "#
             + #"WHERE s1."category_id" = t0."id" AND NOT COALESCE((s1."notes" LIKE ? ESCAPE '\'), FALSE))"#)
-        let anyIn = compare(key("tasks"), .in, .list([1, 2]), quantifier: .any)
-        #expect(try filter(anyIn, on: "Category").sql == #"EXISTS (SELECT 1 FROM "task" AS s1 "#
+        let anyIn = compare(key("todos"), .in, .list([1, 2]), quantifier: .any)
+        #expect(try filter(anyIn, on: "Category").sql == #"EXISTS (SELECT 1 FROM "todo" AS s1 "#
             + #"WHERE s1."category_id" = t0."id" AND s1."id" IN (?, ?))"#)
     }
 
     @Test func quantifiedKeyPathsJoinInsideAndOutsideTheSubquery() throws {
-        let inside = compare(key("tasks.category.name"), .equal, key("name"), quantifier: .any)
-        #expect(try filter(inside, on: "Category").sql == #"EXISTS (SELECT 1 FROM "task" AS s1 "#
+        let inside = compare(key("todos.category.name"), .equal, key("name"), quantifier: .any)
+        #expect(try filter(inside, on: "Category").sql == #"EXISTS (SELECT 1 FROM "todo" AS s1 "#
             + #"LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" "#
             + #"WHERE s1."category_id" = t0."id" AND s2."name" IS t0."name")"#)
-        let outside = compare(key("category.tasks.done"), .equal, .value(true), quantifier: .any)
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Task", predicate: outside))
-        #expect(statement.sql == #"SELECT COUNT(*) FROM "task" AS t0 "#
+        let outside = compare(key("category.todos.done"), .equal, .value(true), quantifier: .any)
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: outside))
+        #expect(statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
-            + #"WHERE EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t1."id" AND s1."done" = ?)"#)
+            + #"WHERE EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t1."id" AND s1."done" = ?)"#)
     }
 
     @Test func countOfAToManyRelationship() throws {
-        #expect(try filter(compare(.count("tasks"), .greaterThan, .value(2)), on: "Category") == SQLStatement(
-            sql: #"(SELECT COUNT(*) FROM "task" AS s1 WHERE s1."category_id" = t0."id") > ?"#,
+        #expect(try filter(compare(.count("todos"), .greaterThan, .value(2)), on: "Category") == SQLStatement(
+            sql: #"(SELECT COUNT(*) FROM "todo" AS s1 WHERE s1."category_id" = t0."id") > ?"#,
             bindings: [.integer(2)]))
-        #expect(try filter(compare(.value(2), .lessThan, .count("tasks")), on: "Category").sql
-            == #"(SELECT COUNT(*) FROM "task" AS s1 WHERE s1."category_id" = t0."id") > ?"#)
+        #expect(try filter(compare(.value(2), .lessThan, .count("todos")), on: "Category").sql
+            == #"(SELECT COUNT(*) FROM "todo" AS s1 WHERE s1."category_id" = t0."id") > ?"#)
     }
 
     @Test func placeholdersAreNumberedThroughSubqueries() throws {
         let predicate = FetchPredicate.and([
             compare(key("name"), .equal, .value("a")),
-            compare(key("tasks.title"), .in, .list(["b", "c"]), quantifier: .any),
-            compare(.count("tasks"), .lessThan, .value(4)),
+            compare(key("todos.title"), .in, .list(["b", "c"]), quantifier: .any),
+            compare(.count("todos"), .lessThan, .value(4)),
         ])
         #expect(try filter(predicate, on: "Category", dollar) == SQLStatement(
-            sql: #"(t0."name" = $1 AND EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t0."id" "#
-                + #"AND s1."title" IN ($2, $3)) AND (SELECT COUNT(*) FROM "task" AS s2 "#
+            sql: #"(t0."name" = $1 AND EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" "#
+                + #"AND s1."title" IN ($2, $3)) AND (SELECT COUNT(*) FROM "todo" AS s2 "#
                 + #"WHERE s2."category_id" = t0."id") < $4)"#,
             bindings: [.text("a"), .text("b"), .text("c"), .integer(4)]))
     }
@@ -305,10 +305,10 @@ struct SQLCompilerPredicateTests {
     // MARK: Logic
 
     @Test func constantsAndConnectives() throws {
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Task", predicate: .true))
-        #expect(statement.sql == #"SELECT COUNT(*) FROM "task" AS t0"#)
-        #expect(try TestDialects.questionCompiler.count(FetchRequest(entity: "Task", predicate: .and([]))).sql
-            == #"SELECT COUNT(*) FROM "task" AS t0"#)
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .true))
+        #expect(statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0"#)
+        #expect(try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .and([]))).sql
+            == #"SELECT COUNT(*) FROM "todo" AS t0"#)
         #expect(try filter(.false).sql == "1 = 0")
         #expect(try filter(.or([])).sql == "1 = 0")
         #expect(try filter(.not(.true)).sql == "NOT (1 = 1)")
@@ -324,9 +324,9 @@ struct SQLCompilerPredicateTests {
             == #"NOT COALESCE((t0."done" = ? OR t0."notes" = ?), FALSE)"#)
         #expect(try filter(.not(.and([done, done]))).sql == #"NOT (t0."done" = ? AND t0."done" = ?)"#)
         #expect(try filter(.not(.not(notes))).sql == #"NOT (NOT COALESCE((t0."notes" = ?), FALSE))"#)
-        let exists = compare(key("tasks.done"), .equal, .value(true), quantifier: .any)
+        let exists = compare(key("todos.done"), .equal, .value(true), quantifier: .any)
         #expect(try filter(.not(exists), on: "Category").sql
-            == #"NOT EXISTS (SELECT 1 FROM "task" AS s1 WHERE s1."category_id" = t0."id" AND s1."done" = ?)"#)
+            == #"NOT EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND s1."done" = ?)"#)
     }
 
     @Test func tooManyParametersAreReported() throws {
@@ -335,7 +335,7 @@ struct SQLCompilerPredicateTests {
         dialect.largeListExpansion = nil
         let compiler = SQLCompiler(schema: Fixtures.schema, dialect: dialect)
         #expect(throws: FetchKitError.unsupported("a statement with 5 bound values (QuestionSQL allows 2)")) {
-            try compiler.count(FetchRequest(entity: "Task", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))))
+            try compiler.count(FetchRequest(entity: "Todo", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))))
         }
     }
 }

@@ -5,15 +5,15 @@ import Testing
 @Suite("SQLCompiler: tables, indexes and quoting")
 struct SQLCompilerSchemaTests {
     @Test func createTableWithForeignKeyAndIndexes() throws {
-        let statements = TestDialects.questionCompiler.createTable(Fixtures.task)
+        let statements = TestDialects.questionCompiler.createTable(Fixtures.todo)
         #expect(statements.map(\.sql) == [
-            #"CREATE TABLE IF NOT EXISTS "task" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "notes" TEXT, "#
+            #"CREATE TABLE IF NOT EXISTS "todo" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "notes" TEXT, "#
                 + #""priority" INTEGER NOT NULL, "ordering" FLOAT8_BLOB, "done" INTEGER NOT NULL, "due" INTEGER, "#
                 + #""attachment" BLOB, "category_id" INTEGER, "#
                 + #"FOREIGN KEY ("category_id") REFERENCES "category" ("id") ON DELETE SET NULL)"#,
-            #"CREATE INDEX IF NOT EXISTS "task_title_idx" ON "task" ("title")"#,
-            #"CREATE INDEX IF NOT EXISTS "task_ordering_idx" ON "task" ("ordering")"#,
-            #"CREATE INDEX IF NOT EXISTS "task_category_id_idx" ON "task" ("category_id")"#,
+            #"CREATE INDEX IF NOT EXISTS "todo_title_idx" ON "todo" ("title")"#,
+            #"CREATE INDEX IF NOT EXISTS "todo_ordering_idx" ON "todo" ("ordering")"#,
+            #"CREATE INDEX IF NOT EXISTS "todo_category_id_idx" ON "todo" ("category_id")"#,
         ])
         #expect(statements.allSatisfy { $0.bindings.isEmpty })
     }
@@ -36,15 +36,15 @@ struct SQLCompilerSchemaTests {
         let statements = TestDialects.questionCompiler.createSchema()
         let tables = statements.map(\.sql).filter { $0.hasPrefix("CREATE TABLE") }
         #expect(tables.count == 3)
-        let order = tables.compactMap { sql in ["category", "task", "note"].first { sql.hasPrefix(
+        let order = tables.compactMap { sql in ["category", "todo", "note"].first { sql.hasPrefix(
             "CREATE TABLE IF NOT EXISTS \"\($0)\"") } }
-        #expect(order == ["category", "task", "note"])
-        let reversed = try Schema([Fixtures.task, Fixtures.note, Fixtures.category])
+        #expect(order == ["category", "todo", "note"])
+        let reversed = try Schema([Fixtures.todo, Fixtures.note, Fixtures.category])
         let reorderedTables = SQLCompiler(schema: reversed, dialect: TestDialects.question).createSchema()
             .map(\.sql).filter { $0.hasPrefix("CREATE TABLE") }
-        let reordered = reorderedTables.compactMap { sql in ["category", "task", "note"].first { sql.hasPrefix(
+        let reordered = reorderedTables.compactMap { sql in ["category", "todo", "note"].first { sql.hasPrefix(
             "CREATE TABLE IF NOT EXISTS \"\($0)\"") } }
-        #expect(reordered == ["note", "category", "task"])
+        #expect(reordered == ["note", "category", "todo"])
     }
 
     /// A schema whose names try to break out of their quotes.

@@ -7,15 +7,15 @@ import Testing
 struct SQLCompilerWriteTests {
     let compiler = TestDialects.questionCompiler
     let dollar = TestDialects.dollarCompiler
-    let taskInsertColumns = #""title", "notes", "priority", "ordering", "done", "due", "attachment", "category_id""#
+    let todoInsertColumns = #""title", "notes", "priority", "ordering", "done", "due", "attachment", "category_id""#
 
     @Test func insertFillsDefaultsAndLeavesOutAnAbsentIntegerKey() throws {
-        let statement = try compiler.insert(["title": "Ship it", "ordering": 2], into: Fixtures.task)
-        #expect(statement.sql == "INSERT INTO \"task\" (\(taskInsertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        let statement = try compiler.insert(["title": "Ship it", "ordering": 2], into: Fixtures.todo)
+        #expect(statement.sql == "INSERT INTO \"todo\" (\(todoInsertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             + #"RETURNING "id""#)
         #expect(statement.bindings == [.text("Ship it"), .null, .integer(0), .double(2), .bool(false), .null, .null,
                                        .null])
-        let explicitNullKey = try compiler.insert(["id": nil, "title": "x"], into: Fixtures.task)
+        let explicitNullKey = try compiler.insert(["id": nil, "title": "x"], into: Fixtures.todo)
         #expect(explicitNullKey.sql == statement.sql)
     }
 
@@ -24,8 +24,8 @@ struct SQLCompilerWriteTests {
         let statement = try dollar.insert(
             ["id": 7.0, "title": "t", "done": 1, "due": .date(due), "attachment": .blob(Data([1, 2])),
              "categoryID": 3],
-            into: Fixtures.task)
-        #expect(statement.sql == #"INSERT INTO "task" ("id", "# + taskInsertColumns
+            into: Fixtures.todo)
+        #expect(statement.sql == #"INSERT INTO "todo" ("id", "# + todoInsertColumns
             + #") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "id""#)
         #expect(statement.bindings == [.integer(7), .text("t"), .null, .integer(0), .null, .bool(true), .date(due),
                                        .blob(Data([1, 2])), .integer(3)])
@@ -41,24 +41,24 @@ struct SQLCompilerWriteTests {
     }
 
     @Test func insertRejectsBadValues() throws {
-        #expect(throws: FetchKitError.unknownKey("colour", entity: "Task", offset: nil)) {
-            try compiler.insert(["title": "a", "colour": "red"], into: Fixtures.task)
+        #expect(throws: FetchKitError.unknownKey("colour", entity: "Todo", offset: nil)) {
+            try compiler.insert(["title": "a", "colour": "red"], into: Fixtures.todo)
         }
         #expect(throws: FetchKitError.typeMismatch(key: "priority", expected: .integer, got: "\"high\"", offset: nil)) {
-            try compiler.insert(["title": "a", "priority": "high"], into: Fixtures.task)
+            try compiler.insert(["title": "a", "priority": "high"], into: Fixtures.todo)
         }
         #expect(throws: FetchKitError.typeMismatch(key: "priority", expected: .integer, got: "2.5", offset: nil)) {
-            try compiler.insert(["title": "a", "priority": 2.5], into: Fixtures.task)
+            try compiler.insert(["title": "a", "priority": 2.5], into: Fixtures.todo)
         }
-        #expect(throws: FetchKitError.invalidValue("Task.ordering cannot store NaN")) {
-            try compiler.insert(["title": "a", "ordering": .double(.nan)], into: Fixtures.task)
+        #expect(throws: FetchKitError.invalidValue("Todo.ordering cannot store NaN")) {
+            try compiler.insert(["title": "a", "ordering": .double(.nan)], into: Fixtures.todo)
         }
-        #expect(throws: FetchKitError.invalidValue("Task.title cannot store text containing NUL")) {
-            try compiler.insert(["title": "a\u{0}b"], into: Fixtures.task)
+        #expect(throws: FetchKitError.invalidValue("Todo.title cannot store text containing NUL")) {
+            try compiler.insert(["title": "a\u{0}b"], into: Fixtures.todo)
         }
         #expect(throws: FetchKitError.constraintViolation(
-            .notNull, name: "task.title", message: "Task.title is required and has no value")) {
-            try compiler.insert(["notes": "no title"], into: Fixtures.task)
+            .notNull, name: "todo.title", message: "Todo.title is required and has no value")) {
+            try compiler.insert(["notes": "no title"], into: Fixtures.todo)
         }
         #expect(throws: FetchKitError.constraintViolation(
             .notNull, name: "note.slug", message: "Note.slug is required and has no value")) {
@@ -70,8 +70,8 @@ struct SQLCompilerWriteTests {
     }
 
     @Test func upsertUpdatesOnlyTheNamedColumns() throws {
-        let statement = try compiler.upsert(["id": 3, "title": "t", "done": true], into: Fixtures.task)
-        #expect(statement.sql == #"INSERT INTO "task" ("id", "# + taskInsertColumns
+        let statement = try compiler.upsert(["id": 3, "title": "t", "done": true], into: Fixtures.todo)
+        #expect(statement.sql == #"INSERT INTO "todo" ("id", "# + todoInsertColumns
             + #") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT ("id") DO UPDATE SET "title" = excluded."title", "#
             + #""done" = excluded."done""#)
         #expect(statement.bindings == [.integer(3), .text("t"), .null, .integer(0), .null, .bool(true), .null, .null,
@@ -102,79 +102,79 @@ struct SQLCompilerWriteTests {
     }
 
     @Test func updateByKey() throws {
-        let statement = try dollar.update(Fixtures.task, key: 7, set: ["priority": 2, "done": 1, "id": 7])
-        #expect(statement == SQLStatement(sql: #"UPDATE "task" SET "priority" = $1, "done" = $2 WHERE "id" = $3"#,
+        let statement = try dollar.update(Fixtures.todo, key: 7, set: ["priority": 2, "done": 1, "id": 7])
+        #expect(statement == SQLStatement(sql: #"UPDATE "todo" SET "priority" = $1, "done" = $2 WHERE "id" = $3"#,
                                           bindings: [.integer(2), .bool(true), .integer(7)]))
-        let notes = try compiler.update(Fixtures.task, key: 7, set: ["notes": nil])
-        #expect(notes == SQLStatement(sql: #"UPDATE "task" SET "notes" = ? WHERE "id" = ?"#,
+        let notes = try compiler.update(Fixtures.todo, key: 7, set: ["notes": nil])
+        #expect(notes == SQLStatement(sql: #"UPDATE "todo" SET "notes" = ? WHERE "id" = ?"#,
                                       bindings: [.null, .integer(7)]))
-        #expect(throws: FetchKitError.invalidValue("an update of Task must set at least one attribute")) {
-            try compiler.update(Fixtures.task, key: 7, set: [:])
+        #expect(throws: FetchKitError.invalidValue("an update of Todo must set at least one attribute")) {
+            try compiler.update(Fixtures.todo, key: 7, set: [:])
         }
-        #expect(throws: FetchKitError.invalidValue("an update cannot change the primary key 'id' of Task")) {
-            try compiler.update(Fixtures.task, key: 7, set: ["id": 8])
+        #expect(throws: FetchKitError.invalidValue("an update cannot change the primary key 'id' of Todo")) {
+            try compiler.update(Fixtures.todo, key: 7, set: ["id": 8])
         }
-        #expect(throws: FetchKitError.invalidValue("the primary key 'id' of Task cannot be NULL")) {
-            try compiler.update(Fixtures.task, key: nil, set: ["done": true])
+        #expect(throws: FetchKitError.invalidValue("the primary key 'id' of Todo cannot be NULL")) {
+            try compiler.update(Fixtures.todo, key: nil, set: ["done": true])
         }
         #expect(throws: FetchKitError.typeMismatch(key: "id", expected: .integer, got: "\"7\"", offset: nil)) {
-            try compiler.update(Fixtures.task, key: "7", set: ["done": true])
+            try compiler.update(Fixtures.todo, key: "7", set: ["done": true])
         }
         #expect(throws: FetchKitError.constraintViolation(
-            .notNull, name: "task.title", message: "Task.title is required and has no value")) {
-            try compiler.update(Fixtures.task, key: 7, set: ["title": nil])
+            .notNull, name: "todo.title", message: "Todo.title is required and has no value")) {
+            try compiler.update(Fixtures.todo, key: 7, set: ["title": nil])
         }
     }
 
     @Test func updateWherePredicateNeedsNoJoin() throws {
         let predicate = FetchPredicate.comparison(.init(.key("priority"), .greaterThan, .value(3)))
-        let statement = try dollar.update(Fixtures.task, where: predicate, set: ["done": true])
-        #expect(statement == SQLStatement(sql: #"UPDATE "task" SET "done" = $1 WHERE "task"."priority" > $2"#,
+        let statement = try dollar.update(Fixtures.todo, where: predicate, set: ["done": true])
+        #expect(statement == SQLStatement(sql: #"UPDATE "todo" SET "done" = $1 WHERE "todo"."priority" > $2"#,
                                           bindings: [.bool(true), .integer(3)]))
-        let all = try compiler.update(Fixtures.task, where: .true, set: ["done": false])
-        #expect(all == SQLStatement(sql: #"UPDATE "task" SET "done" = ?"#, bindings: [.bool(false)]))
+        let all = try compiler.update(Fixtures.todo, where: .true, set: ["done": false])
+        #expect(all == SQLStatement(sql: #"UPDATE "todo" SET "done" = ?"#, bindings: [.bool(false)]))
     }
 
     @Test func updateWhereCorrelatedSubqueryReferencesTheTable() throws {
-        let predicate = FetchPredicate.comparison(.init(.key("tasks.done"), .equal, .value(false), quantifier: .any))
+        let predicate = FetchPredicate.comparison(.init(.key("todos.done"), .equal, .value(false), quantifier: .any))
         let statement = try compiler.update(Fixtures.category, where: predicate, set: ["position": 0])
-        #expect(statement.sql == #"UPDATE "category" SET "position" = ? WHERE EXISTS (SELECT 1 FROM "task" AS s1 "#
+        #expect(statement.sql == #"UPDATE "category" SET "position" = ? WHERE EXISTS (SELECT 1 FROM "todo" AS s1 "#
             + #"WHERE s1."category_id" = "category"."id" AND s1."done" = ?)"#)
         #expect(statement.bindings == [.integer(0), .bool(false)])
     }
 
     @Test func updateWhereWithJoinSelectsKeysInASubquery() throws {
         let predicate = FetchPredicate.comparison(.init(.key("category.name"), .equal, .value("Work")))
-        let statement = try dollar.update(Fixtures.task, where: predicate, set: ["done": true])
-        #expect(statement.sql == #"UPDATE "task" SET "done" = $1 WHERE "id" IN (SELECT t0."id" FROM "task" AS t0 "#
+        let statement = try dollar.update(Fixtures.todo, where: predicate, set: ["done": true])
+        #expect(statement.sql == #"UPDATE "todo" SET "done" = $1 WHERE "id" IN (SELECT t0."id" FROM "todo" AS t0 "#
             + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t1."name" = $2)"#)
         #expect(statement.bindings == [.bool(true), .text("Work")])
-        #expect(throws: FetchKitError.invalidValue("an update cannot change the primary key 'id' of Task")) {
-            try dollar.update(Fixtures.task, where: predicate, set: ["id": 1])
+        #expect(throws: FetchKitError.invalidValue("an update cannot change the primary key 'id' of Todo")) {
+            try dollar.update(Fixtures.todo, where: predicate, set: ["id": 1])
         }
     }
 
     @Test func deleteByKeyAndWhere() throws {
         #expect(try compiler.delete(Fixtures.note, key: "a") == SQLStatement(
             sql: #"DELETE FROM "note" WHERE "slug" = ?"#, bindings: [.text("a")]))
-        #expect(try dollar.delete(Fixtures.task, key: 9) == SQLStatement(
-            sql: #"DELETE FROM "task" WHERE "id" = $1"#, bindings: [.integer(9)]))
+        #expect(try dollar.delete(Fixtures.todo, key: 9) == SQLStatement(
+            sql: #"DELETE FROM "todo" WHERE "id" = $1"#, bindings: [.integer(9)]))
         let done = FetchPredicate.comparison(.init(.key("done"), .equal, .value(true)))
-        #expect(try compiler.delete(Fixtures.task, where: done) == SQLStatement(
-            sql: #"DELETE FROM "task" WHERE "task"."done" = ?"#, bindings: [.bool(true)]))
-        let empty = FetchPredicate.comparison(.init(.count("tasks"), .equal, .value(0)))
+        #expect(try compiler.delete(Fixtures.todo, where: done) == SQLStatement(
+            sql: #"DELETE FROM "todo" WHERE "todo"."done" = ?"#, bindings: [.bool(true)]))
+        let empty = FetchPredicate.comparison(.init(.count("todos"), .equal, .value(0)))
         #expect(try dollar.delete(Fixtures.category, where: empty) == SQLStatement(
-            sql: #"DELETE FROM "category" WHERE (SELECT COUNT(*) FROM "task" AS s1 "#
+            sql: #"DELETE FROM "category" WHERE (SELECT COUNT(*) FROM "todo" AS s1 "#
                 + #"WHERE s1."category_id" = "category"."id") = $1"#,
             bindings: [.integer(0)]))
         let joined = FetchPredicate.comparison(.init(.key("category.position"), .lessThan, .value(2)))
-        #expect(try compiler.delete(Fixtures.task, where: joined).sql == #"DELETE FROM "task" WHERE "id" IN "#
-            + #"(SELECT t0."id" FROM "task" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
+        #expect(try compiler.delete(Fixtures.todo, where: joined).sql == #"DELETE FROM "todo" WHERE "id" IN "#
+            + #"(SELECT t0."id" FROM "todo" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
             + #"WHERE t1."position" < ?)"#)
-        #expect(try compiler.delete(Fixtures.task, where: .true).sql == #"DELETE FROM "task""#)
-        #expect(try compiler.delete(Fixtures.task, where: .false).sql == #"DELETE FROM "task" WHERE 1 = 0"#)
-        #expect(throws: FetchKitError.unknownKey("compleet", entity: "Task", offset: nil)) {
-            try compiler.delete(Fixtures.task, where: .comparison(.init(.key("compleet"), .equal, .value(true))))
+        #expect(try compiler.delete(Fixtures.todo, where: .true).sql == #"DELETE FROM "todo""#)
+        #expect(try compiler.delete(Fixtures.todo, where: .false).sql == #"DELETE FROM "todo" WHERE 1 = 0"#)
+        #expect(throws: FetchKitError.unknownKey("compleet", entity: "Todo", offset: nil)) {
+            try compiler.delete(Fixtures.todo, where: .comparison(.init(.key("compleet"), .equal, .value(true))))
         }
         #expect(throws: FetchKitError.invalidValue("the primary key 'slug' of Note cannot be NULL")) {
             try compiler.delete(Fixtures.note, key: nil)

@@ -19,7 +19,7 @@ extension SQLiteStore {
     ///
     /// ```swift
     /// for await change in store.changes() {
-    ///     if change.touches("task") { try await reload() }
+    ///     if change.touches("todo") { try await reload() }
     /// }
     /// ```
     public func changes() -> AsyncStream<StoreChange> {

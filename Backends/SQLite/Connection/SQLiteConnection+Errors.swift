@@ -12,7 +12,7 @@ extension SQLiteConnection {
 enum SQLiteErrorMapping {
     /// The error for an (extended) result code and SQLite's message.
     ///
-    /// Constraint failures name the constraint SQLite reports: `task.title` for a unique or
+    /// Constraint failures name the constraint SQLite reports: `todo.title` for a unique or
     /// NOT NULL column, the constraint's name for a named CHECK.
     static func error(code: Int32, message: String, sql: String?) -> FetchKitError {
         switch code & 0xFF {
@@ -47,7 +47,7 @@ enum SQLiteErrorMapping {
         }
     }
 
-    /// What follows "constraint failed: " in SQLite's message (`task.title`, `task.a, task.b`,
+    /// What follows "constraint failed: " in SQLite's message (`todo.title`, `todo.a, todo.b`,
     /// a CHECK's name), or `nil` when the message names nothing (foreign keys).
     static func constraintName(in message: String) -> String? {
         guard let range = message.range(of: "constraint failed: ") else { return nil }

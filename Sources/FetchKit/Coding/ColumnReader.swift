@@ -6,9 +6,9 @@ import Foundation
 /// database without an intermediate `Row`.
 ///
 /// ```swift
-/// let decoder = RecordDecoder(Task.self)
+/// let decoder = RecordDecoder(Todo.self)
 /// while try cursor.step() {
-///     tasks.append(try decoder.decode(from: cursor))
+///     todos.append(try decoder.decode(from: cursor))
 /// }
 /// ```
 ///

@@ -5,8 +5,8 @@
 /// ``RecordDecoder``, ``RecordCoding/decode(_:from:)``); `Encodable` still writes the record.
 ///
 /// ```swift
-/// struct Task: RowDecodable {
-///     static let entity = Entity("Task", table: "task", attributes: [
+/// struct Todo: RowDecodable {
+///     static let entity = Entity("Todo", table: "todo", attributes: [
 ///         Attribute("title", .text), Attribute("notes", .text, optional: true),
 ///         Attribute("done", .bool, default: false),
 ///     ])

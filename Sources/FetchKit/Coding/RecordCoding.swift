@@ -5,8 +5,8 @@
 /// optionals, and types that code themselves as one such value (a `String`-backed enum, say).
 ///
 /// ```swift
-/// let row = try RecordCoding.encode(task)            // ["id": 1, "title": "Buy milk", ...]
-/// let copy = try RecordCoding.decode(Task.self, from: row)
+/// let row = try RecordCoding.encode(todo)            // ["id": 1, "title": "Buy milk", ...]
+/// let copy = try RecordCoding.decode(Todo.self, from: row)
 /// ```
 public enum RecordCoding {
     /// Decodes `type` from `reader`. Attributes map to the record's coding keys by name (for a

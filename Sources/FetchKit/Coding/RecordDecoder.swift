@@ -5,8 +5,8 @@
 /// columns, by position, as the record's `init(from:)` asks for them, without any lookup by name.
 ///
 /// ```swift
-/// let decoder = RecordDecoder(Task.self)
-/// let tasks = try rows.map { try decoder.decode(from: $0) }
+/// let decoder = RecordDecoder(Todo.self)
+/// let todos = try rows.map { try decoder.decode(from: $0) }
 /// ```
 ///
 /// A decoder is not thread-safe: use one per task or thread.

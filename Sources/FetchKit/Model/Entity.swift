@@ -1,7 +1,7 @@
 /// A kind of object stored in one table: its primary key, attributes and relationships.
 ///
 /// ```swift
-/// let task = Entity("Task", table: "task", primaryKey: .integer("id"), attributes: [
+/// let todo = Entity("Todo", table: "todo", primaryKey: .integer("id"), attributes: [
 ///     Attribute("title", .text),
 ///     Attribute("done", .bool, default: false),
 ///     Attribute("categoryID", .integer, optional: true, column: "category_id"),

@@ -4,8 +4,8 @@
 /// (the coding key's string is the attribute name).
 ///
 /// ```swift
-/// struct Task: Record {
-///     static let entity = Entity("Task", table: "task", attributes: [
+/// struct Todo: Record {
+///     static let entity = Entity("Todo", table: "todo", attributes: [
 ///         Attribute("title", .text), Attribute("done", .bool, default: false),
 ///     ])
 ///     var id: Int64?

@@ -4,8 +4,8 @@
 /// a to-many relationship is the inverse of a to-one relationship on the destination.
 ///
 /// ```swift
-/// // On Task:     .toOne("category", to: "Category", foreignKey: "categoryID")
-/// // On Category: .toMany("tasks", to: "Task", inverse: "category")
+/// // On Todo:     .toOne("category", to: "Category", foreignKey: "categoryID")
+/// // On Category: .toMany("todos", to: "Todo", inverse: "category")
 /// ```
 public struct Relationship: Sendable, Hashable {
     /// Whether the relationship yields one object or many.

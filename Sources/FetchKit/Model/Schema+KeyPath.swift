@@ -1,13 +1,13 @@
 /// A key path resolved against a schema: the relationships it crosses and the column it ends at.
 ///
 /// ```swift
-/// let path = try schema.resolve("category.name", from: Fixtures.task)
+/// let path = try schema.resolve("category.name", from: Fixtures.todo)
 /// path.hops.count          // 1 (category)
 /// path.attribute.name      // "name", of Category
 /// ```
 ///
 /// A path that ends at a to-one relationship (`category`) ends at its foreign-key attribute, so
-/// `category == 3` compares the stored key; one that ends at a to-many relationship (`tasks`) ends
+/// `category == 3` compares the stored key; one that ends at a to-many relationship (`todos`) ends
 /// at the destination's primary key.
 public struct ResolvedKeyPath: Sendable, Hashable {
     /// One relationship crossed by a key path.

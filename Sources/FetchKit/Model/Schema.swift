@@ -1,7 +1,7 @@
 /// The entities an app stores, validated as a whole.
 ///
 /// ```swift
-/// let schema = try Schema([category, task])
+/// let schema = try Schema([category, todo])
 /// ```
 public struct Schema: Sendable, Hashable {
     /// Every entity, in declaration order.

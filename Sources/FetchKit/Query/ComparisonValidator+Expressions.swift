@@ -36,7 +36,7 @@ extension ComparisonValidator {
         }
     }
 
-    /// A key path that ends at a to-many relationship crossing no other (`tasks`, `category.tasks`,
+    /// A key path that ends at a to-many relationship crossing no other (`todos`, `category.todos`,
     /// `$t.tags`), as `@count`, aggregates and `SUBQUERY` need.
     private func toManyPath(_ key: FetchPredicate.Key, for what: String) throws -> ResolvedKeyPath {
         let path = try resolve(key)

@@ -12,7 +12,7 @@ struct ComparisonValidator {
 
     /// What an operand denotes once resolved.
     struct Subject {
-        /// The name used in messages: `category.name`, `SELF`, `tasks.@count`.
+        /// The name used in messages: `category.name`, `SELF`, `todos.@count`.
         var name: String
         var type: AttributeType
         var offset: Int?

@@ -4,13 +4,13 @@
 /// let p: FetchPredicate =
 ///     .key("done") == false && (.key("priority") > 2 || .key("title").beginsWith("x", .caseInsensitive))
 /// let q: FetchPredicate = !(.key("notes") == nil) && .key("priority").in([1, 2, 3]) && .key("due").between(a, b)
-/// let r: FetchPredicate = .any("tasks.priority", .greaterThan, 3) || .key("tasks").count > 2
+/// let r: FetchPredicate = .any("todos.priority", .greaterThan, 3) || .key("todos").count > 2
 /// let s: FetchPredicate = .key("priority") < .key("ordering")   // the right side is an `Operand`
 /// ```
 ///
 /// A string literal on the right is always text; compare two key paths with `.key(…)` on both sides.
 extension FetchPredicate {
-    /// The key path `path` (dotted; `tasks.@count` counts a to-many relationship).
+    /// The key path `path` (dotted; `todos.@count` counts a to-many relationship).
     public static func key(_ path: String) -> Key { Key(path) }
 
     /// Both predicates; nested `AND`s are flattened.
@@ -62,7 +62,7 @@ extension FetchPredicate.Key {
     /// The key path `path`, so `.key("title")` reads the same wherever a key is expected.
     public static func key(_ path: String) -> FetchPredicate.Key { FetchPredicate.Key(path) }
 
-    /// The number of objects across this to-many key path (`tasks.@count`).
+    /// The number of objects across this to-many key path (`todos.@count`).
     public var count: FetchPredicate.Key {
         FetchPredicate.Key(components: components + ["@count"], offset: offset)
     }
@@ -136,7 +136,7 @@ extension FetchPredicate.Key {
     public static func > (lhs: Self, rhs: some ValueConvertible) -> FetchPredicate { lhs > rhs.databaseValue }
     public static func >= (lhs: Self, rhs: some ValueConvertible) -> FetchPredicate { lhs >= rhs.databaseValue }
 
-    // MARK: Comparisons with another operand: `.key("a") < .key("b")`, `.key("a") == .count("tasks")`
+    // MARK: Comparisons with another operand: `.key("a") < .key("b")`, `.key("a") == .count("todos")`
 
     public static func == (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate { lhs.compared(.equal, rhs) }
     public static func != (lhs: Self, rhs: FetchPredicate.Operand) -> FetchPredicate { lhs.compared(.notEqual, rhs) }

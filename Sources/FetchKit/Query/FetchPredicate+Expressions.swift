@@ -41,8 +41,8 @@ extension FetchPredicate {
     /// for which `predicate` holds, `$variable` standing for each in turn.
     ///
     /// ```swift
-    /// // Categories with an open task of priority above 2:
-    /// let p = try FetchPredicate(format: "SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0")
+    /// // Categories with an open todo of priority above 2:
+    /// let p = try FetchPredicate(format: "SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0")
     /// ```
     ///
     /// Inside `predicate`, key paths that start with `$variable` (`$t.priority`) read the related object;

@@ -4,8 +4,8 @@ extension FetchPredicate {
     /// Translates a Foundation `#Predicate` over a record type into a fetch predicate.
     ///
     /// ```swift
-    /// let urgent = try FetchPredicate(#Predicate<Task> { !$0.done && $0.priority > 2 })
-    /// let some = try FetchPredicate(#Predicate<Task> { [1, 2].contains($0.priority) && $0.notes != nil })
+    /// let urgent = try FetchPredicate(#Predicate<Todo> { !$0.done && $0.priority > 2 })
+    /// let some = try FetchPredicate(#Predicate<Todo> { [1, 2].contains($0.priority) && $0.notes != nil })
     /// ```
     ///
     /// Supported: properties of the record (mapped to attributes through

@@ -3,8 +3,8 @@ extension FetchPredicate {
     /// its attribute's type and converted to it, comparisons written with the key path on the left.
     ///
     /// ```swift
-    /// try FetchPredicate(format: "compleet == YES").validated(for: task, in: schema)
-    /// // throws: unknown key 'compleet' on entity Task (offset 0)
+    /// try FetchPredicate(format: "compleet == YES").validated(for: todo, in: schema)
+    /// // throws: unknown key 'compleet' on entity Todo (offset 0)
     /// ```
     ///
     /// Key paths may cross to-one relationships (`category.name`); a to-many relationship only under

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let a = try FetchPredicate(format: "done == NO AND category.name BEGINSWITH[c] %@", "work")
-/// let b = try FetchPredicate(#Predicate<Task> { !$0.done && $0.priority > 2 })
+/// let b = try FetchPredicate(#Predicate<Todo> { !$0.done && $0.priority > 2 })
 /// let c: FetchPredicate = .key("done") == false && .key("priority") > 2
 /// ```
 ///
@@ -107,7 +107,7 @@ extension FetchPredicate {
         case value(Value)
         /// A list of constants (`{1, 2, 3}` or an array argument).
         case list([Value])
-        /// The number of objects across a to-many key path (`tasks.@count`).
+        /// The number of objects across a to-many key path (`todos.@count`).
         case count(Key)
         /// An unresolved `$VARIABLE`; see ``FetchPredicate/substituting(_:)``.
         case variable(String, offset: Int?)
@@ -119,9 +119,9 @@ extension FetchPredicate {
         /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs` or `lhs / rhs` over numbers; unary minus is `0 - x`.
         case arithmetic(Operand, ArithmeticOperator, Operand)
         /// `@sum`, `@avg`, `@min` or `@max` of `value`, read on every object across the to-many key path
-        /// `collection`: `tasks.@sum.estimate` is `.aggregate(.sum, collection: "tasks", value: "estimate")`.
+        /// `collection`: `todos.@sum.estimate` is `.aggregate(.sum, collection: "todos", value: "estimate")`.
         case aggregate(AggregateFunction, collection: Key, value: Key)
-        /// The number of objects a ``Subquery`` selects: `SUBQUERY(tasks, $t, $t.done == NO).@count`.
+        /// The number of objects a ``Subquery`` selects: `SUBQUERY(todos, $t, $t.done == NO).@count`.
         case subquery(Subquery)
 
         /// Two operands are equal when their meanings are: a variable's offset, like a key's, is ignored.

@@ -1,7 +1,7 @@
 /// What to fetch: an entity, a predicate, an order, an optional window and sections.
 ///
 /// ```swift
-/// var request = FetchRequest(entity: "Task",
+/// var request = FetchRequest(entity: "Todo",
 ///                            predicate: try FetchPredicate(format: "done == NO"),
 ///                            sortDescriptors: [.ascending("category.name"), .ascending("ordering")])
 /// request.sectionNameKeyPath = "category.name"

@@ -18,7 +18,7 @@ extension FetchRequest {
 
     /// The related tables whose changes a controller can localise, each with the entity's foreign-key
     /// attribute that points into it: tables every key path of the request reaches only through a to-one
-    /// relationship of the entity itself (`category.name` on Task: "categories" through `categoryID`).
+    /// relationship of the entity itself (`category.name` on Todo: "categories" through `categoryID`).
     ///
     /// A changed row of such a table can only change the entity rows whose foreign key holds its primary key.
     /// Tables reached further away or through a to-many relationship are left out (their changes refetch).
@@ -55,7 +55,7 @@ extension FetchRequest {
 extension FetchPredicate {
     /// Calls `body` with every key path the predicate names (including `@count` paths, aggregates' paths and
     /// the paths of `SUBQUERY`s), each from the evaluated entity: `$t.priority` in
-    /// `SUBQUERY(tasks, $t, $t.priority > 2)` is reported as `tasks.priority`.
+    /// `SUBQUERY(todos, $t, $t.priority > 2)` is reported as `todos.priority`.
     func forEachKey(_ body: (Key) throws -> Void) rethrows {
         try forEachKey(variables: [:], body)
     }

@@ -17,7 +17,7 @@ extension ResultsController {
             state.withLock { $0.coalescedDeliveries += 1 }
             router.metrics.coalescedDeliveries.increment()
         }
-        if start { tasks.start { await self.drain() } }
+        if start { census.start { await self.drain() } }
     }
 
     /// Moves the delivery-backlog gauge by `change`.

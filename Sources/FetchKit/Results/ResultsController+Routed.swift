@@ -59,7 +59,7 @@ extension ResultsController: RouteTarget {
             let delay = state.retryDelay
             state.retryDelay = min(state.retryDelay * 2, .seconds(2))
             state.retry?.cancel()
-            state.retry = tasks.start { [weak self] in
+            state.retry = census.start { [weak self] in
                 try? await Task.sleep(for: delay)
                 self?.enqueue(.retry)
             }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ```swift
 /// let controller = ResultsController(store: store, request: FetchRequest(
-///     entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+///     entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
 ///     sectionNameKeyPath: "category.name"))
 /// controller.delegate = myDelegate
 /// try await controller.performFetch()
@@ -27,7 +27,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     let router: ChangeRouter
     let routeID: Int
     /// The tasks the controller starts for its own work (see ``TaskCensus``).
-    package let tasks = TaskCensus()
+    package let census = TaskCensus()
 
     init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store

@@ -6,10 +6,10 @@
 /// integer primary key is `NULL` leaves it to the database.
 ///
 /// ```swift
-/// let batch = try compiler.insert(contentsOf: [["title": "a"], ["id": 9, "title": "b"]], into: Fixtures.task)
+/// let batch = try compiler.insert(contentsOf: [["title": "a"], ["id": 9, "title": "b"]], into: Fixtures.todo)
 /// batch.rowCount            // 2
 /// batch.keylessRowCount     // 1 (the first row's key is the database's to assign)
-/// batch.statement(forRow: 0) // INSERT INTO "task" ("title", …) VALUES (?, …) RETURNING "id"
+/// batch.statement(forRow: 0) // INSERT INTO "todo" ("title", …) VALUES (?, …) RETURNING "id"
 /// ```
 public struct SQLBulkInsert: Sendable {
     /// The entity the rows belong to (the schema's declaration).

@@ -8,7 +8,7 @@ extension SQLCompiler {
     /// shared by columns, predicate and order. The order always ends with the primary key, so it is total.
     ///
     /// ```swift
-    /// let fetch = try compiler.fetch(FetchRequest(entity: "Task", sortDescriptors: [.descending("priority")],
+    /// let fetch = try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.descending("priority")],
     ///                                             fetchLimit: 20))
     /// // … ORDER BY t0."priority" DESC, t0."id" ASC LIMIT ?      bindings: [20]
     /// ```
@@ -55,8 +55,8 @@ extension SQLCompiler {
     /// Compiles a count of the objects `request` fetches (its limit and offset apply).
     ///
     /// ```swift
-    /// try compiler.count(FetchRequest(entity: "Task", predicate: .key("done") == true))
-    /// // SELECT COUNT(*) FROM "task" AS t0 WHERE t0."done" = ?
+    /// try compiler.count(FetchRequest(entity: "Todo", predicate: .key("done") == true))
+    /// // SELECT COUNT(*) FROM "todo" AS t0 WHERE t0."done" = ?
     /// ```
     ///
     /// The statement returns one row with one integer column.

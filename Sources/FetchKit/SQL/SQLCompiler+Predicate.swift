@@ -1,7 +1,7 @@
 /// A compiled boolean expression and whether it can be SQL `NULL` (unknown).
 ///
 /// FetchKit predicates are two-valued, as in Foundation: a comparison with `NULL` is false, so
-/// `NOT (priority > 3)` holds for a task without a priority. A negation of a condition that may be
+/// `NOT (priority > 3)` holds for a todo without a priority. A negation of a condition that may be
 /// `NULL` is therefore written `NOT COALESCE((cond), FALSE)`.
 struct SQLCondition {
     var sql: SQLFragment

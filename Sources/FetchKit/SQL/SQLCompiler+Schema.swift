@@ -2,9 +2,9 @@ extension SQLCompiler {
     /// The statements that create `entity`'s table and indexes when they do not exist yet.
     ///
     /// ```sql
-    /// CREATE TABLE IF NOT EXISTS "task" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, …,
+    /// CREATE TABLE IF NOT EXISTS "todo" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, …,
     ///   FOREIGN KEY ("category_id") REFERENCES "category" ("id") ON DELETE SET NULL)
-    /// CREATE INDEX IF NOT EXISTS "task_category_id_idx" ON "task" ("category_id")
+    /// CREATE INDEX IF NOT EXISTS "todo_category_id_idx" ON "todo" ("category_id")
     /// ```
     ///
     /// Columns take the dialect's types (``SQLDialect/columnType(for:)``), `NOT NULL` unless optional, and

@@ -6,8 +6,8 @@ extension SQLCompiler {
     /// it. When the dialect supports `RETURNING`, the statement returns the primary key as one row.
     ///
     /// ```swift
-    /// try compiler.insert(["title": "Ship it"], into: Fixtures.task)
-    /// // INSERT INTO "task" ("title", "notes", "priority", …) VALUES (?, ?, ?, …) RETURNING "id"
+    /// try compiler.insert(["title": "Ship it"], into: Fixtures.todo)
+    /// // INSERT INTO "todo" ("title", "notes", "priority", …) VALUES (?, ?, ?, …) RETURNING "id"
     /// ```
     ///
     /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` for a name that is not an attribute,
@@ -49,8 +49,8 @@ extension SQLCompiler {
     /// Compiles an `UPDATE` of the attributes named in `values` on the row whose primary key is `key`.
     ///
     /// ```swift
-    /// try compiler.update(Fixtures.task, key: 7, set: ["done": true])
-    /// // UPDATE "task" SET "done" = ? WHERE "id" = ?      bindings: [true, 7]
+    /// try compiler.update(Fixtures.todo, key: 7, set: ["done": true])
+    /// // UPDATE "todo" SET "done" = ? WHERE "id" = ?      bindings: [true, 7]
     /// ```
     ///
     /// - Throws: the value errors of ``insert(_:into:)``, and ``FetchKitError/invalidValue(_:)`` when
@@ -66,7 +66,7 @@ extension SQLCompiler {
     /// Compiles an `UPDATE` of the attributes named in `values` on every row matching `predicate`.
     ///
     /// A predicate that needs no join is written against the table itself
-    /// (`UPDATE "task" SET "done" = ? WHERE "task"."priority" > ?`); one that crosses a to-one
+    /// (`UPDATE "todo" SET "done" = ? WHERE "todo"."priority" > ?`); one that crosses a to-one
     /// relationship selects the keys to update in a subquery. Correlated subqueries (`ANY`, `@count`)
     /// work in both forms.
     ///

@@ -5,10 +5,10 @@
 ///
 /// ```swift
 /// let compiler = SQLCompiler(schema: Fixtures.schema, dialect: .sqlite)
-/// let fetch = try compiler.fetch(FetchRequest(entity: "Task",
+/// let fetch = try compiler.fetch(FetchRequest(entity: "Todo",
 ///                                             predicate: try FetchPredicate(format: "done == NO"),
 ///                                             sortDescriptors: [.ascending("category.name")]))
-/// // SELECT t0."id" AS "id", …, t1."name" AS "category.name" FROM "task" AS t0
+/// // SELECT t0."id" AS "id", …, t1."name" AS "category.name" FROM "todo" AS t0
 /// //   LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t0."done" = ?
 /// //   ORDER BY t1."name" ASC NULLS FIRST, t0."id" ASC
 /// ```

@@ -1,8 +1,8 @@
 /// One SQL statement with its bound values, ready for a backend to prepare and run.
 ///
 /// ```swift
-/// let statement = try compiler.delete(Fixtures.task, key: 7)
-/// // statement.sql == #"DELETE FROM "task" WHERE "id" = ?"#, statement.bindings == [.integer(7)]
+/// let statement = try compiler.delete(Fixtures.todo, key: 7)
+/// // statement.sql == #"DELETE FROM "todo" WHERE "id" = ?"#, statement.bindings == [.integer(7)]
 /// ```
 public struct SQLStatement: Sendable, Hashable {
     /// The SQL text; values appear only as placeholders.

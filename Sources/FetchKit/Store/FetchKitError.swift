@@ -2,9 +2,9 @@
 ///
 /// ```swift
 /// do {
-///     _ = try FetchPredicate(format: "compleet == YES").validated(for: task, in: schema)
+///     _ = try FetchPredicate(format: "compleet == YES").validated(for: todo, in: schema)
 /// } catch let error as FetchKitError {
-///     print(error)   // unknown key 'compleet' on entity Task (offset 0)
+///     print(error)   // unknown key 'compleet' on entity Todo (offset 0)
 /// }
 /// ```
 public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -53,7 +53,7 @@ public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case diskFull(String)
     /// The database is read-only (a read-only file or connection, a read-only transaction or replica).
     case readOnly(String)
-    /// The database refused for lack of a right; the text says which (`permission denied for table task`).
+    /// The database refused for lack of a right; the text says which (`permission denied for table todo`).
     case permissionDenied(String)
     /// Rows of one section are not adjacent in the request's order: `section` (a value of the section key
     /// path `key`, compared byte for byte as the database stores it) appears in two places. Sort by `key`

@@ -6,9 +6,9 @@
 ///
 /// ```swift
 /// let store = try await SQLiteStore.open(path: "app.sqlite", schema: schema)
-/// try await store.write { tx in try tx.insert(Task(title: "Ship it")) }
-/// let open = try await store.fetch(FetchRequest(Task.self, predicate: try FetchPredicate(format: "done == NO")),
-///                                  as: Task.self)
+/// try await store.write { tx in try tx.insert(Todo(title: "Ship it")) }
+/// let open = try await store.fetch(FetchRequest(Todo.self, predicate: try FetchPredicate(format: "done == NO")),
+///                                  as: Todo.self)
 /// ```
 public protocol PersistentStore: AnyObject, Sendable {
     /// The entities this store holds.

@@ -2,9 +2,9 @@
 /// table view applies batches, so a remote app (or a test) holds exactly the server's results.
 ///
 /// ```swift
-/// var list = WireList<Task>()
+/// var list = WireList<Todo>()
 /// for try await message in socket.messages {
-///     try list.apply(JSONDecoder().decode(WireChangeset<Task>.self, from: message))
+///     try list.apply(JSONDecoder().decode(WireChangeset<Todo>.self, from: message))
 /// }
 /// list.sections[0].objects
 /// ```

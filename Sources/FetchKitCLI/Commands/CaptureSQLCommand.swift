@@ -14,7 +14,7 @@ struct CaptureSQLCommand: AsyncParsableCommand {
             once with a role that may (CREATE on the database, ownership of the tables); the app's role then \
             needs only SELECT, INSERT, UPDATE and DELETE on its tables.
 
-              fetchkit capture-sql --store postgres://admin@db/app --entity task --entity category > capture.sql
+              fetchkit capture-sql --store postgres://admin@db/app --entity todo --entity category > capture.sql
             """
     )
 

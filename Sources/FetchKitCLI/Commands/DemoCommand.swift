@@ -12,7 +12,7 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Watch live results react to writes (embedded SQLite); name a seed's scenario to see it solved.",
         discussion: """
-            Without a name: creates a SQLite file in a temporary folder with a few tasks in three categories, \
+            Without a name: creates a SQLite file in a temporary folder with a few todos in three categories, \
             opens a ResultsController sectioned by category, then inserts, completes, reorders across \
             sections, deletes the last row of a section, bulk-updates, and finally writes through a second \
             connection. After each write it prints the batch the controller's delegate received and the list.
@@ -23,15 +23,15 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The scenario: tasks (default), multi, composite, reorder, batches or wire.")
-    var name: DemoName = .tasks
+    @Argument(help: "The scenario: todos (default), multi, composite, reorder, batches or wire.")
+    var name: DemoName = .todos
 
     @Option(help: "Database file (default: a new file in a temporary folder, deleted afterwards).")
     var path: String?
 
     func run() async throws {
         switch name {
-        case .tasks: try await runTasks()
+        case .todos: try await runTodos()
         case .multi: try await MultiDemo.run()
         case .composite: try await CompositeDemo.run()
         case .reorder: try await ReorderDemo.run()
@@ -41,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// The default demo: one sectioned controller and a scripted series of writes.
-    private func runTasks() async throws {
+    private func runTodos() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-demo-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -55,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
             try Fixtures.insertSampleData(tx)
         }
         let request = FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "categoryID != nil"),
+            entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name")
         let controller = ResultsController(store: store, request: request)
         let printer = BatchPrinter<ResultsController<Row>>()
@@ -63,24 +63,24 @@ struct DemoCommand: AsyncParsableCommand {
         try await controller.performFetch()
 
         print("FetchKit demo — a live ResultsController over embedded SQLite at \(file)")
-        print("request: Task where \(request.predicate), sectioned by category.name, ordered by ordering\n")
+        print("request: Todo where \(request.predicate), sectioned by category.name, ordered by ordering\n")
         print(DemoRenderer.list(controller.snapshot))
 
         let steps: [(String, @Sendable (any WriteTransaction) throws -> Void)] = [
             ("insert 'Water plants' into Home", { tx in
-                try tx.insert(Fixtures.TaskRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
+                try tx.insert(Fixtures.TodoRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
             }),
             ("complete 'Write report' (payload only: an update in place)", { tx in
-                try tx.update("Task", key: 1, set: ["done": true])
+                try tx.update("Todo", key: 1, set: ["done": true])
             }),
             ("drag 'Café order' from Errands into Work, between two rows (a cross-section move)", { tx in
-                try tx.update("Task", key: 3, set: ["categoryID": 1, "ordering": 1.5])
+                try tx.update("Todo", key: 3, set: ["categoryID": 1, "ordering": 1.5])
             }),
             ("delete 'Buy milk', the last row of Errands (its section goes in the same batch)", { tx in
-                try tx.delete("Task", key: 4)
+                try tx.delete("Todo", key: 4)
             }),
-            ("bulk update: every Work task gets priority 9 and is done (one statement, many rows)", { tx in
-                try tx.update("Task", where: try FetchPredicate(format: "category.name == 'Work'"),
+            ("bulk update: every Work todo gets priority 9 and is done (one statement, many rows)", { tx in
+                try tx.update("Todo", where: try FetchPredicate(format: "category.name == 'Work'"),
                               set: ["priority": 9, "done": true])
             }),
         ]
@@ -96,7 +96,7 @@ struct DemoCommand: AsyncParsableCommand {
         let outside = try await SQLiteStore.open(
             path: file, schema: Fixtures.schema, options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
         try await outside.write { tx in
-            try tx.insert(Fixtures.TaskRecord(title: "Fix bike", priority: 1, ordering: 0, categoryID: 2))
+            try tx.insert(Fixtures.TodoRecord(title: "Fix bike", priority: 1, ordering: 0, categoryID: 2))
         }
         await outside.close()
         let deadline = ContinuousClock.now + .seconds(5)

@@ -4,25 +4,25 @@ import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 
-/// `fetchkit query`: an embedded SQLite database with sample tasks, queried with format strings.
+/// `fetchkit query`: an embedded SQLite database with sample todos, queried with format strings.
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Create an embedded SQLite database with sample tasks and run fetches on it.",
+        abstract: "Create an embedded SQLite database with sample todos and run fetches on it.",
         discussion: """
             Without predicates, runs a tour of FetchKit's predicate language. With predicates, runs each one
             (NSPredicate format strings) against --entity, sorted by --sort.
 
               fetchkit query
-              fetchkit query --entity Task --sort -priority,title "done == NO AND category.name == 'Work'"
+              fetchkit query --entity Todo --sort -priority,title "done == NO AND category.name == 'Work'"
             """
     )
 
     @Option(help: "Database file (default: a new file in a temporary folder, deleted afterwards).")
     var path: String?
 
-    @Option(help: "The entity the given predicates query: Task, Category or Note.")
-    var entity = "Task"
+    @Option(help: "The entity the given predicates query: Todo, Category or Note.")
+    var entity = "Todo"
 
     // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
     @Option(parsing: .unconditional,
@@ -45,7 +45,7 @@ struct QueryCommand: AsyncParsableCommand {
         let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema)
         let inserted = try await Self.seed(store)
         print("FetchKit query — embedded SQLite at \(file)")
-        print("inserted \(inserted.categories) categories and \(inserted.tasks) tasks\n")
+        print("inserted \(inserted.categories) categories and \(inserted.todos) todos\n")
 
         let queries: [(entity: String, format: String, sort: [FetchSortDescriptor])]
         if predicates.isEmpty {
@@ -65,30 +65,30 @@ struct QueryCommand: AsyncParsableCommand {
         await store.close()
     }
 
-    /// Inserts the fixture categories and tasks once (a reused --path keeps its rows).
-    static func seed(_ store: SQLiteStore) async throws -> (categories: Int, tasks: Int) {
+    /// Inserts the fixture categories and todos once (a reused --path keeps its rows).
+    static func seed(_ store: SQLiteStore) async throws -> (categories: Int, todos: Int) {
         try await store.write { tx in
             guard try tx.fetch(FetchRequest(entity: "Category", fetchLimit: 1)).isEmpty else { return (0, 0) }
             try Fixtures.insertSampleData(tx)
-            return (Fixtures.sampleCategories.count, Fixtures.sampleTasks.count)
+            return (Fixtures.sampleCategories.count, Fixtures.sampleTodos.count)
         }
     }
 
     static let columns: [String: [String]] = [
-        "Task": ["id", "title", "priority", "ordering", "done", "notes", "categoryID"],
+        "Todo": ["id", "title", "priority", "ordering", "done", "notes", "categoryID"],
         "Category": ["id", "name", "position"],
         "Note": ["slug", "body", "pinned"],
     ]
 
     static let tour: [(entity: String, format: String, sort: [FetchSortDescriptor])] = [
-        ("Task", "done == NO", [.descending("priority"), .ascending("title")]),
-        ("Task", "category.name == 'Work' AND priority >= 3", [.ascending("ordering")]),
-        ("Task", "title BEGINSWITH[c] 'w' OR title ENDSWITH 'k'", [.ascending("title", caseInsensitive: true)]),
-        ("Task", "notes CONTAINS[cd] 'RESUME'", [.ascending("id")]),
-        ("Task", "title LIKE '*i?k*' OR priority BETWEEN {4, 5}", [.ascending("id")]),
-        ("Task", "ordering == nil OR categoryID IN {2, 3}", [.ascending("category.name"), .ascending("id")]),
-        ("Category", "ANY tasks.done == YES", [.ascending("position")]),
-        ("Category", "tasks.@count >= 3", [.ascending("name")]),
+        ("Todo", "done == NO", [.descending("priority"), .ascending("title")]),
+        ("Todo", "category.name == 'Work' AND priority >= 3", [.ascending("ordering")]),
+        ("Todo", "title BEGINSWITH[c] 'w' OR title ENDSWITH 'k'", [.ascending("title", caseInsensitive: true)]),
+        ("Todo", "notes CONTAINS[cd] 'RESUME'", [.ascending("id")]),
+        ("Todo", "title LIKE '*i?k*' OR priority BETWEEN {4, 5}", [.ascending("id")]),
+        ("Todo", "ordering == nil OR categoryID IN {2, 3}", [.ascending("category.name"), .ascending("id")]),
+        ("Category", "ANY todos.done == YES", [.ascending("position")]),
+        ("Category", "todos.@count >= 3", [.ascending("name")]),
     ]
 
     static func parseSort(_ text: String) throws -> [FetchSortDescriptor] {

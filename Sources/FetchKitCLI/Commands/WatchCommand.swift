@@ -14,8 +14,8 @@ struct WatchCommand: AsyncParsableCommand {
             table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \
             PostgreSQL the store installs FetchKit's change-capture triggers on the table.
 
-              fetchkit watch --store sqlite:///var/app.sqlite --entity task --where 'done == 0' --sort title
-              fetchkit watch --store postgres://app@db/app --entity task --sort -priority,title --limit 10 --json
+              fetchkit watch --store sqlite:///var/app.sqlite --entity todo --where 'done == 0' --sort title
+              fetchkit watch --store postgres://app@db/app --entity todo --sort -priority,title --limit 10 --json
             """
     )
 

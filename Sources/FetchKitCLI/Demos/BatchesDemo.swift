@@ -7,7 +7,7 @@ enum BatchesDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
         let controller = ResultsController(store: store, request: FetchRequest(
-            entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
             sectionNameKeyPath: "category.name"))
         let recorder = ChangesetRecorder<ResultsController<Row>>()
         controller.delegate = recorder
@@ -16,10 +16,10 @@ enum BatchesDemo {
         print(DemoRenderer.list(controller.snapshot))
         DemoStore.step("one transaction: insert, move and change, delete, update, rename a category")
         try await store.write { tx in
-            _ = try tx.insert(Fixtures.TaskRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
-            _ = try tx.update("Task", key: 5, set: ["categoryID": 1, "title": "Fix sink (moved)"])
-            _ = try tx.delete("Task", key: 2)
-            _ = try tx.update("Task", key: 7, set: ["notes": "payload"])
+            _ = try tx.insert(Fixtures.TodoRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
+            _ = try tx.update("Todo", key: 5, set: ["categoryID": 1, "title": "Fix sink (moved)"])
+            _ = try tx.delete("Todo", key: 2)
+            _ = try tx.update("Todo", key: 7, set: ["notes": "payload"])
             _ = try tx.update("Category", key: 2, set: ["name": "Alpha"])
         }
         await controller.sync()
@@ -35,7 +35,7 @@ enum BatchesDemo {
         print("")
         DemoStore.step("a window of 3 (fetchLimit) under 200 random transactions")
         let window = ResultsController(store: store, request: FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+            entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
             sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 3))
         try await window.performFetch()
         var random = SeededRandom(seed: 3)

@@ -2,7 +2,7 @@ import FetchKit
 import FetchKitTesting
 import Synchronization
 
-/// Seed 000 (two fetched results controllers in one table): a fixed menu section, tasks capped per
+/// Seed 000 (two fetched results controllers in one table): a fixed menu section, todos capped per
 /// category, and every category, in one list with global index paths.
 enum CompositeDemo {
     /// Prints the composite's batches in global index paths.
@@ -38,14 +38,14 @@ enum CompositeDemo {
 
     static func run() async throws {
         let store = try await DemoStore.seeded()
-        let tasks = ResultsController(store: store, request: FetchRequest(
-            Fixtures.TaskRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
-            sectionNameKeyPath: "category.name"), as: Fixtures.TaskRecord.self)
+        let todos = ResultsController(store: store, request: FetchRequest(
+            Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
+            sectionNameKeyPath: "category.name"), as: Fixtures.TodoRecord.self)
         let categories = ResultsController(store: store, request: FetchRequest(
             Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]), as: Fixtures.CategoryRecord.self)
         let list = CompositeResultsController()
         let menu = try list.addFixedSection("Menu", rows: ["Settings"])
-        let taskPart = try list.add(tasks, limit: 2)
+        let todoPart = try list.add(todos, limit: 2)
         let categoryPart = try list.add(categories)
         let printer = Printer()
         list.delegate = printer
@@ -57,20 +57,20 @@ enum CompositeDemo {
                 for row in 0..<section.count {
                     let path = RowPath(section: index, row: row)
                     let text = list.row(at: path, in: menu)
-                        ?? list.object(at: path, in: taskPart).map { "task '\($0.title)'" }
+                        ?? list.object(at: path, in: todoPart).map { "todo '\($0.title)'" }
                         ?? list.object(at: path, in: categoryPart).map { "category '\($0.name)'" } ?? "?"
                     print("       \(path) \(text)")
                 }
             }
             print("")
         }
-        print("FetchKit demo composite — a menu, tasks (at most 2 per category) and categories in one list (seed 000)\n")
+        print("FetchKit demo composite — a menu, todos (at most 2 per category) and categories in one list (seed 000)\n")
         show()
-        DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a task")
+        DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a todo")
         try await store.write { tx in
             try tx.update("Category", key: 3, set: ["name": "Chores"])
             _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4))
-            _ = try tx.insert(Fixtures.TaskRecord(title: "Aardvark food", categoryID: 1))
+            _ = try tx.insert(Fixtures.TodoRecord(title: "Aardvark food", categoryID: 1))
         }
         await list.sync()
         print(printer.takeReport())

@@ -5,5 +5,5 @@ import FetchKitTesting
 
 /// The scenarios `fetchkit demo` shows.
 enum DemoName: String, CaseIterable, ExpressibleByArgument {
-    case tasks, multi, composite, reorder, batches, wire
+    case todos, multi, composite, reorder, batches, wire
 }

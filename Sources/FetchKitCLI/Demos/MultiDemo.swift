@@ -6,37 +6,37 @@ enum MultiDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
         let ordering: [FetchSortDescriptor] = [.ascending("ordering")]
-        let tasks = try MultiResultsController(store: store, requests: [
-            "all": FetchRequest(entity: "Task", sortDescriptors: ordering),
-            "open": FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: ordering),
-            "done": FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: ordering),
-            "byCategory": FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .descending("priority")],
+        let todos = try MultiResultsController(store: store, requests: [
+            "all": FetchRequest(entity: "Todo", sortDescriptors: ordering),
+            "open": FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: ordering),
+            "done": FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: ordering),
+            "byCategory": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
                                        sectionNameKeyPath: "category.name"),
         ], initial: "open")
         let printer = BatchPrinter<MultiResultsController<Row>>()
-        tasks.delegate = printer
-        try await tasks.performFetch()
+        todos.delegate = printer
+        try await todos.performFetch()
         print("FetchKit demo multi — one MultiResultsController, four named requests (seed 001)\n")
-        print("current: \(tasks.currentName)")
-        print(DemoRenderer.list(tasks.snapshot))
+        print("current: \(todos.currentName)")
+        print(DemoRenderer.list(todos.snapshot))
         for name in ["all", "done", "byCategory", "open"] {
             DemoStore.step("transition(to: \"\(name)\") — one batch, rows matched by key, sections by name")
-            try await tasks.transition(to: name)
+            try await todos.transition(to: name)
             print(printer.takeReport())
-            print(DemoRenderer.list(tasks.snapshot))
+            print(DemoRenderer.list(todos.snapshot))
         }
         DemoStore.step("transition(to: \"archived\") — an unknown name throws and changes nothing")
         do {
-            try await tasks.transition(to: "archived")
+            try await todos.transition(to: "archived")
         } catch {
             print("   error: \(error)")
-            print("   still showing '\(tasks.currentName)', \(tasks.fetchedObjects.count) rows; delegate: \(printer.takeReport())\n")
+            print("   still showing '\(todos.currentName)', \(todos.fetchedObjects.count) rows; delegate: \(printer.takeReport())\n")
         }
         DemoStore.step("a write while 'open' is current: live changes keep flowing")
-        try await store.write { tx in try tx.insert(Fixtures.TaskRecord(title: "Renew passport", ordering: 0.25, categoryID: 3)) }
-        await tasks.sync()
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(title: "Renew passport", ordering: 0.25, categoryID: 3)) }
+        await todos.sync()
         print(printer.takeReport())
-        print(DemoRenderer.list(tasks.snapshot))
+        print(DemoRenderer.list(todos.snapshot))
         await store.close()
     }
 }

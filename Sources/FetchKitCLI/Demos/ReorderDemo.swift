@@ -7,7 +7,7 @@ enum ReorderDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
         let controller = ResultsController(store: store, request: FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "categoryID != nil"),
+            entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name"))
         let printer = BatchPrinter<ResultsController<Row>>()
         controller.delegate = printer
@@ -29,7 +29,7 @@ enum ReorderDemo {
 
         DemoStore.step("what was written (one transaction per move: ordering and category_id)")
         let rows = try await store.fetch(FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "categoryID == 3"), sortDescriptors: [.ascending("ordering")]))
+            entity: "Todo", predicate: try FetchPredicate(format: "categoryID == 3"), sortDescriptors: [.ascending("ordering")]))
         for row in rows {
             print("   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category \(row["categoryID"] ?? .null)")
         }

@@ -3,8 +3,8 @@ import Foundation
 
 /// One random write of the live-results check.
 public enum RandomOperation: CustomStringConvertible, Sendable {
-    case insertTask(Fixtures.TaskRecord)
-    case deleteTask(Int64)
+    case insertTodo(Fixtures.TodoRecord)
+    case deleteTodo(Int64)
     case setSortKeys(Int64, priority: Int, ordering: Double?, title: String)
     case setCategory(Int64, Int64?)
     case setPayload(Int64, notes: String?)
@@ -40,24 +40,24 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     /// A random operation.
     public static func make(_ random: inout SeededRandom) -> RandomOperation {
-        let task = Int64(random.int(1...40))
+        let todo = Int64(random.int(1...40))
         switch random.int(0..<22) {
         case 0..<5:
-            return .insertTask(Fixtures.TaskRecord(
+            return .insertTodo(Fixtures.TodoRecord(
                 id: nil, title: titles[random.int(0..<titles.count)],
                 notes: random.int(0..<3) == 0 ? nil : titles[random.int(0..<titles.count)] + " a",
                 priority: random.int(-1...6), ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
                 done: random.int(0..<2) == 0,
                 due: random.int(0..<3) == 0 ? nil : Date(microsecondsSince1970: Int64(random.int(0...5)) * 1_000_001),
                 categoryID: random.int(0..<5) == 0 ? nil : Int64(random.int(1...4))))
-        case 5..<8: return .deleteTask(task)
+        case 5..<8: return .deleteTodo(todo)
         case 8..<12:
-            return .setSortKeys(task, priority: random.int(-1...6),
+            return .setSortKeys(todo, priority: random.int(-1...6),
                                 ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
                                 title: titles[random.int(0..<titles.count)])
-        case 12..<14: return .setCategory(task, random.int(0..<4) == 0 ? nil : Int64(random.int(1...4)))
-        case 14..<16: return .setPayload(task, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
-        case 16: return .noOpUpdate(task)
+        case 12..<14: return .setCategory(todo, random.int(0..<4) == 0 ? nil : Int64(random.int(1...4)))
+        case 14..<16: return .setPayload(todo, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
+        case 16: return .noOpUpdate(todo)
         case 17: return .bulkUpdate(belowPriority: random.int(0...4), done: random.int(0..<2) == 0)
         case 18: return .bulkDelete(priority: random.int(-1...6))
         case 19: return .renameCategory(Int64(random.int(1...4)), categoryNames[random.int(0..<categoryNames.count)])
@@ -69,23 +69,23 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
     /// Runs the operation in `tx`; raw SQL uses `dialect`'s placeholders.
     public func apply(_ tx: any WriteTransaction, dialect: SQLDialect) throws {
         switch self {
-        case .insertTask(let task): try tx.insert(task)
-        case .deleteTask(let id): try tx.delete("Task", key: .integer(id))
+        case .insertTodo(let todo): try tx.insert(todo)
+        case .deleteTodo(let id): try tx.delete("Todo", key: .integer(id))
         case .setSortKeys(let id, let priority, let ordering, let title):
-            try tx.update("Task", key: .integer(id), set: [
+            try tx.update("Todo", key: .integer(id), set: [
                 "priority": .integer(Int64(priority)), "ordering": ordering.map(Value.double) ?? .null,
                 "title": .text(title),
             ])
         case .setCategory(let id, let category):
-            try tx.update("Task", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
+            try tx.update("Todo", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
         case .setPayload(let id, let notes):
-            try tx.update("Task", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
+            try tx.update("Todo", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
         case .noOpUpdate(let id):
-            _ = try tx.execute("UPDATE task SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
+            _ = try tx.execute("UPDATE todo SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
         case .bulkUpdate(let below, let done):
-            try tx.update("Task", where: .key("priority") < below, set: ["done": .bool(done)])
+            try tx.update("Todo", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):
-            try tx.delete("Task", where: .key("priority") == priority)
+            try tx.delete("Todo", where: .key("priority") == priority)
         case .renameCategory(let id, let name):
             try tx.update("Category", key: .integer(id), set: ["name": .text(name)])
         case .moveCategory(let id, let position):
@@ -97,8 +97,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .insertTask(let task): return "insert(\(task.title), p\(task.priority), c\(task.categoryID.map(String.init) ?? "nil"))"
-        case .deleteTask(let id): return "delete(\(id))"
+        case .insertTodo(let todo): return "insert(\(todo.title), p\(todo.priority), c\(todo.categoryID.map(String.init) ?? "nil"))"
+        case .deleteTodo(let id): return "delete(\(id))"
         case .setSortKeys(let id, let priority, let ordering, let title):
             return "sort(\(id): p\(priority) o\(ordering.map { "\($0)" } ?? "nil") '\(title)')"
         case .setCategory(let id, let category): return "category(\(id) → \(category.map(String.init) ?? "nil"))"

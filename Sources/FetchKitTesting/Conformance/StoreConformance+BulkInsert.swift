@@ -26,27 +26,27 @@ extension StoreConformance {
     /// Text that a text format would have to escape, and text that looks like its escapes.
     static let awkwardTexts = [
         "tab\there", "new\nline", "carriage\rreturn", "back\\slash", "\\N", "\\.", "end\\", "\r\n\t\\",
-        "naïve 日本語 🎉 e\u{301}", "x'); DROP TABLE task; --", "", " ", "\"quoted\" 'single'",
+        "naïve 日本語 🎉 e\u{301}", "x'); DROP TABLE todo; --", "", " ", "\"quoted\" 'single'",
     ]
 
     func checkBulkExtremes(on store: any PersistentStore) async throws {
-        let texts = Self.awkwardTexts.map { Fixtures.TaskRecord(title: $0, notes: $0 + "|" + $0) }
+        let texts = Self.awkwardTexts.map { Fixtures.TodoRecord(title: $0, notes: $0 + "|" + $0) }
         let doubles: [Double] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
                                  -.leastNormalMagnitude, 0.1, 1.0 / 3.0, 123_456_789.123_456_78]
-        let numbers = doubles.map { Fixtures.TaskRecord(title: "double \($0)", ordering: $0) }
+        let numbers = doubles.map { Fixtures.TodoRecord(title: "double \($0)", ordering: $0) }
         let dates = [Date(microsecondsSince1970: 1_700_000_000_000_001), Date(microsecondsSince1970: -999_999),
                      Date(microsecondsSince1970: 253_402_300_799_999_999)]
-            .map { Fixtures.TaskRecord(title: "date", due: $0) }
-        let records = Self.extremeTasks + texts + numbers + dates
-            + [Fixtures.TaskRecord(title: "blob", attachment: Data((0...255).map { UInt8($0) } + [0, 0]))]
+            .map { Fixtures.TodoRecord(title: "date", due: $0) }
+        let records = Self.extremeTodos + texts + numbers + dates
+            + [Fixtures.TodoRecord(title: "blob", attachment: Data((0...255).map { UInt8($0) } + [0, 0]))]
         let inserted = try await store.write { tx in try tx.insert(contentsOf: records) }
         let keys = inserted.map(\.id)
         try expect(keys == (11...Int64(10 + records.count)).map(Optional.some), "keys \(keys)")
         try expect(inserted.map { var copy = $0; copy.id = nil; return copy } == records, "the returned records differ")
         let fetched = try await store.fetch(
-            FetchRequest(Fixtures.TaskRecord.self, predicate: try FetchPredicate(format: "id > 10"),
+            FetchRequest(Fixtures.TodoRecord.self, predicate: try FetchPredicate(format: "id > 10"),
                          sortDescriptors: [.ascending("id")]),
-            as: Fixtures.TaskRecord.self)
+            as: Fixtures.TodoRecord.self)
         for (got, wrote) in zip(fetched, inserted) where got != wrote {
             throw ConformanceFailure("bulk-inserted \(wrote) came back as \(got)")
         }
@@ -76,10 +76,10 @@ extension StoreConformance {
             ["title": "typed", "priority": .double(7), "ordering": .integer(2), "done": .integer(1), "due": .date(due),
              "attachment": .blob(Data()), "categoryID": 2],
         ]
-        let keys = try await store.write { tx in try tx.insert(contentsOf: rows, into: "Task") }
+        let keys = try await store.write { tx in try tx.insert(contentsOf: rows, into: "Todo") }
         try expect(keys == [.integer(11), .integer(12), .integer(13)], "keys \(keys)")
         let fetched = try await store.fetch(
-            FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id > 10"), sortDescriptors: [.ascending("id")]))
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id > 10"), sortDescriptors: [.ascending("id")]))
         let expected: [[String: Value]] = [
             ["title": "defaults", "notes": .null, "priority": 0, "done": false, "attachment": .null],
             ["title": "nulls", "ordering": .null, "due": .null, "categoryID": .null],
@@ -103,29 +103,29 @@ extension StoreConformance {
 
     func checkBulkEmpty(on store: any PersistentStore) async throws {
         let (records, keys) = try await store.write { tx in
-            (try tx.insert(contentsOf: [Fixtures.TaskRecord]()), try tx.insert(contentsOf: [], into: "Task"))
+            (try tx.insert(contentsOf: [Fixtures.TodoRecord]()), try tx.insert(contentsOf: [], into: "Todo"))
         }
         try expect(records.isEmpty && keys.isEmpty, "an empty insert returned \(records) and \(keys)")
-        let count = try await store.count(FetchRequest(entity: "Task"))
-        try expect(count == 10, "an empty insert left \(count) tasks")
+        let count = try await store.count(FetchRequest(entity: "Todo"))
+        try expect(count == 10, "an empty insert left \(count) todos")
     }
 
     func checkBulkRollback(on store: any PersistentStore) async throws {
-        let many = (0..<500).map { Fixtures.TaskRecord(title: "bulk \($0)", priority: $0) }
+        let many = (0..<500).map { Fixtures.TodoRecord(title: "bulk \($0)", priority: $0) }
         let failures: [(String, @Sendable (any WriteTransaction) throws -> Void)] = [
             ("a duplicate key after 250 rows", { tx in
-                try tx.insert(Fixtures.TaskRecord(title: "single, before"))
-                try tx.insert(contentsOf: Array(many[..<250]) + [Fixtures.TaskRecord(id: 5, title: "dup")] + many[250...])
+                try tx.insert(Fixtures.TodoRecord(title: "single, before"))
+                try tx.insert(contentsOf: Array(many[..<250]) + [Fixtures.TodoRecord(id: 5, title: "dup")] + many[250...])
             }),
             ("a duplicate key inside the batch", { tx in
-                try tx.insert(contentsOf: [Fixtures.TaskRecord(id: 600, title: "a"), Fixtures.TaskRecord(id: 600, title: "b")])
+                try tx.insert(contentsOf: [Fixtures.TodoRecord(id: 600, title: "a"), Fixtures.TodoRecord(id: 600, title: "b")])
             }),
             ("a missing required value", { tx in
-                try tx.insert(contentsOf: [["title": "fine"], ["notes": "no title"]], into: "Task")
+                try tx.insert(contentsOf: [["title": "fine"], ["notes": "no title"]], into: "Todo")
             }),
-            ("a NaN", { tx in try tx.insert(contentsOf: many + [Fixtures.TaskRecord(title: "nan", ordering: .nan)]) }),
+            ("a NaN", { tx in try tx.insert(contentsOf: many + [Fixtures.TodoRecord(title: "nan", ordering: .nan)]) }),
             ("a dangling foreign key", { tx in
-                try tx.insert(contentsOf: many + [Fixtures.TaskRecord(title: "orphan", categoryID: 999)])
+                try tx.insert(contentsOf: many + [Fixtures.TodoRecord(title: "orphan", categoryID: 999)])
             }),
         ]
         for (what, body) in failures {
@@ -133,48 +133,48 @@ extension StoreConformance {
                 try await store.write(body)
                 throw ConformanceFailure("a bulk insert with \(what) succeeded")
             } catch is FetchKitError {}
-            let count = try await store.count(FetchRequest(entity: "Task"))
+            let count = try await store.count(FetchRequest(entity: "Todo"))
             try expect(count == 10, "a bulk insert with \(what) left \(count - 10) rows")
         }
         let after = try await store.write { tx in try tx.insert(contentsOf: many) }
         try expect(after.count == 500 && Set(after.compactMap(\.id)).count == 500, "the store's next bulk insert: \(after.count)")
-        let count = try await store.count(FetchRequest(entity: "Task"))
-        try expect(count == 510, "after the failures, a bulk insert left \(count) tasks")
+        let count = try await store.count(FetchRequest(entity: "Todo"))
+        try expect(count == 510, "after the failures, a bulk insert left \(count) todos")
     }
 
     func checkBulkCaughtError(on store: any PersistentStore) async throws {
         let caught = try await store.write { tx -> Bool in
-            try tx.insert(Fixtures.TaskRecord(id: 20, title: "before"))
+            try tx.insert(Fixtures.TodoRecord(id: 20, title: "before"))
             do {
-                try tx.insert(contentsOf: (Int64(100)..<400).map { id in Fixtures.TaskRecord(id: id, title: "bulk \(id)") }
-                              + [Fixtures.TaskRecord(id: 20, title: "duplicate")])
+                try tx.insert(contentsOf: (Int64(100)..<400).map { id in Fixtures.TodoRecord(id: id, title: "bulk \(id)") }
+                              + [Fixtures.TodoRecord(id: 20, title: "duplicate")])
                 return false
             } catch is FetchKitError {
-                try tx.insert(Fixtures.TaskRecord(id: 21, title: "after"))
+                try tx.insert(Fixtures.TodoRecord(id: 21, title: "after"))
                 return true
             }
         }
         try expect(caught, "a bulk insert with a duplicate key succeeded")
-        let ids = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id > 10")))
+        let ids = try await store.fetch(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id > 10")))
             .compactMap { $0["id", as: Int64.self] }
         try expect(Set(ids) == [20, 21], "after a caught bulk error the write committed keys \(ids.sorted())")
     }
 
     func checkBulkChosenKeys(on store: any PersistentStore) async throws {
         try await store.write { tx in
-            _ = try tx.insert(contentsOf: [Fixtures.TaskRecord(id: 1000, title: "a"), Fixtures.TaskRecord(id: 1001, title: "b")])
+            _ = try tx.insert(contentsOf: [Fixtures.TodoRecord(id: 1000, title: "a"), Fixtures.TodoRecord(id: 1001, title: "b")])
         }
-        let next = try await store.write { tx in try tx.insert(Fixtures.TaskRecord(title: "after")) }
+        let next = try await store.write { tx in try tx.insert(Fixtures.TodoRecord(title: "after")) }
         try expect(next.id == 1002, "a single insert after chosen keys got \(String(describing: next.id))")
         let mixed = try await store.write { tx in
-            try tx.insert(contentsOf: [Fixtures.TaskRecord(title: "x"), Fixtures.TaskRecord(id: 2000, title: "y"),
-                                       Fixtures.TaskRecord(title: "z")])
+            try tx.insert(contentsOf: [Fixtures.TodoRecord(title: "x"), Fixtures.TodoRecord(id: 2000, title: "y"),
+                                       Fixtures.TodoRecord(title: "z")])
         }
         let keys = mixed.compactMap(\.id)
         try expect(keys.count == 3 && keys[1] == 2000 && keys[0] > 1002 && keys[2] > 1002 && Set(keys).count == 3,
                    "a mixed batch got keys \(keys)")
         let last = try await store.write { tx in
-            (try tx.insert(Fixtures.TaskRecord(title: "single")), try tx.insert(contentsOf: [["title": "row"]], into: "Task"))
+            (try tx.insert(Fixtures.TodoRecord(title: "single")), try tx.insert(contentsOf: [["title": "row"]], into: "Todo"))
         }
         let later = [last.0.id.map(Value.integer) ?? .null] + last.1
         try expect(later.allSatisfy { if case .integer(let key) = $0 { key > 2000 } else { false } },
@@ -183,9 +183,9 @@ extension StoreConformance {
 
     func checkBulkLive(on store: any PersistentStore) async throws {
         let harness = try await ControllerHarness(
-            store, FetchRequest(entity: "Task", sortDescriptors: [.ascending("priority"), .ascending("title")]))
+            store, FetchRequest(entity: "Todo", sortDescriptors: [.ascending("priority"), .ascending("title")]))
         for size in [3, 2_500] {
-            let records = (0..<size).map { Fixtures.TaskRecord(title: "live \(size) \($0)", priority: $0 % 7) }
+            let records = (0..<size).map { Fixtures.TodoRecord(title: "live \(size) \($0)", priority: $0 % 7) }
             let changeset = try await harness.batch { tx in _ = try tx.insert(contentsOf: records) }
             try expect(!changeset.isEmpty, "the bulk insert of \(size) rows gave an empty batch")
         }

@@ -5,16 +5,16 @@ extension StoreConformance {
     /// A caller whose task is cancelled before its command runs gets `CancellationError`, and the controller
     /// does nothing: the request, the results and the delegate's view stay as they were.
     func checkCancelledCallers(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]))
+        let harness = try await Harness(store, FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]))
         let controller = harness.controller
         // Queued behind a held queue, then cancelled: skipped when its turn comes.
         let hold = await controller.holdProcessing()
-        let switching = _Concurrency.Task {
+        let switching = Task {
             try await controller.setRequest(FetchRequest(
-                entity: "Task", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
+                entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
         }
         // Gives the call time to queue (if it has not, it fails the same way, before queueing).
-        try await _Concurrency.Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(50))
         switching.cancel()
         hold.release()
         do {
@@ -26,7 +26,7 @@ extension StoreConformance {
             { try await controller.performFetch() },
             { try await controller.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1)) },
         ] as [@Sendable () async throws -> Void] {
-            let cancelled = _Concurrency.Task {
+            let cancelled = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 try await call()
             }
@@ -42,7 +42,7 @@ extension StoreConformance {
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         // The controller still works.
         try await controller.setRequest(FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
+            entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
         try expect(harness.ids() == [2, 6, 8, 10], "after a later switch: \(harness.ids())")
     }
 }

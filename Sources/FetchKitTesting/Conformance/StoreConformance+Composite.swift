@@ -2,7 +2,7 @@ import FetchKit
 import Foundation
 import Synchronization
 
-/// Seed 000: one sectioned list from parts — a fixed menu section, tasks sectioned by category and capped
+/// Seed 000: one sectioned list from parts — a fixed menu section, todos sectioned by category and capped
 /// per section, every category, a few notes — under random transactions that change several parts at
 /// once. A model of the UI takes each batch; after every transaction it equals the composite, and the
 /// composite equals fresh fetches of its parts, capped.
@@ -83,13 +83,13 @@ extension StoreConformance {
                body: { try await $0.checkComposite(on: $1, burst: 1...5, steps: 250) })]
     }
 
-    /// Two tasks inserted in two transactions committed back to back, then `sync()`: each batch's counts are
+    /// Two todos inserted in two transactions committed back to back, then `sync()`: each batch's counts are
     /// what the composite's data source shows inside that batch's callbacks.
     func checkCompositeBackToBack(on store: any PersistentStore) async throws {
-        let tasks = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("id")]))
+        let todos = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]))
         let composite = CompositeResultsController()
         _ = try composite.addFixedSection("Menu", rows: ["Settings"])
-        _ = try composite.add(tasks)
+        _ = try composite.add(todos)
         let recorder = CompositeRecorder()
         recorder.read.withLock { $0 = { composite in composite.sections.map { (section: $0.name, rows: Array(repeating: "", count: $0.count)) } } }
         composite.delegate = recorder
@@ -97,7 +97,7 @@ extension StoreConformance {
         for round in 0..<10 {
             for offset in 0..<2 {
                 _ = try await store.write { tx in
-                    try tx.insert(Row([("title", .text("back to back \(round).\(offset)")), ("priority", .integer(1)), ("ordering", .integer(0))]), into: "Task")
+                    try tx.insert(Row([("title", .text("back to back \(round).\(offset)")), ("priority", .integer(1)), ("ordering", .integer(0))]), into: "Todo")
                 }
             }
             await composite.sync()
@@ -116,16 +116,16 @@ extension StoreConformance {
     /// batch applies to the UI's model and leads to what the data source showed inside its callbacks; after
     /// each burst the UI equals fresh fetches.
     func checkComposite(on store: any PersistentStore, burst: ClosedRange<Int>, steps: Int) async throws {
-        let tasksRequest = FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+        let todosRequest = FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
                                         sectionNameKeyPath: "category.name")
         let categoriesRequest = FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")])
         let notesRequest = FetchRequest(entity: "Note", sortDescriptors: [.descending("slug")])
-        let tasks = ResultsController(store: store, request: tasksRequest, as: Fixtures.TaskRecord.self)
+        let todos = ResultsController(store: store, request: todosRequest, as: Fixtures.TodoRecord.self)
         let categories = ResultsController(store: store, request: categoriesRequest)
         let notes = ResultsController(store: store, request: notesRequest, as: Fixtures.NoteRecord.self)
         let composite = CompositeResultsController()
         let menu = try composite.addFixedSection("Menu", rows: ["Settings", "About"])
-        let taskPart = try composite.add(tasks, limit: 2)
+        let todoPart = try composite.add(todos, limit: 2)
         let categoryPart = try composite.add(categories)
         let notePart = try composite.add(notes, limit: 3)
         let recorder = CompositeRecorder()
@@ -147,7 +147,7 @@ extension StoreConformance {
                 return result
             }
             return [(section: "Menu", rows: ["menu:Settings", "menu:About"])]
-                + sections(try await store.fetch(tasksRequest), key: "category.name", limit: 2, part: "task")
+                + sections(try await store.fetch(todosRequest), key: "category.name", limit: 2, part: "todo")
                 + sections(try await store.fetch(categoriesRequest), key: nil, limit: nil, part: "category")
                 + sections(try await store.fetch(notesRequest), key: nil, limit: 3, part: "note")
         }
@@ -158,7 +158,7 @@ extension StoreConformance {
                 let rows = (0..<section.count).map { row -> String in
                     let path = RowPath(section: index, row: row)
                     if let fixed = composite.row(at: path, in: menu) { return "menu:\(fixed)" }
-                    if let task = composite.object(at: path, in: taskPart) { return "task:\(Value.integer(task.id ?? -1))" }
+                    if let todo = composite.object(at: path, in: todoPart) { return "todo:\(Value.integer(todo.id ?? -1))" }
                     if let category = composite.object(at: path, in: categoryPart) { return "category:\(category["id"] ?? .null)" }
                     if let note = composite.object(at: path, in: notePart) { return "note:\(Value.text(note.slug))" }
                     return "?"

@@ -7,9 +7,9 @@ import Foundation
 extension StoreConformance {
     typealias Harness = ControllerHarness
 
-    /// Tasks sectioned by their category's name.
-    static let tasksByCategory = FetchRequest(
-        entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+    /// Todos sectioned by their category's name.
+    static let todosByCategory = FetchRequest(
+        entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
         sectionNameKeyPath: "category.name")
 
     /// The live-controller checks.
@@ -48,30 +48,30 @@ extension StoreConformance {
     }
 
     func checkInitialFetch(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         let controller = harness.controller
         try expect(controller.sections.map(\.name) == ["", "Errands", "Home", "Work"], "sections \(controller.sections.map(\.name))")
         try expect(harness.ids(1) == [4, 3], "Errands \(harness.ids(1))")
         try expect(controller.sectionIndexTitles == ["E", "H", "W"], "index titles \(controller.sectionIndexTitles)")
-        try expect(controller.rowPath(forKey: 5) == RowPath(section: 2, row: 0), "task 5 is first in Home")
+        try expect(controller.rowPath(forKey: 5) == RowPath(section: 2, row: 0), "todo 5 is first in Home")
         try expect(controller.object(at: RowPath(section: 3, row: 0))?["title"] == "Write report", "first of Work")
         try expect(harness.recorder.events.isEmpty, "performFetch called the delegate")
     }
 
     func checkRowChanges(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         let inserted = try await harness.batch { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 11, title: "New", ordering: 1.5, categoryID: 2))
+            try tx.insert(Fixtures.TodoRecord(id: 11, title: "New", ordering: 1.5, categoryID: 2))
         }
         try expect(inserted.rowInserts == [RowPath(section: 2, row: 1)], "insert \(inserted)")
-        let updated = try await harness.batch { tx in try tx.update("Task", key: 11, set: ["title": "Renamed"]) }
+        let updated = try await harness.batch { tx in try tx.update("Todo", key: 11, set: ["title": "Renamed"]) }
         try expect(updated.rowUpdates.count == 1 && updated.rowMoves.isEmpty, "update \(updated)")
-        let moved = try await harness.batch { tx in try tx.update("Task", key: 11, set: ["categoryID": 1, "title": "Moved"]) }
+        let moved = try await harness.batch { tx in try tx.update("Todo", key: 11, set: ["categoryID": 1, "title": "Moved"]) }
         try expect(moved.rowMoves.count == 1 && moved.rowMoves.first?.isUpdated == true, "move \(moved)")
-        let deleted = try await harness.batch { tx in try tx.delete("Task", key: 11) }
+        let deleted = try await harness.batch { tx in try tx.delete("Todo", key: 11) }
         try expect(deleted.rowDeletes.count == 1, "delete \(deleted)")
         // A write that changes nothing the request reads emits nothing.
-        let none = try await harness.write { tx in try tx.update("Task", key: 1, set: ["title": "Write report"]) }
+        let none = try await harness.write { tx in try tx.update("Todo", key: 1, set: ["title": "Write report"]) }
         try expect(none == nil, "an unchanged row emitted \(String(describing: none))")
         try harness.expectPaths(5, 0, "single-row changes")
     }
@@ -79,17 +79,17 @@ extension StoreConformance {
     /// Seed 002: two sections of one row each; the row of the first is dragged into the second.
     func checkEmptiedSection(on store: any PersistentStore) async throws {
         let request = FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "id IN {5, 1}"),
+            entity: "Todo", predicate: try FetchPredicate(format: "id IN {5, 1}"),
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name")
         let harness = try await Harness(store, request)
         try expect(harness.controller.sections.map(\.name) == ["Home", "Work"], "sections before")
-        let batch = try await harness.batch { tx in try tx.update("Task", key: 5, set: ["categoryID": 1]) }
+        let batch = try await harness.batch { tx in try tx.update("Todo", key: 5, set: ["categoryID": 1]) }
         try expect(batch.sectionDeletes == [0], "the emptied section was not deleted: \(batch)")
         try expect(harness.controller.sections.map(\.name) == ["Work"] && harness.ids(0) == [5, 1], "after the move")
         // Every row of the results changes at once: the rows go back in without a refetch.
         try await harness.write { tx in
-            try tx.update("Task", key: 5, set: ["categoryID": 2])
-            try tx.update("Task", key: 1, set: ["title": "Both changed"])
+            try tx.update("Todo", key: 5, set: ["categoryID": 2])
+            try tx.update("Todo", key: 1, set: ["title": "Both changed"])
         }
         try expect(harness.controller.sections.count == 2, "sections after both changed")
         try harness.expectPaths(2, 0, "moves between sections")
@@ -97,32 +97,32 @@ extension StoreConformance {
 
     func checkMembership(on store: any PersistentStore) async throws {
         let request = FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "done == NO AND title BEGINSWITH[c] 'w'"),
+            entity: "Todo", predicate: try FetchPredicate(format: "done == NO AND title BEGINSWITH[c] 'w'"),
             sortDescriptors: [.ascending("title", caseInsensitive: true)])
         let harness = try await Harness(store, request)
         try expect(harness.ids() == [1, 7], "members \(harness.ids())")
-        let left = try await harness.batch { tx in try tx.update("Task", key: 1, set: ["done": true]) }
+        let left = try await harness.batch { tx in try tx.update("Todo", key: 1, set: ["done": true]) }
         try expect(left.rowDeletes == [RowPath(section: 0, row: 0)], "leaving \(left)")
-        let joined = try await harness.batch { tx in try tx.update("Task", key: 4, set: ["title": "walk"]) }
+        let joined = try await harness.batch { tx in try tx.update("Todo", key: 4, set: ["title": "walk"]) }
         try expect(joined.rowInserts == [RowPath(section: 0, row: 0)] && harness.ids() == [4, 7], "joining \(joined)")
         try harness.expectPaths(2, 0, "membership changes")
     }
 
-    /// Seed 000/002's shape: a change to a category re-reads only the tasks pointing at it.
+    /// Seed 000/002's shape: a change to a category re-reads only the todos pointing at it.
     func checkRelatedTables(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         let renamed = try await harness.batch { tx in try tx.update("Category", key: 3, set: ["name": "Zeta"]) }
         try expect(renamed.sectionInserts.count == 1 && renamed.sectionDeletes.count == 1, "rename \(renamed)")
         try expect(harness.controller.sections.map(\.name) == ["", "Home", "Work", "Zeta"], "sections after the rename")
         try harness.expectPaths(1, 0, "a related row renamed")
         try await harness.write { tx in
-            try tx.update("Task", key: 1, set: ["title": "both"])
+            try tx.update("Todo", key: 1, set: ["title": "both"])
             try tx.update("Category", key: 1, set: ["name": "Job"])
         }
         try harness.expectPaths(2, 0, "both tables in one transaction")
         let none = try await harness.write { tx in _ = try tx.insert(["id": 9, "name": "Empty", "position": 9], into: "Category") }
-        try expect(none == nil, "a category no task points at emitted \(String(describing: none))")
-        // No task points at it: the change router does not even wake the controller.
+        try expect(none == nil, "a category no todo points at emitted \(String(describing: none))")
+        // No todo points at it: the change router does not even wake the controller.
         try harness.expectPaths(2, 0, "an unrelated category")
         // A deletion in a related table refetches (foreign-key actions may have changed rows it cannot name).
         try await harness.write { tx in try tx.delete("Category", key: 9) }
@@ -132,47 +132,47 @@ extension StoreConformance {
     func checkRefetches(on store: any PersistentStore) async throws {
         // A related table reached through a to-many relationship is not localised.
         let categories = try await Harness(store, FetchRequest(
-            entity: "Category", predicate: try FetchPredicate(format: "ANY tasks.done == NO"),
+            entity: "Category", predicate: try FetchPredicate(format: "ANY todos.done == NO"),
             sortDescriptors: [.ascending("name")]))
-        try await categories.write { tx in try tx.update("Task", key: 1, set: ["done": true]) }
+        try await categories.write { tx in try tx.update("Todo", key: 1, set: ["done": true]) }
         try categories.expectPaths(0, 1, "a to-many related table")
         // More keys than the incremental limit.
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         let count = ResultsController<Row>.incrementalKeyLimit + 1
         try await harness.write { tx in
             for id in 100..<(100 + count) {
-                try tx.insert(Fixtures.TaskRecord(id: Int64(id), title: "bulk \(id)", categoryID: 2))
+                try tx.insert(Fixtures.TodoRecord(id: Int64(id), title: "bulk \(id)", categoryID: 2))
             }
         }
         try harness.expectPaths(0, 1, "more keys than the limit")
         try expect(harness.controller.fetchedObjects.count == 10 + count, "bulk insert count")
         // A request with an offset always refetches.
         let offset = try await Harness(store, FetchRequest(
-            entity: "Task", sortDescriptors: [.descending("id")], fetchLimit: 4, fetchOffset: 2))
-        try await offset.write { tx in try tx.update("Task", key: 7, set: ["title": "x"]) }
+            entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 4, fetchOffset: 2))
+        try await offset.write { tx in try tx.update("Todo", key: 7, set: ["title": "x"]) }
         try offset.expectPaths(0, 1, "a request with an offset")
     }
 
     func checkLimitedWindow(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, FetchRequest(entity: "Task", sortDescriptors: [.descending("priority")], fetchLimit: 3))
+        let harness = try await Harness(store, FetchRequest(entity: "Todo", sortDescriptors: [.descending("priority")], fetchLimit: 3))
         try expect(harness.ids() == [5, 7, 1], "window \(harness.ids())")
         // An insert at the top pushes the last row out: one insert, one delete, no refetch.
-        let pushed = try await harness.batch { tx in try tx.insert(Fixtures.TaskRecord(id: 20, title: "Top", priority: 9)) }
+        let pushed = try await harness.batch { tx in try tx.insert(Fixtures.TodoRecord(id: 20, title: "Top", priority: 9)) }
         try expect(pushed.rowInserts.count == 1 && pushed.rowDeletes.count == 1 && harness.ids() == [20, 5, 7], "pushed \(pushed)")
         // A row from outside moving in, and a row inside moving within.
-        try await harness.write { tx in try tx.update("Task", key: 9, set: ["priority": 6]) }
+        try await harness.write { tx in try tx.update("Todo", key: 9, set: ["priority": 6]) }
         try expect(harness.ids() == [20, 9, 5], "moved in: \(harness.ids())")
-        try await harness.write { tx in try tx.update("Task", key: 5, set: ["priority": 8]) }
+        try await harness.write { tx in try tx.update("Todo", key: 5, set: ["priority": 8]) }
         try expect(harness.ids() == [20, 5, 9], "moved within: \(harness.ids())")
-        let none = try await harness.write { tx in try tx.update("Task", key: 10, set: ["priority": 0]) }
+        let none = try await harness.write { tx in try tx.update("Todo", key: 10, set: ["priority": 0]) }
         try expect(none == nil, "a change outside the window emitted \(String(describing: none))")
         try harness.expectPaths(4, 0, "changes in and around the window")
         // A row leaving a full window: a keyset query after the old last row refills it.
-        let refilled = try await harness.batch { tx in try tx.delete("Task", key: 20) }
+        let refilled = try await harness.batch { tx in try tx.delete("Todo", key: 20) }
         try expect(refilled.rowDeletes == [RowPath(section: 0, row: 0)] && refilled.rowInserts == [RowPath(section: 0, row: 2)],
                    "refill \(refilled)")
         try expect(harness.ids() == [5, 9, 7], "after the refill: \(harness.ids())")
-        try await harness.write { tx in try tx.update("Task", key: 5, set: ["priority": -5]) }
+        try await harness.write { tx in try tx.update("Todo", key: 5, set: ["priority": -5]) }
         try expect(harness.ids() == [9, 7, 1], "after a row left downwards: \(harness.ids())")
         try harness.expectPaths(6, 0, "refills")
         try expect(harness.controller.statistics.keysetRefills >= 2, "refills \(harness.controller.statistics)")
@@ -180,19 +180,19 @@ extension StoreConformance {
 
     func checkWindowBelowLimit(on store: any PersistentStore) async throws {
         let harness = try await Harness(store, FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "priority >= 4"),
+            entity: "Todo", predicate: try FetchPredicate(format: "priority >= 4"),
             sortDescriptors: [.ascending("title")], fetchLimit: 3))
         try expect(harness.ids() == [5, 7], "window \(harness.ids())")
-        try await harness.write { tx in try tx.update("Task", key: 1, set: ["priority": 4]) }
+        try await harness.write { tx in try tx.update("Todo", key: 1, set: ["priority": 4]) }
         try expect(harness.ids() == [5, 7, 1], "joined: \(harness.ids())")
-        try await harness.write { tx in try tx.insert(Fixtures.TaskRecord(id: 30, title: "A first", priority: 4)) }
+        try await harness.write { tx in try tx.insert(Fixtures.TodoRecord(id: 30, title: "A first", priority: 4)) }
         try expect(harness.ids() == [30, 5, 7], "pushed in at the top: \(harness.ids())")
         try harness.expectPaths(2, 0, "a window below its limit")
     }
 
     func checkRequestChange(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
-        var next = Self.tasksByCategory
+        let harness = try await Harness(store, Self.todosByCategory)
+        var next = Self.todosByCategory
         next.predicate = try FetchPredicate(format: "done == NO")
         next.sortDescriptors = [.ascending("category.name"), .descending("priority")]
         try await harness.controller.setRequest(next)
@@ -212,11 +212,11 @@ extension StoreConformance {
     }
 
     func checkUpdatesStream(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         var iterator = harness.controller.updates().makeAsyncIterator()
         guard let first = try await iterator.next() else { throw ConformanceFailure("the stream ended") }
         try expect(first.changeset == nil && first.snapshot.fetchedObjects.count == 10, "first element \(first)")
-        try await harness.write { tx in try tx.delete("Task", key: 1) }
+        try await harness.write { tx in try tx.delete("Todo", key: 1) }
         guard let second = try await iterator.next() else { throw ConformanceFailure("the stream ended") }
         try expect(second.changeset?.rowDeletes == [RowPath(section: 3, row: 0)], "second element \(second)")
         try expect(second.transactionID != nil, "a store change without a transaction ID")
@@ -224,25 +224,25 @@ extension StoreConformance {
 
     func checkTypedRecords(on store: any PersistentStore) async throws {
         let controller = ResultsController(
-            store: store, request: FetchRequest(Fixtures.TaskRecord.self, sortDescriptors: [.ascending("title")]),
-            as: Fixtures.TaskRecord.self)
+            store: store, request: FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("title")]),
+            as: Fixtures.TodoRecord.self)
         try await controller.performFetch()
         try expect(controller.fetchedObjects.first?.title == "Buy milk", "first \(String(describing: controller.fetchedObjects.first))")
         guard let record = controller.fetchedObjects.last else { throw ConformanceFailure("no records") }
         try expect(controller.rowPath(for: record) == RowPath(section: 0, row: 9), "the last record's path")
-        _ = try await store.write { tx in try tx.update("Task", key: .integer(record.id ?? 0), set: ["title": "AAA"]) }
+        _ = try await store.write { tx in try tx.update("Todo", key: .integer(record.id ?? 0), set: ["title": "AAA"]) }
         await controller.sync()
         try expect(controller.fetchedObjects.first?.id == record.id, "the renamed record moved to the top")
     }
 
     /// Seed 003: collection-view batches.
     func checkStagedBatches(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, Self.tasksByCategory)
+        let harness = try await Harness(store, Self.todosByCategory)
         try await harness.write { tx in
-            try tx.insert(Fixtures.TaskRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
-            try tx.update("Task", key: 5, set: ["categoryID": 1, "title": "moved and changed"])
-            try tx.delete("Task", key: 2)
-            try tx.update("Task", key: 7, set: ["notes": "payload"])
+            try tx.insert(Fixtures.TodoRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
+            try tx.update("Todo", key: 5, set: ["categoryID": 1, "title": "moved and changed"])
+            try tx.delete("Todo", key: 2)
+            try tx.update("Todo", key: 7, set: ["notes": "payload"])
             try tx.update("Category", key: 2, set: ["name": "Alpha"])
         }
         guard let update = harness.recorder.updates.last, let changeset = update.changeset else {
@@ -258,7 +258,7 @@ extension StoreConformance {
     /// Seed 003: a fetchLimit holds under heavy churn.
     func checkLimitUnderChurn(on store: any PersistentStore) async throws {
         let harness = try await Harness(store, FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+            entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
             sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 4))
         var random = SeededRandom(seed: 3)
         for step in 0..<300 {
@@ -267,10 +267,10 @@ extension StoreConformance {
             let kind = random.int(0..<4)
             try await harness.write { tx in
                 switch kind {
-                case 0: try tx.upsert(["id": .integer(id), "title": .text("churn \(step)"), "ordering": .double(ordering)], into: "Task")
-                case 1: try tx.delete("Task", key: .integer(id))
-                case 2: try tx.update("Task", key: .integer(id), set: ["done": .bool(step % 3 == 0)])
-                default: try tx.update("Task", key: .integer(id), set: ["ordering": .double(ordering)])
+                case 0: try tx.upsert(["id": .integer(id), "title": .text("churn \(step)"), "ordering": .double(ordering)], into: "Todo")
+                case 1: try tx.delete("Todo", key: .integer(id))
+                case 2: try tx.update("Todo", key: .integer(id), set: ["done": .bool(step % 3 == 0)])
+                default: try tx.update("Todo", key: .integer(id), set: ["ordering": .double(ordering)])
                 }
             }
             try expect(harness.controller.fetchedObjects.count <= 4, "step \(step): \(harness.controller.fetchedObjects.count) rows")

@@ -16,7 +16,7 @@ extension StoreConformance {
     }
 
     private static var churnRequest: FetchRequest {
-        FetchRequest(entity: "Task", predicate: .key("done") == false,
+        FetchRequest(entity: "Todo", predicate: .key("done") == false,
                      sortDescriptors: [.ascending("priority"), .ascending("id")])
     }
 
@@ -31,12 +31,12 @@ extension StoreConformance {
         }
         for step in start..<(start + count) {
             try await store.write { [inserted] tx in
-                _ = try tx.update("Task", key: .integer(Int64(step % 10 + 1)), set: ["priority": .integer(Int64(step * 7 % 20))])
+                _ = try tx.update("Todo", key: .integer(Int64(step % 10 + 1)), set: ["priority": .integer(Int64(step * 7 % 20))])
                 if step % 20 == 0 {
                     try tx.insert(["id": .integer(Int64(1_000 + step)), "title": .text("churn \(step)"),
-                                   "priority": .integer(Int64(step % 13)), "done": false], into: "Task")
+                                   "priority": .integer(Int64(step % 13)), "done": false], into: "Todo")
                 }
-                if step % 20 == 10, let first = inserted.first { _ = try tx.delete("Task", key: .integer(first)) }
+                if step % 20 == 10, let first = inserted.first { _ = try tx.delete("Todo", key: .integer(first)) }
             }
             if step % 20 == 0 { inserted.append(Int64(1_000 + step)) }
             if step % 20 == 10, !inserted.isEmpty { inserted.removeFirst() }
@@ -88,10 +88,10 @@ extension StoreConformance {
         try await controller.performFetch()
         let updates = controller.updates(bufferingLimit: 8)
         let log = Mutex<[ResultsUpdate<Row>]>([])
-        let reader = _Concurrency.Task {
+        let reader = Task {
             for try await update in updates {
                 log.withLock { $0.append(update) }
-                try await _Concurrency.Task.sleep(for: .milliseconds(20))
+                try await Task.sleep(for: .milliseconds(20))
             }
         }
         try await churn(store, count: 500)
@@ -100,7 +100,7 @@ extension StoreConformance {
         // The reader catches up with the results the controller holds now.
         let deadline = ContinuousClock.now + .seconds(60)
         while log.withLock({ $0.last?.snapshot.fetchedObjects }) != final.fetchedObjects, ContinuousClock.now < deadline {
-            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))
         }
         reader.cancel()
         let received = log.withLock { $0 }

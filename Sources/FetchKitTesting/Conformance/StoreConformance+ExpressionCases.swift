@@ -5,8 +5,8 @@ extension StoreConformance {
     /// Arithmetic, parenthesised operands, lists of key paths, constants on the left, `%@ IN` a relationship,
     /// aggregates and `SUBQUERY`, with the primary keys they select from the fixtures (worked out by hand).
     ///
-    /// Category 1 (Work, position 0) holds tasks 1, 2, 7, 10 (priorities 3, 2, 4, -1); category 2 (Home,
-    /// position 1) tasks 5, 6 (priorities 5, 0); category 3 (Errands, position 2) tasks 3, 4 (priorities 1, 1).
+    /// Category 1 (Work, position 0) holds todos 1, 2, 7, 10 (priorities 3, 2, 4, -1); category 2 (Home,
+    /// position 1) todos 5, 6 (priorities 5, 0); category 3 (Errands, position 2) todos 3, 4 (priorities 1, 1).
     static let expressionCases: [PredicateCase] = [
         // Parenthesised operands and arithmetic
         PredicateCase("(priority) > 2", [], [1, 5, 7, 9]),
@@ -37,36 +37,36 @@ extension StoreConformance {
         PredicateCase("'report: Write report' ENDSWITH title", [], [1]),
         PredicateCase("'I must call mom now' CONTAINS[c] title", [], [8]),
         // A value IN a to-many relationship: the object is among the related ones
-        PredicateCase("%@ IN tasks", [5], [2], on: "Category"),
-        PredicateCase("NOT (%@ IN tasks)", [5], [1, 3], on: "Category"),
-        PredicateCase("%@ IN category.tasks", [5], [5, 6]),
+        PredicateCase("%@ IN todos", [5], [2], on: "Category"),
+        PredicateCase("NOT (%@ IN todos)", [5], [1, 3], on: "Category"),
+        PredicateCase("%@ IN category.todos", [5], [5, 6]),
         // Aggregates
-        PredicateCase("tasks.@sum.priority > 5", [], [1], on: "Category"),
-        PredicateCase("tasks.@sum.priority == 2", [], [3], on: "Category"),
-        PredicateCase("@sum.tasks.priority >= 5", [], [1, 2], on: "Category"),
-        PredicateCase("tasks.@avg.priority > 2", [], [2], on: "Category"),
-        PredicateCase("@avg.tasks.priority == 2", [], [1], on: "Category"),
-        PredicateCase("tasks.@min.priority < 0", [], [1], on: "Category"),
-        PredicateCase("tasks.@max.priority == 5", [], [2], on: "Category"),
-        PredicateCase("tasks.@max.ordering > 7", [], [1, 2], on: "Category"),
-        PredicateCase("tasks.@min.ordering == 3.5", [], [3], on: "Category"),
-        PredicateCase("tasks.@max.title > 'W'", [], [1], on: "Category"),
-        PredicateCase("tasks.@max.due != nil", [], [1, 2], on: "Category"),
-        PredicateCase("tasks.@sum.priority > position * 3", [], [1, 2], on: "Category"),
-        PredicateCase("category.tasks.@sum.priority > 5", [], [1, 2, 7, 10]),
+        PredicateCase("todos.@sum.priority > 5", [], [1], on: "Category"),
+        PredicateCase("todos.@sum.priority == 2", [], [3], on: "Category"),
+        PredicateCase("@sum.todos.priority >= 5", [], [1, 2], on: "Category"),
+        PredicateCase("todos.@avg.priority > 2", [], [2], on: "Category"),
+        PredicateCase("@avg.todos.priority == 2", [], [1], on: "Category"),
+        PredicateCase("todos.@min.priority < 0", [], [1], on: "Category"),
+        PredicateCase("todos.@max.priority == 5", [], [2], on: "Category"),
+        PredicateCase("todos.@max.ordering > 7", [], [1, 2], on: "Category"),
+        PredicateCase("todos.@min.ordering == 3.5", [], [3], on: "Category"),
+        PredicateCase("todos.@max.title > 'W'", [], [1], on: "Category"),
+        PredicateCase("todos.@max.due != nil", [], [1, 2], on: "Category"),
+        PredicateCase("todos.@sum.priority > position * 3", [], [1, 2], on: "Category"),
+        PredicateCase("category.todos.@sum.priority > 5", [], [1, 2, 7, 10]),
         // SUBQUERY
-        PredicateCase("SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0", [], [1, 2], on: "Category"),
-        PredicateCase("SUBQUERY(tasks, $t, $t.done == YES).@count == 2", [], [1], on: "Category"),
+        PredicateCase("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0", [], [1, 2], on: "Category"),
+        PredicateCase("SUBQUERY(todos, $t, $t.done == YES).@count == 2", [], [1], on: "Category"),
         PredicateCase(
-            "SUBQUERY(tasks, $t, $t.title BEGINSWITH[c] 'w' OR $t.priority > 4).@count >= 1", [], [1, 2],
+            "SUBQUERY(todos, $t, $t.title BEGINSWITH[c] 'w' OR $t.priority > 4).@count >= 1", [], [1, 2],
             on: "Category"),
-        PredicateCase("SUBQUERY(tasks, $t, $t.priority > position).@count == 1", [], [2], on: "Category"),
+        PredicateCase("SUBQUERY(todos, $t, $t.priority > position).@count == 1", [], [2], on: "Category"),
         PredicateCase(
-            "SUBQUERY(tasks, $t, SUBQUERY($t.category.tasks, $u, $u.priority > $t.priority).@count == 0).@count == 1",
+            "SUBQUERY(todos, $t, SUBQUERY($t.category.todos, $u, $u.priority > $t.priority).@count == 0).@count == 1",
             [], [1, 2], on: "Category"),
-        PredicateCase("SUBQUERY(tasks, $t, ANY $t.category.tasks.priority == 5).@count > 0", [], [2], on: "Category"),
-        PredicateCase("SUBQUERY(tasks, $t, $t == 5).@count == 1", [], [2], on: "Category"),
-        PredicateCase("NOT (SUBQUERY(tasks, $t, $t.done == YES).@count > 0)", [], [3], on: "Category"),
-        PredicateCase("SUBQUERY(category.tasks, $s, $s.priority > priority).@count == 0", [], [3, 4, 5, 7, 8, 9]),
+        PredicateCase("SUBQUERY(todos, $t, ANY $t.category.todos.priority == 5).@count > 0", [], [2], on: "Category"),
+        PredicateCase("SUBQUERY(todos, $t, $t == 5).@count == 1", [], [2], on: "Category"),
+        PredicateCase("NOT (SUBQUERY(todos, $t, $t.done == YES).@count > 0)", [], [3], on: "Category"),
+        PredicateCase("SUBQUERY(category.todos, $s, $s.priority > priority).@count == 0", [], [3, 4, 5, 7, 8, 9]),
     ]
 }

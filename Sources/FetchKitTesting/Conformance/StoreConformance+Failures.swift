@@ -24,7 +24,7 @@ extension StoreConformance {
     /// The request over the rows these checks insert (priority 9), sectioned by title.
     private static func titled(caseInsensitive: Bool = false) -> FetchRequest {
         FetchRequest(
-            entity: "Task", predicate: .key("priority") == 9,
+            entity: "Todo", predicate: .key("priority") == 9,
             sortDescriptors: [.ascending("title", caseInsensitive: caseInsensitive), .ascending("id")],
             sectionNameKeyPath: "title")
     }
@@ -35,7 +35,7 @@ extension StoreConformance {
         try expect(composed == decomposed, "Swift's String == is canonical equivalence")
         try await store.write { tx in
             for (id, title) in [(101, decomposed), (102, composed), (103, decomposed), (104, composed)] {
-                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Task")
+                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
             }
         }
         let harness = try await ControllerHarness(store, Self.titled())
@@ -47,15 +47,15 @@ extension StoreConformance {
         try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
         // Live: a row of each form joins its own section; a refetch keeps working.
         let changeset = try await harness.batch { tx in
-            try tx.insert(["id": 105, "title": .text(composed), "priority": 9, "done": false], into: "Task")
-            try tx.insert(["id": 106, "title": .text(decomposed), "priority": 9, "done": false], into: "Task")
+            try tx.insert(["id": 105, "title": .text(composed), "priority": 9, "done": false], into: "Todo")
+            try tx.insert(["id": 106, "title": .text(decomposed), "priority": 9, "done": false], into: "Todo")
         }
         try expect(changeset.sectionInserts.isEmpty && changeset.rowInserts.count == 2, "batch \(changeset)")
         try expect(harness.ids(0) == [101, 103, 106] && harness.ids(1) == [102, 104, 105], "rows after the inserts")
         try await harness.controller.setRequest(Self.titled())
         try expect(harness.controller.status == .live, "status \(harness.controller.status) after a refetch")
         // A row moving from one form to the other moves between the sections.
-        let moved = try await harness.batch { tx in _ = try tx.update("Task", key: 101, set: ["title": .text(composed)]) }
+        let moved = try await harness.batch { tx in _ = try tx.update("Todo", key: 101, set: ["title": .text(composed)]) }
         try expect(moved.rowMoves.count == 1 || (moved.rowDeletes.count == 1 && moved.rowInserts.count == 1), "batch \(moved)")
         try expect(harness.ids(0) == [103, 106] && harness.ids(1) == [101, 102, 104, 105], "rows after the move")
     }
@@ -64,7 +64,7 @@ extension StoreConformance {
         // Sorted case-insensitively, then by id: apple (101), Apple (102), apple (103) — "apple" twice.
         try await store.write { tx in
             for (id, title) in [(101, "apple"), (102, "Apple"), (103, "apple")] {
-                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Task")
+                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
             }
         }
         let controller = ResultsController(store: store, request: Self.titled(caseInsensitive: true))
@@ -94,7 +94,7 @@ extension StoreConformance {
     func checkSectionOrderBrokenLive(on store: any PersistentStore) async throws {
         try await store.write { tx in
             for id in [101, 103] {
-                try tx.insert(["id": .integer(Int64(id)), "title": "apple", "priority": 9, "done": false], into: "Task")
+                try tx.insert(["id": .integer(Int64(id)), "title": "apple", "priority": 9, "done": false], into: "Todo")
             }
         }
         let harness = try await ControllerHarness(store, Self.titled(caseInsensitive: true))
@@ -103,7 +103,7 @@ extension StoreConformance {
         let before = harness.controller.fetchedObjects
         // "Apple" between the two "apple" rows: section "apple" would appear twice.
         try await store.write { tx in
-            _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Task")
+            _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Todo")
         }
         await harness.controller.sync()   // returns: a failed controller has nothing to catch up with
         guard case .failed(.sectionOrder(let key, let section)) = harness.controller.status else {
@@ -129,7 +129,7 @@ extension StoreConformance {
         }
         try expect(elements == -1, "updates() ended without the error")
         // Later writes are not applied; a fixed request starts it again.
-        try await store.write { tx in _ = try tx.update("Task", key: 103, set: ["title": "banana"]) }
+        try await store.write { tx in _ = try tx.update("Todo", key: 103, set: ["title": "banana"]) }
         await harness.controller.sync()
         try expect(harness.controller.fetchedObjects == before, "a failed controller applied a change")
         try await harness.controller.setRequest(Self.titled())
@@ -141,12 +141,12 @@ extension StoreConformance {
 
     func checkPermanentFailure(on store: any PersistentStore) async throws {
         let harness = try await ControllerHarness(store, FetchRequest(
-            entity: "Task", predicate: .key("done") == false, sortDescriptors: [.ascending("title"), .ascending("id")]))
+            entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("title"), .ascending("id")]))
         let before = harness.controller.fetchedObjects
         // Another deployment renames a column the request reads, then writes.
         try await store.write { tx in
-            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "title" TO "headline""#, [])
-            try tx.execute(#"UPDATE "task" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
+            try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "title" TO "headline""#, [])
+            try tx.execute(#"UPDATE "todo" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
         }
         await harness.controller.sync()
         guard case .failed(let error) = harness.controller.status else {
@@ -156,10 +156,10 @@ extension StoreConformance {
         try expect(harness.recorder.failures == [error], "delegate heard \(harness.recorder.failures)")
         try expect(harness.controller.fetchedObjects == before, "the results changed")
         // The column comes back: performFetch starts the controller again, and it follows later writes.
-        _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "headline" TO "title""#, []) }
+        _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "headline" TO "title""#, []) }
         try await harness.controller.performFetch()
         try expect(harness.controller.status == .live, "status \(harness.controller.status) after performFetch")
-        try await harness.write { tx in _ = try tx.update("Task", key: 2, set: ["title": "renamed back"]) }
+        try await harness.write { tx in _ = try tx.update("Todo", key: 2, set: ["title": "renamed back"]) }
         try expect(harness.recorder.failures.count == 1, "a failure after the restart")
     }
 }
@@ -171,21 +171,21 @@ extension StoreConformance {
         multi.delegate = multiRecorder
         try await multi.performFetch()
         let categories = ResultsController(store: store, request: FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")]))
-        let tasks = ResultsController(store: store, request: FetchRequest(
-            entity: "Task", sortDescriptors: [.ascending("title"), .ascending("id")]))
+        let todos = ResultsController(store: store, request: FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("title"), .ascending("id")]))
         let composite = CompositeResultsController()
         try composite.add(categories)
-        try composite.add(tasks, limit: 3)
+        try composite.add(todos, limit: 3)
         let recorder = CompositeRecorder()
         composite.delegate = recorder
         try await composite.performFetch()
         try expect(multi.status == .live && composite.status == .live, "statuses \(multi.status), \(composite.status)")
-        // The columns the multi-controller's current request ("open", by ordering) and the composite's task part
-        // (by title) sort by are renamed, then a task changes.
+        // The columns the multi-controller's current request ("open", by ordering) and the composite's todo part
+        // (by title) sort by are renamed, then a todo changes.
         _ = try await store.write { tx in
-            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "ordering" TO "ordinal""#, [])
-            try tx.execute(#"ALTER TABLE "task" RENAME COLUMN "title" TO "headline""#, [])
-            try tx.execute(#"UPDATE "task" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
+            try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "ordering" TO "ordinal""#, [])
+            try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "title" TO "headline""#, [])
+            try tx.execute(#"UPDATE "todo" SET "priority" = "priority" + 1 WHERE "id" = 1"#, [])
         }
         await multi.sync()
         await composite.sync()
@@ -194,7 +194,7 @@ extension StoreConformance {
         guard case .failed = composite.status else { throw ConformanceFailure("composite status \(composite.status)") }
         try expect(categories.status == .live, "the categories part stopped: \(categories.status)")
         let deadline = ContinuousClock.now + .seconds(10)
-        while recorder.failures.isEmpty, ContinuousClock.now < deadline { try await _Concurrency.Task.sleep(for: .milliseconds(10)) }
+        while recorder.failures.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try expect(recorder.failures.count == 1, "the composite delegate heard \(recorder.failures.count) failures")
     }
 }

@@ -15,8 +15,8 @@ extension StoreConformance {
         ]
     }
 
-    private func taskCount(_ store: any PersistentStore) async throws -> Int {
-        try await store.count(FetchRequest(entity: "Task"))
+    private func todoCount(_ store: any PersistentStore) async throws -> Int {
+        try await store.count(FetchRequest(entity: "Todo"))
     }
 
     func checkTransactionControlRefused(on store: any PersistentStore) async throws {
@@ -43,23 +43,23 @@ extension StoreConformance {
         try ConformanceFailure.require(names == expected, "categories \(names)")
     }
 
-    /// A write inserts "uncommitted" and deletes task 1, holds its transaction open while six reads run,
+    /// A write inserts "uncommitted" and deletes todo 1, holds its transaction open while six reads run,
     /// then inserts "last" and commits. Beside the write, reads see the state before it; on a store whose
     /// reads wait for writes, they see the state after it — a read of the open transaction would see
     /// "uncommitted" without "last", and fail either way.
     func checkReadersDuringWrite(on store: any PersistentStore) async throws {
         let (inside, insideSignal) = AsyncStream<Void>.makeStream()
         let proceed = DispatchSemaphore(value: 0)
-        let write = _Concurrency.Task {
+        let write = Task {
             defer { insideSignal.finish() }
             return try await store.write { tx in
-                try tx.insert(Fixtures.TaskRecord(title: "uncommitted"))
-                try tx.delete("Task", key: 1)
+                try tx.insert(Fixtures.TodoRecord(title: "uncommitted"))
+                try tx.delete("Todo", key: 1)
                 insideSignal.yield()
                 // Holds the transaction open on the writer's thread until the readers are done.
                 _ = proceed.wait(timeout: .now() + 10)
-                try tx.insert(Fixtures.TaskRecord(title: "last"))
-                return try tx.fetch(FetchRequest(entity: "Task")).count
+                try tx.insert(Fixtures.TodoRecord(title: "last"))
+                return try tx.fetch(FetchRequest(entity: "Todo")).count
             }
         }
         var iterator = inside.makeAsyncIterator()
@@ -67,17 +67,17 @@ extension StoreConformance {
             _ = try await write.value
             throw ConformanceFailure("the write ended before its transaction held its changes")
         }
-        let readers = _Concurrency.Task {
+        let readers = Task {
             try await withThrowingTaskGroup(of: [Value].self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await store.fetch(FetchRequest(entity: "Task")).map { $0["title"] ?? .null } }
+                    group.addTask { try await store.fetch(FetchRequest(entity: "Todo")).map { $0["title"] ?? .null } }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
         if !capabilities.concurrentReads {
             // The reads wait for the write: let them queue, then let the write go on.
-            try await _Concurrency.Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))
             proceed.signal()
         }
         let seen: [[Value]]
@@ -97,7 +97,7 @@ extension StoreConformance {
                        "a reader saw \(titles) (\(capabilities.concurrentReads ? "beside the write" : "after the write"))")
         }
         try expect(insideCount == 11, "the write saw \(insideCount) rows of its own")
-        let final = try await store.fetch(FetchRequest(entity: "Task")).map { $0["title"] ?? .null }
+        let final = try await store.fetch(FetchRequest(entity: "Todo")).map { $0["title"] ?? .null }
         try expect(final.count == 11 && after.isSubset(of: final) && before.isDisjoint(with: final), "after the commit: \(final)")
     }
 

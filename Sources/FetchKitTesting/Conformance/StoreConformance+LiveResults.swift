@@ -14,34 +14,34 @@ extension StoreConformance {
             (try? FetchPredicate(format: format)) ?? .false
         }
         return [
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Task", predicate: predicate("done == NO"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]),
+            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
                          sortDescriptors: [.descending("priority"), .ascending("title", caseInsensitive: true)]),
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
                          sectionNameKeyPath: "category.name"),
-            FetchRequest(entity: "Task", predicate: predicate("priority > 2"),
+            FetchRequest(entity: "Todo", predicate: predicate("priority > 2"),
                          sortDescriptors: [.descending("ordering")], fetchLimit: 5),
-            FetchRequest(entity: "Task", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
+            FetchRequest(entity: "Todo", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
                          sortDescriptors: [.ascending("due"), .descending("id")]),
-            FetchRequest(entity: "Category", predicate: predicate("ANY tasks.done == NO"),
+            FetchRequest(entity: "Category", predicate: predicate("ANY todos.done == NO"),
                          sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Task", predicate: predicate("category.position > 0"),
+            FetchRequest(entity: "Todo", predicate: predicate("category.position > 0"),
                          sortDescriptors: [.ascending("done"), .descending("priority")], sectionNameKeyPath: "done"),
-            FetchRequest(entity: "Task", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
-            FetchRequest(entity: "Category", predicate: predicate("tasks.@count >= 2"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
+            FetchRequest(entity: "Category", predicate: predicate("todos.@count >= 2"),
                          sortDescriptors: [.descending("position")], sectionNameKeyPath: "name"),
             // Limited windows refilled by keyset queries: NULLs ascending and descending, sections.
-            FetchRequest(entity: "Task", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
-            FetchRequest(entity: "Task", predicate: predicate("done == NO"),
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
+            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
                          sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
                          sectionNameKeyPath: "category.name"),
             // SUBQUERY, aggregates and arithmetic: evaluated by the database on every change they may concern.
             FetchRequest(entity: "Category",
-                         predicate: predicate("SUBQUERY(tasks, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
+                         predicate: predicate("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
                          sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Category", predicate: predicate("tasks.@sum.priority > 3 OR tasks.@max.ordering > 5"),
+            FetchRequest(entity: "Category", predicate: predicate("todos.@sum.priority > 3 OR todos.@max.ordering > 5"),
                          sortDescriptors: [.descending("position")]),
-            FetchRequest(entity: "Task", predicate: predicate("priority * 2 > ordering AND category.tasks.@count >= 2"),
+            FetchRequest(entity: "Todo", predicate: predicate("priority * 2 > ordering AND category.todos.@count >= 2"),
                          sortDescriptors: [.ascending("title")], fetchLimit: 5),
         ]
     }()
@@ -91,7 +91,7 @@ extension StoreConformance {
                 do {
                     try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
                     try recorder.checkCallbackOrder()
-                    let primaryKey = Self.liveRequests[index].entityName == "Task" ? "id" : "id"
+                    let primaryKey = Self.liveRequests[index].entityName == "Todo" ? "id" : "id"
                     for update in recorder.updates {
                         try ResultsOracle.check(update, primaryKey: primaryKey)
                         batches += 1

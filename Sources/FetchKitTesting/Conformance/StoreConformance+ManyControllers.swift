@@ -13,7 +13,7 @@ extension StoreConformance {
                   body: { try await $0.checkManyControllers(on: $1) }),
             Check(name: "live results: controllers added, switched and released while 2,000 transactions commit",
                   body: { try await $0.checkControllersComeAndGo(on: $1) }),
-            Check(name: "live results: the controllers of a shared request released at once from many tasks",
+            Check(name: "live results: the controllers of a shared request released at once from many todos",
                   body: { try await $0.checkSharedGroupReleasedConcurrently(on: $1) }),
         ]
     }
@@ -23,23 +23,23 @@ extension StoreConformance {
     static let routedRequests: [FetchRequest] = {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         var requests: [FetchRequest] = (-1...6).map {
-            FetchRequest(entity: "Task", predicate: .key("priority") == Int64($0), sortDescriptors: [.ascending("title")])
+            FetchRequest(entity: "Todo", predicate: .key("priority") == Int64($0), sortDescriptors: [.ascending("title")])
         }
         requests += [
-            FetchRequest(entity: "Task", predicate: predicate("categoryID == 2 AND done == NO"),
+            FetchRequest(entity: "Todo", predicate: predicate("categoryID == 2 AND done == NO"),
                          sortDescriptors: [.descending("ordering")]),
-            FetchRequest(entity: "Task", predicate: predicate("category.name == 'Work'"),
+            FetchRequest(entity: "Todo", predicate: predicate("category.name == 'Work'"),
                          sortDescriptors: [.ascending("priority")], fetchLimit: 3),
-            FetchRequest(entity: "Task", predicate: predicate("priority IN {1, 3, 5} AND title BEGINSWITH[c] 'a'"),
+            FetchRequest(entity: "Todo", predicate: predicate("priority IN {1, 3, 5} AND title BEGINSWITH[c] 'a'"),
                          sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Task", predicate: predicate("title BEGINSWITH[c] 'a' OR notes CONTAINS 'ta'"),
+            FetchRequest(entity: "Todo", predicate: predicate("title BEGINSWITH[c] 'a' OR notes CONTAINS 'ta'"),
                          sortDescriptors: [.ascending("id")]),
-            FetchRequest(entity: "Task", predicate: predicate("ordering BETWEEN {-1, 4} AND NOT done == YES"),
+            FetchRequest(entity: "Todo", predicate: predicate("ordering BETWEEN {-1, 4} AND NOT done == YES"),
                          sortDescriptors: [.ascending("category.name"), .ascending("title")],
                          sectionNameKeyPath: "category.name"),
-            FetchRequest(entity: "Task", predicate: predicate("due == nil OR priority < 0"),
+            FetchRequest(entity: "Todo", predicate: predicate("due == nil OR priority < 0"),
                          sortDescriptors: [.descending("priority")], fetchLimit: 4),
-            FetchRequest(entity: "Task", predicate: predicate("category.tasks.@count > 3"),
+            FetchRequest(entity: "Todo", predicate: predicate("category.todos.@count > 3"),
                          sortDescriptors: [.ascending("title")]),
         ]
         return requests
@@ -91,7 +91,7 @@ extension StoreConformance {
         let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0xC0_FFEE
         let requests = Array(Self.liveRequests.prefix(5)) + Array(Self.routedRequests.prefix(10))
         let done = Mutex(false)
-        let writer = _Concurrency.Task {
+        let writer = Task {
             defer { done.withLock { $0 = true } }
             var random = SeededRandom(seed: seed)
             return try await RandomOperation.writeTransactions(2_000, to: store, using: &random)
@@ -135,7 +135,7 @@ extension StoreConformance {
             default:
                 break
             }
-            if step.isMultiple(of: 10) { try await _Concurrency.Task.sleep(for: .milliseconds(1)) }
+            if step.isMultiple(of: 10) { try await Task.sleep(for: .milliseconds(1)) }
         }
         let committed = try await writer.value
         for entry in live {

@@ -9,17 +9,17 @@ extension StoreConformance {
     static var multiRequests: [String: FetchRequest] {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         return [
-            "all": FetchRequest(entity: "Task", sortDescriptors: [.ascending("ordering")]),
-            "open": FetchRequest(entity: "Task", predicate: predicate("done == NO"), sortDescriptors: [.ascending("ordering")]),
-            "done": FetchRequest(entity: "Task", predicate: predicate("done == YES"), sortDescriptors: [.ascending("ordering")]),
-            "byCategory": FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+            "all": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),
+            "open": FetchRequest(entity: "Todo", predicate: predicate("done == NO"), sortDescriptors: [.ascending("ordering")]),
+            "done": FetchRequest(entity: "Todo", predicate: predicate("done == YES"), sortDescriptors: [.ascending("ordering")]),
+            "byCategory": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
                                        sectionNameKeyPath: "category.name"),
             "byCategoryPriority": FetchRequest(
-                entity: "Task", sortDescriptors: [.ascending("category.name"), .descending("priority")],
+                entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
                 sectionNameKeyPath: "category.name"),
-            "byDone": FetchRequest(entity: "Task", sortDescriptors: [.ascending("done"), .descending("priority")],
+            "byDone": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("done"), .descending("priority")],
                                    sectionNameKeyPath: "done"),
-            "broken": FetchRequest(entity: "Task", predicate: .comparison(.init(.key(.init("compleet")), .equal, .value(true)))),
+            "broken": FetchRequest(entity: "Todo", predicate: .comparison(.init(.key(.init("compleet")), .equal, .value(true)))),
         ]
     }
 
@@ -100,7 +100,7 @@ extension StoreConformance {
                 try expect(recorder.updates.isEmpty, "a transition that changes nothing emitted a batch")
             }
         }
-        // From open to all the done tasks come in; nothing the open list shows moves.
+        // From open to all the done todos come in; nothing the open list shows moves.
         try await multi.transition(to: "open")
         recorder.reset()
         try await multi.transition(to: "all")
@@ -140,8 +140,8 @@ extension StoreConformance {
             try await multi.transition(to: name)
             recorder.reset()
             try await store.write { tx in
-                try tx.update("Task", key: 3, set: ["categoryID": 1, "title": .text("Moved by \(name)")])
-                _ = try tx.insert(Fixtures.TaskRecord(title: "new in \(name)", ordering: -3, categoryID: 2))
+                try tx.update("Todo", key: 3, set: ["categoryID": 1, "title": .text("Moved by \(name)")])
+                _ = try tx.insert(Fixtures.TodoRecord(title: "new in \(name)", ordering: -3, categoryID: 2))
             }
             await multi.sync()
             try expect(recorder.updates.count == 1, "a write under \(name) gave \(recorder.updates.count) batches")

@@ -14,7 +14,7 @@ extension StoreConformance {
         public let expected: [Int64]
         public var description: String { "\(entity): \(format)" }
 
-        init(_ format: String, _ arguments: [any FormatArgument], _ expected: [Int64], on entity: String = "Task") {
+        init(_ format: String, _ arguments: [any FormatArgument], _ expected: [Int64], on entity: String = "Todo") {
             self.entity = entity
             self.format = format
             self.arguments = arguments
@@ -120,14 +120,14 @@ extension StoreConformance {
         PredicateCase("ordering > %f", [3.9], [6, 7, 10]),
         PredicateCase("%K BEGINSWITH[c] %@", ["category.name", "ho"], [5, 6]),
         // To-many: quantifiers and @count
-        PredicateCase("ANY tasks.done == YES", [], [1, 2], on: "Category"),
-        PredicateCase("SOME tasks.notes CONTAINS[cd] 'zurich'", [], [2], on: "Category"),
-        PredicateCase("ALL tasks.done == NO", [], [3], on: "Category"),
-        PredicateCase("NONE tasks.priority > 4", [], [1, 3], on: "Category"),
-        PredicateCase("ANY tasks.title BEGINSWITH[c] 'w'", [], [1], on: "Category"),
-        PredicateCase("tasks.@count >= 3", [], [1], on: "Category"),
-        PredicateCase("tasks.@count == 2", [], [2, 3], on: "Category"),
-        PredicateCase("ANY tasks.priority IN {5, 1}", [], [2, 3], on: "Category"),
+        PredicateCase("ANY todos.done == YES", [], [1, 2], on: "Category"),
+        PredicateCase("SOME todos.notes CONTAINS[cd] 'zurich'", [], [2], on: "Category"),
+        PredicateCase("ALL todos.done == NO", [], [3], on: "Category"),
+        PredicateCase("NONE todos.priority > 4", [], [1, 3], on: "Category"),
+        PredicateCase("ANY todos.title BEGINSWITH[c] 'w'", [], [1], on: "Category"),
+        PredicateCase("todos.@count >= 3", [], [1], on: "Category"),
+        PredicateCase("todos.@count == 2", [], [2, 3], on: "Category"),
+        PredicateCase("ANY todos.priority IN {5, 1}", [], [2, 3], on: "Category"),
         // Forms added from the SQLite dialect's own tests, now run on every backend
         PredicateCase("NOT (notes == 'unit')", [], [1, 2, 3, 4, 5, 6, 8, 9, 10]),
         PredicateCase("NOT (ordering > 2)", [], [1, 2, 4, 5, 8, 9]),
@@ -154,11 +154,11 @@ extension StoreConformance {
         PredicateCase("title IN %@", [["Café order", "日本語のタスク", "quote \" and \\ slash"] + (0..<70).map { "t\($0)" }], [3, 9]),
         PredicateCase("ordering IN %@", [[-1.0, 0.5] + (0..<70).map { Double($0) + 100.25 }], [5, 9]),
         PredicateCase("priority IN {}", [], []),
-        PredicateCase("NONE tasks.priority > 3", [], [3], on: "Category"),
-        PredicateCase("ALL tasks.ordering > 0", [], [1], on: "Category"),
-        PredicateCase("tasks.@count > 2", [], [1], on: "Category"),
-        PredicateCase("ANY category.tasks.priority == 5", [], [5, 6]),
-        PredicateCase("ANY tasks.title BEGINSWITH[c] name", [], [], on: "Category"),
+        PredicateCase("NONE todos.priority > 3", [], [3], on: "Category"),
+        PredicateCase("ALL todos.ordering > 0", [], [1], on: "Category"),
+        PredicateCase("todos.@count > 2", [], [1], on: "Category"),
+        PredicateCase("ANY category.todos.priority == 5", [], [5, 6]),
+        PredicateCase("ANY todos.title BEGINSWITH[c] name", [], [], on: "Category"),
         // Case folding beyond ASCII, whatever the database's locale
         PredicateCase("title ==[c] 'CAFÉ ORDER'", [], [3]),
         PredicateCase("notes CONTAINS[c] 'ZÜRICH'", [], [6]),
@@ -180,8 +180,8 @@ extension StoreConformance {
         PredicateCase("title CONTAINS[c] notes", [], []),
         PredicateCase("notes BEGINSWITH notes", [], [1, 3, 4, 6, 7, 9]),
         PredicateCase("NOT (title CONTAINS notes)", [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
-        PredicateCase("ANY tasks.title CONTAINS ''", [], [], on: "Category"),
-        PredicateCase("ALL tasks.title CONTAINS ''", [], [], on: "Category"),
-        PredicateCase("NONE tasks.notes BEGINSWITH ''", [], [1, 2, 3], on: "Category"),
+        PredicateCase("ANY todos.title CONTAINS ''", [], [], on: "Category"),
+        PredicateCase("ALL todos.title CONTAINS ''", [], [], on: "Category"),
+        PredicateCase("NONE todos.notes BEGINSWITH ''", [], [1, 2, 3], on: "Category"),
     ]
 }

@@ -20,34 +20,34 @@ extension StoreConformance {
         let dialect = store.dialect
         let (changed, selected, created) = try await store.write { tx in
             (
-                try tx.execute("UPDATE task SET priority = priority + 1 WHERE done = \(dialect.placeholder(1))", [.bool(true)]),
-                try tx.execute("SELECT * FROM task", []),
+                try tx.execute("UPDATE todo SET priority = priority + 1 WHERE done = \(dialect.placeholder(1))", [.bool(true)]),
+                try tx.execute("SELECT * FROM todo", []),
                 try tx.execute("CREATE TABLE audit_\(UInt32.random(in: 0...UInt32.max)) (id INTEGER PRIMARY KEY, what TEXT)", [])
             )
         }
         try expect(changed == 4 && selected == 0 && created == 0, "changed \(changed), selected \(selected), created \(created)")
         for (what, sql, bindings) in [
-            ("two statements", "DELETE FROM task WHERE id = 1; DROP TABLE task", [Value]()),
-            ("a missing binding", "UPDATE task SET title = \(dialect.placeholder(1))", []),
+            ("two statements", "DELETE FROM todo WHERE id = 1; DROP TABLE todo", [Value]()),
+            ("a missing binding", "UPDATE todo SET title = \(dialect.placeholder(1))", []),
         ] {
             do {
                 _ = try await store.write { tx in try tx.execute(sql, bindings) }
                 throw ConformanceFailure("\(what) ran")
             } catch is FetchKitError {}
         }
-        let count = try await store.count(FetchRequest(entity: "Task"))
-        try expect(count == 10, "refused statements changed the tasks: \(count)")
+        let count = try await store.count(FetchRequest(entity: "Todo"))
+        try expect(count == 10, "refused statements changed the todos: \(count)")
     }
 
     func checkConstraintViolations(on store: any PersistentStore) async throws {
         let writes: [(String, Set<FetchKitError.Constraint>, @Sendable (any WriteTransaction) throws -> Void)] = [
-            ("a duplicate integer key", [.primaryKey, .unique], { tx in _ = try tx.insert(Fixtures.TaskRecord(id: 1, title: "dup")) }),
+            ("a duplicate integer key", [.primaryKey, .unique], { tx in _ = try tx.insert(Fixtures.TodoRecord(id: 1, title: "dup")) }),
             ("a duplicate text key", [.primaryKey, .unique], { tx in
                 try tx.insert(Fixtures.NoteRecord(slug: "s", body: "b"))
                 try tx.insert(Fixtures.NoteRecord(slug: "s", body: "c"))
             }),
-            ("a NULL in a required attribute", [.notNull], { tx in _ = try tx.insert(["title": .null], into: "Task") }),
-            ("a dangling foreign key", [.foreignKey], { tx in _ = try tx.insert(Fixtures.TaskRecord(title: "orphan", categoryID: 42)) }),
+            ("a NULL in a required attribute", [.notNull], { tx in _ = try tx.insert(["title": .null], into: "Todo") }),
+            ("a dangling foreign key", [.foreignKey], { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "orphan", categoryID: 42)) }),
         ]
         for (what, kinds, write) in writes {
             do {
@@ -60,15 +60,15 @@ extension StoreConformance {
                 if kind == .notNull { try expect(name.contains("title"), "the NULL was reported in \(name)") }
             }
         }
-        let tasks = try await store.count(FetchRequest(entity: "Task"))
+        let todos = try await store.count(FetchRequest(entity: "Todo"))
         let notes = try await store.count(FetchRequest(entity: "Note"))
-        try expect(tasks == 10 && notes == 0, "failed writes left rows: \(tasks) tasks, \(notes) notes")
+        try expect(todos == 10 && notes == 0, "failed writes left rows: \(todos) todos, \(notes) notes")
     }
 
     func checkWrongEntity(on store: any PersistentStore) async throws {
         do {
-            _ = try await store.fetch(FetchRequest(entity: "Category"), as: Fixtures.TaskRecord.self)
-            throw ConformanceFailure("Task records decoded from a Category request")
+            _ = try await store.fetch(FetchRequest(entity: "Category"), as: Fixtures.TodoRecord.self)
+            throw ConformanceFailure("Todo records decoded from a Category request")
         } catch is FetchKitError {}
     }
 }

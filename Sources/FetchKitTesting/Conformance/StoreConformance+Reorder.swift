@@ -9,12 +9,12 @@ extension StoreConformance {
     /// The requests users reorder: sections through a relationship with fractional (nullable) and integer
     /// order keys, sections by an attribute, and no sections.
     static let reorderRequests: [FetchRequest] = [
-        FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
                      sectionNameKeyPath: "category.name"),
-        FetchRequest(entity: "Task", sortDescriptors: [.ascending("category.name"), .ascending("priority")],
+        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("priority")],
                      sectionNameKeyPath: "category.name"),
-        FetchRequest(entity: "Task", sortDescriptors: [.ascending("done"), .ascending("priority")], sectionNameKeyPath: "done"),
-        FetchRequest(entity: "Task", sortDescriptors: [.ascending("ordering")]),
+        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("done"), .ascending("priority")], sectionNameKeyPath: "done"),
+        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),
     ]
 
     /// The reordering checks.
@@ -111,7 +111,7 @@ extension StoreConformance {
     }
 
     func checkMoveBasics(on store: any PersistentStore) async throws {
-        // Home holds tasks 5 and 6; Errands 4 and 3 (by ordering: NULL first). Drag 5 and 6 into Errands.
+        // Home holds todos 5 and 6; Errands 4 and 3 (by ordering: NULL first). Drag 5 and 6 into Errands.
         let controller = ResultsController(store: store, request: Self.reorderRequests[0])
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder
@@ -129,11 +129,11 @@ extension StoreConformance {
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         let errands = controller.sections[1].objects.map { $0["id", as: Int64.self] ?? -1 }
         try expect(errands == [4, 5, 3, 6], "Errands \(errands)")
-        let categories = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id IN {5, 6}")))
+        let categories = try await store.fetch(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {5, 6}")))
             .map { $0["categoryID"] ?? .null }
-        try expect(categories == [.integer(3), .integer(3)], "the moved tasks' categories \(categories)")
+        try expect(categories == [.integer(3), .integer(3)], "the moved todos' categories \(categories)")
 
-        let unsorted = ResultsController(store: store, request: FetchRequest(entity: "Task", sortDescriptors: [.ascending("title")]))
+        let unsorted = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]))
         try await unsorted.performFetch()
         do {
             try await unsorted.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
@@ -141,9 +141,9 @@ extension StoreConformance {
         } catch FetchKitError.unsupported {}
         // A tiebreak after the order attribute is refused with the reason, and nothing is written.
         let tiebreak = ResultsController(store: store, request: FetchRequest(
-            entity: "Task", sortDescriptors: [.ascending("ordering"), .ascending("title")]))
+            entity: "Todo", sortDescriptors: [.ascending("ordering"), .ascending("title")]))
         try await tiebreak.performFetch()
-        let before = try await store.fetch(FetchRequest(entity: "Task"))
+        let before = try await store.fetch(FetchRequest(entity: "Todo"))
         do {
             try await tiebreak.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
             throw ConformanceFailure("a request with a sort descriptor after the order attribute took a move")
@@ -151,7 +151,7 @@ extension StoreConformance {
             try expect(message.contains("'ordering' as the last sort descriptor") && message.contains("'title'"),
                        "the refusal does not say why: \(message)")
         }
-        try expect(try await store.fetch(FetchRequest(entity: "Task")) == before, "a refused move wrote rows")
+        try expect(try await store.fetch(FetchRequest(entity: "Todo")) == before, "a refused move wrote rows")
         do {
             try await controller.moveObject(from: RowPath(section: 7, row: 0), to: RowPath(section: 0, row: 0))
             throw ConformanceFailure("a move from outside the results was accepted")
@@ -166,12 +166,12 @@ extension StoreConformance {
         let keys = { (section: String) in
             controller.sections.first { $0.name == section }?.objects.map { $0["id"] ?? .null } ?? []
         }
-        // The user sees Errands as [4, 3] and drops Home's task 6 just above task 3 (at index 1). Before the
-        // controller runs the move, another writer inserts a task between them: by index, the drop would now
-        // land above the new task.
+        // The user sees Errands as [4, 3] and drops Home's todo 6 just above todo 3 (at index 1). Before the
+        // controller runs the move, another writer inserts a todo between them: by index, the drop would now
+        // land above the new todo.
         try expect(keys("Errands") == [4, 3], "Errands \(keys("Errands"))")
         let inserted = try await store.write { tx in
-            try tx.insert(["title": "Buy stamps", "priority": 1, "done": false, "categoryID": 3, "ordering": -5.0], into: "Task")
+            try tx.insert(["title": "Buy stamps", "priority": 1, "done": false, "categoryID": 3, "ordering": -5.0], into: "Todo")
         }
         await controller.sync()
         try expect(keys("Errands") == [4, inserted, 3], "Errands after the insert \(keys("Errands"))")

@@ -58,7 +58,7 @@ extension StoreConformance {
         }
 
         /// The user drags the row at `from` to `to`: the table shows it there at once and tells the controller.
-        func drop(from: RowPath, to: RowPath, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>) -> _Concurrency.Task<Void, any Error> {
+        func drop(from: RowPath, to: RowPath, tell: (RowPath, RowPath, Value, MoveDestination) -> Task<Void, any Error>) -> Task<Void, any Error> {
             let key = shown[from.section].rows.remove(at: from.row)
             shown[to.section].rows.insert(key, at: to.row)
             let next = shown[to.section].rows.dropFirst(to.row + 1).first
@@ -68,8 +68,8 @@ extension StoreConformance {
         /// A random drop in what the table shows, told through `tell` in the same turn; `nil` when it shows no
         /// row.
         func randomDrop(
-            _ random: inout SeededRandom, tell: (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>
-        ) -> _Concurrency.Task<Void, any Error>? {
+            _ random: inout SeededRandom, tell: (RowPath, RowPath, Value, MoveDestination) -> Task<Void, any Error>
+        ) -> Task<Void, any Error>? {
             let counts = shown.map(\.rows.count)
             let sources = counts.indices.filter { counts[$0] > 0 }
             guard !sources.isEmpty else { return nil }
@@ -123,19 +123,19 @@ extension StoreConformance {
     /// waits for both and returns how many drops failed because their row or neighbour left meanwhile.
     private func drops(
         _ count: Int, on ui: TableUI, seeds: (drops: UInt64, writes: UInt64), writes: Int, store: any PersistentStore,
-        tell: @escaping @Sendable (RowPath, RowPath, Value, MoveDestination) -> _Concurrency.Task<Void, any Error>
+        tell: @escaping @Sendable (RowPath, RowPath, Value, MoveDestination) -> Task<Void, any Error>
     ) async throws -> Int {
-        let writing = _Concurrency.Task {
+        let writing = Task {
             var random = SeededRandom(seed: seeds.writes)
             return try await RandomOperation.writeTransactions(writes, to: store, using: &random)
         }
         var random = SeededRandom(seed: seeds.drops)
-        var moves: [_Concurrency.Task<Void, any Error>] = []
+        var moves: [Task<Void, any Error>] = []
         for _ in 0..<count {
             // Chosen and dropped in one turn of the table's actor: no batch comes between.
             guard let move = await ui.randomDrop(&random, tell: tell) else { break }
             moves.append(move)
-            try await _Concurrency.Task.sleep(for: .milliseconds(random.int(0..<3)))
+            try await Task.sleep(for: .milliseconds(random.int(0..<3)))
         }
         _ = try await writing.value
         var failed = 0
@@ -149,15 +149,15 @@ extension StoreConformance {
     }
 
     func checkCommitBetweenDropAndMove(byKey: Bool, on store: any PersistentStore) async throws {
-        // Sections "", Errands, Home, Work; Home holds tasks 5 and 6.
+        // Sections "", Errands, Home, Work; Home holds todos 5 and 6.
         let (ui, adapter, controller) = try await tableController(on: store)
         for round in 0..<4 {
             let hold = await controller.holdProcessing()
-            // Another writer commits: a task at the top of Errands, one out of Home, a rename.
+            // Another writer commits: a todo at the top of Errands, one out of Home, a rename.
             try await store.write { tx in
                 _ = try tx.insert(["title": .text("errand \(round)"), "priority": 1, "done": false, "categoryID": 3,
-                                   "ordering": .double(-100 - Double(round))], into: "Task")
-                _ = try tx.update("Task", key: 7, set: ["title": .text("renamed \(round)")])
+                                   "ordering": .double(-100 - Double(round))], into: "Todo")
+                _ = try tx.update("Todo", key: 7, set: ["title": .text("renamed \(round)")])
             }
             await hold.waitForRoutedChanges()
             // The user drops the first row of Home at the top of Errands: the writer's batch is computed from
@@ -178,7 +178,7 @@ extension StoreConformance {
             // Home refills for the next round.
             try await store.write { tx in
                 _ = try tx.insert(["title": .text("home \(round)"), "priority": 1, "done": false, "categoryID": 2,
-                                   "ordering": .double(Double(round))], into: "Task")
+                                   "ordering": .double(Double(round))], into: "Todo")
             }
             try await checkTable(ui, controller, in: store)
         }
@@ -201,8 +201,8 @@ extension StoreConformance {
         try await controller.performFetch()
         let updates = controller.updates()
         // The reader applies each element on the table's actor; the drops run there too, between elements.
-        let reading = _Concurrency.Task { try await ui.read(updates) }
-        while await !ui.hasResults { try await _Concurrency.Task.sleep(for: .milliseconds(5)) }
+        let reading = Task { try await ui.read(updates) }
+        while await !ui.hasResults { try await Task.sleep(for: .milliseconds(5)) }
         _ = try await drops(60, on: ui, seeds: (19, 43), writes: 100, store: store) { from, to, key, destination in
             from.row % 2 == 0 ? updates.userMovedRow(from: from, to: to) : updates.userMovedRow(withKey: key, to: destination)
         }
@@ -210,7 +210,7 @@ extension StoreConformance {
         // The reader catches up with the controller's results.
         let deadline = ContinuousClock.now + .seconds(30)
         while await ui.shown.map(\.rows) != TableUI.shown(controller.snapshot).map(\.rows), ContinuousClock.now < deadline {
-            try await _Concurrency.Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(20))
         }
         reading.cancel()
         let (shown, failures) = await (ui.shown, ui.failures)

@@ -19,30 +19,30 @@ extension StoreConformance {
         ]
     }
 
-    /// Tasks at the extremes of every attribute type.
-    static let extremeTasks: [Fixtures.TaskRecord] = [
+    /// Todos at the extremes of every attribute type.
+    static let extremeTodos: [Fixtures.TodoRecord] = [
         .init(title: "min", notes: "", priority: Int.min, ordering: -0.0, done: false,
               due: Date(microsecondsSince1970: -62_135_596_800_000_000), attachment: Data()),
         .init(title: "max", notes: "日本語 🎉 e\u{301} Zürich \"quoted\" 'single'", priority: Int.max,
               ordering: .infinity, done: true, due: Date(microsecondsSince1970: 1_700_000_000_123_456),
               attachment: Data([0, 0, 255])),
-        .init(title: "x'); DROP TABLE task; --", notes: nil, priority: 0, ordering: -.infinity, done: false,
+        .init(title: "x'); DROP TABLE todo; --", notes: nil, priority: 0, ordering: -.infinity, done: false,
               due: Date(microsecondsSince1970: 1), attachment: Data(repeating: 7, count: 100_000)),
         .init(title: "tiny", priority: 1, ordering: .leastNonzeroMagnitude, due: Date(microsecondsSince1970: -1)),
         .init(title: "", priority: -1, ordering: 0.0),
     ]
 
-    private func tasks(after key: Int64, _ store: any PersistentStore) async throws -> [Fixtures.TaskRecord] {
+    private func todos(after key: Int64, _ store: any PersistentStore) async throws -> [Fixtures.TodoRecord] {
         try await store.fetch(
-            FetchRequest(Fixtures.TaskRecord.self, predicate: try FetchPredicate(format: "id > %d", key),
+            FetchRequest(Fixtures.TodoRecord.self, predicate: try FetchPredicate(format: "id > %d", key),
                          sortDescriptors: [.ascending("id")]),
-            as: Fixtures.TaskRecord.self)
+            as: Fixtures.TodoRecord.self)
     }
 
     func checkExtremeRecords(on store: any PersistentStore) async throws {
-        let inserted = try await store.write { tx in try Self.extremeTasks.map { try tx.insert($0) } }
+        let inserted = try await store.write { tx in try Self.extremeTodos.map { try tx.insert($0) } }
         try ConformanceFailure.require(inserted.map(\.id) == [11, 12, 13, 14, 15], "keys \(inserted.map(\.id))")
-        let fetched = try await tasks(after: 10, store)
+        let fetched = try await todos(after: 10, store)
         try ConformanceFailure.require(fetched == inserted, "fetched \(fetched.map(\.title)) differ from those inserted")
         let zero = fetched.first?.ordering
         try ConformanceFailure.require(zero == 0 && zero?.sign == .minus, "-0.0 came back as \(String(describing: zero))")
@@ -56,9 +56,9 @@ extension StoreConformance {
             "title": "row", "notes": .null, "priority": .integer(Int64.min), "ordering": .double(-0.0),
             "done": true, "due": .date(due), "attachment": .blob(Data()),
         ]
-        let key = try await store.write { tx in try tx.insert(row, into: "Task") }
+        let key = try await store.write { tx in try tx.insert(row, into: "Todo") }
         try ConformanceFailure.require(key == .integer(11), "the row's key \(key)")
-        let rows = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id == 11")))
+        let rows = try await store.fetch(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id == 11")))
         guard let fetched = rows.first else { throw ConformanceFailure("the inserted row was not found") }
         let expected: [String: Value] = [
             "id": .integer(11), "title": .text("row"), "notes": .null, "priority": .integer(Int64.min),
@@ -74,17 +74,17 @@ extension StoreConformance {
     }
 
     func checkInvalidValues(on store: any PersistentStore) async throws {
-        for (what, task) in [("NaN", Fixtures.TaskRecord(title: "nan", ordering: .nan)),
-                             ("NUL", Fixtures.TaskRecord(title: "nul\u{0}byte"))] {
+        for (what, todo) in [("NaN", Fixtures.TodoRecord(title: "nan", ordering: .nan)),
+                             ("NUL", Fixtures.TodoRecord(title: "nul\u{0}byte"))] {
             do {
                 try await store.write { tx in
-                    try tx.insert(Fixtures.TaskRecord(title: "written first"))
-                    try tx.insert(task)
+                    try tx.insert(Fixtures.TodoRecord(title: "written first"))
+                    try tx.insert(todo)
                 }
                 throw ConformanceFailure("a \(what) value was written")
             } catch is FetchKitError {}
         }
-        let count = try await store.count(FetchRequest(entity: "Task"))
+        let count = try await store.count(FetchRequest(entity: "Todo"))
         try ConformanceFailure.require(count == 10, "rejected writes left \(count - 10) rows")
     }
 

@@ -11,19 +11,19 @@ extension StoreConformance {
     }
 
     func checkWireClient(on store: any PersistentStore) async throws {
-        let requests = Self.liveRequests.filter { $0.entityName == "Task" }
-        var clients: [(ResultsController<Fixtures.TaskRecord>, ChangesetRecorder<ResultsController<Fixtures.TaskRecord>>)] = []
-        var lists: [WireList<Fixtures.TaskRecord>] = []
+        let requests = Self.liveRequests.filter { $0.entityName == "Todo" }
+        var clients: [(ResultsController<Fixtures.TodoRecord>, ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>)] = []
+        var lists: [WireList<Fixtures.TodoRecord>] = []
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         for request in requests {
-            let controller = ResultsController(store: store, request: request, as: Fixtures.TaskRecord.self)
-            let recorder = ChangesetRecorder<ResultsController<Fixtures.TaskRecord>>()
+            let controller = ResultsController(store: store, request: request, as: Fixtures.TodoRecord.self)
+            let recorder = ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>()
             controller.delegate = recorder
             try await controller.performFetch()
-            var list = WireList<Fixtures.TaskRecord>()
+            var list = WireList<Fixtures.TodoRecord>()
             let first = try encoder.encode(WireChangeset(inserting: controller.snapshot))
-            try list.apply(try decoder.decode(WireChangeset<Fixtures.TaskRecord>.self, from: first))
+            try list.apply(try decoder.decode(WireChangeset<Fixtures.TodoRecord>.self, from: first))
             clients.append((controller, recorder))
             lists.append(list)
         }
@@ -36,7 +36,7 @@ extension StoreConformance {
                 for update in recorder.takeBatches() {
                     let message = try encoder.encode(WireChangeset(update))
                     do {
-                        try lists[index].apply(try decoder.decode(WireChangeset<Fixtures.TaskRecord>.self, from: message))
+                        try lists[index].apply(try decoder.decode(WireChangeset<Fixtures.TodoRecord>.self, from: message))
                     } catch {
                         throw ConformanceFailure("step \(step), request \(index): \(error); batch \(String(decoding: message, as: UTF8.self)); "
                                                  + "client had \(lists[index].sections.map { ($0.name, $0.objects.map(\.id)) })")
@@ -52,12 +52,12 @@ extension StoreConformance {
         }
         try expect(batches > 300, "only \(batches) batches")
         // A client that missed a batch finds out.
-        var stale = WireList<Fixtures.TaskRecord>()
+        var stale = WireList<Fixtures.TodoRecord>()
         do {
             try stale.apply(WireChangeset(
                 transactionID: nil, sectionCountsBefore: [3], sectionCountsAfter: [3], sectionDeletes: [], sectionInserts: [],
                 sectionMoves: [], rowDeletes: [], rowInserts: [], rowMoves: [], rowUpdates: []))
             throw ConformanceFailure("a client out of step applied a batch")
-        } catch is WireList<Fixtures.TaskRecord>.Mismatch {}
+        } catch is WireList<Fixtures.TodoRecord>.Mismatch {}
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// The write checks: inserts, updates, upserts and deletes of records and rows, bulk writes, rollbacks and
 /// fetches inside a write, against the seeded fixtures.
 extension StoreConformance {
-    typealias Task = Fixtures.TaskRecord
+    typealias Todo = Fixtures.TodoRecord
     typealias Category = Fixtures.CategoryRecord
     typealias Note = Fixtures.NoteRecord
 
@@ -24,8 +24,8 @@ extension StoreConformance {
         ]
     }
 
-    private func tasks(_ store: any PersistentStore) async throws -> [Task] {
-        try await store.fetch(FetchRequest(Task.self, sortDescriptors: [.ascending("id")]), as: Task.self)
+    private func todos(_ store: any PersistentStore) async throws -> [Todo] {
+        try await store.fetch(FetchRequest(Todo.self, sortDescriptors: [.ascending("id")]), as: Todo.self)
     }
 
     private func count(_ entity: String, _ store: any PersistentStore) async throws -> Int {
@@ -44,22 +44,22 @@ extension StoreConformance {
 
     func checkInsertRecords(on store: any PersistentStore) async throws {
         let (assigned, explicit) = try await store.write { tx in
-            (try tx.insert(Task(title: "new")), try tx.insert(Task(id: 100, title: "explicit")))
+            (try tx.insert(Todo(title: "new")), try tx.insert(Todo(id: 100, title: "explicit")))
         }
         try ConformanceFailure.require(assigned.id == 11 && assigned.title == "new", "assigned \(assigned)")
         try ConformanceFailure.require(explicit.id == 100, "explicit \(explicit)")
         // The next key the store assigns is above every key present, chosen or assigned.
-        let next = try await store.write { tx in try tx.insert(Task(title: "next")) }
+        let next = try await store.write { tx in try tx.insert(Todo(title: "next")) }
         try ConformanceFailure.require(next.id == 101, "after key 100 the store assigned \(String(describing: next.id))")
-        try ConformanceFailure.require(try await count("Task", store) == 13, "task count")
+        try ConformanceFailure.require(try await count("Todo", store) == 13, "todo count")
     }
 
     func checkInsertRows(on store: any PersistentStore) async throws {
-        let key = try await store.write { tx in try tx.insert(["title": "row task"], into: "Task") }
+        let key = try await store.write { tx in try tx.insert(["title": "row todo"], into: "Todo") }
         try ConformanceFailure.require(key == .integer(11), "row insert returned \(key)")
         let textKey = try await store.write { tx in try tx.insert(["slug": "a", "body": "b"], into: "Note") }
         try ConformanceFailure.require(textKey == .text("a"), "text key \(textKey)")
-        let rows = try await store.fetch(FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "id == %d", 11)))
+        let rows = try await store.fetch(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id == %d", 11)))
         try ConformanceFailure.require(rows.first?["priority"] == .integer(0) && rows.first?["done"] == .bool(false),
                                        "defaults: \(String(describing: rows.first))")
         let notes = try await store.fetch(FetchRequest(Note.self), as: Note.self)
@@ -67,37 +67,37 @@ extension StoreConformance {
     }
 
     func checkUpdateRecords(on store: any PersistentStore) async throws {
-        guard var task = Fixtures.sampleTasks.first else { return }
-        task.title = "Rewritten"
-        task.notes = nil
-        task.ordering = -0.0
-        try await store.write { [task] tx in try tx.update(task) }
-        let fetched = try await tasks(store)
-        try ConformanceFailure.require(fetched.first == task, "updated record \(String(describing: fetched.first))")
+        guard var todo = Fixtures.sampleTodos.first else { return }
+        todo.title = "Rewritten"
+        todo.notes = nil
+        todo.ordering = -0.0
+        try await store.write { [todo] tx in try tx.update(todo) }
+        let fetched = try await todos(store)
+        try ConformanceFailure.require(fetched.first == todo, "updated record \(String(describing: fetched.first))")
         try ConformanceFailure.require(fetched.first?.ordering?.sign == .minus, "-0.0 kept its sign")
-        _ = try await failure("updating a missing row") { try await store.write { tx in try tx.update(Task(id: 999, title: "ghost")) } }
-        _ = try await failure("updating a record without a key") { try await store.write { tx in try tx.update(Task(title: "no key")) } }
+        _ = try await failure("updating a missing row") { try await store.write { tx in try tx.update(Todo(id: 999, title: "ghost")) } }
+        _ = try await failure("updating a record without a key") { try await store.write { tx in try tx.update(Todo(title: "no key")) } }
         try ConformanceFailure.require(
-            try await tasks(store).dropFirst().elementsEqual(Fixtures.sampleTasks.dropFirst()), "other rows unchanged")
+            try await todos(store).dropFirst().elementsEqual(Fixtures.sampleTodos.dropFirst()), "other rows unchanged")
     }
 
     func checkByKey(on store: any PersistentStore) async throws {
         let results = try await store.write { tx in
             [
-                try tx.update("Task", key: 2, set: ["done": false, "priority": 9]),
-                try tx.update("Task", key: 999, set: ["done": false]),
-                try tx.delete("Task", key: 3),
-                try tx.delete("Task", key: 3),
-                try tx.delete(Task(id: 4, title: "Buy milk")),
-                try tx.delete(Task(title: "never inserted")),
+                try tx.update("Todo", key: 2, set: ["done": false, "priority": 9]),
+                try tx.update("Todo", key: 999, set: ["done": false]),
+                try tx.delete("Todo", key: 3),
+                try tx.delete("Todo", key: 3),
+                try tx.delete(Todo(id: 4, title: "Buy milk")),
+                try tx.delete(Todo(title: "never inserted")),
                 try tx.update("Note", key: "none", set: ["body": "x"]),
             ]
         }
         try ConformanceFailure.require(results == [true, false, true, false, true, false, false], "results \(results)")
-        let remaining = try await tasks(store)
+        let remaining = try await todos(store)
         try ConformanceFailure.require(remaining.map(\.id) == [1, 2, 5, 6, 7, 8, 9, 10], "remaining \(remaining.map(\.id))")
         let second = remaining.dropFirst().first
-        try ConformanceFailure.require(second?.priority == 9 && second?.done == false, "task 2 \(String(describing: second))")
+        try ConformanceFailure.require(second?.priority == 9 && second?.done == false, "todo 2 \(String(describing: second))")
     }
 
     func checkUpserts(on store: any PersistentStore) async throws {
@@ -123,16 +123,16 @@ extension StoreConformance {
     func checkBulk(on store: any PersistentStore) async throws {
         let (updated, deleted) = try await store.write { tx in
             (
-                try tx.update("Task", where: try FetchPredicate(format: "done == YES"), set: ["priority": 0]),
-                try tx.delete("Task", where: try FetchPredicate(format: "category.name == %@", "Home"))
+                try tx.update("Todo", where: try FetchPredicate(format: "done == YES"), set: ["priority": 0]),
+                try tx.delete("Todo", where: try FetchPredicate(format: "category.name == %@", "Home"))
             )
         }
         try ConformanceFailure.require(updated == 4 && deleted == 2, "updated \(updated), deleted \(deleted)")
-        let done = try await store.fetch(FetchRequest(Task.self, predicate: try FetchPredicate(format: "done == YES")), as: Task.self)
-        try ConformanceFailure.require(done.allSatisfy { $0.priority == 0 }, "done tasks \(done)")
-        try ConformanceFailure.require(try await count("Task", store) == 8, "task count")
-        let none = try await store.write { tx in try tx.delete("Task", where: .false) }
-        let all = try await store.write { tx in try tx.delete("Task", where: .true) }
+        let done = try await store.fetch(FetchRequest(Todo.self, predicate: try FetchPredicate(format: "done == YES")), as: Todo.self)
+        try ConformanceFailure.require(done.allSatisfy { $0.priority == 0 }, "done todos \(done)")
+        try ConformanceFailure.require(try await count("Todo", store) == 8, "todo count")
+        let none = try await store.write { tx in try tx.delete("Todo", where: .false) }
+        let all = try await store.write { tx in try tx.delete("Todo", where: .true) }
         try ConformanceFailure.require(none == 0 && all == 8, "deleted \(none) then \(all)")
     }
 
@@ -165,9 +165,9 @@ extension StoreConformance {
 
     func checkFetchInsideWrite(on store: any PersistentStore) async throws {
         let (rows, records) = try await store.write { tx in
-            try tx.delete("Task", where: .true)
-            try tx.insert(Task(title: "only"))
-            return (try tx.fetch(FetchRequest(entity: "Task")), try tx.fetch(FetchRequest(Task.self), as: Task.self))
+            try tx.delete("Todo", where: .true)
+            try tx.insert(Todo(title: "only"))
+            return (try tx.fetch(FetchRequest(entity: "Todo")), try tx.fetch(FetchRequest(Todo.self), as: Todo.self))
         }
         try ConformanceFailure.require(rows.count == 1 && records.map(\.title) == ["only"], "inside the write: \(records)")
     }
@@ -179,27 +179,27 @@ extension StoreConformance {
                 .map { $0["id", as: Int64.self] ?? -1 }
         }
         let updated = try await store.write { tx in
-            try tx.update("Task", where: try FetchPredicate(format: "category.name == 'Home'"), set: ["done": true])
+            try tx.update("Todo", where: try FetchPredicate(format: "category.name == 'Home'"), set: ["done": true])
         }
         try ConformanceFailure.require(updated == 2, "updated through a to-one: \(updated)")
-        let done = try await ids("Task", "done == YES")
+        let done = try await ids("Todo", "done == YES")
         try ConformanceFailure.require(done == [2, 5, 6, 8, 10], "done \(done)")
         let positioned = try await store.write { tx in
-            try tx.update("Category", where: try FetchPredicate(format: "ANY tasks.priority >= 5"), set: ["position": 9])
+            try tx.update("Category", where: try FetchPredicate(format: "ANY todos.priority >= 5"), set: ["position": 9])
         }
         let nine = try await ids("Category", "position == 9")
         try ConformanceFailure.require(positioned == 1 && nine == [2], "updated through a to-many: \(positioned), \(nine)")
         let deleted = try await store.write { tx in
-            try tx.delete("Task", where: try FetchPredicate(format: "category.position == 2"))
+            try tx.delete("Todo", where: try FetchPredicate(format: "category.position == 2"))
         }
-        let left = try await ids("Task", "TRUEPREDICATE")
+        let left = try await ids("Todo", "TRUEPREDICATE")
         try ConformanceFailure.require(deleted == 2 && left == [1, 2, 5, 6, 7, 8, 9, 10], "deleted \(deleted), left \(left)")
         try await store.write { tx in
-            try tx.upsert(["id": 1, "title": "Changed"], into: "Task")
-            try tx.upsert(["id": 12, "title": "New"], into: "Task")
+            try tx.upsert(["id": 1, "title": "Changed"], into: "Todo")
+            try tx.upsert(["id": 12, "title": "New"], into: "Todo")
         }
         let rows = try await store.fetch(FetchRequest(
-            entity: "Task", predicate: try FetchPredicate(format: "SELF IN {1, 12}"), propertiesToFetch: ["title", "priority"]))
+            entity: "Todo", predicate: try FetchPredicate(format: "SELF IN {1, 12}"), propertiesToFetch: ["title", "priority"]))
         try ConformanceFailure.require(
             rows.map { $0["title"] ?? .null } == [.text("Changed"), .text("New")]
                 && rows.map { $0["priority"] ?? .null } == [.integer(3), .integer(0)],

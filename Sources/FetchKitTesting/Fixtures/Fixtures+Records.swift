@@ -16,9 +16,9 @@ extension Fixtures {
         }
     }
 
-    /// A typed `Task` record; `categoryID` maps to the `category_id` column through the entity.
-    public struct TaskRecord: Record, Equatable {
-        public static let entity = Fixtures.task
+    /// A typed `Todo` record; `categoryID` maps to the `category_id` column through the entity.
+    public struct TodoRecord: Record, Equatable {
+        public static let entity = Fixtures.todo
         public var id: Int64?
         public var title: String
         public var notes: String?

@@ -1,10 +1,10 @@
 import FetchKit
 import Foundation
 
-/// Shared fixtures: the task-list schema every backend's tests and the demo use.
+/// Shared fixtures: the todo-list schema every backend's tests and the demo use.
 ///
-/// - `Category` (integer key): `name`, `position`; to-many `tasks`.
-/// - `Task` (integer key): `title`, `notes?`, `priority`, `ordering?` (double), `done`, `due?` (date),
+/// - `Category` (integer key): `name`, `position`; to-many `todos`.
+/// - `Todo` (integer key): `title`, `notes?`, `priority`, `ordering?` (double), `done`, `due?` (date),
 ///   `attachment?` (binary), `categoryID?` → to-one `category`.
 /// - `Note` (text key `slug`): `body`, `pinned`.
 public enum Fixtures {
@@ -15,11 +15,11 @@ public enum Fixtures {
             Attribute("name", .text, indexed: true),
             Attribute("position", .integer, default: 0),
         ],
-        relationships: [.toMany("tasks", to: "Task", inverse: "category")])
+        relationships: [.toMany("todos", to: "Todo", inverse: "category")])
 
-    /// The `Task` entity.
-    public static let task = Entity(
-        "Task", table: "task", primaryKey: .integer("id"),
+    /// The `Todo` entity.
+    public static let todo = Entity(
+        "Todo", table: "todo", primaryKey: .integer("id"),
         attributes: [
             Attribute("title", .text, indexed: true),
             Attribute("notes", .text, optional: true),
@@ -40,10 +40,10 @@ public enum Fixtures {
             Attribute("pinned", .bool, default: false),
         ])
 
-    /// The schema of `Category`, `Task` and `Note`.
+    /// The schema of `Category`, `Todo` and `Note`.
     public static let schema: Schema = {
         do {
-            return try Schema([category, task, note])
+            return try Schema([category, todo, note])
         } catch {
             preconditionFailure("the fixture schema is inconsistent: \(error)")
         }

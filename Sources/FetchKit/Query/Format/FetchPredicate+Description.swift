@@ -9,8 +9,8 @@ extension FetchPredicate {
     /// The format-string form: parsing it gives back an equal predicate.
     ///
     /// ```swift
-    /// let p = try FetchPredicate(format: "name beginswith[c] 'a' && !(tasks.@count > 2)")
-    /// p.predicateFormat   // name BEGINSWITH[c] "a" AND NOT tasks.@count > 2
+    /// let p = try FetchPredicate(format: "name beginswith[c] 'a' && !(todos.@count > 2)")
+    /// p.predicateFormat   // name BEGINSWITH[c] "a" AND NOT todos.@count > 2
     /// ```
     ///
     /// Parentheses appear only where precedence needs them (`NOT` > `AND` > `OR`) or to keep a nested

@@ -3,7 +3,7 @@ extension FetchPredicate {
     ///
     /// ```swift
     /// let p = try FetchPredicate(format: "done == NO AND category.name BEGINSWITH[c] %@", "work")
-    /// let q = try FetchPredicate(format: "ANY tags.name IN %@ OR %K.@count > %d", ["a", "b"], "tasks", 2)
+    /// let q = try FetchPredicate(format: "ANY tags.name IN %@ OR %K.@count > %d", ["a", "b"], "todos", 2)
     /// ```
     ///
     /// The grammar is NSPredicate's: comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `BETWEEN`,

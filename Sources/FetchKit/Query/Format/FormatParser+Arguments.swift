@@ -59,7 +59,7 @@ extension FormatParser {
     }
 
     /// The key path a `%K` argument names: names joined by dots, optionally ending in `.@count` or holding
-    /// an aggregate (`tasks.@sum.estimate`).
+    /// an aggregate (`todos.@sum.estimate`).
     ///
     /// A key is an attribute's or relationship's name, never a column's: a column named `first name` is declared
     /// as an attribute with a plain name (`Attribute("firstName", .text, column: "first name")`), so that a

@@ -51,7 +51,7 @@ extension FormatParser {
     // MARK: - Key paths
 
     /// A key path that starts at the current token, a name or `%K` (after `SELF.` or `@sum.`), or with
-    /// `fromVariable` also a subquery variable (`$t.category.tasks`).
+    /// `fromVariable` also a subquery variable (`$t.category.todos`).
     mutating func parseKeyPathStart(
         after what: String, fromVariable: Bool = false
     ) throws(FetchKitError) -> FetchPredicate.Operand {
@@ -66,7 +66,7 @@ extension FormatParser {
             guard case .key(let key) = operand, case .dot = token.kind else { return operand }
             return try parseKeyPath(key.components, start: start)
         case .variable(let name) where fromVariable:
-            // `SUBQUERY($t.category.tasks, …)`: a nested subquery's collection from an outer variable.
+            // `SUBQUERY($t.category.todos, …)`: a nested subquery's collection from an outer variable.
             try advance()
             return try parseKeyPath(["$" + name], start: start)
         default:
@@ -91,17 +91,17 @@ extension FormatParser {
         return function
     }
 
-    /// `@avg.tasks.priority`: an aggregate written before its key path, which is split before its last key.
+    /// `@avg.todos.priority`: an aggregate written before its key path, which is split before its last key.
     mutating func parsePrefixAggregate(_ name: String, start: Int) throws(FetchKitError) -> FetchPredicate.Operand {
         try advance()
         guard let function = try Self.aggregateFunction(name, at: start) else {
-            throw FetchKitError.invalidPredicate("@count needs a key path before it, as in tasks.@count", offset: start)
+            throw FetchKitError.invalidPredicate("@count needs a key path before it, as in todos.@count", offset: start)
         }
         try expect("'.' after @\(name)") { if case .dot = $0 { true } else { false } }
         let pathStart = token.start
         guard case .key(let path) = try parseKeyPathStart(after: "'@\(name).'"), path.components.count >= 2 else {
             throw FetchKitError.invalidPredicate(
-                "@\(name) needs a to-many key path and a key, as in @\(name).tasks.estimate", offset: pathStart)
+                "@\(name) needs a to-many key path and a key, as in @\(name).todos.estimate", offset: pathStart)
         }
         let collection = FetchPredicate.Key(components: Array(path.components.dropLast()), offset: path.offset)
         let value = FetchPredicate.Key(components: [path.components[path.components.count - 1]], offset: path.offset)

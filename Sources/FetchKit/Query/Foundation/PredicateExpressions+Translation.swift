@@ -16,7 +16,7 @@ extension PredicateExpressions.KeyPath: FetchPredicateTranslatable {
         return .key(translation.key(forProperty: property))
     }
 
-    /// `title` for `\Task.title` (the description Swift prints for a key path).
+    /// `title` for `\Todo.title` (the description Swift prints for a key path).
     static func propertyName(of keyPath: AnyKeyPath, root: Any.Type) -> String? {
         let description = String(describing: keyPath)
         let prefix = "\\" + String(describing: root) + "."

@@ -49,13 +49,13 @@ public final class CompositeResultsController: Sendable {
     private let emission = TransitionLock()
     private let processor: Mutex<Task<Void, Never>?> = Mutex(nil)
     /// The tasks the composite starts for its own work (see ``TaskCensus``).
-    package let tasks = TaskCensus()
+    package let census = TaskCensus()
 
     /// An empty composite; add parts, then call ``performFetch()``.
     public init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         signals = continuation
-        let task = tasks.start { [weak self] in
+        let task = census.start { [weak self] in
             for await _ in stream {
                 guard let self else { return }
                 try? await self.emission.run { await self.emitPending() }
@@ -150,7 +150,7 @@ public final class CompositeResultsController: Sendable {
 
     /// A part stopped with a permanent failure: the delegate hears of it after the batches before it.
     private func receiveFailure(_ error: FetchKitError) {
-        tasks.start { [weak self] in
+        census.start { [weak self] in
             guard let self else { return }
             try? await self.emission.run {
                 await self.emitPending()

@@ -10,20 +10,20 @@ import Synchronization
 /// changed rows are flagged, and a failed transition changes nothing.
 ///
 /// ```swift
-/// let tasks = try MultiResultsController(store: store, requests: [
-///     "all": FetchRequest(entity: "Task", sortDescriptors: [.ascending("ordering")]),
-///     "open": FetchRequest(entity: "Task", predicate: try FetchPredicate(format: "done == NO"),
+/// let todos = try MultiResultsController(store: store, requests: [
+///     "all": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),
+///     "open": FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
 ///                          sortDescriptors: [.ascending("ordering")]),
 /// ], initial: "open")
-/// tasks.delegate = tableAnimator
-/// try await tasks.performFetch()
-/// try await tasks.transition(to: "all")   // one batch: the done tasks slide in
+/// todos.delegate = tableAnimator
+/// try await todos.performFetch()
+/// try await todos.transition(to: "all")   // one batch: the done todos slide in
 /// ```
 ///
 /// Live changes keep flowing for the current request, with the multi-controller as the delegate's sender.
 public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The tasks the multi-controller's results controller starts (see ``TaskCensus``).
-    package var tasks: TaskCensus { controller.tasks }
+    package var census: TaskCensus { controller.census }
 
     /// The named requests.
     public let requests: [String: FetchRequest]

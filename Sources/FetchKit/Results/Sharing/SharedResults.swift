@@ -34,11 +34,11 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     private let outbox = Mutex(Outbox())
     /// The tasks that hand batches on: the census of the controller that formed the group.
-    private let tasks: TaskCensus
+    private let census: TaskCensus
 
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
-        tasks = leader.tasks
+        census = leader.census
     }
 
     /// Hands `update` to every follower, after the batches handed on before it.
@@ -69,7 +69,7 @@ final class SharedResults<Object: Sendable>: Sendable {
             outbox.isForwarding = true
             return true
         }
-        if start { tasks.start { await self.forwardAll() } }
+        if start { census.start { await self.forwardAll() } }
     }
 
     /// Hands on queued batches one at a time; each fans out over the cores in slices of followers, and a
