@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension PostgresStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the PostgreSQL keys of its
@@ -43,7 +43,8 @@ extension PostgresStore.Options {
         if let url = configuration.secret("fetchkit.postgres.listenerURL") {
             do {
                 listener.url = try PostgresURL(url)
-            } catch FetchKitError.invalidURL(let message) {
+            } catch let error as FetchKitError where error.code == .invalidURL {
+                let message = error.message
                 throw FetchKitError.invalidURL("fetchkit.postgres.listenerURL: \(message)")
             }
         }

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) @_spi(Benchmarks) import FetchKit
 
 extension SQLDialect {
     /// PostgreSQL (12 and later) as FetchKit's PostgreSQL store uses it.
@@ -23,7 +23,7 @@ extension SQLDialect {
     ///   `uuid`, `json`, enums, `date`, `timestamp`, …): the store reads them from the catalog when it opens
     ///   and gives the compiler a ``NativeColumn`` for each, which casts what must be cast so the column
     ///   behaves as its attribute type (enums and `citext` compare as text, `timestamp` reads as UTC, …).
-    public static let postgres = SQLDialect(
+    package static let postgres = SQLDialect(
         name: "PostgreSQL",
         placeholderStyle: .dollarNumbered,
         maxBoundParameters: 65_535,

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore: StoreBackend {
     /// `sqlite:`: `sqlite:///absolute/path.sqlite`, `sqlite:relative/path.sqlite`, or `sqlite::memory:`.

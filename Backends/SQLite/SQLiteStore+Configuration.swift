@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the SQLite keys of its

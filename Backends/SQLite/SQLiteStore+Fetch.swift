@@ -1,5 +1,5 @@
-import FetchKit
-import FetchKitDrivers
+@_spi(Backend) import FetchKit
+@_spi(Backend) import FetchKitDrivers
 
 extension SQLiteStore {
     /// Fetches the rows matching `request`, in its order, on a reader connection.

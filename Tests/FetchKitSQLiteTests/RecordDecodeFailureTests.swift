@@ -29,10 +29,11 @@ struct RecordDecodeFailureTests {
         let before = controller.fetchedObjects
         try await store.write { tx in _ = try tx.execute(#"UPDATE "task" SET "priority" = 'high' WHERE "id" = 1"#, []) }
         await controller.sync()
-        guard case .failed(.recordMapping(let entity, let detail)) = controller.status else {
+        guard case .failed(let error) = controller.status, error.code == .recordMapping, let entity = error.entity else {
             Issue.record("status \(controller.status)")
             return
         }
+        let detail = error.message
         #expect(entity == "Task" && detail.contains("priority"), "error: \(entity): \(detail)")
         #expect(delegate.recorder.failures.count == 1)
         #expect(controller.fetchedObjects == before, "a failed change was half applied")

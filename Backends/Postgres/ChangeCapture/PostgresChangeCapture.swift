@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// FetchKit's change capture in a PostgreSQL database: a trigger function in a schema of its own
@@ -121,7 +121,8 @@ struct PostgresChangeCapture {
     private static func explainingPermission(_ what: String, right: String, _ body: () throws -> Void) throws {
         do {
             try body()
-        } catch FetchKitError.permissionDenied(let message) {
+        } catch let error as FetchKitError where error.code == .permissionDenied {
+            let message = error.message
             throw FetchKitError.permissionDenied(
                 "installing \(what) needs \(right), which this role lacks (\(message)); have a role that has it run "
                     + "the SQL of `fetchkit capture-sql` (PostgresStore.changeCaptureSQL) once, as a migration")

@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension PostgresListener {
     /// Checks that `connection` — which has just issued `LISTEN` — keeps one server process for its whole

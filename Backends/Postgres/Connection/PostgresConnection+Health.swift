@@ -43,7 +43,7 @@ extension PostgresConnection {
         do {
             return try body()
         } catch let error as FetchKitError {
-            guard case .connectionLost = error, !isConnected, !brokeInTransaction else { throw error }
+            guard error.code == .connectionLost, !isConnected, !brokeInTransaction else { throw error }
             return try body()
         }
     }

@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// The result of one statement: rows of binary values, or the number of rows a command changed. Cleared
 /// (`PQclear`) when released. Used only on its connection's thread.

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// One column of an existing table, as PostgreSQL's catalog describes it.
 struct PostgresTableColumn {

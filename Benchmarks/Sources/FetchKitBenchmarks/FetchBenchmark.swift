@@ -1,5 +1,5 @@
 import CSQLiteBench
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitSQLite
 import Foundation
 

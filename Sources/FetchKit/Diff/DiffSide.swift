@@ -8,7 +8,7 @@
 /// let old = try DiffSide(sections: [(name: "A", keys: [1, 2]), (name: "B", keys: [3])])
 /// old.sectionRange(1)   // 2..<3
 /// ```
-public struct DiffSide<Key: Hashable> {
+@_spi(Benchmarks) public struct DiffSide<Key: Hashable> {
     /// Every row's primary key, in display order (sections concatenated).
     public private(set) var keys: [Key]
     /// The name of each section, unique on this side.

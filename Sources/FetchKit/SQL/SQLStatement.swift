@@ -4,7 +4,7 @@
 /// let statement = try compiler.delete(Fixtures.task, key: 7)
 /// // statement.sql == #"DELETE FROM "task" WHERE "id" = ?"#, statement.bindings == [.integer(7)]
 /// ```
-public struct SQLStatement: Sendable, Hashable {
+@_spi(Backend) public struct SQLStatement: Sendable, Hashable {
     /// The SQL text; values appear only as placeholders.
     public var sql: String
     /// The values of the placeholders, in order.
@@ -18,7 +18,7 @@ public struct SQLStatement: Sendable, Hashable {
 }
 
 /// A compiled fetch: the statement and what each selected column holds.
-public struct CompiledFetch: Sendable, Hashable {
+@_spi(Backend) public struct CompiledFetch: Sendable, Hashable {
     /// The `SELECT` statement.
     public var statement: SQLStatement
     /// The selected columns, in `SELECT` order: the primary key first, then the requested attributes,
@@ -33,7 +33,7 @@ public struct CompiledFetch: Sendable, Hashable {
 }
 
 /// One column of a fetch's result: the name rows use for it and the type to read it as.
-public struct ResultColumn: Sendable, Hashable {
+@_spi(Backend) public struct ResultColumn: Sendable, Hashable {
     /// The attribute name (`title`) or dotted key path (`category.name`).
     public var name: String
     /// How to read the column's values.
