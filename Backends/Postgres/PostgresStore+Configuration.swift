@@ -16,8 +16,8 @@ extension PostgresStore.Options {
     /// | `fetchkit.postgres.publishTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS` | how long a write waits for its change before the listener checks its connection | 2000 |
     /// | `fetchkit.postgres.notificationRowLimit` | `FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT` | above it a statement notifies a table-level hint | 1000 |
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming a key whose value is out of range;
-    ///   ``FetchKitError/invalidURL(_:)`` for a malformed listener URL (its password redacted).
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming a key whose value is out of range;
+    ///   ``FetchKitError/Code/invalidURL`` for a malformed listener URL (its password redacted).
     public init(configuration: StoreConfiguration) throws {
         self.init()
         logger = configuration.logger

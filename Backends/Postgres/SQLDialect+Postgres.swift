@@ -14,7 +14,7 @@ extension SQLDialect {
     ///   ``SQLDialect/CaseFoldComposition/lowerUpperLower``). Without ICU they use `lower(x)`, which folds by
     ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
     ///   in the database (the store checks when it opens); otherwise `[d]` throws
-    ///   ``FetchKitError/unsupported(_:)`` saying so.
+    ///   ``FetchKitError/Code/unsupported`` saying so.
     /// - `IN` lists longer than 64 values are bound as one array: `x = ANY(CAST($1 AS BIGINT[]))` (of the
     ///   column's own type when a key lookup compares a native column as it is: `uuid[]`, `bpchar[]`).
     /// - Columns it creates: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`; an integer

@@ -4,7 +4,7 @@ import FetchKitTesting
 import Testing
 
 /// A row the record type cannot decode — another writer stored text in an integer column, which SQLite's
-/// dynamic typing allows — stops a typed controller with a ``FetchKitError/recordMapping(entity:detail:)``
+/// dynamic typing allows — stops a typed controller with a ``FetchKitError/Code/recordMapping``
 /// error: never a silently stale list, never a list without the row.
 @Suite("Live records when another writer stores a value the record cannot decode")
 struct RecordDecodeFailureTests {

@@ -38,7 +38,7 @@ struct PostgresChangeCapture {
     /// `CREATE` on the database or ownership of the tables opens a store on a database whose capture a DBA
     /// installed (``script(for:namespace:)``); opening an installed database takes no lock on its tables.
     ///
-    /// - Throws: ``FetchKitError/permissionDenied(_:)`` naming what had to be installed and the right it takes,
+    /// - Throws: ``FetchKitError/Code/permissionDenied`` naming what had to be installed and the right it takes,
     ///   when the role lacks it.
     func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
         try connection.inTransaction {

@@ -6,7 +6,7 @@
 struct SQLiteSchemaValidator {
     let dialect: SQLDialect
 
-    /// Throws ``FetchKitError/schemaMismatch(table:detail:)`` naming the first column that does not fit.
+    /// Throws ``FetchKitError/Code/schemaMismatch`` naming the first column that does not fit.
     func validate(_ entity: Entity, against columns: [SQLiteTableColumn]) throws {
         func mismatch(_ detail: String) -> FetchKitError {
             .schemaMismatch(table: entity.table, detail: detail)

@@ -18,7 +18,7 @@
 
     /// Creates a side from flat keys and section boundaries.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when the names and starts differ in number, a start is out
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when the names and starts differ in number, a start is out
     ///   of order or out of range, the first start is not 0, a name repeats, or there are rows but no sections.
     public init(keys: [Key], sectionNames: [String], sectionStarts: [Int]) throws {
         try Self.validate(rowCount: keys.count, sectionNames: sectionNames, sectionStarts: sectionStarts)
@@ -36,7 +36,7 @@
 
     /// Creates a side from its sections, in order.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when a section name repeats.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when a section name repeats.
     public init(sections: [(name: String, keys: [Key])]) throws {
         var keys: [Key] = []
         keys.reserveCapacity(sections.reduce(0) { $0 + $1.keys.count })

@@ -49,7 +49,7 @@ import Foundation
 
     /// The order of `request`'s results in `schema`.
     ///
-    /// - Throws: ``FetchKitError/unknownEntity(_:)`` when the schema has no such entity.
+    /// - Throws: ``FetchKitError/Code/unknownEntity`` when the schema has no such entity.
     public init(_ request: FetchRequest, in schema: Schema) throws {
         let entity = try schema.entity(named: request.entityName)
         self.init(request.sortDescriptors, primaryKey: entity.primaryKey.name)

@@ -26,7 +26,7 @@
     /// Decodes one record from `reader`, through `init(row:)` when `R` is ``RowDecodable``, else through
     /// `init(from:)`.
     ///
-    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
+    /// - Throws: ``FetchKitError/Code/recordMapping`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
     /// - Complexity: O(*k*) in the number of the record's coding keys.
     @inlinable @inline(__always)

@@ -52,9 +52,9 @@ package struct ResolvedKeyPath: Sendable, Hashable {
 extension Schema {
     /// Resolves a dotted key path starting at `entity`, crossing relationships by name.
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` naming the first component that is
+    /// - Throws: ``FetchKitError/Code/unknownKey`` naming the first component that is
     ///   neither an attribute nor a relationship of the entity reached so far (and that entity);
-    ///   ``FetchKitError/invalidPredicate(_:offset:)`` when a path continues past an attribute.
+    ///   ``FetchKitError/Code/invalidPredicate`` when a path continues past an attribute.
     /// - Complexity: O(*k* · *n*) for *k* components and *n* attributes per entity.
     package func resolve(_ keyPath: FetchPredicate.Key, from entity: Entity) throws -> ResolvedKeyPath {
         var current = entity

@@ -63,7 +63,7 @@ public struct SQLDialect: Sendable, Hashable {
     /// folds every script whatever the database's locale; `nil` to fold by the default.
     @_spi(Backend) public var caseFoldCollation: String?
     /// The SQL function that removes diacritics for `[d]`; `nil` when the backend has none,
-    /// and then `[d]` throws ``FetchKitError/unsupported(_:)``.
+    /// and then `[d]` throws ``FetchKitError/Code/unsupported``.
     @_spi(Backend) public var diacriticFoldFunction: String?
     /// The collation that orders text by code point, emitted as `COLLATE "C"` wherever text is sorted
     /// or compared for order; `nil` when the default order already is code-point order (SQLite's BINARY).
