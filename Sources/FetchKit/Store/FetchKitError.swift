@@ -102,35 +102,102 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// What kind of failure this is.
     public var code: Code
+
+    /// The context, behind one reference so the error stays two words: the parser throws it (typed) through
+    /// deeply nested calls, where a wide error would widen every frame.
+    private var context: ContextBox
+
+    private struct Context: Sendable {
+        var message: String
+        var keyPath: String?
+        var entity: String?
+        var table: String?
+        var offset: Int?
+        var section: String?
+        var constraint: Constraint?
+        var constraintName: String?
+        var databaseCode: Int32?
+        var sql: String?
+        var underlying: (any Error)?
+        var isTransient: Bool
+    }
+
+    private final class ContextBox: Sendable {
+        let value: Context
+        init(_ value: Context) { self.value = value }
+    }
+
+    private mutating func update(_ change: (inout Context) -> Void) {
+        var value = context.value
+        change(&value)
+        context = ContextBox(value)
+    }
+
     /// What happened, in words: the detail the ``description`` is made of (without the code's wording and
     /// the position).
-    public var message: String
+    public var message: String {
+        get { context.value.message }
+        set { update { $0.message = newValue } }
+    }
     /// The key path concerned (an unknown key, a mismatched attribute, a section key path), when there is one.
-    public var keyPath: String?
+    public var keyPath: String? {
+        get { context.value.keyPath }
+        set { update { $0.keyPath = newValue } }
+    }
     /// The entity concerned, when there is one.
-    public var entity: String?
+    public var entity: String? {
+        get { context.value.entity }
+        set { update { $0.entity = newValue } }
+    }
     /// The table concerned, when there is one.
-    public var table: String?
+    public var table: String? {
+        get { context.value.table }
+        set { update { $0.table = newValue } }
+    }
     /// The position in the predicate format string, in UTF-8 bytes, when the error comes from one.
-    public var offset: Int?
+    public var offset: Int? {
+        get { context.value.offset }
+        set { update { $0.offset = newValue } }
+    }
     /// The section value concerned (``Code/sectionOrder``).
-    public var section: String?
+    public var section: String? {
+        get { context.value.section }
+        set { update { $0.section = newValue } }
+    }
     /// The kind of constraint violated (``Code/constraintViolation``).
-    public var constraint: Constraint?
+    public var constraint: Constraint? {
+        get { context.value.constraint }
+        set { update { $0.constraint = newValue } }
+    }
     /// The constraint (or column) violated, when the backend says.
-    public var constraintName: String?
+    public var constraintName: String? {
+        get { context.value.constraintName }
+        set { update { $0.constraintName = newValue } }
+    }
     /// The database's own error code (0 when the database reports a textual code, such as a SQLSTATE in the message).
-    public var databaseCode: Int32?
+    public var databaseCode: Int32? {
+        get { context.value.databaseCode }
+        set { update { $0.databaseCode = newValue } }
+    }
     /// The SQL statement that failed, when known.
-    public var sql: String?
+    public var sql: String? {
+        get { context.value.sql }
+        set { update { $0.sql = newValue } }
+    }
     /// The error this one wraps, when it wraps one. Not part of equality.
-    public var underlying: (any Error)?
+    public var underlying: (any Error)? {
+        get { context.value.underlying }
+        set { update { $0.underlying = newValue } }
+    }
     /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
     /// a serialization failure, a cancelled statement, a server out of resources.
     ///
     /// A live controller retries these with backoff (``ResultsStatus/resyncing(_:)``); any other failure stops
     /// it (``ResultsStatus/failed(_:)``).
-    public var isTransient: Bool
+    public var isTransient: Bool {
+        get { context.value.isTransient }
+        set { update { $0.isTransient = newValue } }
+    }
 
     /// Creates an error; `isTransient` defaults to what `code` (and for ``Code/database``, the database code)
     /// implies.
@@ -140,19 +207,11 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
     ) {
         self.code = code
-        self.message = message
-        self.keyPath = keyPath
-        self.entity = entity
-        self.table = table
-        self.offset = offset
-        self.section = section
-        self.constraint = constraint
-        self.constraintName = constraintName
-        self.databaseCode = databaseCode
-        self.sql = sql
-        self.underlying = underlying
-        self.isTransient = isTransient
-            ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)
+        self.context = ContextBox(Context(
+            message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
+            constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
+            underlying: underlying,
+            isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
     }
 
     /// The sentence users see: the code's wording, the message and the position.
