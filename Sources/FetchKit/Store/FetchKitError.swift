@@ -13,6 +13,7 @@
 ///
 /// `FetchKitError` is a struct, not an enum, so that a minor release can add codes and context without
 /// breaking a `switch`: switch over ``code`` and keep a `default:`.
+@dynamicMemberLookup
 public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure an error is. New codes may be added in minor releases.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
@@ -32,21 +33,21 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
 
         /// A schema declaration is inconsistent.
         public static let invalidSchema = Code(.invalidSchema)
-        /// No entity has this name (``FetchKitError/entity``).
+        /// No entity has this name (``FetchKitError/Context-swift.struct/entity``).
         public static let unknownEntity = Code(.unknownEntity)
-        /// A predicate format string does not parse, or an argument is missing (``FetchKitError/offset``).
+        /// A predicate format string does not parse, or an argument is missing (``FetchKitError/Context-swift.struct/offset``).
         public static let invalidPredicate = Code(.invalidPredicate)
-        /// A key path names no attribute or relationship of an entity (``FetchKitError/keyPath``, ``FetchKitError/entity``).
+        /// A key path names no attribute or relationship of an entity (``FetchKitError/Context-swift.struct/keyPath``, ``FetchKitError/Context-swift.struct/entity``).
         public static let unknownKey = Code(.unknownKey)
-        /// A value does not fit the attribute it is compared with or written to (``FetchKitError/keyPath``).
+        /// A value does not fit the attribute it is compared with or written to (``FetchKitError/Context-swift.struct/keyPath``).
         public static let typeMismatch = Code(.typeMismatch)
         /// A construct FetchKit cannot translate for this backend; the message names it.
         public static let unsupported = Code(.unsupported)
-        /// A write violated a constraint (``FetchKitError/constraint``, ``FetchKitError/constraintName``).
+        /// A write violated a constraint (``FetchKitError/Context-swift.struct/constraint``, ``FetchKitError/Context-swift.struct/constraintName``).
         public static let constraintViolation = Code(.constraintViolation)
         /// The database stayed locked by another connection or process past the busy timeout.
         public static let busy = Code(.busy)
-        /// An existing table does not match the schema (``FetchKitError/table``).
+        /// An existing table does not match the schema (``FetchKitError/Context-swift.struct/table``).
         public static let schemaMismatch = Code(.schemaMismatch)
         /// The connection to the database is gone (or could not be made).
         public static let connectionLost = Code(.connectionLost)
@@ -58,7 +59,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidURL = Code(.invalidURL)
         /// The store is closed.
         public static let closed = Code(.closed)
-        /// A row could not be turned into a record, or a record into a row (``FetchKitError/entity``).
+        /// A row could not be turned into a record, or a record into a row (``FetchKitError/Context-swift.struct/entity``).
         public static let recordMapping = Code(.recordMapping)
         /// A value cannot be stored (for example NaN, or text containing NUL).
         public static let invalidValue = Code(.invalidValue)
@@ -70,10 +71,10 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let readOnly = Code(.readOnly)
         /// The database refused for lack of a right; the message says which.
         public static let permissionDenied = Code(.permissionDenied)
-        /// Rows of one section are not adjacent in the request's order (``FetchKitError/keyPath``,
-        /// ``FetchKitError/section``): sort by the section key path first, case-sensitively.
+        /// Rows of one section are not adjacent in the request's order (``FetchKitError/Context-swift.struct/keyPath``,
+        /// ``FetchKitError/Context-swift.struct/section``): sort by the section key path first, case-sensitively.
         public static let sectionOrder = Code(.sectionOrder)
-        /// Any other error the database reported (``FetchKitError/databaseCode``, ``FetchKitError/sql``).
+        /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``, ``FetchKitError/Context-swift.struct/sql``).
         public static let database = Code(.database)
     }
 
@@ -103,101 +104,54 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
     /// What kind of failure this is.
     public var code: Code
 
+    /// Where and why: read its fields straight off the error (`error.message`, `error.keyPath`…).
+    public var context: Context { box.context }
+
     /// The context, behind one reference so the error stays two words: the parser throws it (typed) through
     /// deeply nested calls, where a wide error would widen every frame.
-    private var context: ContextBox
+    private let box: ContextBox
 
-    private struct Context: Sendable {
-        var message: String
-        var keyPath: String?
-        var entity: String?
-        var table: String?
-        var offset: Int?
-        var section: String?
-        var constraint: Constraint?
-        var constraintName: String?
-        var databaseCode: Int32?
-        var sql: String?
-        var underlying: (any Error)?
-        var isTransient: Bool
+    /// What an error says beyond its code. New fields may be added in minor releases.
+    public struct Context: Sendable {
+        /// What happened, in words: the detail the ``FetchKitError/description`` is made of (without the code's
+        /// wording and the position).
+        public let message: String
+        /// The key path concerned (an unknown key, a mismatched attribute, a section key path), when there is one.
+        public let keyPath: String?
+        /// The entity concerned, when there is one.
+        public let entity: String?
+        /// The table concerned, when there is one.
+        public let table: String?
+        /// The position in the predicate format string, in UTF-8 bytes, when the error comes from one.
+        public let offset: Int?
+        /// The section value concerned (``FetchKitError/Code/sectionOrder``).
+        public let section: String?
+        /// The kind of constraint violated (``FetchKitError/Code/constraintViolation``).
+        public let constraint: Constraint?
+        /// The constraint (or column) violated, when the backend says.
+        public let constraintName: String?
+        /// The database's own error code (0 when the database reports a textual code, such as a SQLSTATE in the
+        /// message).
+        public let databaseCode: Int32?
+        /// The SQL statement that failed, when known.
+        public let sql: String?
+        /// The error this one wraps, when it wraps one. Not part of equality.
+        public let underlying: (any Error)?
+        /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
+        /// a serialization failure, a cancelled statement, a server out of resources.
+        ///
+        /// A live controller retries these with backoff (``ResultsStatus/resyncing(_:)``); any other failure
+        /// stops it (``ResultsStatus/failed(_:)``).
+        public let isTransient: Bool
     }
 
     private final class ContextBox: Sendable {
-        let value: Context
-        init(_ value: Context) { self.value = value }
+        let context: Context
+        init(_ context: Context) { self.context = context }
     }
 
-    private mutating func update(_ change: (inout Context) -> Void) {
-        var value = context.value
-        change(&value)
-        context = ContextBox(value)
-    }
-
-    /// What happened, in words: the detail the ``description`` is made of (without the code's wording and
-    /// the position).
-    public var message: String {
-        get { context.value.message }
-        set { update { $0.message = newValue } }
-    }
-    /// The key path concerned (an unknown key, a mismatched attribute, a section key path), when there is one.
-    public var keyPath: String? {
-        get { context.value.keyPath }
-        set { update { $0.keyPath = newValue } }
-    }
-    /// The entity concerned, when there is one.
-    public var entity: String? {
-        get { context.value.entity }
-        set { update { $0.entity = newValue } }
-    }
-    /// The table concerned, when there is one.
-    public var table: String? {
-        get { context.value.table }
-        set { update { $0.table = newValue } }
-    }
-    /// The position in the predicate format string, in UTF-8 bytes, when the error comes from one.
-    public var offset: Int? {
-        get { context.value.offset }
-        set { update { $0.offset = newValue } }
-    }
-    /// The section value concerned (``Code/sectionOrder``).
-    public var section: String? {
-        get { context.value.section }
-        set { update { $0.section = newValue } }
-    }
-    /// The kind of constraint violated (``Code/constraintViolation``).
-    public var constraint: Constraint? {
-        get { context.value.constraint }
-        set { update { $0.constraint = newValue } }
-    }
-    /// The constraint (or column) violated, when the backend says.
-    public var constraintName: String? {
-        get { context.value.constraintName }
-        set { update { $0.constraintName = newValue } }
-    }
-    /// The database's own error code (0 when the database reports a textual code, such as a SQLSTATE in the message).
-    public var databaseCode: Int32? {
-        get { context.value.databaseCode }
-        set { update { $0.databaseCode = newValue } }
-    }
-    /// The SQL statement that failed, when known.
-    public var sql: String? {
-        get { context.value.sql }
-        set { update { $0.sql = newValue } }
-    }
-    /// The error this one wraps, when it wraps one. Not part of equality.
-    public var underlying: (any Error)? {
-        get { context.value.underlying }
-        set { update { $0.underlying = newValue } }
-    }
-    /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
-    /// a serialization failure, a cancelled statement, a server out of resources.
-    ///
-    /// A live controller retries these with backoff (``ResultsStatus/resyncing(_:)``); any other failure stops
-    /// it (``ResultsStatus/failed(_:)``).
-    public var isTransient: Bool {
-        get { context.value.isTransient }
-        set { update { $0.isTransient = newValue } }
-    }
+    /// A field of the error's ``context``, read as the error's own (`error.message`).
+    public subscript<T>(dynamicMember keyPath: KeyPath<Context, T>) -> T { box.context[keyPath: keyPath] }
 
     /// Creates an error; `isTransient` defaults to what `code` (and for ``Code/database``, the database code)
     /// implies.
@@ -207,7 +161,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
     ) {
         self.code = code
-        self.context = ContextBox(Context(
+        self.box = ContextBox(Context(
             message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
             constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
             underlying: underlying,
@@ -216,43 +170,45 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The sentence users see: the code's wording, the message and the position.
     public var description: String {
-        let at = offset.map { " (offset \($0))" } ?? ""
+        let c = context
+        let at = c.offset.map { " (offset \($0))" } ?? ""
         switch code.kind {
-        case .invalidSchema: return "invalid schema: \(message)"
-        case .invalidPredicate: return offset.map { "\(message) at offset \($0)" } ?? message
-        case .unknownKey, .typeMismatch: return message + at
-        case .unsupported: return "unsupported: \(message)"
+        case .invalidSchema: return "invalid schema: \(c.message)"
+        case .invalidPredicate: return c.offset.map { "\(c.message) at offset \($0)" } ?? c.message
+        case .unknownKey, .typeMismatch: return c.message + at
+        case .unsupported: return "unsupported: \(c.message)"
         case .constraintViolation:
-            return "\((constraint ?? .other).rawValue) constraint violated"
-                + (constraintName.map { " (\($0))" } ?? "") + ": \(message)"
-        case .busy: return "database is busy: \(message)"
-        case .schemaMismatch: return "table '\(table ?? "")' does not match the schema: \(message)"
-        case .connectionLost: return "connection lost: \(message)"
-        case .tooManyConnections: return "too many connections: \(message)"
-        case .serializationFailure: return "could not serialize the transaction: \(message)"
-        case .invalidURL: return "invalid store URL: \(message)"
-        case .recordMapping: return "cannot map \(entity ?? "?"): \(message)"
-        case .invalidValue: return "invalid value: \(message)"
-        case .diskFull: return "the database or disk is full: \(message)"
-        case .readOnly: return "the database is read-only: \(message)"
-        case .permissionDenied: return "permission denied: \(message)"
-        case .database: return "database error \(databaseCode ?? 0): \(message)" + (sql.map { " in: \($0)" } ?? "")
-        case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return message
+            return "\((c.constraint ?? .other).rawValue) constraint violated"
+                + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
+        case .busy: return "database is busy: \(c.message)"
+        case .schemaMismatch: return "table '\(c.table ?? "")' does not match the schema: \(c.message)"
+        case .connectionLost: return "connection lost: \(c.message)"
+        case .tooManyConnections: return "too many connections: \(c.message)"
+        case .serializationFailure: return "could not serialize the transaction: \(c.message)"
+        case .invalidURL: return "invalid store URL: \(c.message)"
+        case .recordMapping: return "cannot map \(c.entity ?? "?"): \(c.message)"
+        case .invalidValue: return "invalid value: \(c.message)"
+        case .diskFull: return "the database or disk is full: \(c.message)"
+        case .readOnly: return "the database is read-only: \(c.message)"
+        case .permissionDenied: return "permission denied: \(c.message)"
+        case .database: return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
+        case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return c.message
         }
     }
 
-    /// Errors are equal when their code and context are; ``underlying`` is not compared.
+    /// Errors are equal when their code and context are; the underlying error is not compared.
     public static func == (lhs: FetchKitError, rhs: FetchKitError) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message && lhs.keyPath == rhs.keyPath && lhs.entity == rhs.entity
-            && lhs.table == rhs.table && lhs.offset == rhs.offset && lhs.section == rhs.section
-            && lhs.constraint == rhs.constraint && lhs.constraintName == rhs.constraintName
-            && lhs.databaseCode == rhs.databaseCode && lhs.sql == rhs.sql && lhs.isTransient == rhs.isTransient
+        let l = lhs.context, r = rhs.context
+        return lhs.code == rhs.code && l.message == r.message && l.keyPath == r.keyPath && l.entity == r.entity
+            && l.table == r.table && l.offset == r.offset && l.section == r.section && l.constraint == r.constraint
+            && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql
+            && l.isTransient == r.isTransient
     }
 
     /// Hashes the code and message (equal errors have equal ones).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
-        hasher.combine(message)
+        hasher.combine(context.message)
     }
 
     private static func defaultTransience(_ code: Code, databaseCode: Int32?, message: String) -> Bool {
