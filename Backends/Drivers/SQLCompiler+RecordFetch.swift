@@ -1,8 +1,9 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLCompiler {
     /// Compiles `request` for decoding into `R`, checking that it fetches `R`'s entity.
-    package func compileFetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> CompiledFetch {
+    // SPI public rather than package: a package member of another module's SPI type is not found by the backends.
+    @_spi(Backend) public func compileFetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> CompiledFetch {
         guard request.entityName == R.entity.name else {
             throw FetchKitError.recordMapping(
                 entity: R.entity.name, detail: "the request fetches \(request.entityName), not \(R.entity.name)")

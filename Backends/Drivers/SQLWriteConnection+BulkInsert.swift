@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLWriteConnection {
     /// Inserts the rows of `batch` one statement at a time: the bulk path of a backend whose statements are

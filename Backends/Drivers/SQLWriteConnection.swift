@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// What a ``SQLWriteTransaction`` needs of a backend's writer connection.
 package protocol SQLWriteConnection: AnyObject {

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension PostgresStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the PostgreSQL keys of its
@@ -16,8 +16,8 @@ extension PostgresStore.Options {
     /// | `fetchkit.postgres.publishTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS` | how long a write waits for its change before the listener checks its connection | 2000 |
     /// | `fetchkit.postgres.notificationRowLimit` | `FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT` | above it a statement notifies a table-level hint | 1000 |
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming a key whose value is out of range;
-    ///   ``FetchKitError/invalidURL(_:)`` for a malformed listener URL (its password redacted).
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming a key whose value is out of range;
+    ///   ``FetchKitError/Code/invalidURL`` for a malformed listener URL (its password redacted).
     public init(configuration: StoreConfiguration) throws {
         self.init()
         logger = configuration.logger
@@ -43,7 +43,8 @@ extension PostgresStore.Options {
         if let url = configuration.secret("fetchkit.postgres.listenerURL") {
             do {
                 listener.url = try PostgresURL(url)
-            } catch FetchKitError.invalidURL(let message) {
+            } catch let error as FetchKitError where error.code == .invalidURL {
+                let message = error.message
                 throw FetchKitError.invalidURL("fetchkit.postgres.listenerURL: \(message)")
             }
         }

@@ -11,7 +11,7 @@ extension PostgresStore {
     /// doubles; `text`, `varchar`, `char`, `citext`, `uuid`, `json`, `jsonb` and enums text; `date`,
     /// `timestamp` and `timestamptz` dates; `boolean` bools; `bytea` binary.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` when the table does not exist, has no
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` when the table does not exist, has no
     ///   single-column integer or text primary key, or has a column of a type FetchKit does not read or write
     ///   (the detail names the column and its type).
     public static func describeTable(_ table: String, url: PostgresURL) async throws -> Entity {

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Logging
 
@@ -18,7 +18,7 @@ extension PostgresStore {
     /// (at once while the listener is reconnecting): it has committed, and the resync the listener publishes
     /// when it is connected again brings every live controller up to date.
     ///
-    /// - Throws: what `body` throws; ``FetchKitError/serializationFailure(_:)`` when the server could not
+    /// - Throws: what `body` throws; ``FetchKitError/Code/serializationFailure`` when the server could not
     ///   serialize it with concurrent transactions (run it again); ``FetchKitError/closed`` after
     ///   ``close()``.
     @discardableResult

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Logging
 
@@ -61,9 +61,9 @@ public final class PostgresStore: PersistentStore {
     /// Connects to the database at `url`, creates the schema's missing tables and validates the existing
     /// ones (see ``Options/schemaPolicy``).
     ///
-    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a malformed URL; ``FetchKitError/connectionLost(_:)``
-    ///   or ``FetchKitError/tooManyConnections(_:)`` when the server refuses;
-    ///   ``FetchKitError/schemaMismatch(table:detail:)`` when a table does not match.
+    /// - Throws: ``FetchKitError/Code/invalidURL`` for a malformed URL; ``FetchKitError/Code/connectionLost``
+    ///   or ``FetchKitError/Code/tooManyConnections`` when the server refuses;
+    ///   ``FetchKitError/Code/schemaMismatch`` when a table does not match.
     public static func open(url: String, schema: Schema, options: Options = .init()) async throws -> PostgresStore {
         try await open(url: PostgresURL(url), schema: schema, options: options)
     }

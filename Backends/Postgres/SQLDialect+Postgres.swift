@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) @_spi(Benchmarks) import FetchKit
 
 extension SQLDialect {
     /// PostgreSQL (12 and later) as FetchKit's PostgreSQL store uses it.
@@ -14,7 +14,7 @@ extension SQLDialect {
     ///   ``SQLDialect/CaseFoldComposition/lowerUpperLower``). Without ICU they use `lower(x)`, which folds by
     ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
     ///   in the database (the store checks when it opens); otherwise `[d]` throws
-    ///   ``FetchKitError/unsupported(_:)`` saying so.
+    ///   ``FetchKitError/Code/unsupported`` saying so.
     /// - `IN` lists longer than 64 values are bound as one array: `x = ANY(CAST($1 AS BIGINT[]))` (of the
     ///   column's own type when a key lookup compares a native column as it is: `uuid[]`, `bpchar[]`).
     /// - Columns it creates: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`; an integer
@@ -23,7 +23,7 @@ extension SQLDialect {
     ///   `uuid`, `json`, enums, `date`, `timestamp`, …): the store reads them from the catalog when it opens
     ///   and gives the compiler a ``NativeColumn`` for each, which casts what must be cast so the column
     ///   behaves as its attribute type (enums and `citext` compare as text, `timestamp` reads as UTC, …).
-    public static let postgres = SQLDialect(
+    package static let postgres = SQLDialect(
         name: "PostgreSQL",
         placeholderStyle: .dollarNumbered,
         maxBoundParameters: 65_535,

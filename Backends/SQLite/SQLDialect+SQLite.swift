@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLDialect {
     /// SQLite 3.40 as FetchKit's SQLite store configures it.
@@ -18,7 +18,7 @@ extension SQLDialect {
     /// - Both folds are FetchKit's own and integers compare with doubles exactly, so live results evaluate
     ///   every predicate without to-many key paths in memory.
     /// - `LIKE` is case-sensitive: the store's connections run `PRAGMA case_sensitive_like = ON`.
-    public static let sqlite = SQLDialect(
+    package static let sqlite = SQLDialect(
         name: "SQLite",
         placeholderStyle: .questionMark,
         maxBoundParameters: 32_766,

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore: StoreBackend {
     /// `sqlite:`: `sqlite:///absolute/path.sqlite`, `sqlite:relative/path.sqlite`, or `sqlite::memory:`.
@@ -7,7 +7,7 @@ extension SQLiteStore: StoreBackend {
     /// Opens the SQLite database `configuration.url` names (see ``urlSchemes``), with the configuration's
     /// reader count and logger and the SQLite keys of its reader (see ``Options/init(configuration:)``).
     ///
-    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a URL without a path; ``FetchKitError/invalidValue(_:)``
+    /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a path; ``FetchKitError/Code/invalidValue``
     ///   naming a key whose value is out of range.
     public static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
         let options = try Options(configuration: configuration)

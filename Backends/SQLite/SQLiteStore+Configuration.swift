@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the SQLite keys of its
@@ -8,7 +8,7 @@ extension SQLiteStore.Options {
     /// |---|---|---|---|
     /// | `fetchkit.sqlite.dataVersionPollMilliseconds` | `FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS` | how often the store looks for other processes' commits | 100 |
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming a key whose value is zero or negative.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming a key whose value is zero or negative.
     public init(configuration: StoreConfiguration) throws {
         self.init()
         logger = configuration.logger

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 
 extension SQLiteStore {
@@ -9,7 +9,7 @@ extension SQLiteStore {
     ///
     /// SQLite stores booleans and dates as integers: such columns read as `.integer` attributes.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` when the table does not exist or has no
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` when the table does not exist or has no
     ///   single-column primary key.
     public static func describeTable(_ table: String, path: String) async throws -> Entity {
         let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fk.sqlite.describe", size: 1) { _ in

@@ -1,5 +1,5 @@
-import FetchKit
-import FetchKitDrivers
+@_spi(Backend) import FetchKit
+@_spi(Backend) import FetchKitDrivers
 
 extension SQLiteStore {
     /// Fetches the rows matching `request`, in its order, on a reader connection.
@@ -16,7 +16,7 @@ extension SQLiteStore {
 
     /// Fetches the records matching `request`, decoding them straight from the database.
     ///
-    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` when `request` is for another
+    /// - Throws: ``FetchKitError/Code/recordMapping`` when `request` is for another
     ///   entity or a row does not fit `R`.
     public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
         let fetch = try compiler.compileFetch(request, as: R.self)

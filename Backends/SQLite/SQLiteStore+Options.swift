@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Logging
 
 extension SQLiteStore {
@@ -18,7 +18,7 @@ extension SQLiteStore {
         /// `0` reads on the writer connection. An in-memory store always reads on its writer.
         public var readerCount: Int
         /// How long a statement waits for a lock another connection or process holds before it
-        /// fails with ``FetchKitError/busy(_:)``.
+        /// fails with ``FetchKitError/Code/busy``.
         public var busyTimeout: Duration
         /// How many prepared statements each connection keeps (least recently used are finalized).
         public var statementCacheCapacity: Int

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Logging
 
@@ -18,7 +18,7 @@ extension SQLiteStore {
     /// }
     /// ```
     ///
-    /// - Throws: what `body` throws; ``FetchKitError/busy(_:)`` when another process holds the
+    /// - Throws: what `body` throws; ``FetchKitError/Code/busy`` when another process holds the
     ///   write lock past the busy timeout; ``FetchKitError/closed`` after ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {

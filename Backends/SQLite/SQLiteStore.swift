@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Logging
 
@@ -67,8 +67,8 @@ public final class SQLiteStore: PersistentStore {
     /// Opens (creating if needed) the database file at `path`, creates the schema's missing tables
     /// and validates the existing ones (see ``Options/schemaPolicy``).
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` when a table does not match;
-    ///   ``FetchKitError/database(code:message:sql:)`` when the file cannot be opened.
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` when a table does not match;
+    ///   ``FetchKitError/Code/database`` when the file cannot be opened.
     public static func open(path: String, schema: Schema, options: Options = .init()) async throws -> SQLiteStore {
         guard !path.isEmpty, path != ":memory:" else {
             throw FetchKitError.invalidValue(

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension FormatGrammar {
     /// Reserved words, written with `#` (or without, which is an error) when used as keys.

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension PredicateFuzzer {
     /// What one input did.
@@ -18,7 +18,7 @@ extension PredicateFuzzer {
         do {
             predicate = try FetchPredicate(format: input.format, argumentArray: input.arguments)
         } catch {
-            if case .invalidPredicate(_, let offset?)? = error as? FetchKitError,
+            if let error = error as? FetchKitError, error.code == .invalidPredicate, let offset = error.offset,
                 !(0...input.format.utf8.count).contains(offset)
             {
                 outcome.failures.append((.offsetOutOfRange, "\(error)"))

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitTesting
 
 /// A seeded, bounded fuzzing run of the format parser, `predicateFormat`, validation and the SQL compiler.

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitTesting
 import Foundation
 import Testing
@@ -70,8 +70,10 @@ struct PostgresBulkInsertTests {
                 _ = try tx.insert(contentsOf: Self.todos(3_000, from: 100, title: "copy") + [TodoRecord(id: 7, title: "dup")])
             }
         } throws: { error in
-            guard case FetchKitError.constraintViolation(.unique, let name, _) = error else { return false }
-            return name == "todo_pkey"
+            guard let error = error as? FetchKitError, error.code == .constraintViolation, error.constraint == .unique else {
+                return false
+            }
+            return error.constraintName == "todo_pkey"
         }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         #expect(try await Self.backendPID(store) == before, "the writer reconnected")

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitPostgres
 import Foundation
 import Testing
@@ -63,7 +63,8 @@ struct PostgresConfigurationTests {
                 "FETCHKIT_POSTGRES_LISTENER_URL": "mysql://app:hunter3@db/app",
             ]))
             Issue.record("a mysql listener URL was accepted")
-        } catch FetchKitError.invalidURL(let message) {
+        } catch let error as FetchKitError where error.code == .invalidURL {
+            let message = error.message
             #expect(message.hasPrefix("fetchkit.postgres.listenerURL: ") && !message.contains("hunter3"), "\(message)")
         }
     }

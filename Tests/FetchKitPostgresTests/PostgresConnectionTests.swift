@@ -121,20 +121,20 @@ struct PostgresConnectionTests {
         let notNull = await failure("INSERT INTO \(parent) VALUES (3, 'c', 1, NULL)")
         let check = await failure("INSERT INTO \(parent) VALUES (4, 'd', -1, 't')")
         let primary = await failure("INSERT INTO \(parent) VALUES (1, 'e', 1, 't')")
-        guard case .constraintViolation(.unique, "\(parent)_code_key", _)? = unique else { Issue.record("\(String(describing: unique))"); return }
-        guard case .constraintViolation(.foreignKey, "\(child)_parent_fk", _)? = foreign else { Issue.record("\(String(describing: foreign))"); return }
-        guard case .constraintViolation(.notNull, "title", _)? = notNull else { Issue.record("\(String(describing: notNull))"); return }
-        guard case .constraintViolation(.check, "\(parent)_n_positive", _)? = check else { Issue.record("\(String(describing: check))"); return }
-        guard case .constraintViolation(.unique, "\(parent)_pkey", _)? = primary else { Issue.record("\(String(describing: primary))"); return }
+        guard unique?.code == .constraintViolation, unique?.constraint == .unique, unique?.constraintName == "\(parent)_code_key" else { Issue.record("\(String(describing: unique))"); return }
+        guard foreign?.code == .constraintViolation, foreign?.constraint == .foreignKey, foreign?.constraintName == "\(child)_parent_fk" else { Issue.record("\(String(describing: foreign))"); return }
+        guard notNull?.code == .constraintViolation, notNull?.constraint == .notNull, notNull?.constraintName == "title" else { Issue.record("\(String(describing: notNull))"); return }
+        guard check?.code == .constraintViolation, check?.constraint == .check, check?.constraintName == "\(parent)_n_positive" else { Issue.record("\(String(describing: check))"); return }
+        guard primary?.code == .constraintViolation, primary?.constraint == .unique, primary?.constraintName == "\(parent)_pkey" else { Issue.record("\(String(describing: primary))"); return }
 
         func raised(_ state: String) async -> FetchKitError? {
             await failure("DO $$ BEGIN RAISE EXCEPTION 'raised %', '\(state)' USING ERRCODE = '\(state)'; END $$")
         }
-        guard case .serializationFailure? = await raised("40001") else { Issue.record("40001"); return }
-        guard case .serializationFailure? = await raised("40P01") else { Issue.record("40P01"); return }
-        guard case .tooManyConnections? = await raised("53300") else { Issue.record("53300"); return }
-        guard case .connectionLost? = await raised("08006") else { Issue.record("08006"); return }
-        guard case .busy? = await raised("55P03") else { Issue.record("55P03"); return }
+        guard await raised("40001")?.code == .serializationFailure else { Issue.record("40001"); return }
+        guard await raised("40P01")?.code == .serializationFailure else { Issue.record("40P01"); return }
+        guard await raised("53300")?.code == .tooManyConnections else { Issue.record("53300"); return }
+        guard await raised("08006")?.code == .connectionLost else { Issue.record("08006"); return }
+        guard await raised("55P03")?.code == .busy else { Issue.record("55P03"); return }
         let other = await failure("SELECT * FROM \(parent)_missing")
         #expect(other.map { "\($0)".contains("SQLSTATE 42P01") } == true, "\(String(describing: other))")
         try await pool.run { _ = try $0.run("DROP TABLE \(child); DROP TABLE \(parent)") }
@@ -154,7 +154,7 @@ struct PostgresConnectionTests {
             await #expect {
                 try await pool.run { connection in _ = try connection.execute("SELECT 1") }
             } throws: { error in
-                guard case .connectionLost? = error as? FetchKitError else { return false }
+                guard (error as? FetchKitError)?.code == .connectionLost else { return false }
                 return true
             }
         }
@@ -182,7 +182,8 @@ struct PostgresConnectionTests {
         #expect {
             _ = try PostgresConnection.open(wrong)
         } throws: { error in
-            guard case .connectionLost(let message)? = error as? FetchKitError else { return false }
+            guard let error = error as? FetchKitError, error.code == .connectionLost else { return false }
+            let message = error.message
             return message.contains("no_such_database_here") && message.contains("***") && !message.contains("hunter2")
         }
         let role = PostgresServer.uniqueName("limited")
@@ -193,7 +194,7 @@ struct PostgresConnectionTests {
         #expect {
             _ = try PostgresConnection.open(limited)
         } throws: { error in
-            guard case .tooManyConnections? = error as? FetchKitError else { return false }
+            guard (error as? FetchKitError)?.code == .tooManyConnections else { return false }
             return true
         }
         try await pool.run { _ = try $0.run("DROP ROLE \(role)") }

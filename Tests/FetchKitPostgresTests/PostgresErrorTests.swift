@@ -22,7 +22,8 @@ struct PostgresErrorTests {
                 _ = try tx.execute("SET TRANSACTION READ ONLY", [])
                 try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
-        } catch FetchKitError.readOnly(let message) {
+        } catch let error as FetchKitError where error.code == .readOnly {
+            let message = error.message
             #expect(message.contains("read-only"), "\(message)")
         }
         let role = PostgresServer.uniqueName("fk_nobody")
@@ -35,7 +36,8 @@ struct PostgresErrorTests {
                 try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
             Issue.record("a role without rights wrote")
-        } catch FetchKitError.permissionDenied(let message) {
+        } catch let error as FetchKitError where error.code == .permissionDenied {
+            let message = error.message
             #expect(message.contains("permission denied"), "\(message)")
         }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 10, "a refused write left rows")
@@ -56,7 +58,8 @@ struct PostgresErrorTests {
             let store = try await PostgresStore.open(url: PostgresServer.url(searchPath: namespace), schema: schema)
             await store.close()
             Issue.record("a view opened as an entity's table")
-        } catch FetchKitError.unsupported(let message) {
+        } catch let error as FetchKitError where error.code == .unsupported {
+            let message = error.message
             #expect(message.contains("'item_view' is a view") && message.contains("Item"), "\(message)")
         }
     }

@@ -64,10 +64,11 @@ struct PostgresLeastPrivilegeTests {
         let error = await #expect(throws: FetchKitError.self) {
             try await PostgresStore.open(url: url, schema: Fixtures.schema)
         }
-        guard case .permissionDenied(let message)? = error else {
+        guard let error, error.code == .permissionDenied else {
             Issue.record("expected permissionDenied, got \(String(describing: error))")
             return
         }
+        let message = error.message
         #expect(message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)")
         #expect(message.contains("fetchkit capture-sql"), "\(message)")
 

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import FetchKitTesting
 import Foundation
@@ -46,10 +46,11 @@ struct PostgresPoolerTests {
         let error = await #expect(throws: FetchKitError.self) {
             try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
         }
-        guard case .unsupported(let message)? = error else {
+        guard let error, error.code == .unsupported else {
             Issue.record("expected unsupported, got \(String(describing: error))")
             return
         }
+        let message = error.message
         #expect(message.contains("transaction-mode pooler") && message.contains("fetchkit.postgres.listenerURL"), "\(message)")
     }
 

@@ -111,7 +111,7 @@ struct PostgresRecycledConnectionTests {
                 _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", [])
             }
         }
-        if case .connectionLost? = error {} else { Issue.record("expected connectionLost, got \(String(describing: error))") }
+        if error?.code == .connectionLost {} else { Issue.record("expected connectionLost, got \(String(describing: error))") }
         let afterwards = await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
                 do { _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", []) } catch {}
@@ -119,7 +119,7 @@ struct PostgresRecycledConnectionTests {
                 try tx.insert(Fixtures.TodoRecord(id: 51, title: "after the break", categoryID: 1))
             }
         }
-        if case .connectionLost? = afterwards {} else { Issue.record("expected connectionLost, got \(String(describing: afterwards))") }
+        if afterwards?.code == .connectionLost {} else { Issue.record("expected connectionLost, got \(String(describing: afterwards))") }
         #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}"))) == 0)
         try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 52, title: "next write", categoryID: 1)) }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 11)

@@ -9,13 +9,13 @@ import Testing
 /// reconnect on their next use, and the controller converges to the database, with valid batches.
 @Suite("PostgreSQL server restart")
 struct PostgresRestartTests {
-    /// Runs `body` until it does not throw ``FetchKitError/connectionLost(_:)`` (up to 10 s).
+    /// Runs `body` until it does not throw ``FetchKitError/Code/connectionLost`` (up to 10 s).
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
             do {
                 return try await body()
-            } catch FetchKitError.connectionLost where ContinuousClock.now < deadline {
+            } catch let error as FetchKitError where error.code == .connectionLost && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FetchKit
+@_spi(Backend) import FetchKit
 @testable import FetchKitCLI
 import FetchKitSQLite
 import FetchKitTesting

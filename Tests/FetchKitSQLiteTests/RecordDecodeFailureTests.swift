@@ -4,7 +4,7 @@ import FetchKitTesting
 import Testing
 
 /// A row the record type cannot decode — another writer stored text in an integer column, which SQLite's
-/// dynamic typing allows — stops a typed controller with a ``FetchKitError/recordMapping(entity:detail:)``
+/// dynamic typing allows — stops a typed controller with a ``FetchKitError/Code/recordMapping``
 /// error: never a silently stale list, never a list without the row.
 @Suite("Live records when another writer stores a value the record cannot decode")
 struct RecordDecodeFailureTests {
@@ -29,10 +29,11 @@ struct RecordDecodeFailureTests {
         let before = controller.fetchedObjects
         try await store.write { tx in _ = try tx.execute(#"UPDATE "todo" SET "priority" = 'high' WHERE "id" = 1"#, []) }
         await controller.sync()
-        guard case .failed(.recordMapping(let entity, let detail)) = controller.status else {
+        guard case .failed(let error) = controller.status, error.code == .recordMapping, let entity = error.entity else {
             Issue.record("status \(controller.status)")
             return
         }
+        let detail = error.message
         #expect(entity == "Todo" && detail.contains("priority"), "error: \(entity): \(detail)")
         #expect(delegate.recorder.failures.count == 1)
         #expect(controller.fetchedObjects == before, "a failed change was half applied")

@@ -154,7 +154,10 @@ struct SQLiteConnectionTests {
             do {
                 try connection.run(sql, bindings)
                 Issue.record("\(sql) succeeded")
-            } catch FetchKitError.constraintViolation(let gotKind, let gotName, let message) {
+            } catch let error as FetchKitError where error.code == .constraintViolation {
+                let gotKind = (error.constraint ?? .other)
+                let gotName = error.constraintName
+                let message = error.message
                 #expect(gotKind == kind, "\(sql): \(message)")
                 #expect(gotName == name, "\(sql): \(message)")
             }
@@ -166,7 +169,9 @@ struct SQLiteConnectionTests {
         do {
             try connection.run("SELECT * FROM missing_table")
             Issue.record("selecting from a missing table succeeded")
-        } catch FetchKitError.database(let code, let message, _) {
+        } catch let error as FetchKitError where error.code == .database {
+            let code = (error.databaseCode ?? 0)
+            let message = error.message
             #expect(code == SQLITE_ERROR)
             #expect(message.contains("missing_table"))
         }

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation
@@ -32,7 +32,8 @@ struct SQLiteRegistryTests {
         do {
             _ = try await registry.open(StoreConfiguration(url: "postgres://app:hunter2@db/app"), schema: Fixtures.schema)
             Issue.record("a registry without PostgreSQL opened a postgres URL")
-        } catch FetchKitError.invalidURL(let message) {
+        } catch let error as FetchKitError where error.code == .invalidURL {
+            let message = error.message
             #expect(message == "no store backend for URLs of scheme 'postgres:'; registered: sqlite")
         }
     }

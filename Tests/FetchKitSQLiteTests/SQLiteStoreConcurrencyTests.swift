@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitTesting
 import Foundation
 import Testing
@@ -30,7 +30,8 @@ struct SQLiteStoreConcurrencyTests {
         do {
             try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(name: "mine")) }
             Issue.record("the write succeeded while another connection held the lock")
-        } catch FetchKitError.busy(let message) {
+        } catch let error as FetchKitError where error.code == .busy {
+            let message = error.message
             #expect(message.contains("locked"), "\(message)")
         }
         #expect(ContinuousClock.now - started >= .milliseconds(150))

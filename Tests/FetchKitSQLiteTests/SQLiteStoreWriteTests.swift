@@ -24,7 +24,9 @@ struct SQLiteStoreWriteTests {
         do {
             try await store.write { tx in try tx.insert(Todo(id: 1, title: "dup")) }
             Issue.record("a duplicate key was inserted")
-        } catch FetchKitError.constraintViolation(let kind, let name, _) {
+        } catch let error as FetchKitError where error.code == .constraintViolation {
+            let kind = (error.constraint ?? .other)
+            let name = error.constraintName
             #expect(kind == .primaryKey)
             #expect(name == "todo.id")
         }
@@ -34,21 +36,26 @@ struct SQLiteStoreWriteTests {
                 try tx.insert(Note(slug: "s", body: "c"))
             }
             Issue.record("a duplicate text key was inserted")
-        } catch FetchKitError.constraintViolation(let kind, let name, _) {
+        } catch let error as FetchKitError where error.code == .constraintViolation {
+            let kind = (error.constraint ?? .other)
+            let name = error.constraintName
             #expect(kind == .primaryKey || kind == .unique)
             #expect(name == "note.slug")
         }
         do {
             try await store.write { tx in try tx.insert(["title": .null], into: "Todo") }
             Issue.record("a NULL title was inserted")
-        } catch FetchKitError.constraintViolation(let kind, let name, _) {
+        } catch let error as FetchKitError where error.code == .constraintViolation {
+            let kind = (error.constraint ?? .other)
+            let name = error.constraintName
             #expect(kind == .notNull)
             #expect(name == "todo.title")
         }
         do {
             try await store.write { tx in try tx.insert(Todo(title: "orphan", categoryID: 42)) }
             Issue.record("a dangling foreign key was inserted")
-        } catch FetchKitError.constraintViolation(let kind, _, _) {
+        } catch let error as FetchKitError where error.code == .constraintViolation {
+            let kind = (error.constraint ?? .other)
             #expect(kind == .foreignKey)
         }
         #expect(try await store.count(of: "Todo") == 10)
@@ -81,7 +88,8 @@ struct SQLiteTransactionControlTests {
                 for index in 0..<2_000 { try tx.insert(Fixtures.TodoRecord(title: String(repeating: "x", count: 500) + "\(index)")) }
             }
             Issue.record("a write past max_page_count succeeded")
-        } catch FetchKitError.diskFull(let message) {
+        } catch let error as FetchKitError where error.code == .diskFull {
+            let message = error.message
             #expect(message.contains("full"), "\(message)")
         }
         do {
@@ -91,7 +99,8 @@ struct SQLiteTransactionControlTests {
                 try tx.insert(Fixtures.TodoRecord(title: "refused"))
             }
             Issue.record("a write on a query-only connection succeeded")
-        } catch FetchKitError.readOnly(let message) {
+        } catch let error as FetchKitError where error.code == .readOnly {
+            let message = error.message
             #expect(message.contains("readonly"), "\(message)")
         }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 10, "a refused write left rows")

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import Synchronization
@@ -78,7 +78,7 @@ struct UnreadableStoreTests {
         #expect(!synced.withLock { $0 }, "sync() returned while no controller could read the change")
         // The failure is not silent: each controller says it is resyncing, and why.
         for (controller, recorder) in controllers {
-            guard case .resyncing(.connectionLost) = controller.status else {
+            guard case .resyncing(let error) = controller.status, error.code == .connectionLost else {
                 Issue.record("status \(controller.status) while reads fail")
                 continue
             }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FetchKit
+@_spi(Benchmarks) @testable import FetchKit
 
 @Suite("SortKey: encoded keys order exactly like the database")
 struct DatabaseOrderSortKeyTests {

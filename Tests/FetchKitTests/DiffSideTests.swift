@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Benchmarks) import FetchKit
 import Testing
 
 @Suite("Diff sides")

@@ -119,7 +119,9 @@ struct FormatHostileInputTests {
         do {
             _ = try FetchPredicate(format: "a == " + digits)
             Issue.record("a 100,000-digit integer parsed")
-        } catch let FetchKitError.invalidPredicate(message, offset) {
+        } catch let error as FetchKitError where error.code == .invalidPredicate {
+            let message = error.message
+            let offset = error.offset
             #expect(offset == 5)
             #expect(message.hasSuffix("' does not fit in 64 bits"))
             #expect(message.count < 100)
@@ -179,7 +181,7 @@ struct FormatHostileInputTests {
                 let predicate = try FetchPredicate(format: format)
                 parsed += 1
                 #expect(try FetchPredicate(format: predicate.predicateFormat) == predicate, "\(format)")
-            } catch FetchKitError.invalidPredicate {
+            } catch let error as FetchKitError where error.code == .invalidPredicate {
                 continue
             }
         }

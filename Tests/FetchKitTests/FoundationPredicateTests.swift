@@ -58,7 +58,8 @@ private func expectUnsupported(
     do {
         let predicate = try translate()
         Issue.record("expected \(construct) to be unsupported, got \(predicate)", sourceLocation: sourceLocation)
-    } catch FetchKitError.unsupported(let message) {
+    } catch let error as FetchKitError where error.code == .unsupported {
+        let message = error.message
         #expect(message.hasPrefix("#Predicate construct PredicateExpressions.\(construct)<"),
                 "\(message)", sourceLocation: sourceLocation)
     } catch {

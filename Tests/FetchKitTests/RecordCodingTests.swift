@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitTesting
 import Foundation
 import Testing
@@ -348,10 +348,11 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
         let error = try #require(throws: FetchKitError.self) {
             try RecordCoding.decode(Everything.self, from: row)
         }
-        guard case .recordMapping(let entity, let detail) = error else {
+        guard error.code == .recordMapping, let entity = error.entity else {
             Issue.record("expected recordMapping, got \(error)")
             return
         }
+        let detail = error.message
         #expect(entity == "Everything")
         #expect(detail.contains("'mood'"))
         #expect(detail.contains("angry"))

@@ -2,7 +2,7 @@ import FetchKitTesting
 import Foundation
 import Testing
 
-@testable import FetchKit
+@_spi(Backend) @testable import FetchKit
 
 /// A record of the six types decoders read typed, all required.
 private struct Typed: Record, Equatable {

@@ -1,7 +1,7 @@
 import FetchKitTesting
 import Testing
 
-@testable import FetchKit
+@_spi(Backend) @testable import FetchKit
 
 /// The primary-key map of snapshots: integer keys in a key-ordered persistent tree, anything else in a hash
 /// trie; both checked against a dictionary through random sets, removals and replacements, with old copies

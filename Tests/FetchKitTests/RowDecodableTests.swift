@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitTesting
 import Foundation
 import Testing
@@ -266,10 +266,11 @@ struct RowDecodableTests {
         let rows = try sharingOneLayout([["id": 1, "value": 1], ["id": 2, "value": -1], ["id": 3, "value": 3]])
         #expect(try decoder.decode(from: rows[0]).value == 1)
         let error = try #require(throws: FetchKitError.self) { try decoder.decode(from: rows[1]) }
-        guard case .recordMapping(let entity, let detail) = error else {
+        guard error.code == .recordMapping, let entity = error.entity else {
             Issue.record("expected recordMapping, got \(error)")
             return
         }
+        let detail = error.message
         #expect(entity == "Picky" && detail.contains("Negative"))
         #expect(try decoder.decode(from: rows[2]).value == 3)
     }

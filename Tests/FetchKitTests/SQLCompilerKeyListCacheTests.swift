@@ -1,4 +1,4 @@
-@testable import FetchKit
+@_spi(Backend) @testable import FetchKit
 import FetchKitTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// FetchKit's change capture in a PostgreSQL database: a trigger function in a schema of its own
@@ -38,7 +38,7 @@ struct PostgresChangeCapture {
     /// `CREATE` on the database or ownership of the tables opens a store on a database whose capture a DBA
     /// installed (``script(for:namespace:)``); opening an installed database takes no lock on its tables.
     ///
-    /// - Throws: ``FetchKitError/permissionDenied(_:)`` naming what had to be installed and the right it takes,
+    /// - Throws: ``FetchKitError/Code/permissionDenied`` naming what had to be installed and the right it takes,
     ///   when the role lacks it.
     func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
         try connection.inTransaction {
@@ -121,7 +121,8 @@ struct PostgresChangeCapture {
     private static func explainingPermission(_ what: String, right: String, _ body: () throws -> Void) throws {
         do {
             try body()
-        } catch FetchKitError.permissionDenied(let message) {
+        } catch let error as FetchKitError where error.code == .permissionDenied {
+            let message = error.message
             throw FetchKitError.permissionDenied(
                 "installing \(what) needs \(right), which this role lacks (\(message)); have a role that has it run "
                     + "the SQL of `fetchkit capture-sql` (PostgresStore.changeCaptureSQL) once, as a migration")

@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Foundation
 

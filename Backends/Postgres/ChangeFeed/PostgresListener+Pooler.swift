@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension PostgresListener {
     /// Checks that `connection` — which has just issued `LISTEN` — keeps one server process for its whole
@@ -12,7 +12,7 @@ extension PostgresListener {
     /// process out to whoever comes next (the pinned transaction, most often) and serves this session
     /// elsewhere — where no `LISTEN` was issued and no notification will ever arrive.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` saying to point the listener at a direct connection.
+    /// - Throws: ``FetchKitError/Code/unsupported`` saying to point the listener at a direct connection.
     static func verifySessionIsPinned(
         _ connection: PostgresConnection, url: PostgresURL, extra: [(keyword: String, value: String)]
     ) throws {

@@ -1,5 +1,5 @@
 import CoreMetrics
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 import Foundation
 import Logging

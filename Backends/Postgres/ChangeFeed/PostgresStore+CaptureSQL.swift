@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 
 extension PostgresStore {
@@ -22,7 +22,7 @@ extension PostgresStore {
     /// single-column primary key read from it), qualified with the URL's current schema. What
     /// `fetchkit capture-sql` prints.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` for a table that does not exist or has no
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not exist or has no
     ///   single-column primary key; connection errors.
     public static func changeCaptureSQL(forTables tables: [String], url: PostgresURL, options: Options = Options()) async throws -> String {
         let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
@@ -64,7 +64,7 @@ extension PostgresStore {
 extension PostgresConnection {
     /// The schema unqualified names resolve to (`current_schema()`).
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when the search path names no existing schema.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when the search path names no existing schema.
     func currentSchema() throws -> String {
         guard case .text(let name)? = try execute("SELECT current_schema()::text AS s").rows().first?["s"] else {
             throw FetchKitError.invalidValue("the connection has no current schema (check search_path)")

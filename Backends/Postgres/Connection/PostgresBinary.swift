@@ -35,7 +35,7 @@ enum PostgresBinary {
 
     /// The type and bytes of `value` as a parameter (`nil` bytes: SQL NULL, whose type the server infers).
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a date outside PostgreSQL's range.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range.
     static func encode(_ value: Value, parameter index: Int) throws -> (type: Oid, bytes: [UInt8]?) {
         guard let type = typeID(of: value) else { return (0, nil) }
         var bytes: [UInt8] = []
@@ -59,7 +59,7 @@ enum PostgresBinary {
     /// Appends the binary form of `value` (of the type ``typeID(of:)`` names; nothing for SQL NULL) to
     /// `buffer`. `position` names the value in an error.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a date outside PostgreSQL's range.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range.
     static func append(_ value: Value, to buffer: inout [UInt8], at position: @autoclosure () -> String) throws {
         switch value {
         case .null:
@@ -92,7 +92,7 @@ enum PostgresBinary {
     ///
     /// `numeric` reads as the nearest double; `date` as midnight UTC; `json` and `jsonb` as their text.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` for a type FetchKit does not read (arrays, intervals, …).
+    /// - Throws: ``FetchKitError/Code/unsupported`` for a type FetchKit does not read (arrays, intervals, …).
     static func decode(_ bytes: UnsafeRawBufferPointer, type: Oid, column: @autoclosure () -> String) throws -> Value {
         switch type {
         case TypeID.bool:

@@ -12,7 +12,7 @@ extension PostgresConnection {
     /// `table` and `columns` are quoted identifiers from the schema; the values never become SQL text.
     /// - Parameter values: the rows' values, row after row, one per column.
     /// - Throws: the ``FetchKitError`` of the server's SQLSTATE (a unique or not-null violation, a value the
-    ///   column refuses); ``FetchKitError/invalidValue(_:)`` for a value PostgreSQL cannot hold. The
+    ///   column refuses); ``FetchKitError/Code/invalidValue`` for a value PostgreSQL cannot hold. The
     ///   statement then has failed whole, and the connection is ready for `ROLLBACK`.
     func copy(into table: String, columns: [String], values: [Value]) throws {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN (FORMAT binary)"

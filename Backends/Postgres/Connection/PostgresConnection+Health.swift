@@ -20,7 +20,7 @@ extension PostgresConnection {
     /// ends it (`endingTransaction`), instead of running them on a new session outside it.
     ///
     /// The idle check is one non-blocking `poll()` on the socket.
-    /// - Throws: ``FetchKitError/connectionLost(_:)`` inside a broken transaction, or when the server still
+    /// - Throws: ``FetchKitError/Code/connectionLost`` inside a broken transaction, or when the server still
     ///   cannot be reached.
     func ensureUsable(endingTransaction: Bool) throws {
         if endingTransaction { brokeInTransaction = false }
@@ -43,7 +43,7 @@ extension PostgresConnection {
         do {
             return try body()
         } catch let error as FetchKitError {
-            guard case .connectionLost = error, !isConnected, !brokeInTransaction else { throw error }
+            guard error.code == .connectionLost, !isConnected, !brokeInTransaction else { throw error }
             return try body()
         }
     }

@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 
 /// The writer connection as a ``SQLWriteConnection``, so the shared ``SQLWriteTransaction`` runs on it;

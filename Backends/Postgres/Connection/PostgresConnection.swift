@@ -53,7 +53,7 @@ final class PostgresConnection {
     ///
     /// The parameters reach libpq as keyword/value arrays (`PQconnectdbParams`), never through a connection
     /// string. The client encoding is UTF-8.
-    /// - Throws: ``FetchKitError/tooManyConnections(_:)`` or ``FetchKitError/connectionLost(_:)`` with
+    /// - Throws: ``FetchKitError/Code/tooManyConnections`` or ``FetchKitError/Code/connectionLost`` with
     ///   libpq's message and the redacted URL.
     static func open(_ url: PostgresURL, extra: [(keyword: String, value: String)] = []) throws -> PostgresConnection {
         // Later keywords win: the URL's own parameters over `extra` (FetchKit's defaults, such as keepalives).

@@ -23,7 +23,7 @@ struct PostgresCopyEncoder {
 
     /// Appends one row of `values`; `row` numbers it (from 1) in an error.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a value PostgreSQL cannot hold (a date out of range).
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a value PostgreSQL cannot hold (a date out of range).
     mutating func appendRow(_ values: some Collection<Value>, row: Int) throws {
         appendInteger(UInt32(values.count), bytes: 2)
         for (column, value) in values.enumerated() {

@@ -5,7 +5,7 @@ import FetchKit
 ///
 /// Unique, foreign-key, not-null and check violations name their constraint (or column); serialization
 /// failures and deadlocks, too many connections, lost connections and lock timeouts have their own cases;
-/// anything else is ``FetchKitError/database(code:message:sql:)`` with the SQLSTATE in the message.
+/// anything else is ``FetchKitError/Code/database`` with the SQLSTATE in the message.
 enum PostgresErrorMapping {
     /// `PQresultErrorField` codes: libpq's `PG_DIAG_*` macros are character literals Swift does not import.
     enum Field {

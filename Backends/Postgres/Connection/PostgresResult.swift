@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// The result of one statement: rows of binary values, or the number of rows a command changed. Cleared
 /// (`PQclear`) when released. Used only on its connection's thread.
@@ -34,7 +34,7 @@ final class PostgresResult {
 
     /// The value at `row`, `column`.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` for a column type FetchKit does not read, or for a
+    /// - Throws: ``FetchKitError/Code/unsupported`` for a column type FetchKit does not read, or for a
     ///   result in text format (of ``PostgresConnection/run(_:)``: values are read from binary results only).
     func value(row: Int, column: Int) throws -> Value {
         let (r, c) = (Int32(row), Int32(column))

@@ -1,5 +1,5 @@
 import CLibPQ
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// A ``ColumnReader`` over one row of a binary result: records decode straight from libpq's cells, without

@@ -22,7 +22,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     /// Parses `string`.
     ///
-    /// - Throws: ``FetchKitError/invalidURL(_:)`` naming what is wrong, never echoing the password.
+    /// - Throws: ``FetchKitError/Code/invalidURL`` naming what is wrong, never echoing the password.
     public init(_ string: String) throws {
         guard let schemeEnd = string.range(of: "://") else {
             throw FetchKitError.invalidURL("expected postgres://… or postgresql://…")

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// The FetchKit attribute type of a PostgreSQL column type, and what the compiler must add to read, compare,
 /// order and write it exactly as that attribute type (``NativeColumn``; `nil` for the standard types
@@ -23,7 +23,7 @@ struct PostgresColumnType {
 
     /// The type of `column` of `table`.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` naming the column and its type when FetchKit
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` naming the column and its type when FetchKit
     ///   does not support it (arrays, `interval`, geometric types, ranges, domains, …).
     init(_ column: PostgresTableColumn, table: String) throws {
         let name = SQLDialect.postgres.quote(column.typeSchema) + "." + SQLDialect.postgres.quote(column.typeName)

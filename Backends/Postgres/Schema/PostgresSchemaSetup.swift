@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Logging
 
 /// Brings a database in line with a schema when a store opens: validates the tables that exist and creates
@@ -13,7 +13,7 @@ struct PostgresSchemaSetup {
     /// Runs on the writer connection; returns the native types of the entities' columns (those that are not
     /// the dialect's standard types), for the store's compiler.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` for a table that does not match (or is
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not match (or is
     ///   missing under ``SchemaPolicy/validateOnly``), or a column of a type FetchKit does not support.
     func run(on connection: PostgresConnection) throws -> NativeColumns {
         try connection.run("BEGIN")

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// One column of an existing table, as PostgreSQL's catalog describes it.
 struct PostgresTableColumn {
@@ -40,7 +40,7 @@ struct PostgresTableColumn {
     /// Checks that every attribute of `entity` has a column of a type FetchKit maps to the attribute's type
     /// (extra columns are allowed); returns the native types of those columns that are not standard.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` naming the column (and its type) that is
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` naming the column (and its type) that is
     ///   missing, of another attribute type, of an unsupported type, or allows NULL for a required attribute.
     static func validate(_ entity: Entity, against columns: [PostgresTableColumn]) throws -> [String: NativeColumn] {
         let byName = Dictionary(columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,5 +1,5 @@
 import CSQLite
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// Installs the change feed's C callbacks on the writer connection: the update, commit and rollback

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore {
     /// Subscribes to committed changes: one ``StoreChange`` per committed write, in commit order,

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLiteStore {
     /// The transaction ID of the last change published to ``changes()`` subscribers (0 before the first).

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// What the change feed knows about the schema's tables on the writer connection, and the

@@ -1,5 +1,5 @@
 import CSQLite
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 extension SQLiteConnection {

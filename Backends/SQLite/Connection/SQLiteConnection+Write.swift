@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitDrivers
 
 /// The writer connection as a ``SQLWriteConnection``, so the shared ``SQLWriteTransaction`` runs on it.

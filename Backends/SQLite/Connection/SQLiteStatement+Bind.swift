@@ -8,8 +8,8 @@ let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 extension SQLiteStatement {
     /// Binds `values` to the parameters `?1…?n`; the count must match the statement's.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` for NaN, text containing NUL, or a date out of range;
-    ///   ``FetchKitError/database(code:message:sql:)`` when the count differs.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for NaN, text containing NUL, or a date out of range;
+    ///   ``FetchKitError/Code/database`` when the count differs.
     func bind(_ values: [Value]) throws {
         guard values.count == Int(parameterCount) else {
             throw FetchKitError.database(

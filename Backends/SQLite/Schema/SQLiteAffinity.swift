@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// A SQLite column's type affinity, derived from its declared type by SQLite's own rules.
 enum SQLiteAffinity: String, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Logging
 
 /// Brings a database in line with a schema when a store opens: validates the tables that exist and
@@ -11,7 +11,7 @@ struct SQLiteSchemaSetup {
 
     /// Runs on the writer connection.
     ///
-    /// - Throws: ``FetchKitError/schemaMismatch(table:detail:)`` for a table that does not match
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not match
     ///   (or is missing under ``SQLiteStore/SchemaPolicy/validateOnly``).
     func run(on connection: SQLiteConnection) throws {
         let validator = SQLiteSchemaValidator(dialect: compiler.dialect)

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// Checks that an existing table can store an entity: every attribute's column exists with a
 /// compatible declared type and the right nullability, the primary key is the entity's key, and
@@ -6,7 +6,7 @@ import FetchKit
 struct SQLiteSchemaValidator {
     let dialect: SQLDialect
 
-    /// Throws ``FetchKitError/schemaMismatch(table:detail:)`` naming the first column that does not fit.
+    /// Throws ``FetchKitError/Code/schemaMismatch`` naming the first column that does not fit.
     func validate(_ entity: Entity, against columns: [SQLiteTableColumn]) throws {
         func mismatch(_ detail: String) -> FetchKitError {
             .schemaMismatch(table: entity.table, detail: detail)

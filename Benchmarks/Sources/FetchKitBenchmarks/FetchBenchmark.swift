@@ -1,5 +1,5 @@
 import CSQLiteBench
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitSQLite
 import Foundation
 
@@ -150,7 +150,7 @@ final class RawSQLiteReader: @unchecked Sendable {
 
     init(path: String) throws {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw FetchKitError.database(code: 0, message: "cannot open \(path)", sql: nil)
+            throw FetchKitError(.database, message: "cannot open \(path)", databaseCode: 0)
         }
     }
 
@@ -160,7 +160,7 @@ final class RawSQLiteReader: @unchecked Sendable {
         var statement: OpaquePointer?
         let sql = "SELECT id, name, score, count, flag, created FROM bench ORDER BY id"
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw FetchKitError.database(code: 0, message: "prepare failed", sql: sql)
+            throw FetchKitError(.database, message: "prepare failed", databaseCode: 0, sql: sql)
         }
         defer { sqlite3_finalize(statement) }
         var result: [BenchRecord] = []

@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import FetchKit
+@_spi(Backend) @_spi(Benchmarks) import FetchKit
 import FetchKitSQLite
 import Foundation
 import Synchronization
@@ -100,7 +100,7 @@ enum LiveBenchmark {
             queries.append(ContinuousClock.now - start)
         }
         // Compiling that query alone (FetchKit's SQL compiler, no database).
-        let compiler = SQLCompiler(schema: store.schema, dialect: .sqlite)
+        let compiler = SQLCompiler(schema: store.schema, dialect: store.dialect)
         var compiles: [Duration] = []
         for _ in 0..<samples {
             let start = ContinuousClock.now

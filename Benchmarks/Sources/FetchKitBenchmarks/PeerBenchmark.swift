@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import FetchKit
+@_spi(Backend) @_spi(Benchmarks) import FetchKit
 import FetchKitSQLite
 import Foundation
 import GRDB

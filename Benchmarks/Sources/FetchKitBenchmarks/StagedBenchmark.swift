@@ -37,11 +37,11 @@ enum StagedBenchmark {
     static func setValidation(_ changeset: Changeset) throws {
         var sources = Set<RowPath>()
         var destinations = Set<RowPath>()
-        for path in changeset.rowDeletes where !sources.insert(path).inserted { throw FetchKitError.invalidValue("twice") }
-        for path in changeset.rowInserts where !destinations.insert(path).inserted { throw FetchKitError.invalidValue("twice") }
+        for path in changeset.rowDeletes where !sources.insert(path).inserted { throw FetchKitError(.invalidValue, message: "twice") }
+        for path in changeset.rowInserts where !destinations.insert(path).inserted { throw FetchKitError(.invalidValue, message: "twice") }
         for move in changeset.rowMoves {
             guard sources.insert(move.from).inserted, destinations.insert(move.to).inserted else {
-                throw FetchKitError.invalidValue("twice")
+                throw FetchKitError(.invalidValue, message: "twice")
             }
         }
     }

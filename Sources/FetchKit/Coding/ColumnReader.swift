@@ -2,7 +2,7 @@ import Foundation
 
 /// A row being decoded, read by column position.
 ///
-/// ``Row`` conforms; backends conform their statement cursors so records decode straight from the
+/// ``RowColumns`` reads a ``Row``; backends conform their statement cursors so records decode straight from the
 /// database without an intermediate `Row`.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import Foundation
 /// returns the payload of ``value(at:)`` when that has its case (`.integer`, `.double`, …), and `nil`
 /// otherwise. Decoders read a property's type first and fall back to ``value(at:)`` on `nil`, so a
 /// typed read must never return what ``value(at:)`` would not.
-public protocol ColumnReader {
+@_spi(Backend) public protocol ColumnReader {
     /// The position of the column holding `attribute`, or nil.
     func columnIndex(of attribute: String) -> Int?
     /// The value at `index`, already in the attribute's canonical case (.bool for bool attributes, .date for dates).
@@ -86,15 +86,36 @@ extension ColumnReader {
     }
 }
 
-extension Row: ColumnReader {
+/// A ``Row`` read by column position: what decoders read a fetched row through.
+@_spi(Backend) public struct RowColumns: ColumnReader {
+    /// The row read.
+    public let row: Row
+
+    /// A reader over `row`.
+    public init(_ row: Row) { self.row = row }
+
     /// The position of the column named `attribute`, or nil.
     ///
     /// - Complexity: O(1).
-    public func columnIndex(of attribute: String) -> Int? { layout.index(of: attribute) }
+    public func columnIndex(of attribute: String) -> Int? { row.layout.index(of: attribute) }
 
     /// The value at `index`.
-    public func value(at index: Int) -> Value { values[index] }
+    public func value(at index: Int) -> Value { row.values[index] }
 
     /// The row's shared layout: rows fetched together decode with one column plan.
-    public var columnLayout: AnyObject? { layout }
+    public var columnLayout: AnyObject? { row.layout }
+}
+
+extension RecordCoding {
+    /// Decodes `type` from `row`, read through ``RowColumns``.
+    public static func decode<R: Record>(_ type: R.Type, from row: Row) throws -> R {
+        try decode(type, from: RowColumns(row))
+    }
+}
+
+extension RecordDecoder {
+    /// Decodes one record from `row`.
+    public func decode(from row: Row) throws -> R {
+        try decode(from: RowColumns(row))
+    }
 }

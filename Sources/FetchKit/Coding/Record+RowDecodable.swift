@@ -29,7 +29,7 @@
 public protocol RowDecodable: Record {
     /// Reads the record from `row`, which is valid only during this call.
     ///
-    /// - Throws: the ``FetchKitError/recordMapping(entity:detail:)`` a read throws, or an error of
+    /// - Throws: the ``FetchKitError/Code/recordMapping`` a read throws, or an error of
     ///   the record's own (reported as a record-mapping error).
     init(row: borrowing RecordRow) throws
 }

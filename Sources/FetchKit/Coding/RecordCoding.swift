@@ -8,13 +8,13 @@
 /// let row = try RecordCoding.encode(todo)            // ["id": 1, "title": "Buy milk", ...]
 /// let copy = try RecordCoding.decode(Todo.self, from: row)
 /// ```
-public enum RecordCoding {
+@_spi(Backend) public enum RecordCoding {
     /// Decodes `type` from `reader`. Attributes map to the record's coding keys by name (for a
     /// ``RowDecodable`` type, to the names its `init(row:)` reads).
     ///
     /// To decode many rows, create one ``RecordDecoder`` and reuse it: it remembers each key's column.
     ///
-    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
+    /// - Throws: ``FetchKitError/Code/recordMapping`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
     @inlinable
     public static func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
@@ -33,8 +33,8 @@ public enum RecordCoding {
     /// The row lists the encoded attributes in the entity's order, each value in the attribute's canonical
     /// case (an `Int` written to a double attribute becomes `.double`).
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` for a key that is no attribute;
-    ///   ``FetchKitError/recordMapping(entity:detail:)`` for a value that does not fit its attribute or
+    /// - Throws: ``FetchKitError/Code/unknownKey`` for a key that is no attribute;
+    ///   ``FetchKitError/Code/recordMapping`` for a value that does not fit its attribute or
     ///   a property that is a nested type.
     public static func encode<R: Record>(_ record: R) throws -> Row {
         let encoder = RecordEncoder(entity: R.entity)

@@ -6,9 +6,9 @@ import Foundation
 /// The state reaches the box through `Unmanaged` (it also holds it strongly), so reading a column
 /// costs one virtual call: no retain, release or existential copy, which a stored `any ColumnReader`
 /// would cost on every read. The base class is the empty row (no columns), the state's row between
-/// decodes.
-@usableFromInline
-class ReaderBox {
+/// decodes. SPI (with no member outside the module) only because ``TypedReaderBox`` derives from it.
+@_spi(Backend)
+public class ReaderBox {
     @usableFromInline
     init() {}
 
@@ -24,8 +24,10 @@ class ReaderBox {
 }
 
 /// A box for one reader; a class instance is boxed once for all the rows it reads.
-@usableFromInline
-final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
+///
+/// SPI only because it is generic over ``ColumnReader`` and created by the inlinable decoders.
+@_spi(Backend)
+public final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
     let reader: Reader
 
     @usableFromInline
@@ -42,11 +44,11 @@ final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
 }
 
 /// The box for ``Row`` readers: one box per state, whose row is replaced for each decode.
-@usableFromInline
-final class RowBox: ReaderBox {
+@_spi(Backend)
+public final class RowBox: ReaderBox {
     @usableFromInline var row = Row(layout: RowLayout(names: []), values: [])
 
-    override func columnIndex(of attribute: String) -> Int? { row.columnIndex(of: attribute) }
+    override func columnIndex(of attribute: String) -> Int? { row.layout.index(of: attribute) }
     override func value(at index: Int) -> Value { row.values[index] }
 
     override func integer(at index: Int) -> Int64? {

@@ -44,7 +44,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     /// boxed once, not once per row.
     @usableFromInline @exclusivity(unchecked) var readerIdentity: ObjectIdentifier?
     /// The box ``Row`` readers share.
-    @usableFromInline let rowBox = RowBox()
+    @_spi(Backend) public let rowBox = RowBox()
     /// The empty row, current between decodes.
     private let noRow: ReaderBox
     /// Memory for one record, where ``RowDecodable`` records are made before they are moved out.
@@ -103,17 +103,17 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     // MARK: Rows
 
-    /// Makes `reader` the current row: a class instance already current is kept, a ``Row`` goes into
+    /// Makes `reader` the current row: a class instance already current is kept, a ``RowColumns`` goes into
     /// the shared row box, any other reader into a box of its own.
-    @inlinable @inline(__always)
-    func use<Reader: ColumnReader>(_ reader: Reader) {
+    @_spi(Backend) @inlinable @inline(__always)
+    public func use<Reader: ColumnReader>(_ reader: Reader) {
         if Reader.self is AnyObject.Type {
             let identity = ObjectIdentifier(unsafeBitCast(reader, to: AnyObject.self))
             if identity == readerIdentity { return }
             read(from: TypedReaderBox(reader))
             readerIdentity = identity
-        } else if Reader.self == Row.self {
-            rowBox.row = unsafeBitCast(reader, to: Row.self)
+        } else if Reader.self == RowColumns.self {
+            rowBox.row = unsafeBitCast(reader, to: RowColumns.self).row
             read(from: rowBox)
         } else {
             read(from: TypedReaderBox(reader))
@@ -121,8 +121,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     }
 
     /// Makes `box` the current row.
-    @usableFromInline
-    func read(from box: ReaderBox) {
+    @_spi(Backend)
+    public func read(from box: ReaderBox) {
         if box !== self.box {
             self.box = box
             current = .passUnretained(box)

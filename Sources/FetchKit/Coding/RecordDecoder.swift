@@ -10,7 +10,7 @@
 /// ```
 ///
 /// A decoder is not thread-safe: use one per task or thread.
-public final class RecordDecoder<R: Record> {
+@_spi(Backend) public final class RecordDecoder<R: Record> {
     @usableFromInline let state: RecordDecodingState
     /// `R`, when it reads itself from rows (``RowDecodable``).
     @usableFromInline let rowDecodable: (any RowDecodable.Type)?
@@ -26,7 +26,7 @@ public final class RecordDecoder<R: Record> {
     /// Decodes one record from `reader`, through `init(row:)` when `R` is ``RowDecodable``, else through
     /// `init(from:)`.
     ///
-    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the property when a column
+    /// - Throws: ``FetchKitError/Code/recordMapping`` naming the property when a column
     ///   is missing for a non-optional property, a value does not convert, or a property is a nested type.
     /// - Complexity: O(*k*) in the number of the record's coding keys.
     @inlinable @inline(__always)
@@ -43,8 +43,8 @@ extension RecordDecodingState {
     ///
     /// Inlined into the caller, where the reader's type is usually known even when the record's is not:
     /// only ``decodePlanned(_:)`` (one call per row) stays generic over the record.
-    @inlinable @inline(__always)
-    func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
+    @_spi(Backend) @inlinable @inline(__always)
+    public func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
         use(reader)
         if begin(layout: reader.columnLayout) {
             do {
@@ -58,8 +58,8 @@ extension RecordDecodingState {
 
     /// Decodes a ``RowDecodable`` record from `reader` (`rowType` is `R`): by plan when the reader's
     /// layout has one, else learning it.
-    @inlinable @inline(__always)
-    func decodeRow<R: Record, Reader: ColumnReader>(
+    @_spi(Backend) @inlinable @inline(__always)
+    public func decodeRow<R: Record, Reader: ColumnReader>(
         _ rowType: any RowDecodable.Type, as type: R.Type, from reader: Reader
     ) throws -> R {
         use(reader)

@@ -25,7 +25,7 @@ public struct RecordRow: ~Copyable {
     /// Reads of the same attributes in the same order for every row (as an `init(row:)` without
     /// branches makes) find their columns by position after the first row.
     ///
-    /// - Throws: ``FetchKitError/recordMapping(entity:detail:)`` naming the attribute when the row has no
+    /// - Throws: ``FetchKitError/Code/recordMapping`` naming the attribute when the row has no
     ///   column for it or holds `NULL` (unless `T` is optional), or its value does not convert to `T`.
     /// - Complexity: O(1).
     @inlinable

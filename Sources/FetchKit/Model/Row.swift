@@ -12,7 +12,8 @@ public struct Row: Sendable, Hashable {
     public var names: [String] { layout.names }
     /// The values, in the order of `names`.
     public private(set) var values: [Value]
-    @usableFromInline let layout: RowLayout
+    /// The row's column layout, shared with the rows fetched with it.
+    @_spi(Backend) public let layout: RowLayout
 
     /// Creates a row from name/value pairs; a later duplicate name replaces an earlier one.
     public init(_ pairs: [(String, Value)]) {
@@ -33,7 +34,7 @@ public struct Row: Sendable, Hashable {
     }
 
     /// Creates a row sharing `layout` with other rows (used by stores when fetching).
-    public init(layout: RowLayout, values: [Value]) {
+    @_spi(Backend) public init(layout: RowLayout, values: [Value]) {
         precondition(layout.names.count == values.count, "a row needs one value per column")
         self.layout = layout
         self.values = values

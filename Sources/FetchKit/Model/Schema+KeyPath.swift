@@ -9,7 +9,7 @@
 /// A path that ends at a to-one relationship (`category`) ends at its foreign-key attribute, so
 /// `category == 3` compares the stored key; one that ends at a to-many relationship (`todos`) ends
 /// at the destination's primary key.
-public struct ResolvedKeyPath: Sendable, Hashable {
+package struct ResolvedKeyPath: Sendable, Hashable {
     /// One relationship crossed by a key path.
     public struct Hop: Sendable, Hashable {
         /// The relationship crossed.
@@ -52,11 +52,11 @@ public struct ResolvedKeyPath: Sendable, Hashable {
 extension Schema {
     /// Resolves a dotted key path starting at `entity`, crossing relationships by name.
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` naming the first component that is
+    /// - Throws: ``FetchKitError/Code/unknownKey`` naming the first component that is
     ///   neither an attribute nor a relationship of the entity reached so far (and that entity);
-    ///   ``FetchKitError/invalidPredicate(_:offset:)`` when a path continues past an attribute.
+    ///   ``FetchKitError/Code/invalidPredicate`` when a path continues past an attribute.
     /// - Complexity: O(*k* · *n*) for *k* components and *n* attributes per entity.
-    public func resolve(_ keyPath: FetchPredicate.Key, from entity: Entity) throws -> ResolvedKeyPath {
+    package func resolve(_ keyPath: FetchPredicate.Key, from entity: Entity) throws -> ResolvedKeyPath {
         var current = entity
         var hops: [ResolvedKeyPath.Hop] = []
         let components = keyPath.components
@@ -108,7 +108,7 @@ extension Schema {
     }
 
     /// Resolves a dotted key path given as a string (sort descriptors, section key paths).
-    public func resolve(_ keyPath: String, from entity: Entity) throws -> ResolvedKeyPath {
+    package func resolve(_ keyPath: String, from entity: Entity) throws -> ResolvedKeyPath {
         try resolve(FetchPredicate.Key(keyPath), from: entity)
     }
 

@@ -12,7 +12,7 @@ public struct Schema: Sendable, Hashable {
     /// point at existing entities, foreign keys that are attributes of the primary key's type,
     /// to-many inverses that name a to-one relationship back.
     ///
-    /// - Throws: ``FetchKitError/invalidSchema(_:)`` naming the first problem found.
+    /// - Throws: ``FetchKitError/Code/invalidSchema`` naming the first problem found.
     public init(_ entities: [Entity]) throws {
         var byName: [String: Int] = [:]
         var tables: Set<String> = []
@@ -32,7 +32,7 @@ public struct Schema: Sendable, Hashable {
 
     /// The entity named `name`.
     ///
-    /// - Throws: ``FetchKitError/unknownEntity(_:)``.
+    /// - Throws: ``FetchKitError/Code/unknownEntity``.
     public func entity(named name: String) throws -> Entity {
         guard let index = byName[name] else { throw FetchKitError.unknownEntity(name) }
         return entities[index]

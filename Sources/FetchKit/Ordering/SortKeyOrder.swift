@@ -10,7 +10,7 @@ import Foundation
 /// let key = order.key(row)                   // the row's SortKey
 /// order.compare(row, other)                  // .orderedAscending when `row` comes first
 /// ```
-public struct SortKeyOrder: Sendable, Hashable {
+@_spi(Benchmarks) public struct SortKeyOrder: Sendable, Hashable {
     /// One sort value: its column, direction and case folding.
     public struct Component: Sendable, Hashable {
         /// The column (the sort descriptor's key path, as fetched rows name it).
@@ -49,7 +49,7 @@ public struct SortKeyOrder: Sendable, Hashable {
 
     /// The order of `request`'s results in `schema`.
     ///
-    /// - Throws: ``FetchKitError/unknownEntity(_:)`` when the schema has no such entity.
+    /// - Throws: ``FetchKitError/Code/unknownEntity`` when the schema has no such entity.
     public init(_ request: FetchRequest, in schema: Schema) throws {
         let entity = try schema.entity(named: request.entityName)
         self.init(request.sortDescriptors, primaryKey: entity.primaryKey.name)

@@ -7,7 +7,7 @@ extension ConstantFolding {
     /// Integers stay integers under `+`, `-` and `*`; `/` divides as floating point and by zero gives `NULL`;
     /// `NULL` in an operation gives `NULL`. A date plus or minus a number of seconds is a date.
     ///
-    /// - Throws: ``FetchKitError/invalidPredicate(_:offset:)`` for an integer overflow, or arithmetic on a
+    /// - Throws: ``FetchKitError/Code/invalidPredicate`` for an integer overflow, or arithmetic on a
     ///   text, a boolean or data, or on two dates.
     static func folded(_ operand: FetchPredicate.Operand) throws -> FetchPredicate.Operand {
         switch operand {

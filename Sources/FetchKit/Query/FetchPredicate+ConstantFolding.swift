@@ -11,7 +11,7 @@ enum ConstantFolding {
     /// The truth of `comparison` when both its sides are constants and its operator is an equality, an
     /// ordering, `BETWEEN` or `IN`; `nil` otherwise.
     ///
-    /// - Throws: ``FetchKitError/invalidPredicate(_:offset:)`` for constants that cannot be compared (a text
+    /// - Throws: ``FetchKitError/Code/invalidPredicate`` for constants that cannot be compared (a text
     ///   against a number, say).
     static func fold(_ comparison: FetchPredicate.Comparison) throws -> Bool? {
         guard comparison.quantifier == .one, case .value(let left) = comparison.lhs else { return nil }

@@ -21,7 +21,7 @@ extension FetchPredicate {
     /// operator, optional chaining (`$0.notes?.count`), closures (`contains(where:)`, `allSatisfy`),
     /// properties of properties (`$0.title.count`), casts, regexes and string comparison functions.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` naming the first construct it cannot translate,
+    /// - Throws: ``FetchKitError/Code/unsupported`` naming the first construct it cannot translate,
     ///   as in `#Predicate construct PredicateExpressions.Arithmetic<…> has no SQL translation`.
     public init<R: Record>(_ predicate: Foundation.Predicate<R>) throws {
         let translation = PredicateTranslation<R>(variable: predicate.variable.key)

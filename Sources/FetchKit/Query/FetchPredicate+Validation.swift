@@ -13,8 +13,8 @@ extension FetchPredicate {
     /// (`1 BETWEEN {0, 33}`, `YES == YES`) becomes `TRUEPREDICATE` or `FALSEPREDICATE` (see the folding rules
     /// in the README).
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)``,
-    ///   ``FetchKitError/typeMismatch(key:expected:got:offset:)`` or ``FetchKitError/invalidPredicate(_:offset:)``,
+    /// - Throws: ``FetchKitError/Code/unknownKey``,
+    ///   ``FetchKitError/Code/typeMismatch`` or ``FetchKitError/Code/invalidPredicate``,
     ///   with the offset of the key path involved.
     public func validated(for entity: Entity, in schema: Schema) throws -> FetchPredicate {
         try validated(by: ComparisonValidator(schema: schema, entity: entity))
@@ -45,8 +45,8 @@ extension FetchRequest {
     /// ``FetchPredicate/validated(for:in:)``, its sort keys, section key path and properties resolve
     /// (crossing to-one relationships only), and its limit and offset are not negative.
     ///
-    /// - Throws: ``FetchKitError/unknownEntity(_:)``, ``FetchKitError/unknownKey(_:entity:offset:)``,
-    ///   ``FetchKitError/invalidPredicate(_:offset:)`` or ``FetchKitError/invalidValue(_:)``.
+    /// - Throws: ``FetchKitError/Code/unknownEntity``, ``FetchKitError/Code/unknownKey``,
+    ///   ``FetchKitError/Code/invalidPredicate`` or ``FetchKitError/Code/invalidValue``.
     public func validated(in schema: Schema) throws -> FetchRequest {
         let entity = try schema.entity(named: entityName)
         var request = self

@@ -32,7 +32,7 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// The section names, in order.
     var sectionNames: [String] { storage.sectionNames }
     /// Where each section starts among the entries.
-    public var sectionStarts: [Int] { storage.sectionStarts }
+    package var sectionStarts: [Int] { storage.sectionStarts }
     /// Finds a row's position by its primary key.
     var locator: ResultsLocator { storage.locator }
     /// The primary key's attribute name.

@@ -14,7 +14,7 @@ extension ResultsUpdate {
     /// Rows are matched by primary key; a matched row whose fetched values differ is updated. The changeset
     /// passes the batch contract (see <doc:TheBatchContract>) like every controller batch.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when a snapshot's sections are not contiguous.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when a snapshot's sections are not contiguous.
     /// - Complexity: O(*n* + *m*) for snapshots of *n* and *m* rows, plus O(*k* log *k*) for the *k* rows
     ///   that moved.
     public init(from previous: ResultsSnapshot<Object>, to snapshot: ResultsSnapshot<Object>, transactionID: UInt64? = nil) throws {

@@ -17,7 +17,7 @@ extension ResultsUpdate {
     /// ```
     ///
     /// Empty for the first element of an updates stream (no changeset).
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` if the changeset does not fit the snapshots (never for
+    /// - Throws: ``FetchKitError/Code/invalidValue`` if the changeset does not fit the snapshots (never for
     ///   updates a controller emits).
     /// - Complexity: O(rows × stages).
     public func staged() throws -> [StagedStep] {

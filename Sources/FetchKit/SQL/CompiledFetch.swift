@@ -1,5 +1,5 @@
 /// A compiled fetch: the statement and what each selected column holds.
-public struct CompiledFetch: Sendable, Hashable {
+@_spi(Backend) public struct CompiledFetch: Sendable, Hashable {
     /// The `SELECT` statement.
     public var statement: SQLStatement
     /// The selected columns, in `SELECT` order: the primary key first, then the requested attributes,

@@ -10,7 +10,7 @@
 /// // PostgreSQL's uuid: compared and ordered as its text, written through a cast, looked up by key natively.
 /// NativeColumn(typeName: #""pg_catalog"."uuid""#, reading: .cast, writing: .cast, keyComparison: .canonicalUUID)
 /// ```
-public struct NativeColumn: Sendable, Hashable {
+@_spi(Backend) public struct NativeColumn: Sendable, Hashable {
     /// How the column is read, compared and ordered.
     public enum Reading: Sendable, Hashable {
         /// As it is: its own comparisons and order are FetchKit's.
@@ -91,4 +91,4 @@ public struct NativeColumn: Sendable, Hashable {
 }
 
 /// The native columns of a database's tables, by table and column name.
-public typealias NativeColumns = [String: [String: NativeColumn]]
+@_spi(Backend) public typealias NativeColumns = [String: [String: NativeColumn]]

@@ -1,5 +1,5 @@
 /// One column of a fetch's result: the name rows use for it and the type to read it as.
-public struct ResultColumn: Sendable, Hashable {
+@_spi(Backend) public struct ResultColumn: Sendable, Hashable {
     /// The attribute name (`title`) or dotted key path (`category.name`).
     public var name: String
     /// How to read the column's values.

@@ -60,7 +60,7 @@ struct SQLFragment: Hashable, ExpressibleByStringLiteral {
 
     /// The statement: placeholders numbered in text order in the dialect's style.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` when the statement binds more values than the dialect allows.
+    /// - Throws: ``FetchKitError/Code/unsupported`` when the statement binds more values than the dialect allows.
     func statement(in dialect: SQLDialect) throws -> SQLStatement {
         var sql = ""
         var bindings: [Value] = []

@@ -11,7 +11,7 @@
 /// batch.keylessRowCount     // 1 (the first row's key is the database's to assign)
 /// batch.statement(forRow: 0) // INSERT INTO "todo" ("title", …) VALUES (?, …) RETURNING "id"
 /// ```
-public struct SQLBulkInsert: Sendable {
+@_spi(Backend) public struct SQLBulkInsert: Sendable {
     /// The entity the rows belong to (the schema's declaration).
     public let entity: Entity
     /// The table, quoted for the dialect.

@@ -13,7 +13,7 @@ extension SQLCompiler {
     /// // … ORDER BY t0."priority" DESC, t0."id" ASC LIMIT ?      bindings: [20]
     /// ```
     ///
-    /// - Throws: the errors of ``FetchRequest/validated(in:)``, and ``FetchKitError/unsupported(_:)`` for
+    /// - Throws: the errors of ``FetchRequest/validated(in:)``, and ``FetchKitError/Code/unsupported`` for
     ///   constructs the dialect cannot express (`MATCHES`, `[d]` without a diacritic fold).
     ///
     /// A re-read by primary key (the predicate `AND` `SELF IN` a list of keys, as live results issue for every

@@ -81,7 +81,7 @@ extension SQLCompiler {
 
     /// `value` as written into `attribute`'s column of `entity`, checked against the column's limit.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming the table and column when the value does not fit.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming the table and column when the value does not fit.
     func written(_ value: Value, for attribute: Attribute, of entity: Entity) throws -> SQLFragment {
         guard let native = nativeColumn(attribute, in: entity.table) else { return .binding(value) }
         if let limit = native.limit, let problem = limit.problem(with: value) {

@@ -10,10 +10,10 @@ extension SQLCompiler {
     /// // INSERT INTO "todo" ("title", "notes", "priority", …) VALUES (?, ?, ?, …) RETURNING "id"
     /// ```
     ///
-    /// - Throws: ``FetchKitError/unknownKey(_:entity:offset:)`` for a name that is not an attribute,
-    ///   ``FetchKitError/typeMismatch(key:expected:got:offset:)`` for a value of the wrong type,
-    ///   ``FetchKitError/invalidValue(_:)`` for NaN or text containing NUL, and
-    ///   ``FetchKitError/constraintViolation(_:name:message:)`` (`.notNull`) for a required attribute
+    /// - Throws: ``FetchKitError/Code/unknownKey`` for a name that is not an attribute,
+    ///   ``FetchKitError/Code/typeMismatch`` for a value of the wrong type,
+    ///   ``FetchKitError/Code/invalidValue`` for NaN or text containing NUL, and
+    ///   ``FetchKitError/Code/constraintViolation`` (`.notNull`) for a required attribute
     ///   without a value.
     public func insert(_ row: Row, into entity: Entity) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
@@ -27,7 +27,7 @@ extension SQLCompiler {
     ///
     /// A row that names only the primary key becomes `ON CONFLICT ("id") DO NOTHING`.
     ///
-    /// - Throws: the errors of ``insert(_:into:)``, and ``FetchKitError/unsupported(_:)`` when the dialect
+    /// - Throws: the errors of ``insert(_:into:)``, and ``FetchKitError/Code/unsupported`` when the dialect
     ///   has no upsert syntax.
     public func upsert(_ row: Row, into entity: Entity) throws -> SQLStatement {
         guard dialect.upsertSyntax != nil else {
@@ -53,7 +53,7 @@ extension SQLCompiler {
     /// // UPDATE "todo" SET "done" = ? WHERE "id" = ?      bindings: [true, 7]
     /// ```
     ///
-    /// - Throws: the value errors of ``insert(_:into:)``, and ``FetchKitError/invalidValue(_:)`` when
+    /// - Throws: the value errors of ``insert(_:into:)``, and ``FetchKitError/Code/invalidValue`` when
     ///   `values` is empty, changes the primary key, or `key` is `NULL`.
     public func update(_ entity: Entity, key: Value, set values: Row) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
@@ -81,8 +81,8 @@ extension SQLCompiler {
 
     /// Compiles a `DELETE` of the row whose primary key is `key`.
     ///
-    /// - Throws: ``FetchKitError/typeMismatch(key:expected:got:offset:)`` when `key` is not of the
-    ///   primary key's type, ``FetchKitError/invalidValue(_:)`` when it is `NULL`.
+    /// - Throws: ``FetchKitError/Code/typeMismatch`` when `key` is not of the
+    ///   primary key's type, ``FetchKitError/Code/invalidValue`` when it is `NULL`.
     public func delete(_ entity: Entity, key: Value) throws -> SQLStatement {
         let entity = try schemaEntity(entity)
         let key = try primaryKey(key, of: entity)
@@ -111,7 +111,7 @@ extension SQLCompiler {
     /// `INSERT INTO "t" ("a", …) VALUES (?, …)` binding `values`, one per attribute of `entity` in
     /// declaration order; an integer primary key that is `NULL` is left out, so the database assigns it.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` for a value its column's native type cannot hold.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a value its column's native type cannot hold.
     func insertClause(_ values: some Collection<Value>, into entity: Entity) throws -> SQLFragment {
         var columns: [String] = []
         var bindings: [SQLFragment] = []

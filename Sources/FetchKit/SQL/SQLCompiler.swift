@@ -12,7 +12,7 @@
 /// //   LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t0."done" = ?
 /// //   ORDER BY t1."name" ASC NULLS FIRST, t0."id" ASC
 /// ```
-public struct SQLCompiler: Sendable {
+@_spi(Backend) public struct SQLCompiler: Sendable {
     /// The entities statements are compiled against.
     public let schema: Schema
     /// How statements are written.

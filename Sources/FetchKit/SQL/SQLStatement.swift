@@ -4,7 +4,7 @@
 /// let statement = try compiler.delete(Fixtures.todo, key: 7)
 /// // statement.sql == #"DELETE FROM "todo" WHERE "id" = ?"#, statement.bindings == [.integer(7)]
 /// ```
-public struct SQLStatement: Sendable, Hashable {
+@_spi(Backend) public struct SQLStatement: Sendable, Hashable {
     /// The SQL text; values appear only as placeholders.
     public var sql: String
     /// The values of the placeholders, in order.

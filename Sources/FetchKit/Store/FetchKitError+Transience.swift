@@ -1,31 +1,88 @@
+// The package's shorthands for each code, so throw sites read `throw FetchKitError.busy(message)`.
 extension FetchKitError {
-    /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
-    /// a serialization failure, a cancelled statement, a server out of resources.
-    ///
-    /// A live controller retries these with backoff (``ResultsStatus/resyncing(_:)``); any other failure stops
-    /// it (``ResultsStatus/failed(_:)``).
-    public var isTransient: Bool {
-        switch self {
-        case .connectionLost, .busy, .tooManyConnections, .serializationFailure:
-            return true
-        case .database(let code, let message, _):
-            // SQLite: SQLITE_NOMEM, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL (extended codes
-            // keep the primary code in the low byte). PostgreSQL (code 0): query cancelled (57014),
-            // insufficient resources (53…), system errors (58…).
-            if code != 0 { return [7, 10, 13, 14, 15].contains(code & 0xFF) }
-            return ["SQLSTATE 57014", "SQLSTATE 53", "SQLSTATE 58"].contains { message.hasPrefix($0) }
-        default:
-            return false
-        }
+    package static func invalidSchema(_ message: String) -> FetchKitError { FetchKitError(.invalidSchema, message: message) }
+
+    package static func unknownEntity(_ name: String) -> FetchKitError {
+        FetchKitError(.unknownEntity, message: "unknown entity '\(name)'", entity: name)
     }
 
-    /// `error` as a ``FetchKitError``: itself when it is one, else a ``database(code:message:sql:)`` error
-    /// describing it.
-    init(wrapping error: any Error) {
+    package static func invalidPredicate(_ message: String, offset: Int?) -> FetchKitError {
+        FetchKitError(.invalidPredicate, message: message, offset: offset)
+    }
+
+    package static func unknownKey(_ key: String, entity: String, offset: Int?) -> FetchKitError {
+        FetchKitError(.unknownKey, message: "unknown key '\(key)' on entity \(entity)", keyPath: key, entity: entity, offset: offset)
+    }
+
+    package static func typeMismatch(key: String, expected: AttributeType, got: String, offset: Int?) -> FetchKitError {
+        FetchKitError(.typeMismatch, message: "'\(key)' is \(expected), got \(got)", keyPath: key, offset: offset)
+    }
+
+    package static func unsupported(_ what: String) -> FetchKitError { FetchKitError(.unsupported, message: what) }
+
+    package static func constraintViolation(_ kind: Constraint, name: String?, message: String) -> FetchKitError {
+        FetchKitError(.constraintViolation, message: message, constraint: kind, constraintName: name)
+    }
+
+    package static func busy(_ message: String) -> FetchKitError { FetchKitError(.busy, message: message) }
+
+    package static func schemaMismatch(table: String, detail: String) -> FetchKitError {
+        FetchKitError(.schemaMismatch, message: detail, table: table)
+    }
+
+    package static func connectionLost(_ message: String) -> FetchKitError { FetchKitError(.connectionLost, message: message) }
+
+    package static func tooManyConnections(_ message: String) -> FetchKitError {
+        FetchKitError(.tooManyConnections, message: message)
+    }
+
+    package static func serializationFailure(_ message: String) -> FetchKitError {
+        FetchKitError(.serializationFailure, message: message)
+    }
+
+    package static func invalidURL(_ message: String) -> FetchKitError { FetchKitError(.invalidURL, message: message) }
+
+    /// The store is closed.
+    public static var closed: FetchKitError { FetchKitError(.closed, message: "the store is closed") }
+
+    package static func recordMapping(entity: String, detail: String) -> FetchKitError {
+        FetchKitError(.recordMapping, message: detail, entity: entity)
+    }
+
+    package static func invalidValue(_ message: String) -> FetchKitError { FetchKitError(.invalidValue, message: message) }
+
+    package static func unknownRequestName(_ name: String, known: [String]) -> FetchKitError {
+        FetchKitError(.unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))")
+    }
+
+    package static func diskFull(_ message: String) -> FetchKitError { FetchKitError(.diskFull, message: message) }
+
+    package static func readOnly(_ message: String) -> FetchKitError { FetchKitError(.readOnly, message: message) }
+
+    package static func permissionDenied(_ message: String) -> FetchKitError {
+        FetchKitError(.permissionDenied, message: message)
+    }
+
+    package static func sectionOrder(key: String, section: String) -> FetchKitError {
+        FetchKitError(
+            .sectionOrder,
+            message: "section '\(section)' of key path '\(key)' appears twice: its rows are not together in the "
+                + "request's order (sections are told apart byte for byte, as the database stores them); sort by "
+                + "'\(key)' first and case-sensitively",
+            keyPath: key, section: section)
+    }
+
+    package static func database(code: Int32, message: String, sql: String?) -> FetchKitError {
+        FetchKitError(.database, message: message, databaseCode: code, sql: sql)
+    }
+
+    /// `error` as a ``FetchKitError``: itself when it is one, else a ``Code/database`` error describing it
+    /// and wrapping it.
+    package init(wrapping error: any Error) {
         if let error = error as? FetchKitError {
             self = error
         } else {
-            self = .database(code: 0, message: String(describing: error), sql: nil)
+            self.init(.database, message: String(describing: error), databaseCode: 0, underlying: error)
         }
     }
 }

@@ -1,115 +1,229 @@
-/// The one error type FetchKit throws: it says what went wrong and where.
+/// The one error type FetchKit throws: what went wrong (its ``code``) and where (its context).
+///
+/// Match on the code, read the message or the whole description:
 ///
 /// ```swift
 /// do {
 ///     _ = try FetchPredicate(format: "compleet == YES").validated(for: todo, in: schema)
-/// } catch let error as FetchKitError {
-///     print(error)   // unknown key 'compleet' on entity Todo (offset 0)
+/// } catch let error as FetchKitError where error.code == .unknownKey {
+///     print(error)            // unknown key 'compleet' on entity Todo (offset 0)
+///     print(error.keyPath)    // Optional("compleet")
 /// }
 /// ```
-public enum FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of constraint a write can violate.
-    public enum Constraint: String, Sendable, Hashable {
-        case unique, primaryKey, foreignKey, notNull, check, other
+///
+/// `FetchKitError` is a struct, not an enum, so that a minor release can add codes and context without
+/// breaking a `switch`: switch over ``code`` and keep a `default:`.
+@dynamicMemberLookup
+public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure an error is. New codes may be added in minor releases.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Kind: String, Sendable, Hashable {
+            case invalidSchema, unknownEntity, invalidPredicate, unknownKey, typeMismatch, unsupported
+            case constraintViolation, busy, schemaMismatch, connectionLost, tooManyConnections
+            case serializationFailure, invalidURL, closed, recordMapping, invalidValue, unknownRequestName
+            case diskFull, readOnly, permissionDenied, sectionOrder, database
+        }
+
+        fileprivate let kind: Kind
+
+        fileprivate init(_ kind: Kind) { self.kind = kind }
+
+        /// The code's name, as written in Swift (`constraintViolation`).
+        public var description: String { kind.rawValue }
+
+        /// A schema declaration is inconsistent.
+        public static let invalidSchema = Code(.invalidSchema)
+        /// No entity has this name (``FetchKitError/Context-swift.struct/entity``).
+        public static let unknownEntity = Code(.unknownEntity)
+        /// A predicate format string does not parse, or an argument is missing (``FetchKitError/Context-swift.struct/offset``).
+        public static let invalidPredicate = Code(.invalidPredicate)
+        /// A key path names no attribute or relationship of an entity (``FetchKitError/Context-swift.struct/keyPath``, ``FetchKitError/Context-swift.struct/entity``).
+        public static let unknownKey = Code(.unknownKey)
+        /// A value does not fit the attribute it is compared with or written to (``FetchKitError/Context-swift.struct/keyPath``).
+        public static let typeMismatch = Code(.typeMismatch)
+        /// A construct FetchKit cannot translate for this backend; the message names it.
+        public static let unsupported = Code(.unsupported)
+        /// A write violated a constraint (``FetchKitError/Context-swift.struct/constraint``, ``FetchKitError/Context-swift.struct/constraintName``).
+        public static let constraintViolation = Code(.constraintViolation)
+        /// The database stayed locked by another connection or process past the busy timeout.
+        public static let busy = Code(.busy)
+        /// An existing table does not match the schema (``FetchKitError/Context-swift.struct/table``).
+        public static let schemaMismatch = Code(.schemaMismatch)
+        /// The connection to the database is gone (or could not be made).
+        public static let connectionLost = Code(.connectionLost)
+        /// The server refused a connection because it has too many.
+        public static let tooManyConnections = Code(.tooManyConnections)
+        /// The transaction could not be serialized with concurrent ones (or deadlocked); running it again may succeed.
+        public static let serializationFailure = Code(.serializationFailure)
+        /// A store URL does not parse or names no known backend; the message never contains the password.
+        public static let invalidURL = Code(.invalidURL)
+        /// The store is closed.
+        public static let closed = Code(.closed)
+        /// A row could not be turned into a record, or a record into a row (``FetchKitError/Context-swift.struct/entity``).
+        public static let recordMapping = Code(.recordMapping)
+        /// A value cannot be stored (for example NaN, or text containing NUL).
+        public static let invalidValue = Code(.invalidValue)
+        /// A ``MultiResultsController`` has no fetch request of this name; the message lists the names it has.
+        public static let unknownRequestName = Code(.unknownRequestName)
+        /// The database or its disk is full; the write was rolled back whole.
+        public static let diskFull = Code(.diskFull)
+        /// The database is read-only (a read-only file or connection, a read-only transaction or replica).
+        public static let readOnly = Code(.readOnly)
+        /// The database refused for lack of a right; the message says which.
+        public static let permissionDenied = Code(.permissionDenied)
+        /// Rows of one section are not adjacent in the request's order (``FetchKitError/Context-swift.struct/keyPath``,
+        /// ``FetchKitError/Context-swift.struct/section``): sort by the section key path first, case-sensitively.
+        public static let sectionOrder = Code(.sectionOrder)
+        /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``, ``FetchKitError/Context-swift.struct/sql``).
+        public static let database = Code(.database)
     }
 
-    /// A schema declaration is inconsistent.
-    case invalidSchema(String)
-    /// No entity has this name.
-    case unknownEntity(String)
-    /// A predicate format string does not parse, or an argument is missing; `offset` is in UTF-8 bytes.
-    case invalidPredicate(String, offset: Int?)
-    /// A key path names no attribute or relationship of `entity`.
-    case unknownKey(String, entity: String, offset: Int?)
-    /// A value does not fit the attribute it is compared with or written to.
-    case typeMismatch(key: String, expected: AttributeType, got: String, offset: Int?)
-    /// A construct FetchKit cannot translate for this backend; the text names it.
-    case unsupported(String)
-    /// A write violated a constraint; `name` is the constraint (or column) when the backend says.
-    case constraintViolation(Constraint, name: String?, message: String)
-    /// The database stayed locked by another connection or process past the busy timeout.
-    case busy(String)
-    /// An existing table does not match the schema.
-    case schemaMismatch(table: String, detail: String)
-    /// The connection to the database is gone (or could not be made).
-    case connectionLost(String)
-    /// The server refused a connection because it has too many.
-    case tooManyConnections(String)
-    /// The transaction could not be serialized with concurrent ones (or deadlocked); running it again may
-    /// succeed.
-    case serializationFailure(String)
-    /// A store URL does not parse or names no known backend; the text never contains the password.
-    case invalidURL(String)
-    /// The store is closed.
-    case closed
-    /// A row could not be turned into a record, or a record into a row.
-    case recordMapping(entity: String, detail: String)
-    /// A value cannot be stored (for example NaN, or text containing NUL).
-    case invalidValue(String)
-    /// A ``MultiResultsController`` has no fetch request of this name; `known` lists the names it has, sorted.
-    case unknownRequestName(String, known: [String])
-    /// The database or its disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's `disk_full`); the write was
-    /// rolled back whole.
-    case diskFull(String)
-    /// The database is read-only (a read-only file or connection, a read-only transaction or replica).
-    case readOnly(String)
-    /// The database refused for lack of a right; the text says which (`permission denied for table todo`).
-    case permissionDenied(String)
-    /// Rows of one section are not adjacent in the request's order: `section` (a value of the section key
-    /// path `key`, compared byte for byte as the database stores it) appears in two places. Sort by `key`
-    /// first, case-sensitively, so that each section's rows stay together.
-    case sectionOrder(key: String, section: String)
-    /// Any other error the database reported, with its code and the statement.
-    case database(code: Int32, message: String, sql: String?)
+    /// The kinds of constraint a write can violate. New kinds may be added in minor releases.
+    public struct Constraint: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The kind's name (`unique`, `foreignKey`…).
+        public let rawValue: String
+        /// A kind named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name.
+        public var description: String { rawValue }
 
+        /// A unique constraint or index.
+        public static let unique = Constraint(rawValue: "unique")
+        /// The primary key.
+        public static let primaryKey = Constraint(rawValue: "primaryKey")
+        /// A foreign key.
+        public static let foreignKey = Constraint(rawValue: "foreignKey")
+        /// A `NOT NULL` column.
+        public static let notNull = Constraint(rawValue: "notNull")
+        /// A `CHECK` constraint.
+        public static let check = Constraint(rawValue: "check")
+        /// Any other constraint.
+        public static let other = Constraint(rawValue: "other")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+
+    /// Where and why: read its fields straight off the error (`error.message`, `error.keyPath`…).
+    public var context: Context { box.context }
+
+    /// The context, behind one reference so the error stays two words: the parser throws it (typed) through
+    /// deeply nested calls, where a wide error would widen every frame.
+    private let box: ContextBox
+
+    /// What an error says beyond its code. New fields may be added in minor releases.
+    public struct Context: Sendable {
+        /// What happened, in words: the detail the ``FetchKitError/description`` is made of (without the code's
+        /// wording and the position).
+        public let message: String
+        /// The key path concerned (an unknown key, a mismatched attribute, a section key path), when there is one.
+        public let keyPath: String?
+        /// The entity concerned, when there is one.
+        public let entity: String?
+        /// The table concerned, when there is one.
+        public let table: String?
+        /// The position in the predicate format string, in UTF-8 bytes, when the error comes from one.
+        public let offset: Int?
+        /// The section value concerned (``FetchKitError/Code/sectionOrder``).
+        public let section: String?
+        /// The kind of constraint violated (``FetchKitError/Code/constraintViolation``).
+        public let constraint: Constraint?
+        /// The constraint (or column) violated, when the backend says.
+        public let constraintName: String?
+        /// The database's own error code (0 when the database reports a textual code, such as a SQLSTATE in the
+        /// message).
+        public let databaseCode: Int32?
+        /// The SQL statement that failed, when known.
+        public let sql: String?
+        /// The error this one wraps, when it wraps one. Not part of equality.
+        public let underlying: (any Error)?
+        /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
+        /// a serialization failure, a cancelled statement, a server out of resources.
+        ///
+        /// A live controller retries these with backoff (``ResultsStatus/resyncing(_:)``); any other failure
+        /// stops it (``ResultsStatus/failed(_:)``).
+        public let isTransient: Bool
+    }
+
+    private final class ContextBox: Sendable {
+        let context: Context
+        init(_ context: Context) { self.context = context }
+    }
+
+    /// A field of the error's ``context``, read as the error's own (`error.message`).
+    public subscript<T>(dynamicMember keyPath: KeyPath<Context, T>) -> T { box.context[keyPath: keyPath] }
+
+    /// Creates an error; `isTransient` defaults to what `code` (and for ``Code/database``, the database code)
+    /// implies.
+    public init(
+        _ code: Code, message: String, keyPath: String? = nil, entity: String? = nil, table: String? = nil,
+        offset: Int? = nil, section: String? = nil, constraint: Constraint? = nil, constraintName: String? = nil,
+        databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
+    ) {
+        self.code = code
+        self.box = ContextBox(Context(
+            message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
+            constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
+            underlying: underlying,
+            isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
+    }
+
+    /// The sentence users see: the code's wording, the message and the position.
     public var description: String {
-        switch self {
-        case .invalidSchema(let message):
-            return "invalid schema: \(message)"
-        case .unknownEntity(let name):
-            return "unknown entity '\(name)'"
-        case .invalidPredicate(let message, let offset):
-            return offset.map { "\(message) at offset \($0)" } ?? message
-        case .unknownKey(let key, let entity, let offset):
-            return "unknown key '\(key)' on entity \(entity)" + (offset.map { " (offset \($0))" } ?? "")
-        case .typeMismatch(let key, let expected, let got, let offset):
-            return "'\(key)' is \(expected), got \(got)" + (offset.map { " (offset \($0))" } ?? "")
-        case .unsupported(let what):
-            return "unsupported: \(what)"
-        case .constraintViolation(let kind, let name, let message):
-            return "\(kind.rawValue) constraint violated" + (name.map { " (\($0))" } ?? "") + ": \(message)"
-        case .busy(let message):
-            return "database is busy: \(message)"
-        case .schemaMismatch(let table, let detail):
-            return "table '\(table)' does not match the schema: \(detail)"
-        case .connectionLost(let message):
-            return "connection lost: \(message)"
-        case .tooManyConnections(let message):
-            return "too many connections: \(message)"
-        case .serializationFailure(let message):
-            return "could not serialize the transaction: \(message)"
-        case .invalidURL(let message):
-            return "invalid store URL: \(message)"
-        case .closed:
-            return "the store is closed"
-        case .recordMapping(let entity, let detail):
-            return "cannot map \(entity): \(detail)"
-        case .invalidValue(let message):
-            return "invalid value: \(message)"
-        case .unknownRequestName(let name, let known):
-            return "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))"
-        case .diskFull(let message):
-            return "the database or disk is full: \(message)"
-        case .readOnly(let message):
-            return "the database is read-only: \(message)"
-        case .permissionDenied(let message):
-            return "permission denied: \(message)"
-        case .sectionOrder(let key, let section):
-            return "section '\(section)' of key path '\(key)' appears twice: its rows are not together in the "
-                + "request's order (sections are told apart byte for byte, as the database stores them); sort by "
-                + "'\(key)' first and case-sensitively"
-        case .database(let code, let message, let sql):
-            return "database error \(code): \(message)" + (sql.map { " in: \($0)" } ?? "")
+        let c = context
+        let at = c.offset.map { " (offset \($0))" } ?? ""
+        switch code.kind {
+        case .invalidSchema: return "invalid schema: \(c.message)"
+        case .invalidPredicate: return c.offset.map { "\(c.message) at offset \($0)" } ?? c.message
+        case .unknownKey, .typeMismatch: return c.message + at
+        case .unsupported: return "unsupported: \(c.message)"
+        case .constraintViolation:
+            return "\((c.constraint ?? .other).rawValue) constraint violated"
+                + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
+        case .busy: return "database is busy: \(c.message)"
+        case .schemaMismatch: return "table '\(c.table ?? "")' does not match the schema: \(c.message)"
+        case .connectionLost: return "connection lost: \(c.message)"
+        case .tooManyConnections: return "too many connections: \(c.message)"
+        case .serializationFailure: return "could not serialize the transaction: \(c.message)"
+        case .invalidURL: return "invalid store URL: \(c.message)"
+        case .recordMapping: return "cannot map \(c.entity ?? "?"): \(c.message)"
+        case .invalidValue: return "invalid value: \(c.message)"
+        case .diskFull: return "the database or disk is full: \(c.message)"
+        case .readOnly: return "the database is read-only: \(c.message)"
+        case .permissionDenied: return "permission denied: \(c.message)"
+        case .database: return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
+        case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return c.message
+        }
+    }
+
+    /// Errors are equal when their code and context are; the underlying error is not compared.
+    public static func == (lhs: FetchKitError, rhs: FetchKitError) -> Bool {
+        let l = lhs.context, r = rhs.context
+        return lhs.code == rhs.code && l.message == r.message && l.keyPath == r.keyPath && l.entity == r.entity
+            && l.table == r.table && l.offset == r.offset && l.section == r.section && l.constraint == r.constraint
+            && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql
+            && l.isTransient == r.isTransient
+    }
+
+    /// Hashes the code and message (equal errors have equal ones).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(context.message)
+    }
+
+    private static func defaultTransience(_ code: Code, databaseCode: Int32?, message: String) -> Bool {
+        switch code.kind {
+        case .connectionLost, .busy, .tooManyConnections, .serializationFailure:
+            return true
+        case .database:
+            // SQLite: SQLITE_NOMEM, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL (extended codes
+            // keep the primary code in the low byte). PostgreSQL (code 0): query cancelled (57014),
+            // insufficient resources (53…), system errors (58…).
+            let code = databaseCode ?? 0
+            if code != 0 { return [7, 10, 13, 14, 15].contains(code & 0xFF) }
+            return ["SQLSTATE 57014", "SQLSTATE 53", "SQLSTATE 58"].contains { message.hasPrefix($0) }
+        default:
+            return false
         }
     }
 }

@@ -3,6 +3,6 @@ public enum SchemaPolicy: Sendable, Hashable {
     /// Create the tables (and their indexes) that do not exist, in one transaction,
     /// and validate the ones that do.
     case createMissing
-    /// Only validate: a missing table is a ``FetchKitError/schemaMismatch(table:detail:)``.
+    /// Only validate: a missing table is a ``FetchKitError/Code/schemaMismatch``.
     case validateOnly
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation

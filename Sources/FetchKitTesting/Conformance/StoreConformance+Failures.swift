@@ -71,7 +71,9 @@ extension StoreConformance {
         do {
             try await controller.performFetch()
             throw ConformanceFailure("performFetch accepted an order that splits section 'apple'")
-        } catch FetchKitError.sectionOrder(let key, let section) {
+        } catch let error as FetchKitError where error.code == .sectionOrder {
+            let key = (error.keyPath ?? "")
+            let section = (error.section ?? "")
             try expect(key == "title" && section == "apple", "error names \(key), \(section)")
         }
         try expect(controller.status == .idle, "status \(controller.status) after a refused first fetch")
@@ -81,7 +83,8 @@ extension StoreConformance {
         do {
             try await harness.controller.setRequest(Self.titled(caseInsensitive: true))
             throw ConformanceFailure("setRequest accepted an order that splits section 'apple'")
-        } catch FetchKitError.sectionOrder(let key, _) {
+        } catch let error as FetchKitError where error.code == .sectionOrder {
+            let key = (error.keyPath ?? "")
             try expect(key == "title", "error names \(key)")
         }
         try expect(harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
@@ -106,7 +109,8 @@ extension StoreConformance {
             _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Todo")
         }
         await harness.controller.sync()   // returns: a failed controller has nothing to catch up with
-        guard case .failed(.sectionOrder(let key, let section)) = harness.controller.status else {
+        guard case .failed(let error) = harness.controller.status, error.code == .sectionOrder,
+              let key = error.keyPath, let section = error.section else {
             throw ConformanceFailure("status \(harness.controller.status), expected a section-order failure")
         }
         try expect(key == "title" && section == "apple", "error names \(key), \(section)")
@@ -123,7 +127,7 @@ extension StoreConformance {
         do throws(FetchKitError) {
             for try await _ in updates { elements += 1 }
         } catch {
-            guard case .sectionOrder = error else { throw ConformanceFailure("updates() ended with \(error)") }
+            guard error.code == .sectionOrder else { throw ConformanceFailure("updates() ended with \(error)") }
             try expect(elements == 1, "\(elements) elements before the error (the current results only)")
             elements = -1
         }

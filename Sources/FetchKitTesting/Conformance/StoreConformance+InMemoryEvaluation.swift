@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 extension StoreConformance {
@@ -42,7 +42,8 @@ extension StoreConformance {
             do {
                 matching = Set(try await store.fetch(FetchRequest(
                     entity: "Probe", predicate: validated, propertiesToFetch: ["id"])).map { $0["id"] ?? .null })
-            } catch FetchKitError.unsupported(let what) {
+            } catch let error as FetchKitError where error.code == .unsupported {
+                let what = error.message
                 try ConformanceFailure.require(
                     memory == nil, "\(predicate) is unsupported by the database (\(what)) but evaluates in memory")
                 continue

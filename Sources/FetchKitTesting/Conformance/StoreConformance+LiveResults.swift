@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// The model-based oracle check: thousands of random transactions against several live controllers; after

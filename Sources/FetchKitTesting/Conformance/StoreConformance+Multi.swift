@@ -133,7 +133,7 @@ extension StoreConformance {
         do {
             _ = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "nope")
             throw ConformanceFailure("a multi-controller started on an unknown name")
-        } catch FetchKitError.unknownRequestName {}
+        } catch let error as FetchKitError where error.code == .unknownRequestName {}
 
         // Live changes reach the delegate through the current request, sectioned or not.
         for name in ["byCategory", "open"] {

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// The raw-SQL and error checks: `execute` runs one statement with bound values and counts what it changed;
@@ -53,7 +53,9 @@ extension StoreConformance {
             do {
                 try await store.write(write)
                 throw ConformanceFailure("\(what) was written")
-            } catch FetchKitError.constraintViolation(let kind, let name, _) {
+            } catch let error as FetchKitError where error.code == .constraintViolation {
+                let kind = (error.constraint ?? .other)
+                let name = error.constraintName
                 try expect(kinds.contains(kind), "\(what) was reported as \(kind)")
                 if kind == .foreignKey && !capabilities.namesForeignKeys { continue }
                 guard let name, !name.isEmpty else { throw ConformanceFailure("\(what) named no constraint") }

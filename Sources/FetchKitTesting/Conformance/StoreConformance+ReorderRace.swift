@@ -23,7 +23,7 @@ extension StoreConformance {
             do {
                 try await controller.moveObject(withKey: key, to: destination)
                 moved += 1
-            } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {
+            } catch let error as FetchKitError where error.code == .invalidValue || error.code == .constraintViolation {
                 // The row, its neighbour or its new section's row left meanwhile: nothing was written.
                 refused += 1
             }

@@ -140,7 +140,7 @@ extension StoreConformance {
         _ = try await writing.value
         var failed = 0
         for move in moves {
-            do { try await move.value } catch FetchKitError.invalidValue, FetchKitError.constraintViolation {
+            do { try await move.value } catch let error as FetchKitError where error.code == .invalidValue || error.code == .constraintViolation {
                 // The row or its neighbour left meanwhile: nothing was written, and the table got the row back.
                 failed += 1
             }

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// The write checks: inserts, updates, upserts and deletes of records and rows, bulk writes, rollbacks and

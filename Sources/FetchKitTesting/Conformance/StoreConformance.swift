@@ -25,7 +25,7 @@ public struct StoreConformance: Sendable {
     /// What a backend can do where backends may differ.
     public struct Capabilities: Sendable {
         /// Whether `[d]` (diacritic-insensitive) comparisons compile; when not, they must throw
-        /// ``FetchKitError/unsupported(_:)``.
+        /// ``FetchKitError/Code/unsupported``.
         public var diacriticInsensitive: Bool
         /// Whether reads run beside a write on connections of their own (and see the last committed state);
         /// when not (an in-memory SQLite store has one connection), reads must wait for the write to end.

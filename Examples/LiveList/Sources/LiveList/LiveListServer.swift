@@ -73,8 +73,8 @@ public struct LiveListServer: Sendable {
 
     /// Whether `error` rejects the page's request itself (its predicate), rather than the moment.
     static func isInvalidRequest(_ error: any Error) -> Bool {
-        switch error as? FetchKitError {
-        case .invalidPredicate, .unknownKey, .typeMismatch, .unsupported: return true
+        switch (error as? FetchKitError)?.code {
+        case .invalidPredicate?, .unknownKey?, .typeMismatch?, .unsupported?: return true
         default: return false
         }
     }

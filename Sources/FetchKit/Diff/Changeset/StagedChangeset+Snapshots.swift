@@ -6,7 +6,7 @@ extension StagedChangeset {
     /// new order, inserted ones full, surviving ones still holding their remaining old rows; after the last
     /// stage it is `new`. One snapshot per stage, in order: feed each to the data source inside its stage's batch.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when `old` or `new` do not have the section and row counts
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when `old` or `new` do not have the section and row counts
     ///   the changeset was computed for.
     /// - Complexity: O(rows × stages).
     public func snapshots<Section, Row>(
@@ -59,9 +59,9 @@ extension StagedChangeset {
 
     /// The keys after each stage, given the two sides the changeset was computed from.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when the sides do not have the section and row counts the
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when the sides do not have the section and row counts the
     ///   changeset was computed for.
-    public func snapshots<Key>(from old: DiffSide<Key>, to new: DiffSide<Key>) throws -> [DiffSide<Key>] {
+    @_spi(Benchmarks) public func snapshots<Key>(from old: DiffSide<Key>, to new: DiffSide<Key>) throws -> [DiffSide<Key>] {
         let stages = try snapshots(
             from: old.sections.map { (section: $0.name, rows: $0.keys) },
             to: new.sections.map { (section: $0.name, rows: $0.keys) })

@@ -55,7 +55,7 @@ public struct StagedChangeset: Sendable, Hashable, Codable {
 
     /// Splits `changeset` into stages.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when the changeset breaks the batch contract in a way that
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when the changeset breaks the batch contract in a way that
     ///   leaves no stages to compute: an index outside the counts it carries, a row or section named twice, a
     ///   row operation inside an inserted or deleted section, or section counts that do not add up.
     /// - Complexity: O(k log k) for k operations, plus O(sections).
@@ -70,7 +70,7 @@ extension Changeset {
     /// This batch split into stages for collection views: updates; deletes; section inserts and moves; row
     /// inserts and moves.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` as ``StagedChangeset/init(_:)`` does.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` as ``StagedChangeset/init(_:)`` does.
     public func staged() throws -> StagedChangeset {
         try StagedChangeset(self)
     }

@@ -8,7 +8,7 @@
 /// let old = try DiffSide(sections: [(name: "A", keys: [1, 2]), (name: "B", keys: [3])])
 /// old.sectionRange(1)   // 2..<3
 /// ```
-public struct DiffSide<Key: Hashable> {
+@_spi(Benchmarks) public struct DiffSide<Key: Hashable> {
     /// Every row's primary key, in display order (sections concatenated).
     public private(set) var keys: [Key]
     /// The name of each section, unique on this side.
@@ -18,7 +18,7 @@ public struct DiffSide<Key: Hashable> {
 
     /// Creates a side from flat keys and section boundaries.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when the names and starts differ in number, a start is out
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when the names and starts differ in number, a start is out
     ///   of order or out of range, the first start is not 0, a name repeats, or there are rows but no sections.
     public init(keys: [Key], sectionNames: [String], sectionStarts: [Int]) throws {
         try Self.validate(rowCount: keys.count, sectionNames: sectionNames, sectionStarts: sectionStarts)
@@ -36,7 +36,7 @@ public struct DiffSide<Key: Hashable> {
 
     /// Creates a side from its sections, in order.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when a section name repeats.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when a section name repeats.
     public init(sections: [(name: String, keys: [Key])]) throws {
         var keys: [Key] = []
         keys.reserveCapacity(sections.reduce(0) { $0 + $1.keys.count })

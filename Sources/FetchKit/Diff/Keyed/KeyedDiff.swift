@@ -14,7 +14,7 @@
 ///
 /// The result follows ``Changeset``'s batch contract; ``Changeset/staged()`` splits it into stages for
 /// collection views.
-public enum KeyedDiff {
+@_spi(Benchmarks) public enum KeyedDiff {
     /// The changeset from `old` to `new`.
     ///
     /// - Parameters:
@@ -54,7 +54,6 @@ public enum KeyedDiff {
 
     /// The `Int64` diff with the residue hashed by `Dictionary` instead of the open-addressing table, so that a
     /// benchmark can compare the two.
-    @_spi(Benchmarks)
     public static func changesetHashingWithDictionary(
         from old: DiffSide<Int64>, to new: DiffSide<Int64>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
         isContentEqual: (Int, Int) -> Bool

@@ -7,7 +7,7 @@ enum ResultsDiff {
     /// `isOrderedBefore` (old row `i` sorts before new row `j`) is for two sides sorted by one total order:
     /// the diff then merge-walks them and hashes only the rows whose place in the order changed.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when a side's sections are not contiguous (a section
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when a side's sections are not contiguous (a section
     ///   name repeats: the section key path does not order the results).
     /// - Complexity: O(n + m) for sides of n and m rows, plus the hashing and LIS of the rows that moved.
     static func changeset<Object>(

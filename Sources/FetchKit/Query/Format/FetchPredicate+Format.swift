@@ -13,7 +13,7 @@ extension FetchPredicate {
     /// Keywords are case-insensitive; a reserved word is used as a key with a `#` before it (`#in`).
     /// Substitutions inside quoted strings are left as written.
     ///
-    /// - Throws: ``FetchKitError/invalidPredicate(_:offset:)`` with the UTF-8 offset of the problem when the
+    /// - Throws: ``FetchKitError/Code/invalidPredicate`` with the UTF-8 offset of the problem when the
     ///   string does not parse, an argument is missing, of the wrong kind, or left over.
     /// - Complexity: O(n) in the length of the format string.
     public init(format: String, _ arguments: any FormatArgument...) throws {
@@ -24,7 +24,7 @@ extension FetchPredicate {
     ///
     /// See ``init(format:_:)`` for the grammar.
     ///
-    /// - Throws: ``FetchKitError/invalidPredicate(_:offset:)``.
+    /// - Throws: ``FetchKitError/Code/invalidPredicate``.
     /// - Complexity: O(n) in the length of the format string.
     public init(format: String, argumentArray: [any FormatArgument]) throws {
         var parser = try FormatParser(format: format, arguments: argumentArray)

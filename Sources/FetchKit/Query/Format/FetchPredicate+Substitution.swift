@@ -9,7 +9,7 @@ extension FetchPredicate {
     /// Variables not in the predicate are ignored, and so are the variables of `SUBQUERY`s inside it (`$t` in
     /// `SUBQUERY(todos, $t, $t.done == NO)`), which stand for the related objects.
     ///
-    /// - Throws: ``FetchKitError/invalidPredicate(_:offset:)`` `"$NAME has no value"` for a variable missing
+    /// - Throws: ``FetchKitError/Code/invalidPredicate`` `"$NAME has no value"` for a variable missing
     ///   from `variables`, or when `BETWEEN`'s variable is not given a list of two values.
     public func substituting(_ variables: [String: any FormatArgument]) throws -> FetchPredicate {
         try substituted(variables, bound: [])

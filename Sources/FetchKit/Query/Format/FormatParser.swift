@@ -203,7 +203,7 @@ struct FormatParser {
 extension FetchKitError {
     /// The offset of an ``invalidPredicate(_:offset:)`` error.
     var predicateOffset: Int? {
-        if case .invalidPredicate(_, let offset) = self { return offset }
+        if code == .invalidPredicate { return self.offset }
         return nil
     }
 }

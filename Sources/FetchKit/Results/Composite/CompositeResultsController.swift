@@ -77,7 +77,7 @@ public final class CompositeResultsController: Sendable {
 
     /// Adds a section of fixed rows (a menu, a header row) after the parts added so far.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` after ``performFetch()``.
+    /// - Throws: ``FetchKitError/Code/unsupported`` after ``performFetch()``.
     @discardableResult
     public func addFixedSection(_ name: String, rows: [String]) throws -> FixedPart {
         FixedPart(index: try append(.fixed(name: name, rows: rows)))
@@ -86,7 +86,7 @@ public final class CompositeResultsController: Sendable {
     /// Adds `controller`'s results after the parts added so far, each of its sections showing at most
     /// `limit` rows (all when `nil`). The composite becomes the controller's delegate.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` after ``performFetch()``.
+    /// - Throws: ``FetchKitError/Code/unsupported`` after ``performFetch()``.
     @discardableResult
     public func add<Object: Sendable>(_ controller: ResultsController<Object>, limit: Int? = nil) throws -> ResultsPart<Object> {
         let index = state.withLock { $0.parts.count }

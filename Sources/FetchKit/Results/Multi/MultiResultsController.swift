@@ -108,7 +108,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// updated when its content differs), a row that stays in place with other content an update. A
     /// transition to the current name refetches and emits whatever differs.
     ///
-    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` for a name it does not have, or the error of
+    /// - Throws: ``FetchKitError/Code/unknownRequestName`` for a name it does not have, or the error of
     ///   the fetch; either way the current name, the results and the delegate's view stay exactly as they
     ///   were (no callback is made).
     public func transition(to name: String) async throws {
@@ -134,7 +134,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
 extension MultiResultsController where Object == Row {
     /// A multi-controller of untyped rows, starting on the request named `initial`.
     ///
-    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` when `initial` is not one of `requests`.
+    /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
     public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
                             logger: Logger? = nil) throws {
         guard let request = requests[initial] else {
@@ -148,7 +148,7 @@ extension MultiResultsController where Object == Row {
 extension MultiResultsController where Object: Record {
     /// A multi-controller of typed records, starting on the request named `initial`.
     ///
-    /// - Throws: ``FetchKitError/unknownRequestName(_:known:)`` when `initial` is not one of `requests`.
+    /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
     public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
                             as type: Object.Type = Object.self, logger: Logger? = nil) throws {
         guard let request = requests[initial] else {

@@ -24,8 +24,8 @@ extension ResultsController {
     /// `to` is the row's final position, as a table view reports it (counted without the row in its old
     /// place).
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` when the request is not sorted that way;
-    ///   ``FetchKitError/invalidValue(_:)`` for a path outside the results; the write's error — then nothing
+    /// - Throws: ``FetchKitError/Code/unsupported`` when the request is not sorted that way;
+    ///   ``FetchKitError/Code/invalidValue`` for a path outside the results; the write's error — then nothing
     ///   was written, and the delegate receives the batch that moves the row back to where the results have it.
     /// - Complexity: O(*n*) for *n* results (the new results are rebuilt), plus the rows written.
     public func moveObject(from: RowPath, to: RowPath) async throws {
@@ -52,8 +52,8 @@ extension ResultsController {
 
     /// Plans moving the row at `from` of `current` to `to`; `nil` when the row stays where it is.
     ///
-    /// - Throws: ``FetchKitError/unsupported(_:)`` when the request cannot take moves,
-    ///   ``FetchKitError/invalidValue(_:)`` for a path outside `current`.
+    /// - Throws: ``FetchKitError/Code/unsupported`` when the request cannot take moves,
+    ///   ``FetchKitError/Code/invalidValue`` for a path outside `current`.
     func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: FetchRequest) throws -> MovePlan? {
         let schema = store.schema
         let entity = try schema.entity(named: request.entityName)

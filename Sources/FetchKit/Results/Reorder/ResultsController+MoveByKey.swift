@@ -11,7 +11,7 @@ extension ResultsController {
     /// try await controller.moveObject(withKey: 7, to: .endOfSection("Work"))
     /// ```
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` when `key`, the row named by `.before`, or the section
+    /// - Throws: ``FetchKitError/Code/invalidValue`` when `key`, the row named by `.before`, or the section
     ///   named by `.endOfSection` is not in the results; otherwise as ``moveObject(from:to:)``.
     /// - Complexity: As ``moveObject(from:to:)``; resolving the keys is O(log *n*).
     public func moveObject(withKey key: Value, to destination: MoveDestination) async throws {

@@ -52,7 +52,7 @@ extension ResultsController {
     /// tells its delegate and ends its update sequences by throwing `error`.
     func fail(with error: FetchKitError) {
         let entity = state.withLock { $0.request.entityName }
-        if case .closed = error {
+        if error.code == .closed {
             logger.info("results controller stopped: the store is closed", metadata: ["entity": "\(entity)"])
         } else {
             logger.error("results controller stopped", metadata: ["entity": "\(entity)", "error": "\(error)"])

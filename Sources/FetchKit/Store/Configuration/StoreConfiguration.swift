@@ -41,7 +41,7 @@ public struct StoreConfiguration: Sendable {
 
     /// Reads the core's keys (see the table above) from `reader`, and keeps it for the backend's.
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming the key when the URL is missing or a value is out
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming the key when the URL is missing or a value is out
     ///   of range (a value of the wrong type is reported by swift-configuration).
     public init(reader: ConfigReader) throws {
         guard let url = reader.string(forKey: "fetchkit.store.url", isSecret: true), !url.isEmpty else {
@@ -66,7 +66,7 @@ public struct StoreConfiguration: Sendable {
     /// options.pollInterval = try configuration.positiveInteger("fetchkit.mystore.pollMilliseconds").map { .milliseconds($0) }
     /// ```
     ///
-    /// - Throws: ``FetchKitError/invalidValue(_:)`` naming the key when the value is zero or negative.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` naming the key when the value is zero or negative.
     public func positiveInteger(_ key: String) throws -> Int? {
         guard let value = reader?.int(forKey: ConfigKey(key)) else { return nil }
         guard value > 0 else { throw FetchKitError.invalidValue("\(key) must be positive (got \(value))") }

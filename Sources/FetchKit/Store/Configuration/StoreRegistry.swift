@@ -31,7 +31,7 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
 
     /// Opens the store `configuration.url` names with the backend registered for its scheme.
     ///
-    /// - Throws: ``FetchKitError/invalidURL(_:)`` for a URL without a scheme (the message shows it with its
+    /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a scheme (the message shows it with its
     ///   password redacted) or with one no backend registered (the message shows only the scheme); the
     ///   backend's own errors.
     public func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {

@@ -1,4 +1,3 @@
-import FetchKit
 import Foundation
 import Synchronization
 
@@ -11,7 +10,7 @@ import Synchronization
 ///
 /// Every change gets the next transaction ID under one lock and is yielded to every subscriber
 /// before the next change is numbered, so all subscribers see the same changes in the same order.
-package final class ChangeFeed: Sendable {
+@_spi(Backend) public final class ChangeFeed: Sendable {
     private struct Subscribers {
         var continuations: [Int: AsyncStream<StoreChange>.Continuation] = [:]
         var nextID = 0
@@ -23,10 +22,10 @@ package final class ChangeFeed: Sendable {
     /// Held while yielding; an unbounded stream's `yield` neither blocks nor calls back into the feed.
     private let publishing = Mutex<UInt64>(0)
 
-    package init() {}
+    public init() {}
 
     /// A new subscription: every change published from now on, until ``finish()``.
-    package func subscribe() -> AsyncStream<StoreChange> {
+    public func subscribe() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
         let id = subscribers.withLock { state -> Int? in
             guard !state.isFinished else { return nil }
@@ -46,22 +45,22 @@ package final class ChangeFeed: Sendable {
     }
 
     /// How many streams are subscribed.
-    package var subscriberCount: Int {
+    public var subscriberCount: Int {
         subscribers.withLock { $0.continuations.count }
     }
 
     /// Publishes one committed transaction's changes under the next transaction ID.
-    package func publish(_ tables: [String: TableChange]) {
+    public func publish(_ tables: [String: TableChange]) {
         publish { StoreChange(transactionID: $0, tables: tables) }
     }
 
     /// Publishes a resync: changes may have been made that the feed cannot name.
-    package func publishResync() {
+    public func publishResync() {
         publish { StoreChange.resync(transactionID: $0) }
     }
 
     /// Ends every subscriber's stream; later subscriptions end at once and publishing does nothing.
-    package func finish() {
+    public func finish() {
         let ended = subscribers.withLock { state -> [AsyncStream<StoreChange>.Continuation] in
             state.isFinished = true
             defer { state.continuations.removeAll() }
@@ -72,7 +71,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// The ID of the last change published (0 before the first).
-    package var lastPublishedID: UInt64 {
+    public var lastPublishedID: UInt64 {
         publishing.withLock { $0 }
     }
 
