@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
         .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
-        .executable(name: "fetchkit", targets: ["FetchKitCLI"]),
+        .executable(name: "fetchkit", targets: ["FetchKitCLI"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -24,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0")
     ],
     targets: [
         .target(
@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),
@@ -67,7 +67,7 @@ let package = Package(
             dependencies: [
                 "FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics")
             ],
             path: "Backends/Postgres",
             swiftSettings: strictSettings
@@ -81,7 +81,7 @@ let package = Package(
             name: "FetchKitCLI",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting", argumentParser,
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             // The product (and binary) is `fetchkit`; the target is not: a target `fetchkit` would write
             // fetchkit.build and fetchkit.swiftmodule over FetchKit's on a case-insensitive volume (macOS).
@@ -123,7 +123,7 @@ let package = Package(
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
                 // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
                 "FetchKitCLI", argumentParser,
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),
@@ -137,10 +137,10 @@ let package = Package(
             dependencies: [
                 "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitDrivers", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strictSettings
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

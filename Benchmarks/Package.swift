@@ -9,7 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "FetchKit", path: "../"),
         // The peer a Swift developer would pick instead, measured in the same run (Benchmarks only).
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0")
     ],
     targets: [
         .systemLibrary(
@@ -32,10 +32,10 @@ let package = Package(
                 .product(name: "FetchKitPostgres", package: "FetchKit"),
                 "CSQLiteBench",
                 "CLibPQBench",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift")
             ],
             path: "Sources/FetchKitBenchmarks",
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

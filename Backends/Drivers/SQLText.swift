@@ -48,8 +48,9 @@ package enum SQLText {
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
             } else if byte == UInt8(ascii: "/") && next == UInt8(ascii: "*") {
                 index += 2
-                while index < bytes.count && !(bytes[index] == UInt8(ascii: "*") && index + 1 < bytes.count
-                    && bytes[index + 1] == UInt8(ascii: "/"))
+                while index < bytes.count
+                    && !(bytes[index] == UInt8(ascii: "*") && index + 1 < bytes.count
+                        && bytes[index + 1] == UInt8(ascii: "/"))
                 {
                     index += 1
                 }

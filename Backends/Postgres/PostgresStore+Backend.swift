@@ -11,7 +11,8 @@ extension PostgresStore: StoreBackend {
     ///   ``FetchKitError/Code/invalidValue`` naming a key whose value is out of range; connection and schema
     ///   errors as ``open(url:schema:options:)-(PostgresURL,_,_)`` throws them.
     public static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
-        try await open(url: try PostgresURL(configuration.url), schema: schema, options: try Options(configuration: configuration))
+        try await open(
+            url: try PostgresURL(configuration.url), schema: schema, options: try Options(configuration: configuration))
     }
 
     /// The entity of the existing table `table` in the database `configuration.url` names (see

@@ -45,7 +45,8 @@ extension PostgresStore {
         }
         let primaryKey: PrimaryKey = keyType == .integer ? .integer(key) : .text(key)
         let attributes = try columns.filter { $0.name != key }.map { column in
-            Attribute(column.name, try PostgresColumnType(column, table: table).attributeType, optional: column.isNullable)
+            Attribute(
+                column.name, try PostgresColumnType(column, table: table).attributeType, optional: column.isNullable)
         }
         return Entity(table, table: table, primaryKey: primaryKey, attributes: attributes)
     }

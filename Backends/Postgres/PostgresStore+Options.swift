@@ -107,9 +107,11 @@ extension PostgresStore {
 
         /// libpq's keepalive parameters.
         var keepaliveParameters: [(keyword: String, value: String)] {
-            [("keepalives", "1"), ("keepalives_idle", "\(max(1, keepaliveIdle.components.seconds))"),
-             ("keepalives_interval", "\(max(1, keepaliveInterval.components.seconds))"),
-             ("keepalives_count", "\(max(1, keepaliveCount))")]
+            [
+                ("keepalives", "1"), ("keepalives_idle", "\(max(1, keepaliveIdle.components.seconds))"),
+                ("keepalives_interval", "\(max(1, keepaliveInterval.components.seconds))"),
+                ("keepalives_count", "\(max(1, keepaliveCount))")
+            ]
         }
     }
 }

@@ -69,7 +69,8 @@ public final class PostgresStore: PersistentStore {
     }
 
     /// Connects to the database at `url` (see ``open(url:schema:options:)-(String,_,_)``).
-    public static func open(url: PostgresURL, schema: Schema, options: Options = .init()) async throws -> PostgresStore {
+    public static func open(url: PostgresURL, schema: Schema, options: Options = .init()) async throws -> PostgresStore
+    {
         guard options.readerCount > 0 else {
             throw FetchKitError.invalidValue("readerCount must be at least 1 (got \(options.readerCount))")
         }
@@ -81,9 +82,11 @@ public final class PostgresStore: PersistentStore {
         }
         do {
             let (hasUnaccent, hasICU) = try await writer.run { connection in
-                (try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'").rowCount > 0,
-                 // ICU collations exist and work in this database's encoding (not in SQL_ASCII).
-                 (try? connection.execute(#"SELECT lower('A' COLLATE "und-x-icu") AS folded"#)) != nil)
+                (
+                    try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'unaccent'").rowCount > 0,
+                    // ICU collations exist and work in this database's encoding (not in SQL_ASCII).
+                    (try? connection.execute(#"SELECT lower('A' COLLATE "und-x-icu") AS folded"#)) != nil
+                )
             }
             var dialect = SQLDialect.postgres
             if hasUnaccent { dialect.diacriticFoldFunction = "unaccent" }
@@ -93,7 +96,8 @@ public final class PostgresStore: PersistentStore {
                 dialect.caseFoldMatchesMemory = true
             }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
-            let nativeColumns = try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
+            let nativeColumns = try await writer.run {
+                [logger = options.logger, policy = options.schemaPolicy] connection in
                 try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
@@ -104,19 +108,23 @@ public final class PostgresStore: PersistentStore {
                 let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
                 let schemaName = try await writer.run { connection in try connection.currentSchema() }
                 try await writer.run { connection in try capture.install(on: connection, tables: tables) }
-                let paddedKeyTables = Set(schema.entities.filter { entity in
-                    nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
-                }.map(\.table))
+                let paddedKeyTables = Set(
+                    schema.entities.filter { entity in
+                        nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
+                    }.map(\.table))
                 listener = try await PostgresListener.start(
                     url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
                     paddedKeyTables: paddedKeyTables, options: options.listener, feed: feed, logger: options.logger)
             }
             do {
-                let readers = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.r", size: options.readerCount) { _ in
+                let readers = try await ConnectionPool<PostgresConnection>.start(
+                    name: "fk.pg.r", size: options.readerCount
+                ) { _ in
                     try PostgresConnection.open(url, extra: keepalives)
                 }
                 options.logger.info(
-                    "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"])
+                    "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"]
+                )
                 return PostgresStore(
                     schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,
                     writer: writer, readers: readers,
@@ -162,7 +170,12 @@ public final class PostgresStore: PersistentStore {
     /// for await status in store.listenerStatusUpdates() { logger.info("change listener: \(status)") }
     /// ```
     public func listenerStatusUpdates() -> AsyncStream<ListenerStatus> {
-        guard let listener else { return AsyncStream { $0.yield(.disabled); $0.finish() } }
+        guard let listener else {
+            return AsyncStream {
+                $0.yield(.disabled)
+                $0.finish()
+            }
+        }
         let states = listener.stateUpdates()
         return AsyncStream { continuation in
             let task = Task {
@@ -192,7 +205,8 @@ public final class PostgresStore: PersistentStore {
             case nil: self = .disabled
             case .listening?: self = .listening
             case .stalled(let reason)?: self = .stalled(reason: reason)
-            case .reconnecting(let attempt, let lastError)?: self = .reconnecting(attempt: attempt, lastError: lastError)
+            case .reconnecting(let attempt, let lastError)?:
+                self = .reconnecting(attempt: attempt, lastError: lastError)
             case .stopped?: self = .stopped
             }
         }

@@ -32,7 +32,7 @@ extension SQLDialect {
         inlineListLimit: 64,
         columnTypes: [
             .integer: "INTEGER", .double: "FLOAT8_BLOB", .text: "TEXT", .bool: "INTEGER", .date: "INTEGER",
-            .binary: "BLOB",
+            .binary: "BLOB"
         ],
         integerPrimaryKeyDefinition: "INTEGER PRIMARY KEY",
         regexOperator: nil,

@@ -11,7 +11,9 @@ extension SQLiteStore: StoreBackend {
     ///   naming a key whose value is out of range.
     public static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
         let options = try Options(configuration: configuration)
-        guard let path = try path(of: configuration) else { return try await inMemory(schema: schema, options: options) }
+        guard let path = try path(of: configuration) else {
+            return try await inMemory(schema: schema, options: options)
+        }
         return try await open(path: path, schema: schema, options: options)
     }
 
@@ -30,7 +32,8 @@ extension SQLiteStore: StoreBackend {
         if path == ":memory:" { return nil }
         if path.hasPrefix("//") { path.removeFirst(2) }
         guard !path.isEmpty else {
-            throw FetchKitError.invalidURL("'\(configuration.redactedURL)' names no file: use sqlite:///path/to/file.sqlite")
+            throw FetchKitError.invalidURL(
+                "'\(configuration.redactedURL)' names no file: use sqlite:///path/to/file.sqlite")
         }
         return path
     }

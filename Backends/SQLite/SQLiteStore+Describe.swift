@@ -13,7 +13,8 @@ extension SQLiteStore {
     ///   single-column primary key.
     public static func describeTable(_ table: String, path: String) async throws -> Entity {
         let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fk.sqlite.describe", size: 1) { _ in
-            try SQLiteConnection.open(.init(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000, statementCacheCapacity: 0))
+            try SQLiteConnection.open(
+                .init(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000, statementCacheCapacity: 0))
         }
         do {
             let columns = try await pool.run { connection in try connection.tableColumns(table) }

@@ -38,7 +38,8 @@ public final class SQLiteStore: PersistentStore {
     let dataVersionPoller: DataVersionPoller?
 
     private init(
-        schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>?,
+        schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>,
+        readers: ConnectionPool<SQLiteConnection>?,
         changeCollector: SQLiteChangeCollector
     ) {
         self.schema = schema

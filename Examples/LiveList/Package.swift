@@ -13,7 +13,7 @@ let package = Package(
     name: "LiveList",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "fetchkit-live-list", targets: ["fetchkit-live-list"]),
+        .executable(name: "fetchkit-live-list", targets: ["fetchkit-live-list"])
     ],
     dependencies: [
         .package(path: "../.."),
@@ -21,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0")
     ],
     targets: [
         .target(
@@ -33,7 +33,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -48,10 +48,10 @@ let package = Package(
                 "LiveList",
                 .product(name: "FetchKitTesting", package: fetchKit),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,18 +18,23 @@ extension FormatGrammar {
             return "%K " + anyCase("IN") + " (%@)"
         case 5:
             let bound = { (grammar: inout FormatGrammar) -> String in
-                grammar.chance(50) ? grammar.keyOperand(grammar.pick(grammar.keyPaths)) : "$" + grammar.pick(["lo", "hi", "B"])
+                grammar.chance(50)
+                    ? grammar.keyOperand(grammar.pick(grammar.keyPaths)) : "$" + grammar.pick(["lo", "hi", "B"])
             }
             return key + " " + anyCase("BETWEEN") + " {" + bound(&self) + ", " + bound(&self) + "}"
         case 6: return "$A " + anyCase("IN") + " {$B, $C" + (chance(50) ? ", " + literal(type: nil) : "") + "}"
         case 7:
             arguments.append(valueArgument(type: path.type))
             return "%@ " + anyCase("IN") + " " + key
-        case 8: return stringLiteral() + " " + anyCase(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])) + options() + " " + key
+        case 8:
+            return stringLiteral() + " " + anyCase(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])) + options()
+                + " " + key
         case 9: return "-" + key + space() + pick(["<", "=="]) + space() + "-" + String(random.int(0...9))
         case 10: return key + pick(["[FIRST]", "[LAST]", "[SIZE]", "[0]", "['k']"]) + " == 1"
         case 11: return pick(["now()", "lowercase(title)", "FUNCTION(title, 'x')", "sum:(todos)"]) + " == 1"
-        case 12: return key + pick([" isKindOfClass: %@", " UTI-CONFORMS-TO 'x'", " UTI-EQUALS 'x'"]) + (chance(50) ? "" : " == 1")
+        case 12:
+            return key + pick([" isKindOfClass: %@", " UTI-CONFORMS-TO 'x'", " UTI-EQUALS 'x'"])
+                + (chance(50) ? "" : " == 1")
         default: return key + space() + pick(["&", "|", "^", "~", "<<", ">>"]) + space() + "1 == 0"
         }
     }

@@ -43,7 +43,7 @@ extension FormatGrammar {
             content += pick([
                 "abc", "x", " ", "Zürich", "😀", "e\u{301}", "日本", "*", "?", "%", "_", "%@", "$X", "#",
                 "\\n", "\\t", "\\r", "\\\\", "\\'", "\\\"", "\\u00e9", "\\uD83D\\uDE00", "\\d", "\\*", "\\u0041",
-                "'", "\"",
+                "'", "\""
             ])
         }
         if chance(3) { content += pick(["\\u0000", "\\0", "\\uD800", "\\uDC00x", "\\u12", "\\", "\u{0}"]) }
@@ -61,7 +61,8 @@ extension FormatGrammar {
         let value: String
         let type = pick(["NSDate", "NSNumber", "NSString", "NSData", "NSNumber", "NSDecimalNumber", "nsdate"])
         switch type {
-        case "NSNumber": value = chance(60) ? quoted(pick(["42", "-1.5", "inf", "-inf", "nan", "1e999", "x"])) : numberLiteral()
+        case "NSNumber":
+            value = chance(60) ? quoted(pick(["42", "-1.5", "inf", "-inf", "nan", "1e999", "x"])) : numberLiteral()
         case "NSData": value = quoted(pick(["00ff", "", "F", "0g"]))
         case "NSString": value = chance(70) ? integerLiteral() : stringLiteral()
         default: value = chance(80) ? numberLiteral() : pick(["title", "$X", "'2024-01-01'", "NOW()"])

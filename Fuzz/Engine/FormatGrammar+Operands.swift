@@ -5,11 +5,13 @@ extension FormatGrammar {
     static let keywords = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "NULL", "NIL",
         "TRUE", "YES", "FALSE", "NO", "TRUEPREDICATE", "FALSEPREDICATE", "SELF", "ANY", "SOME", "ALL", "NONE", "CAST",
-        "SUBQUERY", "FIRST", "LAST", "SIZE",
+        "SUBQUERY", "FIRST", "LAST", "SIZE"
     ]
 
     /// Names that no entity has.
-    static let strangers = ["x", "_", "_private", "x1_Y", "a", "tags", "name2", "Title", "é", "a_very_long_name_of_a_key"]
+    static let strangers = [
+        "x", "_", "_private", "x1_Y", "a", "tags", "name2", "Title", "é", "a_very_long_name_of_a_key"
+    ]
 
     /// A key path operand for `path`: its dotted form (components sometimes `#`-escaped, sometimes after `SELF.`),
     /// `.@count` at a to-many end, or a `%K` with the path as its argument.
@@ -80,7 +82,9 @@ extension FormatGrammar {
     /// A `%@`, `%K`, `%d`, `%f`, `%s` or `%c` (in one of its printf spellings) with an argument that fits
     /// nine times in ten.
     mutating func specifier(type: AttributeType?) -> String {
-        let spelling = pick(["%@", "%@", "%@", "%d", "%i", "%ld", "%lld", "%u", "%x", "%f", "%lf", "%e", "%g", "%s", "%c"])
+        let spelling = pick([
+            "%@", "%@", "%@", "%d", "%i", "%ld", "%lld", "%u", "%x", "%f", "%lf", "%e", "%g", "%s", "%c"
+        ])
         arguments.append(chance(90) ? argument(for: spelling, type: type) : valueArgument(type: nil))
         return spelling
     }

@@ -93,7 +93,7 @@ struct FormatGrammar {
     mutating func comparisonOperator() -> String {
         let op = pick([
             "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH",
-            "CONTAINS", "LIKE", "MATCHES", "==", "IN", "CONTAINS",
+            "CONTAINS", "LIKE", "MATCHES", "==", "IN", "CONTAINS"
         ])
         return op.first?.isLetter == true ? anyCase(op) : op
     }

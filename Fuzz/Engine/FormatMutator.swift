@@ -7,11 +7,12 @@ import FetchKitTesting
 struct FormatMutator {
     /// Tokens worth inserting: operators, keywords, specifiers, quotes, escapes, the new grammar's pieces.
     static let dictionary = [
-        "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", "[", "]", "[cd]", ",", ".", "==", "<>", "=<", ">=", "IN",
+        "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", "[", "]", "[cd]", ",", ".", "==", "<>", "=<", ">=",
+        "IN",
         "BETWEEN", "LIKE", "MATCHES", "ANY ", "ALL ", "NONE ", "SELF", "NULL", "YES", "TRUEPREDICATE", "%@", "%K", "%d",
         "%lld", "%f", "%s", "%c", "%%", "%", "$X", "$", "#", "#in", "@count", ".@count", "@sum.", "'", "\"", "\\",
         "\\u", "\\uD83D", "\\u0000", "\\'", "0x", "-", "1e", "9223372036854775808", "CAST(", "'NSDate')", "SUBQUERY(",
-        "$t.", "*", "+", "/", "**", "todos.", "category.", "title", "priority", " ", "\t", "é", "😀",
+        "$t.", "*", "+", "/", "**", "todos.", "category.", "title", "priority", " ", "\t", "é", "😀"
     ]
 
     var random: SeededRandom
@@ -82,7 +83,8 @@ struct FormatMutator {
         func kind(_ byte: UInt8) -> Int {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...: return 0
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...:
+                return 0
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"): return 1
             default: return 2
             }

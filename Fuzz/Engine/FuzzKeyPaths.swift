@@ -30,8 +30,10 @@ struct FuzzKeyPaths: Sendable {
         _ entity: Entity, in schema: Schema, prefix: [String], toMany: Bool, depth: Int, into paths: inout [Path]
     ) {
         for attribute in entity.attributes {
-            paths.append(Path(components: prefix + [attribute.name], type: attribute.type, crossesToMany: toMany,
-                              endsToMany: false))
+            paths.append(
+                Path(
+                    components: prefix + [attribute.name], type: attribute.type, crossesToMany: toMany,
+                    endsToMany: false))
         }
         guard depth > 0 else { return }
         for relationship in entity.relationships {
@@ -39,8 +41,9 @@ struct FuzzKeyPaths: Sendable {
             let many = !relationship.isToOne
             paths.append(Path(components: components, type: nil, crossesToMany: toMany || many, endsToMany: many))
             guard let destination = try? schema.entity(named: relationship.destination) else { continue }
-            collect(destination, in: schema, prefix: components, toMany: toMany || many, depth: depth - 1,
-                    into: &paths)
+            collect(
+                destination, in: schema, prefix: components, toMany: toMany || many, depth: depth - 1,
+                into: &paths)
         }
     }
 }

@@ -67,15 +67,19 @@ public struct FuzzReport: Sendable, CustomStringConvertible {
             "  by origin: " + origins.joined(separator: ", "),
             "  accepted \(accepted) (\(percent(accepted, inputs))), rejected \(rejected)",
             "  validated \(validatedPredicates) predicates, \(validatedPairs) (predicate, entity) pairs",
-            "  compiled \(compiled) statements, \(compileErrors) compile errors",
+            "  compiled \(compiled) statements, \(compileErrors) compile errors"
         ]
         if let slowest {
-            lines.append("  slowest: #\(slowest.index), \(String(format2: slowest.seconds * 1000)) ms: "
-                + slowest.input.excerpt(limit: 120))
+            lines.append(
+                "  slowest: #\(slowest.index), \(String(format2: slowest.seconds * 1000)) ms: "
+                    + slowest.input.excerpt(limit: 120))
         }
         let broken = Failure.Kind.allCases.filter { failureCounts[$0, default: 0] > 0 }
-        lines.append(broken.isEmpty ? "  failures: none"
-            : "  failures: " + broken.map { "\($0.rawValue) \(failureCounts[$0, default: 0])" }.joined(separator: ", "))
+        lines.append(
+            broken.isEmpty
+                ? "  failures: none"
+                : "  failures: "
+                    + broken.map { "\($0.rawValue) \(failureCounts[$0, default: 0])" }.joined(separator: ", "))
         lines += failures.map { "  " + $0.description }
         return lines.joined(separator: "\n")
     }

@@ -52,6 +52,6 @@ enum FuzzSeedCorpus {
         "title == 'a')",
         "priority ==",
         "== 1",
-        "",
+        ""
     ]
 }

@@ -56,7 +56,12 @@ extension PredicateFuzzer {
             return [(.formatDoesNotParse, "predicateFormat \(String(reflecting: text)) throws \(error)")]
         }
         guard reparsed == predicate else {
-            return [(.roundTripDiffers, "\(String(reflecting: text)) parses to \(String(reflecting: reparsed.predicateFormat)): \(predicate) vs \(reparsed)")]
+            return [
+                (
+                    .roundTripDiffers,
+                    "\(String(reflecting: text)) parses to \(String(reflecting: reparsed.predicateFormat)): \(predicate) vs \(reparsed)"
+                )
+            ]
         }
         let again = reparsed.predicateFormat
         guard again == text else {

@@ -94,7 +94,9 @@ public struct PredicateFuzzer: Sendable {
         return report
     }
 
-    private func record(_ outcome: Outcome, of input: FuzzInput, at index: Int, elapsed: Duration, into report: inout FuzzReport) {
+    private func record(
+        _ outcome: Outcome, of input: FuzzInput, at index: Int, elapsed: Duration, into report: inout FuzzReport
+    ) {
         report.inputs += 1
         report.byOrigin[input.origin, default: 0] += 1
         if outcome.accepted {

@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The message a crash writes: the input being checked, kept ready in memory allocated once, because a
@@ -44,9 +44,9 @@ final class InputWatch: Sendable {
         sigaltstack(&stack, nil)
         var action = sigaction()
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = reportCrash
+            action.__sigaction_handler.sa_handler = reportCrash
         #else
-        action.__sigaction_u.__sa_handler = reportCrash
+            action.__sigaction_u.__sa_handler = reportCrash
         #endif
         action.sa_flags = Int32(truncatingIfNeeded: SA_ONSTACK)
         sigemptyset(&action.sa_mask)
@@ -60,7 +60,8 @@ final class InputWatch: Sendable {
 
     /// Notes that input `index` is about to be checked.
     func willCheck(_ index: Int, _ input: FuzzInput) {
-        let message = "\nfetchkit-fuzz: stopped on input #\(index) (see it with --start \(index) --count 1 --show): "
+        let message =
+            "\nfetchkit-fuzz: stopped on input #\(index) (see it with --start \(index) --count 1 --show): "
             + String(reflecting: input.format).prefix(crashCapacity - 300) + "\n"
         crashLength = 0
         for byte in message.utf8.prefix(crashCapacity) {
@@ -79,7 +80,8 @@ final class InputWatch: Sendable {
                 started == startedNanoseconds.load(ordering: .acquiring)
             else { continue }
             // The checking thread is stuck in the input, so it no longer writes the message.
-            let hang = "\nfetchkit-fuzz: input #\(index.load(ordering: .relaxed)) has run for more than \(hangSeconds) s"
+            let hang =
+                "\nfetchkit-fuzz: input #\(index.load(ordering: .relaxed)) has run for more than \(hangSeconds) s"
             FileHandle.standardError.write(Data(hang.utf8))
             _ = write(2, crashText, crashLength)
             exit(3)

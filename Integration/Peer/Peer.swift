@@ -40,8 +40,10 @@ struct Peer {
     func watch(name: String) async throws -> String {
         let store = try await open()
         let watched = try await StoreConformance.liveControllers(on: store)
-        let done = ResultsController(store: store, request: FetchRequest(
-            entity: "Note", predicate: try FetchPredicate(format: "slug == %@", "done-\(name)")))
+        let done = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Note", predicate: try FetchPredicate(format: "slug == %@", "done-\(name)")))
         try await done.performFetch()
         try await store.write { tx in _ = try tx.insert(Fixtures.NoteRecord(slug: "ready-\(name)", body: "")) }
 

@@ -10,8 +10,10 @@ struct PredicateFuzzTests {
     /// accepted predicate round-trips through predicateFormat, and every one that validates compiles (or throws)
     /// for SQLite and PostgreSQL. A longer run: `fetchkit-fuzz` (README, Fuzzing).
     @Test func seededRunFindsNoFailure() {
-        let report = PredicateFuzzer(seed: 20_261_201, count: 3_000, dialects: [.sqlite, .postgres],
-                                     timeBound: .seconds(5)).run()
+        let report = PredicateFuzzer(
+            seed: 20_261_201, count: 3_000, dialects: [.sqlite, .postgres],
+            timeBound: .seconds(5)
+        ).run()
         #expect(report.passed, "\(report)")
         #expect(report.accepted > report.inputs / 10, "\(report)")
         #expect(report.compiled > 0, "\(report)")

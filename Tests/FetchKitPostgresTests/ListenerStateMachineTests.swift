@@ -17,9 +17,11 @@ struct ListenerStateMachineTests {
     static let options = PostgresStore.ListenerOptions(
         pingInterval: .seconds(5), pingTimeout: .seconds(2), publishTimeout: .seconds(3),
         reconnectBackoff: .milliseconds(50)...(.milliseconds(400)), burstQuietPeriod: .microseconds(250))
-    static let timeoutReason = "the server process did not answer a ping within \(options.pingTimeout) (stopped or stuck); "
+    static let timeoutReason =
+        "the server process did not answer a ping within \(options.pingTimeout) (stopped or stuck); "
         + "opening a new connection"
-    static let stallReason = "a write's change was not published within \(options.publishTimeout); "
+    static let stallReason =
+        "a write's change was not published within \(options.publishTimeout); "
         + "checking the listener's connection"
 
     /// An arbitrary origin: the machine only compares instants it is given.
@@ -55,8 +57,10 @@ struct ListenerStateMachineTests {
     }
 
     /// A notification payload as the trigger sends it.
-    static func payload(_ transaction: Int64, _ table: String, _ operation: String, _ keys: String,
-                        schema: String = "app") -> String {
+    static func payload(
+        _ transaction: Int64, _ table: String, _ operation: String, _ keys: String,
+        schema: String = "app"
+    ) -> String {
         "{\"x\":\(transaction),\"s\":\"\(schema)\",\"t\":\"\(table)\",\"o\":\"\(operation)\",\"k\":[\(keys)]}"
     }
 
@@ -126,22 +130,26 @@ struct ListenerStateMachineTests {
     func anUnansweredPingReconnects(_ reached: Reached, _ deadline: Duration) {
         var machine = reach(reached)
         #expect(machine.handle(.tick(markerAwaited: false), at: t0 + deadline - .milliseconds(1)) == [])
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + deadline) == [
-            .disconnect(reason: Self.timeoutReason),
-            .reportState(.reconnecting(attempt: 1, lastError: Self.timeoutReason)),
-        ])
-        #expect(machine.state == .waitingToReconnect(
-            attempt: 1, lastError: Self.timeoutReason, delay: .milliseconds(50),
-            retryAt: t0 + deadline + .milliseconds(50)))
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: t0 + deadline) == [
+                .disconnect(reason: Self.timeoutReason),
+                .reportState(.reconnecting(attempt: 1, lastError: Self.timeoutReason))
+            ])
+        #expect(
+            machine.state
+                == .waitingToReconnect(
+                    attempt: 1, lastError: Self.timeoutReason, delay: .milliseconds(50),
+                    retryAt: t0 + deadline + .milliseconds(50)))
     }
 
     // MARK: - Stalls
 
     @Test func anOverdueChangeStallsAndPings() {
         var machine = listening()
-        #expect(machine.handle(.checkRequested, at: t0 + .seconds(1)) == [
-            .reportState(.stalled(reason: Self.stallReason)), .sendPing,
-        ])
+        #expect(
+            machine.handle(.checkRequested, at: t0 + .seconds(1)) == [
+                .reportState(.stalled(reason: Self.stallReason)), .sendPing
+            ])
         #expect(machine.state == .stalled(reason: Self.stallReason, deadline: t0 + .seconds(3)))
         #expect(machine.awaitsPing)
     }
@@ -166,10 +174,11 @@ struct ListenerStateMachineTests {
     @Test(arguments: [Reached.pinging, .stalled])
     func aFailedPingReconnects(_ reached: Reached) {
         var machine = reach(reached)
-        #expect(machine.handle(.pingFailed("server closed the connection"), at: t0) == [
-            .disconnect(reason: "ping failed: server closed the connection"),
-            .reportState(.reconnecting(attempt: 1, lastError: "ping failed: server closed the connection")),
-        ])
+        #expect(
+            machine.handle(.pingFailed("server closed the connection"), at: t0) == [
+                .disconnect(reason: "ping failed: server closed the connection"),
+                .reportState(.reconnecting(attempt: 1, lastError: "ping failed: server closed the connection"))
+            ])
     }
 
     @Test(arguments: [Reached.pinging, .stalled])
@@ -180,21 +189,26 @@ struct ListenerStateMachineTests {
 
     @Test func aFailedReadWhileListeningReconnects() {
         var machine = listening()
-        #expect(machine.handle(.readFailed("EOF"), at: t0 + .seconds(1)) == [
-            .disconnect(reason: "EOF"), .reportState(.reconnecting(attempt: 1, lastError: "EOF")),
-        ])
-        #expect(machine.state == .waitingToReconnect(
-            attempt: 1, lastError: "EOF", delay: .milliseconds(50), retryAt: t0 + .seconds(1) + .milliseconds(50)))
+        #expect(
+            machine.handle(.readFailed("EOF"), at: t0 + .seconds(1)) == [
+                .disconnect(reason: "EOF"), .reportState(.reconnecting(attempt: 1, lastError: "EOF"))
+            ])
+        #expect(
+            machine.state
+                == .waitingToReconnect(
+                    attempt: 1, lastError: "EOF", delay: .milliseconds(50),
+                    retryAt: t0 + .seconds(1) + .milliseconds(50)))
         #expect(!machine.isConnected)
     }
 
     @Test(arguments: [Reached.listening, .pinging, .stalled])
     func aLostConnectionReconnects(_ reached: Reached) {
         var machine = reach(reached)
-        #expect(machine.handle(.connectionLost("poll failed (errno 9)"), at: t0) == [
-            .disconnect(reason: "poll failed (errno 9)"),
-            .reportState(.reconnecting(attempt: 1, lastError: "poll failed (errno 9)")),
-        ])
+        #expect(
+            machine.handle(.connectionLost("poll failed (errno 9)"), at: t0) == [
+                .disconnect(reason: "poll failed (errno 9)"),
+                .reportState(.reconnecting(attempt: 1, lastError: "poll failed (errno 9)"))
+            ])
     }
 
     @Test func aPingAnswerOutsideAPingIsIgnored() {
@@ -210,7 +224,7 @@ struct ListenerStateMachineTests {
         let before = machine.state
         let events: [Machine.Event] = [
             .inputReceived([Self.payload(7, "todos", "i", "1")]), .readFailed("x"), .connectionLost("x"),
-            .pingAnswered, .pingFailed("x"),
+            .pingAnswered, .pingFailed("x")
         ]
         for event in events { #expect(machine.handle(event, at: t0 + .milliseconds(10)) == []) }
         #expect(machine.state == before)
@@ -230,9 +244,10 @@ struct ListenerStateMachineTests {
 
     @Test func aReconnectionPublishesAResyncAndCompletesTheWaitingWrites() {
         var machine = reach(.reconnecting)
-        #expect(machine.handle(.connected, at: t0 + .seconds(1)) == [
-            .reportState(.listening), .reconnected(attempts: 1), .publishResync, .completeAllWrites,
-        ])
+        #expect(
+            machine.handle(.connected, at: t0 + .seconds(1)) == [
+                .reportState(.listening), .reconnected(attempts: 1), .publishResync, .completeAllWrites
+            ])
         #expect(machine.state == .listening)
         #expect(machine.isConnected)
         #expect(machine.deadline == t0 + .seconds(6))
@@ -246,7 +261,10 @@ struct ListenerStateMachineTests {
             let actions = machine.handle(.connectionFailed("refused \(attempt)"), at: now)
             // Writes stop waiting at the first failure: the resync on reconnection covers them.
             let completions: [Machine.Action] = attempt == 1 ? [.completeAllWrites] : []
-            #expect(actions == completions + [.reportState(.reconnecting(attempt: attempt + 1, lastError: "refused \(attempt)"))])
+            #expect(
+                actions == completions + [
+                    .reportState(.reconnecting(attempt: attempt + 1, lastError: "refused \(attempt)"))
+                ])
             guard case .waitingToReconnect(let next, let error, let delay, let retryAt) = machine.state else {
                 Issue.record("not waiting: \(machine.state)")
                 return
@@ -258,13 +276,19 @@ struct ListenerStateMachineTests {
             #expect(machine.handle(.tick(markerAwaited: false), at: retryAt) == [.connect])
             now = retryAt
         }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(400), .milliseconds(400)])
-        #expect(machine.handle(.connected, at: now) == [
-            .reportState(.listening), .reconnected(attempts: 6), .publishResync, .completeAllWrites,
-        ])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(400), .milliseconds(400)
+            ])
+        #expect(
+            machine.handle(.connected, at: now) == [
+                .reportState(.listening), .reconnected(attempts: 6), .publishResync, .completeAllWrites
+            ])
         _ = machine.handle(.connectionLost("again"), at: now)
-        #expect(machine.state == .waitingToReconnect(
-            attempt: 1, lastError: "again", delay: .milliseconds(50), retryAt: now + .milliseconds(50)))
+        #expect(
+            machine.state
+                == .waitingToReconnect(
+                    attempt: 1, lastError: "again", delay: .milliseconds(50), retryAt: now + .milliseconds(50)))
     }
 
     // MARK: - Notifications
@@ -272,22 +296,27 @@ struct ListenerStateMachineTests {
     @Test func theChunksOfATransactionBecomeOneChangeWhenItsBurstEnds() {
         var machine = listening()
         let start = t0 + .seconds(1)
-        #expect(machine.handle(.inputReceived([
-            Self.payload(7, "todos", "i", "1,2"), Self.payload(7, "todos", "i", "3"),
-        ]), at: start) == [])
+        #expect(
+            machine.handle(
+                .inputReceived([
+                    Self.payload(7, "todos", "i", "1,2"), Self.payload(7, "todos", "i", "3")
+                ]), at: start) == [])
         // The next chunk in another read, then another table of the same transaction.
-        #expect(machine.handle(.inputReceived([
-            Self.payload(7, "todos", "d", "2"), Self.payload(7, "projects", "u", "\"a\""),
-        ]), at: start + .microseconds(100)) == [])
+        #expect(
+            machine.handle(
+                .inputReceived([
+                    Self.payload(7, "todos", "d", "2"), Self.payload(7, "projects", "u", "\"a\"")
+                ]), at: start + .microseconds(100)) == [])
         #expect(machine.pendingTransactionID == 7)
         #expect(machine.deadline == start + .microseconds(350))
         #expect(machine.handle(.tick(markerAwaited: false), at: start + .microseconds(300)) == [])
-        #expect(machine.handle(.tick(markerAwaited: false), at: start + .microseconds(350)) == [
-            .publish([
-                "todos": TableChange(inserted: [.integer(1), .integer(3)], deleted: [.integer(2)]),
-                "projects": TableChange(updated: [.text("a")]),
-            ]),
-        ])
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: start + .microseconds(350)) == [
+                .publish([
+                    "todos": TableChange(inserted: [.integer(1), .integer(3)], deleted: [.integer(2)]),
+                    "projects": TableChange(updated: [.text("a")])
+                ])
+            ])
         #expect(machine.pendingTransactionID == nil)
         #expect(machine.deadline == start + .microseconds(350) + .seconds(5))
     }
@@ -299,22 +328,26 @@ struct ListenerStateMachineTests {
         #expect(machine.handle(.tick(markerAwaited: true), at: start + .microseconds(250)) == [])
         #expect(machine.pendingTransactionID == 7)
         #expect(machine.deadline == start + .microseconds(500))
-        #expect(machine.handle(.inputReceived([PostgresNotification.endMarker(7)]), at: start + .microseconds(400)) == [
-            .publish(["todos": TableChange(updated: [.integer(5)])]), .completeTransaction(7),
-        ])
+        #expect(
+            machine.handle(.inputReceived([PostgresNotification.endMarker(7)]), at: start + .microseconds(400)) == [
+                .publish(["todos": TableChange(updated: [.integer(5)])]), .completeTransaction(7)
+            ])
         #expect(machine.pendingTransactionID == nil)
     }
 
     @Test func anEndMarkerWithoutNotificationsCompletesItsWrite() {
         var machine = listening()
-        #expect(machine.handle(.inputReceived([PostgresNotification.endMarker(9)]), at: t0) == [.completeTransaction(9)])
+        #expect(
+            machine.handle(.inputReceived([PostgresNotification.endMarker(9)]), at: t0) == [.completeTransaction(9)])
     }
 
     @Test func anotherTransactionPublishesThePendingOne() {
         var machine = listening()
-        #expect(machine.handle(.inputReceived([
-            Self.payload(7, "todos", "i", "1"), Self.payload(8, "todos", "i", "2"),
-        ]), at: t0) == [.publish(["todos": TableChange(inserted: [.integer(1)])])])
+        #expect(
+            machine.handle(
+                .inputReceived([
+                    Self.payload(7, "todos", "i", "1"), Self.payload(8, "todos", "i", "2")
+                ]), at: t0) == [.publish(["todos": TableChange(inserted: [.integer(1)])])])
         #expect(machine.pendingTransactionID == 8)
     }
 
@@ -322,9 +355,10 @@ struct ListenerStateMachineTests {
         var machine = listening()
         let hint = "{\"x\":7,\"s\":\"app\",\"t\":\"todos\",\"o\":\"d\",\"all\":true}"
         _ = machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1"), hint]), at: t0)
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
-            .publish(["todos": TableChange(inserted: [.integer(1)], isWholeTable: true)]),
-        ])
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
+                .publish(["todos": TableChange(inserted: [.integer(1)], isWholeTable: true)])
+            ])
     }
 
     @Test func anotherSchemasNotificationsAreIgnored() {
@@ -335,20 +369,25 @@ struct ListenerStateMachineTests {
 
     @Test func paddedKeysLoseTheirPadding() {
         var machine = listening()
-        _ = machine.handle(.inputReceived([
-            Self.payload(7, "codes", "i", "\"ab  \""), Self.payload(7, "todos", "i", "\"cd  \""),
-        ]), at: t0)
-        #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
-            .publish(["codes": TableChange(inserted: [.text("ab")]), "todos": TableChange(inserted: [.text("cd  ")])]),
-        ])
+        _ = machine.handle(
+            .inputReceived([
+                Self.payload(7, "codes", "i", "\"ab  \""), Self.payload(7, "todos", "i", "\"cd  \"")
+            ]), at: t0)
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: t0 + .microseconds(250)) == [
+                .publish([
+                    "codes": TableChange(inserted: [.text("ab")]), "todos": TableChange(inserted: [.text("cd  ")])
+                ])
+            ])
     }
 
     @Test func anUnreadablePayloadBecomesAResync() {
         var machine = listening()
-        #expect(machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1"), "not json"]), at: t0) == [
-            .publish(["todos": TableChange(inserted: [.integer(1)])]),
-            .reportUnreadable(payload: "not json"), .publishResync,
-        ])
+        #expect(
+            machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1"), "not json"]), at: t0) == [
+                .publish(["todos": TableChange(inserted: [.integer(1)])]),
+                .reportUnreadable(payload: "not json"), .publishResync
+            ])
     }
 
     @Test func notificationsReadDuringAPingEndTheirBurstAfterTheAnswer() {
@@ -359,18 +398,20 @@ struct ListenerStateMachineTests {
         #expect(machine.deadline == t0 + .seconds(7))
         #expect(machine.handle(.pingAnswered, at: during + .milliseconds(1)) == [])
         #expect(machine.deadline == during + .milliseconds(1) + .microseconds(250))
-        #expect(machine.handle(.tick(markerAwaited: false), at: during + .milliseconds(2)) == [
-            .publish(["todos": TableChange(inserted: [.integer(1)])]),
-        ])
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: during + .milliseconds(2)) == [
+                .publish(["todos": TableChange(inserted: [.integer(1)])])
+            ])
     }
 
     @Test func aLostConnectionPublishesThePendingTransactionFirst() {
         var machine = listening()
         _ = machine.handle(.inputReceived([Self.payload(7, "todos", "i", "1")]), at: t0)
-        #expect(machine.handle(.connectionLost("EOF"), at: t0 + .microseconds(100)) == [
-            .disconnect(reason: "EOF"), .publish(["todos": TableChange(inserted: [.integer(1)])]),
-            .reportState(.reconnecting(attempt: 1, lastError: "EOF")),
-        ])
+        #expect(
+            machine.handle(.connectionLost("EOF"), at: t0 + .microseconds(100)) == [
+                .disconnect(reason: "EOF"), .publish(["todos": TableChange(inserted: [.integer(1)])]),
+                .reportState(.reconnecting(attempt: 1, lastError: "EOF"))
+            ])
     }
 
     // MARK: - Closing
@@ -378,9 +419,10 @@ struct ListenerStateMachineTests {
     @Test(arguments: [Reached.starting, .listening, .pinging, .stalled, .waitingToReconnect, .reconnecting])
     func closeStopsFromEveryState(_ reached: Reached) {
         var machine = reach(reached)
-        #expect(machine.handle(.closeRequested, at: t0 + .milliseconds(10)) == [
-            .close, .reportState(.stopped), .completeAllWrites,
-        ])
+        #expect(
+            machine.handle(.closeRequested, at: t0 + .milliseconds(10)) == [
+                .close, .reportState(.stopped), .completeAllWrites
+            ])
         #expect(machine.state == .stopped)
         #expect(machine.deadline == nil)
         #expect(machine.handle(.closeRequested, at: t0 + .milliseconds(20)) == [])

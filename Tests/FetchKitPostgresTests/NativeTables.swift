@@ -9,13 +9,16 @@ import Testing
 /// opened by a store; and the checks that the store treats each type exactly as its attribute type.
 enum NativeTables {
     /// Installs `citext` once per test process (concurrent `CREATE EXTENSION`s race on its catalog row).
-    static let citextInstalled = Task { try await PostgresServer.administer("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public") }
+    static let citextInstalled = Task {
+        try await PostgresServer.administer("CREATE EXTENSION IF NOT EXISTS citext SCHEMA public")
+    }
 
     /// A new namespace holding what `ddl` creates (run with the namespace first on the search path).
     static func namespace(_ ddl: String) async throws -> String {
         try await citextInstalled.value
         let namespace = PostgresServer.uniqueName("fkt")
-        try await PostgresServer.administer("CREATE SCHEMA \(namespace); SET search_path = \(namespace), public; \(ddl)")
+        try await PostgresServer.administer(
+            "CREATE SCHEMA \(namespace); SET search_path = \(namespace), public; \(ddl)")
         return namespace
     }
 
@@ -64,7 +67,8 @@ enum NativeTables {
             let memory = try #require(
                 InMemoryPredicate(validated, entity: entity, schema: store.schema, dialect: store.dialect),
                 "\(predicate) evaluates in memory", sourceLocation: sourceLocation)
-            let inDatabase = Set(try await store.fetch(FetchRequest(entity: name, predicate: predicate)).map { $0[key] ?? .null })
+            let inDatabase = Set(
+                try await store.fetch(FetchRequest(entity: name, predicate: predicate)).map { $0[key] ?? .null })
             let inMemory = Set(all.filter { memory.matches($0) }.map { $0[key] ?? .null })
             #expect(inDatabase == inMemory, "\(predicate)", sourceLocation: sourceLocation)
             selections.append(inDatabase)
@@ -125,7 +129,9 @@ enum NativeTables {
     }
 
     /// `year-month-day hour:minute:second` UTC.
-    static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Double = 0) -> Date {
+    static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Double = 0)
+        -> Date
+    {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let whole = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!

@@ -15,7 +15,9 @@ struct PostgresBulkInsertTests {
     typealias Collector = PostgresChangeCaptureTests.Collector
 
     static func todos(_ count: Int, from start: Int64, title: String) -> [TodoRecord] {
-        (0..<Int64(count)).map { TodoRecord(id: start + $0, title: "\(title) \($0)", priority: Int($0 % 5), categoryID: 1 + $0 % 3) }
+        (0..<Int64(count)).map {
+            TodoRecord(id: start + $0, title: "\(title) \($0)", priority: Int($0 % 5), categoryID: 1 + $0 % 3)
+        }
     }
 
     @Test func bulkInsertBelowTheRowLimitNamesEveryKeyAndAboveItHintsTheTable() async throws {
@@ -26,7 +28,9 @@ struct PostgresBulkInsertTests {
         let below = Self.todos(100, from: 100, title: "below")
         let above = Self.todos(101, from: 300, title: "above")
         try await store.write { tx in _ = try tx.insert(contentsOf: below) }
-        try await store.write { tx in _ = try tx.insert(contentsOf: above.map { try RecordCoding.encode($0) }, into: "Todo") }
+        try await store.write { tx in
+            _ = try tx.insert(contentsOf: above.map { try RecordCoding.encode($0) }, into: "Todo")
+        }
         let changes = try await collector.wait(for: 2)
         #expect(changes[0].tables["todo"]?.inserted == Set(below.compactMap(\.id).map(Value.integer)))
         #expect(changes[0].tables["todo"]?.isWholeTable == false)
@@ -39,7 +43,8 @@ struct PostgresBulkInsertTests {
     @Test func liveControllersConvergeBelowAndAboveTheRowLimit() async throws {
         let namespace = PostgresServer.uniqueName("fkt")
         let options = PostgresStore.Options(readerCount: 1, notificationRowLimit: 200)
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
         let other = try await PostgresStore.open(
             url: PostgresServer.url(searchPath: namespace), schema: Fixtures.schema, options: options)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
@@ -67,17 +72,21 @@ struct PostgresBulkInsertTests {
         await #expect {
             try await store.write { tx in
                 try tx.insert(TodoRecord(id: 50, title: "before the copy"))
-                _ = try tx.insert(contentsOf: Self.todos(3_000, from: 100, title: "copy") + [TodoRecord(id: 7, title: "dup")])
+                _ = try tx.insert(
+                    contentsOf: Self.todos(3_000, from: 100, title: "copy") + [TodoRecord(id: 7, title: "dup")])
             }
         } throws: { error in
-            guard let error = error as? FetchKitError, error.code == .constraintViolation, error.constraint == .unique else {
+            guard let error = error as? FetchKitError, error.code == .constraintViolation, error.constraint == .unique
+            else {
                 return false
             }
             return error.constraintName == "todo_pkey"
         }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         #expect(try await Self.backendPID(store) == before, "the writer reconnected")
-        let inserted = try await store.write { tx in try tx.insert(contentsOf: Self.todos(10, from: 100, title: "again")) }
+        let inserted = try await store.write { tx in
+            try tx.insert(contentsOf: Self.todos(10, from: 100, title: "again"))
+        }
         #expect(inserted.count == 10)
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 20)
         await store.close()
@@ -96,8 +105,10 @@ struct PostgresBulkInsertTests {
         let store = try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1))
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         let inserted = try await store.write { tx in
-            try tx.insert(contentsOf: [TodoRecord(title: "assigned", categoryID: 1), TodoRecord(id: 600, title: "chosen"),
-                                       TodoRecord(title: "assigned too", categoryID: 2)])
+            try tx.insert(contentsOf: [
+                TodoRecord(title: "assigned", categoryID: 1), TodoRecord(id: 600, title: "chosen"),
+                TodoRecord(title: "assigned too", categoryID: 2)
+            ])
         }
         #expect(inserted.map(\.id) == [11, 600, 12])
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
@@ -109,7 +120,8 @@ struct PostgresBulkInsertTests {
     /// assigns come back through one `INSERT … RETURNING` per row, and rows giving keys still go in.
     @Test func keysWithoutAnOwnedSequenceAreReturnedRowByRow() async throws {
         let namespace = PostgresServer.uniqueName("fkt")
-        try await PostgresServer.administer("""
+        try await PostgresServer.administer(
+            """
             CREATE SCHEMA \(namespace); CREATE SEQUENCE \(namespace).loose START 500;
             CREATE TABLE \(namespace).item (id bigint PRIMARY KEY DEFAULT nextval('\(namespace).loose'), name text NOT NULL)
             """)
@@ -128,18 +140,28 @@ struct PostgresBulkInsertTests {
     /// A DBA's table with columns of other types than FetchKit's own: its rows go one statement each, through
     /// their casts, with every value checked against its column.
     @Test func aTableOfDatabaseSpecificTypesTakesBulkInsertsRowByRow() async throws {
-        let namespace = try await NativeTables.namespace("""
+        let namespace = try await NativeTables.namespace(
+            """
             CREATE TABLE badge (id serial PRIMARY KEY, holder uuid NOT NULL, level smallint NOT NULL,
                 issued date, note varchar(8));
             """)
-        let store = try await NativeTables.open(try Schema([Entity("badge", attributes: [
-            Attribute("holder", .text), Attribute("level", .integer), Attribute("issued", .date, optional: true),
-            Attribute("note", .text, optional: true),
-        ])]), in: namespace)
+        let store = try await NativeTables.open(
+            try Schema([
+                Entity(
+                    "badge",
+                    attributes: [
+                        Attribute("holder", .text), Attribute("level", .integer),
+                        Attribute("issued", .date, optional: true),
+                        Attribute("note", .text, optional: true)
+                    ])
+            ]), in: namespace)
         let holders = (0..<50).map { _ in UUID().uuidString.lowercased() }
         let rows: [Row] = holders.enumerated().map { index, holder in
-            ["holder": .text(holder), "level": .integer(Int64(index % 7)),
-             "issued": index % 2 == 0 ? .date(NativeTables.date(2026, 1, 1 + index % 28)) : .null, "note": .text("n\(index)")]
+            [
+                "holder": .text(holder), "level": .integer(Int64(index % 7)),
+                "issued": index % 2 == 0 ? .date(NativeTables.date(2026, 1, 1 + index % 28)) : .null,
+                "note": .text("n\(index)")
+            ]
         }
         let keys = try await store.write { tx in try tx.insert(contentsOf: rows, into: "badge") }
         #expect(keys == (1...50).map { .integer(Int64($0)) })
@@ -149,8 +171,11 @@ struct PostgresBulkInsertTests {
         // One value its column cannot hold refuses the whole call, naming the column.
         await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
-                _ = try tx.insert(contentsOf: [["holder": .text(holders[0]), "level": .integer(1)],
-                                               ["holder": .text(holders[1]), "level": .integer(70_000)]], into: "badge")
+                _ = try tx.insert(
+                    contentsOf: [
+                        ["holder": .text(holders[0]), "level": .integer(1)],
+                        ["holder": .text(holders[1]), "level": .integer(70_000)]
+                    ], into: "badge")
             }
         }
         #expect(try await store.count(FetchRequest(entity: "badge")) == 50)

@@ -34,7 +34,9 @@ struct PostgresChangeCaptureTests {
         /// Waits (up to 10 s) until `count` changes arrived.
         func wait(for count: Int) async throws -> [StoreChange] {
             let deadline = ContinuousClock.now + .seconds(10)
-            while changes.count < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            while changes.count < count && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             let changes = self.changes
             try #require(changes.count >= count, "got \(changes.count) changes, expected \(count): \(changes)")
             return changes
@@ -71,7 +73,8 @@ struct PostgresChangeCaptureTests {
         let collector = Collector(store)
         let other = try await PostgresServer.pool(name: "fkt-psql", searchPath: namespace)
         try await other.run { connection in
-            _ = try connection.run("""
+            _ = try connection.run(
+                """
                 BEGIN;
                 INSERT INTO category (id, name, position) VALUES (7, 'Outside', 9);
                 INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, 'too', false, 1, NULL);
@@ -95,7 +98,9 @@ struct PostgresChangeCaptureTests {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: options)
         let collector = Collector(store)
         try await store.write { tx in
-            _ = try tx.execute("INSERT INTO todo (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g", [])
+            _ = try tx.execute(
+                "INSERT INTO todo (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g",
+                [])
         }
         try await store.write { tx in _ = try tx.execute("TRUNCATE todo", []) }
         let changes = try await collector.wait(for: 2)
@@ -110,7 +115,8 @@ struct PostgresChangeCaptureTests {
             "SELECT t.oid::int8 AS oid, c.relname || '.' || t.tgname || ' ' || encode(t.tgargs, 'escape') AS what "
                 + "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
                 + "WHERE n.nspname = '\(namespace)' AND t.tgname LIKE 'fetchkit_capture_%'")
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["oid", as: Int64.self] ?? 0, $0["what", as: String.self] ?? "") })
+        return Dictionary(
+            uniqueKeysWithValues: rows.map { ($0["oid", as: Int64.self] ?? 0, $0["what", as: String.self] ?? "") })
     }
 
     /// Opening a store on a database whose triggers are installed with the same arguments changes nothing
@@ -132,7 +138,8 @@ struct PostgresChangeCaptureTests {
         #expect(reinstalled.values.allSatisfy { $0.contains("77") }, "\(reinstalled)")
         let collector = Collector(limited)
         try await limited.write { tx in
-            _ = try tx.execute("INSERT INTO category (id, name, position) SELECT g, 'c' || g, 0 FROM generate_series(1, 78) AS g", [])
+            _ = try tx.execute(
+                "INSERT INTO category (id, name, position) SELECT g, 'c' || g, 0 FROM generate_series(1, 78) AS g", [])
         }
         #expect(try await collector.wait(for: 1).first?.tables["category"]?.isWholeTable == true)
         await limited.close()
@@ -149,11 +156,15 @@ struct PostgresChangeCaptureTests {
         await again.close()
 
         // A trigger that fires only for replicas does not fire for the app's writes: reinstalled too.
-        try await PostgresServer.administer("ALTER TABLE \(namespace).note ENABLE REPLICA TRIGGER fetchkit_capture_delete")
-        await (try await PostgresStore.open(
-            url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))).close()
+        try await PostgresServer.administer(
+            "ALTER TABLE \(namespace).note ENABLE REPLICA TRIGGER fetchkit_capture_delete")
+        await
+            (try await PostgresStore.open(
+                url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))).close()
         let afterReplica = try await Self.triggers(in: namespace)
-        #expect(Set(afterReplica.keys).intersection(afterDisabled.keys).count == 8, "only note's triggers are created again")
+        #expect(
+            Set(afterReplica.keys).intersection(afterDisabled.keys).count == 8, "only note's triggers are created again"
+        )
     }
 
     /// Thousands of long text keys in one statement are chunked under the 8000-byte payload limit and
@@ -175,7 +186,8 @@ struct PostgresChangeCaptureTests {
         #expect(changes.count == 2, "one change per transaction, not per notification: got \(changes.count)")
         let inserted = changes[0].tables["note"]?.inserted ?? []
         let updated = changes[1].tables["note"]?.updated ?? []
-        #expect(inserted.count == 3_000 && inserted == Set(slugs.map { Value.text($0) }), "\(inserted.count) inserted keys")
+        #expect(
+            inserted.count == 3_000 && inserted == Set(slugs.map { Value.text($0) }), "\(inserted.count) inserted keys")
         #expect(updated.count == 3_000 && updated == Set(slugs.map { Value.text($0) }), "\(updated.count) updated keys")
         await store.close()
     }
@@ -202,7 +214,8 @@ struct PostgresChangeCaptureTests {
         options.listener.pingInterval = .milliseconds(200)
         options.channel = PostgresServer.uniqueName("chan")
         let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let collector = Collector(store)
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
@@ -219,7 +232,9 @@ struct PostgresChangeCaptureTests {
         let stream = Task {
             for id in 200..<260 {
                 try await writer.run { connection in
-                    _ = try connection.run("INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)")
+                    _ = try connection.run(
+                        "INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)"
+                    )
                 }
                 try await Task.sleep(for: .milliseconds(2))
             }
@@ -228,7 +243,9 @@ struct PostgresChangeCaptureTests {
         try await PostgresServer.administer("SELECT pg_terminate_backend(\(pid))")
         try await stream.value
         let deadline = ContinuousClock.now + .seconds(10)
-        while store.listenerStatus != .listening && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while store.listenerStatus != .listening && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(store.listenerStatus == .listening)
         #expect(store.listener?.backendPID != pid)
         #expect(collector.changes.contains { $0.isResync }, "the reconnection published a resync")
@@ -240,11 +257,13 @@ struct PostgresChangeCaptureTests {
         try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 1_000, title: "after")) }
         let flowing = ContinuousClock.now + .seconds(10)
         while !collector.changes.contains(where: { $0.tables["todo"]?.inserted == [.integer(1_000)] }),
-              ContinuousClock.now < flowing
+            ContinuousClock.now < flowing
         {
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(collector.changes.contains { $0.tables["todo"]?.inserted == [.integer(1_000)] }, "changes flow after the reconnection")
+        #expect(
+            collector.changes.contains { $0.tables["todo"]?.inserted == [.integer(1_000)] },
+            "changes flow after the reconnection")
         await writer.shutDown()
         await store.close()
     }

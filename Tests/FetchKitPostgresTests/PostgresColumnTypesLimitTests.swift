@@ -10,15 +10,18 @@ import Testing
 /// table, the column and the type.
 @Suite("PostgreSQL column types: limits and unsupported types")
 struct PostgresColumnTypesLimitTests {
-    static let entity = Entity("Bounded", table: "bounded", primaryKey: .integer("id"), attributes: [
-        Attribute("tiny", .integer, optional: true), Attribute("whole", .integer, optional: true),
-        Attribute("price", .double, optional: true), Attribute("units", .integer, optional: true),
-        Attribute("single", .double, optional: true), Attribute("label", .text, optional: true),
-        Attribute("code", .text, optional: true),
-    ])
+    static let entity = Entity(
+        "Bounded", table: "bounded", primaryKey: .integer("id"),
+        attributes: [
+            Attribute("tiny", .integer, optional: true), Attribute("whole", .integer, optional: true),
+            Attribute("price", .double, optional: true), Attribute("units", .integer, optional: true),
+            Attribute("single", .double, optional: true), Attribute("label", .text, optional: true),
+            Attribute("code", .text, optional: true)
+        ])
 
     @Test func writesOutOfAColumnsRangeAreTypedErrorsNamingTheColumn() async throws {
-        let namespace = try await NativeTables.namespace("""
+        let namespace = try await NativeTables.namespace(
+            """
             CREATE TABLE bounded (id smallint PRIMARY KEY, tiny smallint, whole integer, price numeric(5, 2),
                 units numeric(4, 0), single real, label varchar(3), code char(2));
             """)
@@ -28,7 +31,7 @@ struct PostgresColumnTypesLimitTests {
             (["id": 1, "whole": 3_000_000_000], "bounded.whole"), (["id": 40_000], "bounded.id"),
             (["id": 1, "price": 1000.0], "bounded.price"), (["id": 1, "units": 12_345], "bounded.units"),
             (["id": 1, "single": 1e40], "bounded.single"), (["id": 1, "single": 1e-50], "bounded.single"),
-            (["id": 1, "label": "abcd"], "bounded.label"), (["id": 1, "code": "abc"], "bounded.code"),
+            (["id": 1, "label": "abcd"], "bounded.label"), (["id": 1, "code": "abc"], "bounded.code")
         ]
         for (row, column) in refused {
             await NativeTables.expectError(containing: [column]) {
@@ -39,8 +42,11 @@ struct PostgresColumnTypesLimitTests {
             }
         }
         try await store.write { tx in
-            try tx.insert(["id": 1, "tiny": 32_767, "whole": .integer(Int64(Int32.min)), "price": 999.99, "units": 9999,
-                           "single": 3.0e38, "label": "ab😀", "code": "ab   "], into: "Bounded")
+            try tx.insert(
+                [
+                    "id": 1, "tiny": 32_767, "whole": .integer(Int64(Int32.min)), "price": 999.99, "units": 9999,
+                    "single": 3.0e38, "label": "ab😀", "code": "ab   "
+                ], into: "Bounded")
         }
         await NativeTables.expectError(containing: ["bounded.whole", "2147483648"]) {
             try await store.write { tx in _ = try tx.update("Bounded", key: 1, set: ["whole": 2_147_483_648]) }
@@ -56,7 +62,8 @@ struct PostgresColumnTypesLimitTests {
     }
 
     @Test func unsupportedTypesAreNamedWhenAStoreOpensAndByDescribeTable() async throws {
-        let namespace = try await NativeTables.namespace("""
+        let namespace = try await NativeTables.namespace(
+            """
             CREATE TABLE shapes (id bigint PRIMARY KEY, spot point, tags text[], span interval, name text NOT NULL);
             CREATE TABLE keyed (id double precision PRIMARY KEY, name text);
             """)

@@ -38,17 +38,20 @@ struct PostgresColumnTypesPgbenchTests {
         let namespace = try await NativeTables.namespace(Self.ddl)
         let accounts = try await NativeTables.describe("pgbench_accounts", in: namespace)
         #expect(accounts.primaryKey == .integer("aid"))
-        #expect(accounts.attributes.map { "\($0.name) \($0.type.rawValue) \($0.isOptional)" }
-            == ["aid integer false", "bid integer true", "abalance integer true", "filler text true"])
+        #expect(
+            accounts.attributes.map { "\($0.name) \($0.type.rawValue) \($0.isOptional)" }
+                == ["aid integer false", "bid integer true", "abalance integer true", "filler text true"])
         await NativeTables.expectError(containing: ["pgbench_history", "primary key"]) {
             _ = try await NativeTables.describe("pgbench_history", in: namespace)
         }
         let tellers = try await NativeTables.describe("pgbench_tellers", in: namespace)
         let store = try await NativeTables.open(try Schema([accounts, tellers]), in: namespace)
         let requests = [
-            FetchRequest(entity: "pgbench_accounts", predicate: .key("abalance") != 0, sortDescriptors: [.descending("abalance")]),
+            FetchRequest(
+                entity: "pgbench_accounts", predicate: .key("abalance") != 0, sortDescriptors: [.descending("abalance")]
+            ),
             FetchRequest(entity: "pgbench_accounts", sortDescriptors: [.ascending("abalance")], fetchLimit: 5),
-            FetchRequest(entity: "pgbench_tellers", sortDescriptors: [.ascending("tbalance"), .ascending("filler")]),
+            FetchRequest(entity: "pgbench_tellers", sortDescriptors: [.ascending("tbalance"), .ascending("filler")])
         ]
         var followed: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
         for request in requests { followed.append(try await NativeTables.follow(request, on: store)) }
@@ -61,12 +64,15 @@ struct PostgresColumnTypesPgbenchTests {
                 }
             }
             for (controller, recorder) in followed {
-                try await ResultsOracle.converge(controller, recorder, in: store, primaryKey: controller.request.entityName == "pgbench_tellers" ? "tid" : "aid")
+                try await ResultsOracle.converge(
+                    controller, recorder, in: store,
+                    primaryKey: controller.request.entityName == "pgbench_tellers" ? "tid" : "aid")
             }
         }
         #expect(followed[0].0.fetchedObjects.map { $0["aid"] } == [999, 1000, 5])
         #expect(followed[1].0.fetchedObjects.first?["aid"] == 5)
-        let touched = try await store.fetch(FetchRequest(entity: "pgbench_accounts", predicate: .key("filler") == "touched"))
+        let touched = try await store.fetch(
+            FetchRequest(entity: "pgbench_accounts", predicate: .key("filler") == "touched"))
         #expect(touched.map { $0["aid"] } == [1000])
         await store.close()
     }
@@ -75,8 +81,10 @@ struct PostgresColumnTypesPgbenchTests {
         let namespace = try await NativeTables.namespace(Self.ddl)
         let process = Process()
         process.executableURL = try BuildProducts.executable("fetchkit")
-        process.arguments = ["watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity",
-                             "pgbench_accounts", "--where", "abalance != 0", "--sort=-abalance", "--json"]
+        process.arguments = [
+            "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity",
+            "pgbench_accounts", "--where", "abalance != 0", "--sort=-abalance", "--json"
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

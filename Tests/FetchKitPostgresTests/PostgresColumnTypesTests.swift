@@ -19,19 +19,21 @@ struct PostgresColumnTypesTests {
             day date, at timestamp, stamp timestamptz, flag boolean, bytes bytea);
         """
 
-    static let entity = Entity("Typed", table: "typed", primaryKey: .integer("id"), attributes: [
-        Attribute("tiny", .integer, optional: true), Attribute("whole", .integer, optional: true),
-        Attribute("big", .integer, optional: true), Attribute("amount", .double, optional: true),
-        Attribute("units", .integer, optional: true), Attribute("ratio", .double, optional: true),
-        Attribute("single", .double, optional: true), Attribute("double", .double, optional: true),
-        Attribute("label", .text, optional: true), Attribute("code", .text, optional: true),
-        Attribute("body", .text, optional: true), Attribute("tag", .text, optional: true),
-        Attribute("ref", .text, optional: true), Attribute("doc", .text, optional: true),
-        Attribute("docb", .text, optional: true), Attribute("mood", .text, optional: true),
-        Attribute("day", .date, optional: true), Attribute("at", .date, optional: true),
-        Attribute("stamp", .date, optional: true), Attribute("flag", .bool, optional: true),
-        Attribute("bytes", .binary, optional: true),
-    ])
+    static let entity = Entity(
+        "Typed", table: "typed", primaryKey: .integer("id"),
+        attributes: [
+            Attribute("tiny", .integer, optional: true), Attribute("whole", .integer, optional: true),
+            Attribute("big", .integer, optional: true), Attribute("amount", .double, optional: true),
+            Attribute("units", .integer, optional: true), Attribute("ratio", .double, optional: true),
+            Attribute("single", .double, optional: true), Attribute("double", .double, optional: true),
+            Attribute("label", .text, optional: true), Attribute("code", .text, optional: true),
+            Attribute("body", .text, optional: true), Attribute("tag", .text, optional: true),
+            Attribute("ref", .text, optional: true), Attribute("doc", .text, optional: true),
+            Attribute("docb", .text, optional: true), Attribute("mood", .text, optional: true),
+            Attribute("day", .date, optional: true), Attribute("at", .date, optional: true),
+            Attribute("stamp", .date, optional: true), Attribute("flag", .bool, optional: true),
+            Attribute("bytes", .binary, optional: true)
+        ])
 
     static let refA = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
     static let refB = "b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12"
@@ -42,14 +44,14 @@ struct PostgresColumnTypesTests {
         "units": 42, "ratio": 0.1, "single": 0.1, "double": 0.1, "label": "alpha", "code": "ab", "body": "x",
         "tag": "apple", "ref": .text(refA), "doc": #"{"a": 1}"#, "docb": #"{"b": 2, "a": 1}"#, "mood": "sad",
         "day": .date(NativeTables.date(2024, 1, 31, 15)), "at": .date(instant), "stamp": .date(instant),
-        "flag": true, "bytes": .blob(Data([1, 2])),
+        "flag": true, "bytes": .blob(Data([1, 2]))
     ]
     static let second: Row = [
         "id": 2, "tiny": 7, "whole": -5, "big": 0, "amount": -3.25, "units": -7, "ratio": 2.5, "single": 0.001,
         "double": -0.5, "label": "Alpha", "code": "ab c", "body": "y", "tag": "Apple", "ref": .text(refB),
         "doc": "[]", "docb": "[1, 2]", "mood": "happy", "day": .date(NativeTables.date(1999, 12, 31)),
         "at": .date(NativeTables.date(1969, 7, 20, 20, 17)), "stamp": .date(NativeTables.date(1969, 7, 20, 20, 17)),
-        "flag": false, "bytes": .blob(Data()),
+        "flag": false, "bytes": .blob(Data())
     ]
     /// Written by another client, in PostgreSQL's own spellings.
     static let third = """
@@ -73,16 +75,19 @@ struct PostgresColumnTypesTests {
 
     @Test func everyMappedTypeIsReadWrittenFilteredAndSortedAsItsAttributeType() async throws {
         let (store, namespace) = try await Self.seeded()
-        let rows = Dictionary(uniqueKeysWithValues: try await store.fetch(FetchRequest(entity: "Typed")).map {
-            ($0["id"] ?? .null, $0)
-        })
-        let first = try #require(rows[1]), fourth = try #require(rows[4])
+        let rows = Dictionary(
+            uniqueKeysWithValues: try await store.fetch(FetchRequest(entity: "Typed")).map {
+                ($0["id"] ?? .null, $0)
+            })
+        let first = try #require(rows[1])
+        let fourth = try #require(rows[4])
         #expect(first["big"] == .integer(.max) && first["whole"] == .integer(Int64(Int32.max)))
         #expect(first["units"] == 42 && first["amount"] == 1.5 && first["ratio"] == 0.1)
         #expect(first["single"] == .double(Double(Float(0.1))), "real keeps a 32-bit float")
         #expect(first["code"] == "ab", "char(n) reads without its padding")
         #expect(first["docb"] == #"{"a": 1, "b": 2}"#, "jsonb reads as PostgreSQL normalised it")
-        #expect(first["day"] == .date(NativeTables.date(2024, 1, 31)), "a date keeps the UTC day of the instant written")
+        #expect(
+            first["day"] == .date(NativeTables.date(2024, 1, 31)), "a date keeps the UTC day of the instant written")
         #expect(first["at"] == .date(Self.instant) && first["stamp"] == .date(Self.instant))
         #expect(rows[2]?["at"] == .date(NativeTables.date(1969, 7, 20, 20, 17)))
         #expect(fourth["ref"] == "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12", "uuid reads in lowercase")
@@ -94,8 +99,9 @@ struct PostgresColumnTypesTests {
 
         let described = try await NativeTables.describe("typed", in: namespace)
         #expect(described.primaryKey == .integer("id"))
-        #expect(described.attributes.map { [$0.name, $0.type.rawValue, "\($0.isOptional)"] }
-            == Self.entity.attributes.map { [$0.name, $0.type.rawValue, "\($0.isOptional)"] })
+        #expect(
+            described.attributes.map { [$0.name, $0.type.rawValue, "\($0.isOptional)"] }
+                == Self.entity.attributes.map { [$0.name, $0.type.rawValue, "\($0.isOptional)"] })
 
         let selected = try await NativeTables.expectMemoryAgrees(
             on: store, entity: "Typed", predicates: Self.predicates, sorts: Self.sorts)
@@ -113,13 +119,16 @@ struct PostgresColumnTypesTests {
 
     /// Values of the types the store reads through casts also decode when a raw query returns them as they are.
     @Test func binaryResultsDecodeDatesNumericsAndJSON() async throws {
-        let rows = try await PostgresServer.query("""
+        let rows = try await PostgresServer.query(
+            """
             SELECT '2024-02-29'::date AS day, '1999-12-31'::date AS before, '-12345.678'::numeric AS amount,
                 '0.000012'::numeric AS small, '1e30'::numeric AS large, 'NaN'::numeric AS nan, '0'::numeric AS zero,
                 '{"a": [1]}'::json AS doc, '{"b": 2, "a": 1}'::jsonb AS docb
             """)
         let row = try #require(rows.first)
-        #expect(row["day"] == .date(NativeTables.date(2024, 2, 29)) && row["before"] == .date(NativeTables.date(1999, 12, 31)))
+        #expect(
+            row["day"] == .date(NativeTables.date(2024, 2, 29))
+                && row["before"] == .date(NativeTables.date(1999, 12, 31)))
         #expect(row["amount"] == -12345.678 && row["small"] == 0.000012 && row["large"] == 1e30 && row["zero"] == 0.0)
         #expect(row["nan", as: Double.self]?.isNaN == true)
         #expect(row["doc"] == #"{"a": [1]}"# && row["docb"] == #"{"a": 1, "b": 2}"#)
@@ -137,45 +146,58 @@ struct PostgresColumnTypesTests {
             key("amount") > 1.0, key("amount") == 1.5, key("units") == 42, key("units") < 2.5,
             key("single") == 0.1, key("single") > 0.1, key("tiny") < -100, key("whole") > 2.5,
             key("day") == .date(NativeTables.date(2024, 1, 31)),
-            key("day").between(Value.date(NativeTables.date(1999, 12, 31, 1)), Value.date(NativeTables.date(2024, 3, 1))),
+            key("day").between(
+                Value.date(NativeTables.date(1999, 12, 31, 1)), Value.date(NativeTables.date(2024, 3, 1))),
             key("at") > .date(NativeTables.date(1970, 1, 1)), key("at") == .date(instant), key("at") != .null,
             key("stamp") >= .date(instant), key("doc").contains(#""a""#), key("docb") == #"{"a": 1, "b": 2}"#,
             key("label").beginsWith("al", .caseInsensitive), key("tag").contains("an", .caseInsensitive),
-            key("mood").in(["ok", "sad"]), key("flag") == false, key("bytes") == .blob(Data([1, 2])),
+            key("mood").in(["ok", "sad"]), key("flag") == false, key("bytes") == .blob(Data([1, 2]))
         ]
     }
 
     static var sorts: [[FetchSortDescriptor]] {
-        ["tag", "mood", "code", "ref", "amount", "units", "ratio", "single", "day", "at", "stamp", "doc", "docb",
-         "label", "tiny", "whole", "big"].flatMap { [[.ascending($0)], [.descending($0)]] }
+        [
+            "tag", "mood", "code", "ref", "amount", "units", "ratio", "single", "day", "at", "stamp", "doc", "docb",
+            "label", "tiny", "whole", "big"
+        ].flatMap { [[.ascending($0)], [.descending($0)]] }
             + [[.ascending("label", caseInsensitive: true)], [.ascending("tag", caseInsensitive: true)]]
     }
 
     @Test func liveControllersFollowWritesToNativeColumnsFromThisStoreAndAnotherClient() async throws {
         let (store, namespace) = try await Self.seeded()
         let byMood = FetchRequest(
-            entity: "Typed", predicate: .key("mood") != "sad", sortDescriptors: [.ascending("mood"), .descending("tag")],
+            entity: "Typed", predicate: .key("mood") != "sad",
+            sortDescriptors: [.ascending("mood"), .descending("tag")],
             sectionNameKeyPath: "mood")
         let recent = FetchRequest(
             entity: "Typed", predicate: .key("at") > .date(NativeTables.date(1970, 1, 1)),
             sortDescriptors: [.ascending("day"), .descending("ratio"), .ascending("code")], fetchLimit: 2)
-        let byRef = FetchRequest(entity: "Typed", predicate: .key("ref").beginsWith("a"), sortDescriptors: [.descending("ref")])
+        let byRef = FetchRequest(
+            entity: "Typed", predicate: .key("ref").beginsWith("a"), sortDescriptors: [.descending("ref")])
         var followed: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
         for request in [byMood, recent, byRef] { followed.append(try await NativeTables.follow(request, on: store)) }
         func converge() async throws {
             for (controller, recorder) in followed { try await ResultsOracle.converge(controller, recorder, in: store) }
         }
         try await store.write { tx in
-            try tx.insert(["id": 5, "mood": "ok", "tag": "cherry", "ref": "a1eebc99-9c0b-4ef8-bb6d-6bb9bd380a15",
-                           "at": .date(NativeTables.date(2000, 1, 1)), "day": .date(NativeTables.date(2000, 1, 1))], into: "Typed")
+            try tx.insert(
+                [
+                    "id": 5, "mood": "ok", "tag": "cherry", "ref": "a1eebc99-9c0b-4ef8-bb6d-6bb9bd380a15",
+                    "at": .date(NativeTables.date(2000, 1, 1)), "day": .date(NativeTables.date(2000, 1, 1))
+                ], into: "Typed")
         }
         try await converge()
-        try await store.write { tx in try tx.update("Typed", key: 1, set: ["mood": "happy", "code": "a", "ratio": 3.75]) }
+        try await store.write { tx in try tx.update("Typed", key: 1, set: ["mood": "happy", "code": "a", "ratio": 3.75])
+        }
         try await converge()
         try await store.write { tx in
             try tx.upsert(["id": 2, "tag": "apricot", "at": .date(NativeTables.date(2030, 5, 5, 5))], into: "Typed")
-            try tx.upsert(["id": 6, "mood": "sad", "ref": "a9eebc99-9c0b-4ef8-bb6d-6bb9bd380a16", "day": .date(NativeTables.date(1990, 1, 1)),
-                           "at": .date(NativeTables.date(1990, 1, 1))], into: "Typed")
+            try tx.upsert(
+                [
+                    "id": 6, "mood": "sad", "ref": "a9eebc99-9c0b-4ef8-bb6d-6bb9bd380a16",
+                    "day": .date(NativeTables.date(1990, 1, 1)),
+                    "at": .date(NativeTables.date(1990, 1, 1))
+                ], into: "Typed")
             try tx.delete("Typed", key: 3)
         }
         try await converge()
@@ -184,14 +206,17 @@ struct PostgresColumnTypesTests {
             _ = try tx.update("Typed", where: .key("day") < .date(NativeTables.date(1995, 1, 1)), set: ["mood": "ok"])
         }
         try await converge()
-        try await NativeTables.otherClient("""
+        try await NativeTables.otherClient(
+            """
             BEGIN; UPDATE typed SET mood = 'sad', ref = 'A2EEBC99-9C0B-4EF8-BB6D-6BB9BD380A17' WHERE id = 2;
             INSERT INTO typed (id, mood, tag, code, at, day) VALUES (7, 'happy', 'Zed', 'q    ', '2001-02-03 04:05:06', '2001-02-03');
             DELETE FROM typed WHERE id = 4; COMMIT;
             """, in: namespace)
         try await converge()
         #expect(followed[0].0.fetchedObjects.contains { $0["id"] == 7 })
-        #expect(followed[2].0.fetchedObjects.contains { $0["id"] == 2 }, "the uuid another client wrote in uppercase reads in lowercase")
+        #expect(
+            followed[2].0.fetchedObjects.contains { $0["id"] == 2 },
+            "the uuid another client wrote in uppercase reads in lowercase")
         await store.close()
     }
 }

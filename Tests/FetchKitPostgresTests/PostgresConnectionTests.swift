@@ -25,10 +25,11 @@ struct PostgresConnectionTests {
             ("timestamptz", .date(Date(microsecondsSince1970: -1))),
             ("timestamptz", .date(Date(microsecondsSince1970: 946_684_799_999_999))),
             ("timestamptz", .date(Date(microsecondsSince1970: -62_135_596_800_000_000))),
-            ("bytea", .blob(Data())), ("bytea", .blob(Data([0, 1, 2, 255, 0, 128]))),
+            ("bytea", .blob(Data())), ("bytea", .blob(Data([0, 1, 2, 255, 0, 128])))
         ]
         try await pool.run { connection in
-            try connection.run("""
+            try connection.run(
+                """
                 CREATE TABLE \(table) (n serial PRIMARY KEY, int8 int8, float8 float8, text text, bool bool,
                                        timestamptz timestamptz, bytea bytea)
                 """)
@@ -38,7 +39,8 @@ struct PostgresConnectionTests {
             try connection.execute("INSERT INTO \(table) (int8, text) VALUES ($1, $2)", [.null, .null])
         }
         let rows = try await pool.run { connection in
-            try connection.execute("SELECT int8, float8, text, bool, timestamptz, bytea FROM \(table) ORDER BY n").rows()
+            try connection.execute("SELECT int8, float8, text, bool, timestamptz, bytea FROM \(table) ORDER BY n")
+                .rows()
         }
         try #require(rows.count == values.count + 1)
         for (index, (column, value)) in values.enumerated() {
@@ -56,24 +58,30 @@ struct PostgresConnectionTests {
     @Test func otherColumnTypesAreReadOrNamed() async throws {
         let pool = try await PostgresServer.pool()
         let row = try await pool.run { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT 7::int2 AS a, 8::int4 AS b, 1.5::float4 AS c, 'x'::varchar AS d, 'y'::char(2) AS e,
                        '00112233-4455-6677-8899-aabbccddeeff'::uuid AS f, '2000-01-01 00:00:01'::timestamp AS g
-                """).rows()[0]
+                """
+            ).rows()[0]
         }
         #expect(row["a"] == .integer(7) && row["b"] == .integer(8) && row["c"] == .double(1.5))
         #expect(row["d"] == .text("x") && row["e"] == .text("y "))
         #expect(row["f"] == .text("00112233-4455-6677-8899-aabbccddeeff"))
         #expect(row["g"] == .date(Date(microsecondsSince1970: 946_684_801_000_000)))
-        await #expect(throws: FetchKitError.unsupported(
-            "column 'n' has PostgreSQL type oid 1186, which FetchKit does not read"
-        )) {
+        await #expect(
+            throws: FetchKitError.unsupported(
+                "column 'n' has PostgreSQL type oid 1186, which FetchKit does not read"
+            )
+        ) {
             try await pool.run { connection in try connection.execute("SELECT '1 day'::interval AS n").rows() }
         }
         // A text-format result (of run, PQexec) is refused, not misread as binary.
-        await #expect(throws: FetchKitError.unsupported(
-            "column 'n' came back as text: read rows of statements run by execute, in binary"
-        )) {
+        await #expect(
+            throws: FetchKitError.unsupported(
+                "column 'n' came back as text: read rows of statements run by execute, in binary"
+            )
+        ) {
             try await pool.run { connection in try connection.run("SELECT 1::int8 AS n").rows() }
         }
         await pool.shutDown()
@@ -87,7 +95,8 @@ struct PostgresConnectionTests {
         let count = try await pool.run { connection -> Value? in
             try connection.run("CREATE TABLE \(table) (t text)")
             try connection.execute("INSERT INTO \(table) VALUES ($1)", [.text(evil)])
-            return try connection.execute("SELECT count(*) AS n FROM \(table) WHERE t = $1", [.text(evil)]).rows()[0]["n"]
+            return try connection.execute("SELECT count(*) AS n FROM \(table) WHERE t = $1", [.text(evil)]).rows()[0][
+                "n"]
         }
         #expect(count == .integer(1))
         try await pool.run { _ = try $0.run("DROP TABLE \(table)") }
@@ -100,7 +109,8 @@ struct PostgresConnectionTests {
         let parent = PostgresServer.uniqueName("parent")
         let child = PostgresServer.uniqueName("child")
         try await pool.run { connection in
-            _ = try connection.run("""
+            _ = try connection.run(
+                """
                 CREATE TABLE \(parent) (id int8 PRIMARY KEY, code text CONSTRAINT \(parent)_code_key UNIQUE,
                                         n int8 CONSTRAINT \(parent)_n_positive CHECK (n > 0), title text NOT NULL);
                 CREATE TABLE \(child) (id int8 PRIMARY KEY,
@@ -121,20 +131,59 @@ struct PostgresConnectionTests {
         let notNull = await failure("INSERT INTO \(parent) VALUES (3, 'c', 1, NULL)")
         let check = await failure("INSERT INTO \(parent) VALUES (4, 'd', -1, 't')")
         let primary = await failure("INSERT INTO \(parent) VALUES (1, 'e', 1, 't')")
-        guard unique?.code == .constraintViolation, unique?.constraint == .unique, unique?.constraintName == "\(parent)_code_key" else { Issue.record("\(String(describing: unique))"); return }
-        guard foreign?.code == .constraintViolation, foreign?.constraint == .foreignKey, foreign?.constraintName == "\(child)_parent_fk" else { Issue.record("\(String(describing: foreign))"); return }
-        guard notNull?.code == .constraintViolation, notNull?.constraint == .notNull, notNull?.constraintName == "title" else { Issue.record("\(String(describing: notNull))"); return }
-        guard check?.code == .constraintViolation, check?.constraint == .check, check?.constraintName == "\(parent)_n_positive" else { Issue.record("\(String(describing: check))"); return }
-        guard primary?.code == .constraintViolation, primary?.constraint == .unique, primary?.constraintName == "\(parent)_pkey" else { Issue.record("\(String(describing: primary))"); return }
+        guard unique?.code == .constraintViolation, unique?.constraint == .unique,
+            unique?.constraintName == "\(parent)_code_key"
+        else {
+            Issue.record("\(String(describing: unique))")
+            return
+        }
+        guard foreign?.code == .constraintViolation, foreign?.constraint == .foreignKey,
+            foreign?.constraintName == "\(child)_parent_fk"
+        else {
+            Issue.record("\(String(describing: foreign))")
+            return
+        }
+        guard notNull?.code == .constraintViolation, notNull?.constraint == .notNull, notNull?.constraintName == "title"
+        else {
+            Issue.record("\(String(describing: notNull))")
+            return
+        }
+        guard check?.code == .constraintViolation, check?.constraint == .check,
+            check?.constraintName == "\(parent)_n_positive"
+        else {
+            Issue.record("\(String(describing: check))")
+            return
+        }
+        guard primary?.code == .constraintViolation, primary?.constraint == .unique,
+            primary?.constraintName == "\(parent)_pkey"
+        else {
+            Issue.record("\(String(describing: primary))")
+            return
+        }
 
         func raised(_ state: String) async -> FetchKitError? {
             await failure("DO $$ BEGIN RAISE EXCEPTION 'raised %', '\(state)' USING ERRCODE = '\(state)'; END $$")
         }
-        guard await raised("40001")?.code == .serializationFailure else { Issue.record("40001"); return }
-        guard await raised("40P01")?.code == .serializationFailure else { Issue.record("40P01"); return }
-        guard await raised("53300")?.code == .tooManyConnections else { Issue.record("53300"); return }
-        guard await raised("08006")?.code == .connectionLost else { Issue.record("08006"); return }
-        guard await raised("55P03")?.code == .busy else { Issue.record("55P03"); return }
+        guard await raised("40001")?.code == .serializationFailure else {
+            Issue.record("40001")
+            return
+        }
+        guard await raised("40P01")?.code == .serializationFailure else {
+            Issue.record("40P01")
+            return
+        }
+        guard await raised("53300")?.code == .tooManyConnections else {
+            Issue.record("53300")
+            return
+        }
+        guard await raised("08006")?.code == .connectionLost else {
+            Issue.record("08006")
+            return
+        }
+        guard await raised("55P03")?.code == .busy else {
+            Issue.record("55P03")
+            return
+        }
         let other = await failure("SELECT * FROM \(parent)_missing")
         #expect(other.map { "\($0)".contains("SQLSTATE 42P01") } == true, "\(String(describing: other))")
         try await pool.run { _ = try $0.run("DROP TABLE \(child); DROP TABLE \(parent)") }
@@ -207,9 +256,13 @@ struct PostgresConnectionTests {
         let namespace = PostgresServer.uniqueName("fkt")
         var options = PostgresStore.Options(readerCount: 1)
         options.listener.keepaliveIdle = .seconds(7)
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
         let reader = try await store.readers.run { connection in
-            [connection.option("keepalives"), connection.option("keepalives_idle"), connection.option("keepalives_count")]
+            [
+                connection.option("keepalives"), connection.option("keepalives_idle"),
+                connection.option("keepalives_count")
+            ]
         }
         let writer = try await store.writer.run { connection in connection.option("keepalives_idle") }
         #expect(reader == ["1", "7", "3"] && writer == "7")

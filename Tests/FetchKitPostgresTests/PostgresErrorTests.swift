@@ -1,7 +1,8 @@
 import FetchKit
-@testable import FetchKitPostgres
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitPostgres
 
 /// PostgreSQL's refusals as typed errors: a read-only transaction, a missing right, a full disk.
 @Suite("PostgreSQL errors")
@@ -52,8 +53,10 @@ struct PostgresErrorTests {
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
         try await PostgresServer.administer("CREATE TABLE \(namespace).items (id bigint PRIMARY KEY, name text)")
         try await PostgresServer.administer("CREATE VIEW \(namespace).item_view AS SELECT * FROM \(namespace).items")
-        let schema = try Schema([Entity(
-            "Item", table: "item_view", primaryKey: .integer("id"), attributes: [Attribute("name", .text)])])
+        let schema = try Schema([
+            Entity(
+                "Item", table: "item_view", primaryKey: .integer("id"), attributes: [Attribute("name", .text)])
+        ])
         do {
             let store = try await PostgresStore.open(url: PostgresServer.url(searchPath: namespace), schema: schema)
             await store.close()

@@ -13,13 +13,16 @@ struct PostgresLeastPrivilegeTests {
     /// A role that may only read and write the tables of `namespace`, and the URL that logs in as it.
     static func appRole(for namespace: String) async throws -> (role: String, url: PostgresURL) {
         let role = PostgresServer.uniqueName("fk_app")
-        try await PostgresServer.administer("""
+        try await PostgresServer.administer(
+            """
             CREATE ROLE \(role) LOGIN;
             GRANT USAGE ON SCHEMA \(namespace) TO \(role);
             GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(namespace) TO \(role);
             """)
         let server = try PostgresServer.url()
-        let host = try #require(server["host"]), port = server["port"] ?? "5432", database = try #require(server["dbname"])
+        let host = try #require(server["host"])
+        let port = server["port"] ?? "5432"
+        let database = try #require(server["dbname"])
         let url = try PostgresURL(
             "postgresql://\(role)@\(host):\(port)/\(database)?options=-c%20search_path%3D\(namespace),public")
         return (role, url)
@@ -37,8 +40,10 @@ struct PostgresLeastPrivilegeTests {
     @Test func anAppRoleWithOnlyTableRightsOpensWritesAndFollowsLiveResults() async throws {
         let namespace = try await Self.provisioned()
         let (role, url) = try await Self.appRole(for: namespace)
-        #expect(try await PostgresServer.query(
-            "SELECT has_database_privilege('\(role)', current_database(), 'CREATE') AS c").first?["c"] == .bool(false))
+        #expect(
+            try await PostgresServer.query(
+                "SELECT has_database_privilege('\(role)', current_database(), 'CREATE') AS c"
+            ).first?["c"] == .bool(false))
         let store = try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 2))
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         try await store.write { tx in
@@ -69,7 +74,8 @@ struct PostgresLeastPrivilegeTests {
             return
         }
         let message = error.message
-        #expect(message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)")
+        #expect(
+            message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)")
         #expect(message.contains("fetchkit capture-sql"), "\(message)")
 
         // The DBA runs the script — from the schema, or read from the database as `fetchkit capture-sql` does.

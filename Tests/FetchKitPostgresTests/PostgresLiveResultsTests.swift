@@ -59,7 +59,8 @@ struct PostgresLiveResultsTests {
         let (controller, recorder) = try await Self.liveController(on: store)
         let bin = ProcessInfo.processInfo.environment["PGBIN"] ?? "/usr/lib/postgresql/15/bin"
         let url = try PostgresServer.requiredURLText()
-        let sql = "SET search_path = \(namespace); BEGIN; INSERT INTO todo (id, title, done, priority, category_id) "
+        let sql =
+            "SET search_path = \(namespace); BEGIN; INSERT INTO todo (id, title, done, priority, category_id) "
             + "VALUES (40, 'from psql', false, 3, 1); UPDATE todo SET category_id = 2 WHERE id = 1; "
             + "DELETE FROM todo WHERE id = 3; COMMIT;"
         let output = try await PrivateServer.onThread {
@@ -100,10 +101,14 @@ struct PostgresLiveResultsTests {
         let changes = store.changes()
         let long = try await PostgresServer.pool(name: "fkt-long", searchPath: namespace)
         try await long.run { connection in
-            _ = try connection.run("BEGIN; UPDATE todo SET title = 'long' WHERE id = 1; INSERT INTO todo (id, title, done, priority) VALUES (30, 'long', false, 1)")
+            _ = try connection.run(
+                "BEGIN; UPDATE todo SET title = 'long' WHERE id = 1; INSERT INTO todo (id, title, done, priority) VALUES (30, 'long', false, 1)"
+            )
         }
         for id in [31, 32, 33] as [Int64] {
-            try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: id, title: "short \(id)", categoryID: 2)) }
+            try await store.write { tx in
+                try tx.insert(Fixtures.TodoRecord(id: id, title: "short \(id)", categoryID: 2))
+            }
         }
         try await long.run { connection in _ = try connection.run("COMMIT") }
         var iterator = changes.makeAsyncIterator()

@@ -47,8 +47,9 @@ struct PostgresLogSecretTests {
         let store = try await PostgresStore.open(
             url: url, schema: Fixtures.schema, options: .init(readerCount: 2, logger: logger))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let controller = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
-                                           logger: logger)
+        let controller = ResultsController(
+            store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
+            logger: logger)
         try await controller.performFetch()
         try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": "logged"]) }
         await controller.sync()
@@ -76,7 +77,9 @@ extension String {
         var result = ""
         for byte in utf8 {
             let scalar = Unicode.Scalar(byte)
-            if scalar.properties.isAlphabetic && byte < 0x80 || (0x30...0x39).contains(byte) || "-._~".utf8.contains(byte) {
+            if scalar.properties.isAlphabetic && byte < 0x80 || (0x30...0x39).contains(byte)
+                || "-._~".utf8.contains(byte)
+            {
                 result.unicodeScalars.append(scalar)
             } else {
                 result += String(format: "%%%02X", byte)

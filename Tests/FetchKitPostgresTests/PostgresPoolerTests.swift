@@ -51,7 +51,9 @@ struct PostgresPoolerTests {
             return
         }
         let message = error.message
-        #expect(message.contains("transaction-mode pooler") && message.contains("fetchkit.postgres.listenerURL"), "\(message)")
+        #expect(
+            message.contains("transaction-mode pooler") && message.contains("fetchkit.postgres.listenerURL"),
+            "\(message)")
     }
 
     @Test func aListenerOnADirectConnectionFollowsWritesMadeThroughThePooler() async throws {
@@ -60,7 +62,8 @@ struct PostgresPoolerTests {
         let namespace = PostgresServer.uniqueName("fkt")
         var options = PostgresStore.Options(readerCount: 1)
         options.listener.url = try PostgresServer.url()
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         // Another service writes through the pooler: the triggers notify, the direct listener hears it.

@@ -34,8 +34,10 @@ struct PostgresProcessesTests {
     }
 
     /// Waits until the note `slug` exists (`peer` wrote it); fails at once with the peer's error if it ended.
-    static func waitForNote(_ slug: String, in store: PostgresStore, from peer: Task<[String: Int], any Error>,
-                            ended: Flag) async throws {
+    static func waitForNote(
+        _ slug: String, in store: PostgresStore, from peer: Task<[String: Int], any Error>,
+        ended: Flag
+    ) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         let request = FetchRequest(entity: "Note", predicate: try FetchPredicate(format: "slug == %@", slug))
         while try await store.count(request) == 0 {
@@ -76,7 +78,8 @@ struct PostgresProcessesTests {
                 batches += try await ResultsOracle.converge(controller, recorder, in: store)
             }
             let watchedThere = try await watcher.value
-            #expect(committed > 100 && (written["committed"] ?? 0) > 100, "this process \(committed), the peer \(written)")
+            #expect(
+                committed > 100 && (written["committed"] ?? 0) > 100, "this process \(committed), the peer \(written)")
             #expect(batches > 300, "this process heard \(batches) batches")
             #expect(watchedThere["controllers"] == StoreConformance.liveRequests.count)
             #expect((watchedThere["batches"] ?? 0) > 300, "the peer heard \(watchedThere)")
@@ -99,8 +102,10 @@ struct PostgresProcessesTests {
         let binary = try BuildProducts.executable("fetchkit")
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
-                             "--sort", "name", "--json"]
+        process.arguments = [
+            "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
+            "--sort", "name", "--json"
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         let output = Mutex(Data())
@@ -109,13 +114,19 @@ struct PostgresProcessesTests {
             output.withLock { $0.append(data) }
         }
         try process.run()
-        func lines() -> [String] { output.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init) }
+        func lines() -> [String] {
+            output.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
+        }
         let deadline = ContinuousClock.now + .seconds(60)
         while lines().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(lines().first?.contains(#""type":"results""#) == true && lines().first?.contains("Errands") == true, "\(lines())")
+        #expect(
+            lines().first?.contains(#""type":"results""#) == true && lines().first?.contains("Errands") == true,
+            "\(lines())")
         try await store.write { tx in _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4)) }
         while lines().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(lines().count >= 2 && lines()[1].contains(#""type":"batch""#) && lines()[1].contains("Garden"), "\(lines())")
+        #expect(
+            lines().count >= 2 && lines()[1].contains(#""type":"batch""#) && lines()[1].contains("Garden"), "\(lines())"
+        )
         process.interrupt()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

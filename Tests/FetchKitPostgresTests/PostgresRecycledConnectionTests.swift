@@ -20,9 +20,11 @@ struct PostgresRecycledConnectionTests {
 
     /// Terminates every connection named `name` except the listener's; with `waitingForExit`, returns once
     /// the server processes are gone (their sockets closed), else at once (they may still be exiting).
-    static func terminateStoreConnections(_ store: PostgresStore, named name: String, waitingForExit: Bool) async throws {
+    static func terminateStoreConnections(_ store: PostgresStore, named name: String, waitingForExit: Bool) async throws
+    {
         let listener = try #require(store.listener?.backendPID)
-        let terminated = try await PostgresServer.query("""
+        let terminated = try await PostgresServer.query(
+            """
             SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
             WHERE application_name = '\(name)' AND pid <> \(listener)
             """)
@@ -43,13 +45,17 @@ struct PostgresRecycledConnectionTests {
     static func controllers(on store: PostgresStore) async throws -> [(ResultsController<Row>, ResultsRecorder<Row>)] {
         let requests = [
             PostgresLiveResultsTests.request,
-            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "priority >= 2"),
-                         sortDescriptors: [.descending("priority"), .ascending("id")]),
-            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
-                         sortDescriptors: [.ascending("title")], fetchLimit: 4),
-            FetchRequest(entity: "Category", sortDescriptors: [.ascending("position")]),
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "priority >= 2"),
+                sortDescriptors: [.descending("priority"), .ascending("id")]),
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
+                sortDescriptors: [.ascending("title")], fetchLimit: 4),
+            FetchRequest(entity: "Category", sortDescriptors: [.ascending("position")])
         ]
-        return try await StoreConformance.liveControllers(on: store, requests: requests).map { ($0.controller, $0.recorder) }
+        return try await StoreConformance.liveControllers(on: store, requests: requests).map {
+            ($0.controller, $0.recorder)
+        }
     }
 
     /// After one write, every controller holds a fresh fetch's content at once — no retry, no stale spell
@@ -77,7 +83,8 @@ struct PostgresRecycledConnectionTests {
             try await Self.terminateStoreConnections(store, named: name, waitingForExit: waitingForExit)
             // The first write after the terminations: no retry by the caller.
             try await store.write { tx in
-                _ = try tx.update("Todo", key: .integer(1 + round), set: ["priority": .integer(9 - round), "done": .bool(false)])
+                _ = try tx.update(
+                    "Todo", key: .integer(1 + round), set: ["priority": .integer(9 - round), "done": .bool(false)])
                 try tx.insert(Fixtures.TodoRecord(id: 100 + round, title: "round \(round)", priority: 2, categoryID: 2))
                 _ = try tx.update("Category", key: 2, set: ["position": .integer(10 + round)])
             }
@@ -94,7 +101,8 @@ struct PostgresRecycledConnectionTests {
             try await Self.terminateStoreConnections(store, named: name, waitingForExit: false)
             #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
             #expect(try await store.fetch(FetchRequest(entity: "Category")).count == 3)
-            #expect(try await store.fetch(FetchRequest(Fixtures.TodoRecord.self), as: Fixtures.TodoRecord.self).count == 10)
+            #expect(
+                try await store.fetch(FetchRequest(Fixtures.TodoRecord.self), as: Fixtures.TodoRecord.self).count == 10)
         }
         await store.close()
     }
@@ -111,7 +119,10 @@ struct PostgresRecycledConnectionTests {
                 _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", [])
             }
         }
-        if error?.code == .connectionLost {} else { Issue.record("expected connectionLost, got \(String(describing: error))") }
+        if error?.code == .connectionLost {
+        } else {
+            Issue.record("expected connectionLost, got \(String(describing: error))")
+        }
         let afterwards = await #expect(throws: FetchKitError.self) {
             try await store.write { tx in
                 do { _ = try tx.execute("SELECT pg_terminate_backend(pg_backend_pid())", []) } catch {}
@@ -119,8 +130,13 @@ struct PostgresRecycledConnectionTests {
                 try tx.insert(Fixtures.TodoRecord(id: 51, title: "after the break", categoryID: 1))
             }
         }
-        if afterwards?.code == .connectionLost {} else { Issue.record("expected connectionLost, got \(String(describing: afterwards))") }
-        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}"))) == 0)
+        if afterwards?.code == .connectionLost {
+        } else {
+            Issue.record("expected connectionLost, got \(String(describing: afterwards))")
+        }
+        #expect(
+            try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}")))
+                == 0)
         try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 52, title: "next write", categoryID: 1)) }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 11)
         await store.close()

@@ -32,17 +32,23 @@ struct PostgresRestartTests {
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: store)
         for id in 100..<110 as Range<Int64> {
-            try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: id, title: "before \(id)", categoryID: 1)) }
+            try await store.write { tx in
+                try tx.insert(Fixtures.TodoRecord(id: id, title: "before \(id)", categoryID: 1))
+            }
         }
         try await PrivateServer.onThread { try server.restart() }
         // Writes right after the restart: the first on a dead connection fails and is retried, as an app would.
         for id in 110..<120 as Range<Int64> {
             _ = try await Self.retrying {
-                try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: id, title: "after \(id)", categoryID: 2)) }
+                try await store.write { tx in
+                    try tx.insert(Fixtures.TodoRecord(id: id, title: "after \(id)", categoryID: 2))
+                }
             }
         }
         let deadline = ContinuousClock.now + .seconds(10)
-        while store.listenerStatus != .listening && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while store.listenerStatus != .listening && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(store.listenerStatus == .listening)
         try await Self.retrying { try await PostgresLiveResultsTests.converge(controller, recorder, in: store) }
         #expect(controller.fetchedObjects.count == 30)

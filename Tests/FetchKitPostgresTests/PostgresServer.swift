@@ -55,7 +55,9 @@ enum PostgresServer {
     }
 
     /// Installs `unaccent` once per test process (concurrent `CREATE EXTENSION`s race on its catalog row).
-    private static let unaccentInstalled = Task { try await administer("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public") }
+    private static let unaccentInstalled = Task {
+        try await administer("CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public")
+    }
 
     /// Runs `sql` on a connection of its own.
     static func administer(_ sql: String) async throws {

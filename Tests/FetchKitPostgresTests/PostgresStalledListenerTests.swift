@@ -7,9 +7,9 @@ import Testing
 @testable import FetchKitPostgres
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A listener whose server process is stopped (`SIGSTOP`): its TCP connection looks healthy — the kernel
@@ -96,7 +96,8 @@ struct PostgresStalledListenerTests {
         defer { watchdog.cancel() }
 
         let started = ContinuousClock.now
-        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 40, title: "while stopped", categoryID: 2)) }
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 40, title: "while stopped", categoryID: 2))
+        }
         let waited = ContinuousClock.now - started
         // publishTimeout + pingTimeout + one reconnection, with room for a loaded machine — far below a stall
         // that lasts as long as the process stays stopped.
@@ -125,15 +126,17 @@ struct PostgresStalledListenerTests {
         var options = Self.options()
         options.listener.pingInterval = .milliseconds(200)
         let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace, options: options)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
         let (controller, recorder, log, pid, resume) = try await Self.stopListener(of: store)
         defer { resume() }
         // Another client writes while the listener is stopped: only a resync can bring it in.
         try await PostgresServer.administer("UPDATE \(namespace).todo SET title = 'from psql' WHERE id = 3")
         try await Self.waitUntilListening(store, replacing: pid)
-        #expect(try await log.eventuallyContains { status in
-            if case .reconnecting(_, let error) = status { error.contains("did not answer a ping") } else { false }
-        }, "\(log.statuses)")
+        #expect(
+            try await log.eventuallyContains { status in
+                if case .reconnecting(_, let error) = status { error.contains("did not answer a ping") } else { false }
+            }, "\(log.statuses)")
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         resume()
         log.task.cancel()

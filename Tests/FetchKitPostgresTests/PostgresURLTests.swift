@@ -9,16 +9,25 @@ struct PostgresURLTests {
     static func pairs(_ url: PostgresURL) -> [String] { url.parameters.map { "\($0.keyword)=\($0.value)" } }
 
     @Test(arguments: [
-        ("postgres://app:s3cret@db.internal:5433/tasks?sslmode=require",
-         ["user=app", "password=s3cret", "host=db.internal", "port=5433", "dbname=tasks", "sslmode=require"]),
+        (
+            "postgres://app:s3cret@db.internal:5433/tasks?sslmode=require",
+            ["user=app", "password=s3cret", "host=db.internal", "port=5433", "dbname=tasks", "sslmode=require"]
+        ),
         ("postgresql://localhost/app", ["host=localhost", "dbname=app"]),
         ("postgresql://", []),
-        ("postgresql://u%40corp:p%3Aw%2Fd@[::1]:6000/db%20name",
-         ["user=u@corp", "password=p:w/d", "host=::1", "port=6000", "dbname=db name"]),
-        ("postgresql://postgres@%2Ftmp%2Fpg%2Fsock:5999/fk", ["user=postgres", "host=/tmp/pg/sock", "port=5999", "dbname=fk"]),
-        ("postgres:///fk?host=/var/run/postgresql&connect_timeout=3&application_name=my%20app",
-         ["dbname=fk", "host=/var/run/postgresql", "connect_timeout=3", "application_name=my app"]),
-        ("POSTGRESQL://h:1/d", ["host=h", "port=1", "dbname=d"]),
+        (
+            "postgresql://u%40corp:p%3Aw%2Fd@[::1]:6000/db%20name",
+            ["user=u@corp", "password=p:w/d", "host=::1", "port=6000", "dbname=db name"]
+        ),
+        (
+            "postgresql://postgres@%2Ftmp%2Fpg%2Fsock:5999/fk",
+            ["user=postgres", "host=/tmp/pg/sock", "port=5999", "dbname=fk"]
+        ),
+        (
+            "postgres:///fk?host=/var/run/postgresql&connect_timeout=3&application_name=my%20app",
+            ["dbname=fk", "host=/var/run/postgresql", "connect_timeout=3", "application_name=my app"]
+        ),
+        ("POSTGRESQL://h:1/d", ["host=h", "port=1", "dbname=d"])
     ])
     func parsesIntoKeywordValuePairs(url: String, expected: [String]) throws {
         #expect(Self.pairs(try PostgresURL(url)) == expected)
@@ -42,7 +51,7 @@ struct PostgresURLTests {
         ("postgresql://user:hunt%zzr2@db/x", "password has a '%'"),
         ("postgresql://user@db/x?password=hunter2", "password in the user info"),
         ("postgresql://user:hunter2@db/x?=1", "no name"),
-        ("postgresql://user:hunter2@db/%ff", "not valid UTF-8"),
+        ("postgresql://user:hunter2@db/%ff", "not valid UTF-8")
     ])
     func malformedURLsSayWhatAndNeverEchoThePassword(url: String, mentions: String) {
         do {
@@ -68,7 +77,7 @@ struct PostgresURLTests {
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
         let reader = try await StoreConfiguration.reader(environment: [
             "FETCHKIT_STORE_URL": try PostgresServer.urlText(searchPath: namespace),
-            "FETCHKIT_STORE_READERS": "1", "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "10",
+            "FETCHKIT_STORE_READERS": "1", "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "10"
         ])
         let store = try #require(try await registry.open(config: reader, schema: Fixtures.schema) as? PostgresStore)
         #expect(store.options.readerCount == 1 && store.options.notificationRowLimit == 10)
@@ -76,7 +85,8 @@ struct PostgresURLTests {
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
         await store.close()
         do {
-            _ = try await registry.open(StoreConfiguration(url: "postgresql://app:hunter2@[::1/app"), schema: Fixtures.schema)
+            _ = try await registry.open(
+                StoreConfiguration(url: "postgresql://app:hunter2@[::1/app"), schema: Fixtures.schema)
             Issue.record("a malformed URL opened")
         } catch let error as FetchKitError where error.code == .invalidURL {
             let message = error.message
@@ -88,8 +98,10 @@ struct PostgresURLTests {
     static func encoded(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
-            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte) {
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-._~".utf8.contains(byte)
+            {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -104,7 +116,9 @@ struct PostgresURLTests {
     @Test func noMessageEverHoldsAPassword() async throws {
         var random = SeededRandom(seed: 2026)
         let alphabet = Array(##"!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ azAZ09é日🎉"##)
-        let schemes = ["postgresql://", "postgres://", "postgres//", "postgres:/", "postgresql:", "postgress://", "postgres:"]
+        let schemes = [
+            "postgresql://", "postgres://", "postgres//", "postgres:/", "postgresql:", "postgress://", "postgres:"
+        ]
         let registry: StoreRegistry = [PostgresStore.self]
         for round in 0..<3_000 {
             let password = String((0..<random.int(8..<17)).map { _ in alphabet[random.int(0..<alphabet.count)] })

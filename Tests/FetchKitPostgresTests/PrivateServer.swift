@@ -22,13 +22,15 @@ final class PrivateServer: Sendable {
     func restart() throws {
         guard let root = environment["PGROOT"], let bin = environment["PGBIN"] else { throw ScriptFailure(output: "") }
         let asPostgres = getuid() == 0 ? "runuser -u postgres -- " : ""
-        _ = try Self.shell("\(asPostgres)\(bin)/pg_ctl -D \(root)/data -m fast -w -t 60 restart >/dev/null", environment: [:])
+        _ = try Self.shell(
+            "\(asPostgres)\(bin)/pg_ctl -D \(root)/data -m fast -w -t 60 restart >/dev/null", environment: [:])
     }
 
     /// Stops the server and deletes its files.
     func stop() {
         guard let root = environment["PGROOT"] else { return }
-        let pid = (try? String(contentsOfFile: "\(root)/data/postmaster.pid", encoding: .utf8))?
+        let pid =
+            (try? String(contentsOfFile: "\(root)/data/postmaster.pid", encoding: .utf8))?
             .split(separator: "\n").first.map(String.init) ?? environment["PG_PID"] ?? "0"
         _ = try? Self.script("pg-stop.sh", environment: ["PGROOT": root, "PG_PID": pid])
     }

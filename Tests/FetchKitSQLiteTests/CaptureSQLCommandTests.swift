@@ -10,7 +10,11 @@ struct CaptureSQLCommandTests {
         #expect(noTable.status != 0 && noTable.output.contains("--entity"), "\(noTable.output)")
         let sqlite = try FetchKitBinary.run(["capture-sql", "--store", "sqlite:///tmp/app.sqlite", "--entity", "todo"])
         #expect(sqlite.status != 0 && sqlite.output.contains("not postgres"), "\(sqlite.output)")
-        let secret = try FetchKitBinary.run(["capture-sql", "--store", "postgres://app:S3cr-et@127.0.0.1:1/app", "--entity", "todo"])
-        #expect(secret.status != 0 && !secret.output.contains("S3cr-et") && secret.output.contains("***"), "\(secret.output)")
+        let secret = try FetchKitBinary.run([
+            "capture-sql", "--store", "postgres://app:S3cr-et@127.0.0.1:1/app", "--entity", "todo"
+        ])
+        #expect(
+            secret.status != 0 && !secret.output.contains("S3cr-et") && secret.output.contains("***"),
+            "\(secret.output)")
     }
 }

@@ -1,9 +1,10 @@
 import CSQLite
 @_spi(Backend) import FetchKit
-@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitSQLite
 
 @Suite("SQLite change feed: commits by other connections (PRAGMA data_version)")
 struct ChangeFeedExternalTests {

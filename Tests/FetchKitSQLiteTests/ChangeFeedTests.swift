@@ -1,10 +1,11 @@
 import CSQLite
 @_spi(Backend) import FetchKit
-@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FetchKitSQLite
 
 @Suite("SQLite change feed: what a committed write reports")
 struct ChangeFeedTests {
@@ -78,8 +79,10 @@ struct ChangeFeedTests {
         }
         let changes = try await recorder.wait(for: 1)
         let change = try #require(changes.first)
-        #expect(change.tables["todo"] == TableChange(
-            inserted: [.integer(11), .integer(12)], updated: Set((1...10).map { Value.integer($0) })))
+        #expect(
+            change.tables["todo"]
+                == TableChange(
+                    inserted: [.integer(11), .integer(12)], updated: Set((1...10).map { Value.integer($0) })))
         #expect(change.tables["category"] == TableChange(inserted: [.integer(4)]))
         #expect(change.tables.count == 2)
         await store.close()
@@ -129,10 +132,12 @@ struct ChangeFeedTests {
         try #require(sqlite3_exec(db, setup, nil, nil, nil) == SQLITE_OK)
         final class Counter { var calls = 0 }
         let counter = Counter()
-        sqlite3_update_hook(db, { context, _, _, _, _ in
-            guard let context else { return }
-            Unmanaged<Counter>.fromOpaque(context).takeUnretainedValue().calls += 1
-        }, Unmanaged.passUnretained(counter).toOpaque())
+        sqlite3_update_hook(
+            db,
+            { context, _, _, _, _ in
+                guard let context else { return }
+                Unmanaged<Counter>.fromOpaque(context).takeUnretainedValue().calls += 1
+            }, Unmanaged.passUnretained(counter).toOpaque())
         try #require(sqlite3_exec(db, "DELETE FROM item WHERE id > 1", nil, nil, nil) == SQLITE_OK)
         try #require(sqlite3_exec(db, "DELETE FROM item", nil, nil, nil) == SQLITE_OK)
         sqlite3_update_hook(db, nil, nil)
@@ -149,14 +154,17 @@ struct ChangeFeedTests {
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
         let work = Set(Fixtures.sampleTodos.filter { $0.categoryID == 1 }.compactMap(\.id).map(Value.integer))
-        let others = Set(Fixtures.sampleTodos.filter { $0.categoryID == 2 || $0.categoryID == 3 }
-            .compactMap(\.id).map(Value.integer))
-        #expect(changes[0].tables == [
-            "category": TableChange(deleted: [.integer(1)]), "todo": TableChange(updated: work),
-        ])
-        #expect(changes[1].tables == [
-            "category": TableChange(deleted: [.integer(2), .integer(3)]), "todo": TableChange(updated: others),
-        ])
+        let others = Set(
+            Fixtures.sampleTodos.filter { $0.categoryID == 2 || $0.categoryID == 3 }
+                .compactMap(\.id).map(Value.integer))
+        #expect(
+            changes[0].tables == [
+                "category": TableChange(deleted: [.integer(1)]), "todo": TableChange(updated: work)
+            ])
+        #expect(
+            changes[1].tables == [
+                "category": TableChange(deleted: [.integer(2), .integer(3)]), "todo": TableChange(updated: others)
+            ])
         let todos = try await store.allTodos()
         #expect(todos.allSatisfy { $0.categoryID == nil })
         await store.close()
@@ -205,8 +213,9 @@ struct ChangeFeedTests {
         // Every insert or update on such a table is whole-table; deletes are reported exactly.
         #expect(changes[2].tables["category"]?.isWholeTable == true)
         #expect(changes[3].tables["category"] == TableChange(deleted: [.integer(3)]))
-        let left = try await store.fetch(FetchRequest(CategoryRecord.self, sortDescriptors: [.ascending("id")]),
-                                         as: CategoryRecord.self)
+        let left = try await store.fetch(
+            FetchRequest(CategoryRecord.self, sortDescriptors: [.ascending("id")]),
+            as: CategoryRecord.self)
         #expect(left.map(\.id) == [2, 10])
         await store.close()
     }
@@ -222,10 +231,11 @@ struct ChangeFeedTests {
         try await store.write { tx in try tx.upsert(NoteRecord(slug: "n", body: "second")) }
         let changes = try await recorder.wait(for: 2)
         try #require(changes.count == 2)
-        #expect(changes[0].tables == [
-            "todo": TableChange(inserted: [.integer(50)], updated: [.integer(5)]),
-            "note": TableChange(inserted: [.text("n")]),
-        ])
+        #expect(
+            changes[0].tables == [
+                "todo": TableChange(inserted: [.integer(50)], updated: [.integer(5)]),
+                "note": TableChange(inserted: [.text("n")])
+            ])
         #expect(changes[1].tables == ["note": TableChange(updated: [.text("n")])])
         await store.close()
     }

@@ -1,9 +1,10 @@
 @_spi(Backend) import FetchKit
-@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FetchKitSQLite
 
 @Suite("SQLite change feed: transactions, savepoints, ordering, subscribers")
 struct ChangeFeedTransactionTests {
@@ -90,12 +91,14 @@ struct ChangeFeedTransactionTests {
             try tx.execute("RELEASE SAVEPOINT outer", [])
         }
         let change = try #require(try await recorder.wait(for: 1).first)
-        #expect(change.tables == [
-            "note": TableChange(inserted: [.text("keep1"), .text("keep2"), .text("keep3")]),
-            "todo": TableChange(deleted: [.integer(4)]),
-        ])
-        let notes = try await store.fetch(FetchRequest(NoteRecord.self, sortDescriptors: [.ascending("slug")]),
-                                          as: NoteRecord.self)
+        #expect(
+            change.tables == [
+                "note": TableChange(inserted: [.text("keep1"), .text("keep2"), .text("keep3")]),
+                "todo": TableChange(deleted: [.integer(4)])
+            ])
+        let notes = try await store.fetch(
+            FetchRequest(NoteRecord.self, sortDescriptors: [.ascending("slug")]),
+            as: NoteRecord.self)
         #expect(notes.map(\.slug) == ["keep1", "keep2", "keep3"])
         let todos = try await store.allTodos()
         #expect(todos.map(\.id) == [1, 2, 3, 5, 6, 7, 8, 9, 10])

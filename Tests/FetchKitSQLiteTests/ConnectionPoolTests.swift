@@ -1,10 +1,10 @@
 @_spi(Backend) import FetchKit
+import FetchKitDrivers
 import Foundation
 import Synchronization
 import Testing
 
 @testable import FetchKitSQLite
-import FetchKitDrivers
 
 @Suite("Connection threads and pools")
 struct ConnectionPoolTests {
@@ -48,7 +48,9 @@ struct ConnectionPoolTests {
 
     @Test("a pool of several threads runs jobs concurrently, each with its own connection")
     func concurrentReaders() async throws {
-        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-reader", size: 3) { _ in try Self.memory() }
+        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-reader", size: 3) { _ in
+            try Self.memory()
+        }
         let arrived = Counter()
         let results = try await withThrowingTaskGroup(of: (ObjectIdentifier, Bool).self) { group in
             for _ in 0..<3 {
@@ -73,7 +75,9 @@ struct ConnectionPoolTests {
 
     @Test("after shut down jobs throw closed; a job thrown error reaches the caller")
     func closedAndErrors() async throws {
-        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-closed", size: 1) { _ in try Self.memory() }
+        let pool = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-closed", size: 1) { _ in
+            try Self.memory()
+        }
         await #expect(throws: FetchKitError.self) {
             try await pool.run { connection in try connection.run("SELECT * FROM nowhere") }
         }
@@ -88,8 +92,9 @@ struct ConnectionPoolTests {
         await #expect(throws: FetchKitError.self) {
             _ = try await ConnectionPool<SQLiteConnection>.start(name: "fkt-bad", size: 2) { _ in
                 try SQLiteConnection.open(
-                    .init(path: "/nonexistent-dir-\(UUID().uuidString)/db.sqlite", readOnly: false,
-                          busyTimeoutMilliseconds: 10, statementCacheCapacity: 1))
+                    .init(
+                        path: "/nonexistent-dir-\(UUID().uuidString)/db.sqlite", readOnly: false,
+                        busyTimeoutMilliseconds: 10, statementCacheCapacity: 1))
             }
         }
     }

@@ -9,10 +9,15 @@ struct ConstantFoldingSQLiteTests {
     @Test func foldedPredicatesFetchAndStayLive() async throws {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.seed()
-        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "1 BETWEEN {0, 33}"))) == 10)
-        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "YES == NO"))) == 0)
+        #expect(
+            try await store.count(
+                FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "1 BETWEEN {0, 33}"))) == 10)
+        #expect(
+            try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "YES == NO"))) == 0
+        )
         let request = FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "2 > 1 AND priority > 3"), sortDescriptors: [.ascending("id")])
+            entity: "Todo", predicate: try FetchPredicate(format: "2 > 1 AND priority > 3"),
+            sortDescriptors: [.ascending("id")])
         let controller = ResultsController(store: store, request: request)
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder

@@ -23,12 +23,12 @@ struct DatabaseOrderSQLiteTests {
         .double(-twoTo63), .double(twoTo63.nextDown), .double((-twoTo63).nextDown), .double(1e300),
         .double(-1e300), .double(.infinity), .double(-.infinity), .double(.leastNonzeroMagnitude),
         .double(-.leastNonzeroMagnitude), .double(-1e-300), .double(1.0.nextDown), .double(-(1.0.nextDown)),
-        .date(Date(microsecondsSince1970: 5)), .integer(5), .date(Date(microsecondsSince1970: -1)),
+        .date(Date(microsecondsSince1970: 5)), .integer(5), .date(Date(microsecondsSince1970: -1))
     ]
 
     static let fragments = [
         "", "a", "A", "b", "B", "z", "Z", "é", "e\u{301}", "É", "ß", "SS", "ss", "İ", "ı", "i", "I", "日本", "🎉",
-        "\u{FFFF}", "\u{10000}", "Ω", "ω", "Σ", "ǅ", "ﬁ", " ", "~", "\u{7F}", "0", "9", "ab", "aB", "Ab",
+        "\u{FFFF}", "\u{10000}", "Ω", "ω", "Σ", "ǅ", "ﬁ", " ", "~", "\u{7F}", "0", "9", "ab", "aB", "Ab"
     ]
 
     static func text<G: RandomNumberGenerator>(using random: inout G) -> String {
@@ -37,9 +37,10 @@ struct DatabaseOrderSQLiteTests {
     }
 
     static func blob<G: RandomNumberGenerator>(using random: inout G) -> Data {
-        Data((0..<Int.random(in: 0...3, using: &random)).map { _ in
-            [0, 1, 2, 254, 255].randomElement(using: &random) ?? 0
-        })
+        Data(
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                [0, 1, 2, 254, 255].randomElement(using: &random) ?? 0
+            })
     }
 
     /// A random storable value of any type (no NaN, no NUL in text: FetchKit refuses to store them).
@@ -65,8 +66,9 @@ struct DatabaseOrderSQLiteTests {
     static let ranked = Entity(
         "Ranked", table: "ranked", primaryKey: .integer("id"), attributes: [Attribute("position", .integer)])
 
-    @Test("one column holding every storage class: ORDER BY v [DESC], fk_casefold(v), then id",
-          arguments: [UInt64(101), 102, 103])
+    @Test(
+        "one column holding every storage class: ORDER BY v [DESC], fk_casefold(v), then id",
+        arguments: [UInt64(101), 102, 103])
     func mixedColumn(seed: UInt64) async throws {
         var random = SQLiteOrderRandom(seed: seed)
         let values = Self.numbers + (0..<600).map { _ in Self.value(using: &random) }
@@ -131,18 +133,19 @@ struct DatabaseOrderSQLiteTests {
         [.ascending("category.name"), .ascending("ordering")],
         [.descending("category.name", caseInsensitive: true), .descending("priority"), .ascending("title")],
         [.ascending("category.position"), .descending("notes", caseInsensitive: true), .ascending("ordering")],
-        [.descending("id")], [],
+        [.descending("id")], []
     ]
 
-    @Test("typed columns through FetchKit's compiled ORDER BY: the fetched order is the SortKey order",
-          arguments: [UInt64(201), 202])
+    @Test(
+        "typed columns through FetchKit's compiled ORDER BY: the fetched order is the SortKey order",
+        arguments: [UInt64(201), 202])
     func compiledOrder(seed: UInt64) async throws {
         var random = SQLiteOrderRandom(seed: seed)
         let categories = (0..<6).map { index in
             Fixtures.CategoryRecord(name: Self.text(using: &random), position: Int.random(in: 0...2, using: &random))
         }
         let orderings: [Double?] = [
-            nil, -0.0, 0, 1, .infinity, -.infinity, 0.5, -1e300, 1e-300, Self.twoTo63, -Self.twoTo63,
+            nil, -0.0, 0, 1, .infinity, -.infinity, 0.5, -1e300, 1e-300, Self.twoTo63, -Self.twoTo63
         ]
         let todos = (0..<400).map { _ in
             Fixtures.TodoRecord(

@@ -14,7 +14,7 @@ struct DemoCommandTests {
         ("composite", "one batch for transaction"),
         ("reorder", "section delete 'Home' (old 1)"),
         ("batches", "largest window: 3 rows; equal to a fresh fetch after 200 of 200 transactions"),
-        ("wire", "the Swift client (WireList) now equals the controller: true"),
+        ("wire", "the Swift client (WireList) now equals the controller: true")
     ])
     func runs(name: String, expected: String) throws {
         let (status, output) = try run(["demo", name])

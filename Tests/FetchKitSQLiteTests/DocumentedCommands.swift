@@ -37,8 +37,11 @@ enum DocumentedCommands {
     /// The documents, relative to the root: README.md and every DocC article.
     static func documents() throws -> [String] {
         var paths = ["README.md"]
-        let catalogs = ["Sources/FetchKit"] + (try FileManager.default.contentsOfDirectory(
-            atPath: root.appendingPathComponent("Backends").path).map { "Backends/\($0)" })
+        let catalogs =
+            ["Sources/FetchKit"]
+            + (try FileManager.default.contentsOfDirectory(
+                atPath: root.appendingPathComponent("Backends").path
+            ).map { "Backends/\($0)" })
         for folder in catalogs {
             let url = root.appendingPathComponent(folder)
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
@@ -76,10 +79,13 @@ enum DocumentedCommands {
                 let prompted = trimmed.hasPrefix("$ ")
                 let line = prompted ? String(trimmed.dropFirst(2)) : trimmed
                 guard let command = try command(line, source: place) else { continue }
-                let output = prompted ? Array(lines[(index + 1)...].prefix { line in
-                    let next = line.trimmingCharacters(in: .whitespaces)
-                    return !next.hasPrefix("$ ") && !next.hasPrefix("```") && !next.isEmpty
-                }) : []
+                let output =
+                    prompted
+                    ? Array(
+                        lines[(index + 1)...].prefix { line in
+                            let next = line.trimmingCharacters(in: .whitespaces)
+                            return !next.hasPrefix("$ ") && !next.hasPrefix("```") && !next.isEmpty
+                        }) : []
                 commands.append(command.with(expectedOutput: output))
             } else {
                 for span in inlineCode(trimmed) {
@@ -100,8 +106,9 @@ enum DocumentedCommands {
         var words = try ShellWords.split(commandLine, variables: variables)
         if words.starts(with: ["swift", "run"]) { words.removeFirst(2) }
         guard words.first == "fetchkit" else { return nil }
-        return DocumentedCommand(source: source, line: line, arguments: Array(words.dropFirst()), expectedOutput: [],
-                                 isSynopsis: synopsis != nil)
+        return DocumentedCommand(
+            source: source, line: line, arguments: Array(words.dropFirst()), expectedOutput: [],
+            isSynopsis: synopsis != nil)
     }
 
     /// The contents of the inline code spans of a line.
@@ -113,7 +120,7 @@ enum DocumentedCommands {
     /// One line per alternative of a `[a|b|c]` group, or the line itself.
     static func alternatives(_ line: String) -> [String] {
         guard let open = line.firstIndex(of: "["), let close = line[open...].firstIndex(of: "]"),
-              line[open..<close].contains("|")
+            line[open..<close].contains("|")
         else { return [line] }
         return line[line.index(after: open)..<close].split(separator: "|").map {
             String(line[..<open]) + $0 + String(line[line.index(after: close)...])
@@ -123,7 +130,8 @@ enum DocumentedCommands {
 
 extension DocumentedCommand {
     func with(expectedOutput: [String]) -> DocumentedCommand {
-        DocumentedCommand(source: source, line: line, arguments: arguments, expectedOutput: expectedOutput,
-                          isSynopsis: isSynopsis)
+        DocumentedCommand(
+            source: source, line: line, arguments: arguments, expectedOutput: expectedOutput,
+            isSynopsis: isSynopsis)
     }
 }

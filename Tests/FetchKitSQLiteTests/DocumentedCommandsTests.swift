@@ -1,10 +1,11 @@
 import ArgumentParser
 @_spi(Backend) import FetchKit
-@testable import FetchKitCLI
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitCLI
 
 /// Every `fetchkit …` line that README.md, the DocC articles and the subcommands' `--help` show parses as
 /// written, and runs: `demo` and `query` to the end (with the output the document shows after it, if
@@ -27,7 +28,9 @@ struct DocumentedCommandsTests {
             let configuration = subcommand.configuration
             for line in configuration.discussion.components(separatedBy: "\n") {
                 let source = "fetchkit \(configuration.commandName ?? "") --help"
-                if let command = try? DocumentedCommands.command(line.trimmingCharacters(in: .whitespaces), source: source) {
+                if let command = try? DocumentedCommands.command(
+                    line.trimmingCharacters(in: .whitespaces), source: source)
+                {
                     help.append(command)
                 }
             }
@@ -57,8 +60,9 @@ struct DocumentedCommandsTests {
     func parsesAndRuns(_ command: DocumentedCommand) async throws {
         // `fetchkit demo <name>` and a bare `fetchkit watch` in prose name a subcommand.
         if command.isSynopsis || command.arguments.count == 1 {
-            #expect(command.arguments.count == 1 && Self.subcommands.contains(command.arguments[0]),
-                    "\(command) names no subcommand")
+            #expect(
+                command.arguments.count == 1 && Self.subcommands.contains(command.arguments[0]),
+                "\(command) names no subcommand")
             if command.isSynopsis { return }
         }
         let parsed: any ParsableCommand

@@ -12,16 +12,17 @@ struct FoundationPredicateSQLiteTests {
     typealias Todo = Fixtures.TodoRecord
 
     /// The fixtures' todos and some with empty texts, a needle longer than its text, a sharp s.
-    static let todos: [Todo] = Fixtures.sampleTodos + [
-        Todo(id: 11, title: "", notes: ""),
-        Todo(id: 12, title: "abc", notes: ""),
-        Todo(id: 13, title: "", notes: nil, priority: 4),
-        Todo(id: 14, title: "Straße", notes: "ss", priority: 2, ordering: -0.5),
-        Todo(id: 15, title: "milk", notes: "milk", priority: 1),
-        Todo(id: 16, title: "Buy milk", notes: "milk", priority: 3, done: true),
-        Todo(id: 17, title: "ab", notes: "abc", priority: 5),
-        Todo(id: 18, title: "nab", notes: "n", done: true),
-    ]
+    static let todos: [Todo] =
+        Fixtures.sampleTodos + [
+            Todo(id: 11, title: "", notes: ""),
+            Todo(id: 12, title: "abc", notes: ""),
+            Todo(id: 13, title: "", notes: nil, priority: 4),
+            Todo(id: 14, title: "Straße", notes: "ss", priority: 2, ordering: -0.5),
+            Todo(id: 15, title: "milk", notes: "milk", priority: 1),
+            Todo(id: 16, title: "Buy milk", notes: "milk", priority: 3, done: true),
+            Todo(id: 17, title: "ab", notes: "abc", priority: 5),
+            Todo(id: 18, title: "nab", notes: "n", done: true)
+        ]
 
     /// Each supported form, named for failure messages.
     static func predicates() -> [(String, Predicate<Todo>)] {
@@ -85,12 +86,15 @@ struct FoundationPredicateSQLiteTests {
             ("notes! contains title", #Predicate<Todo> { $0.notes!.contains($0.title) }),
             ("contains title", #Predicate<Todo> { $0.title.contains($0.title) }),
             ("guarded !contains notes!", #Predicate<Todo> { $0.notes != nil && !$0.title.contains($0.notes!) }),
-            ("guarded !starts(with: notes!)", #Predicate<Todo> { $0.notes != nil && !$0.title.starts(with: $0.notes!) }),
+            (
+                "guarded !starts(with: notes!)",
+                #Predicate<Todo> { $0.notes != nil && !$0.title.starts(with: $0.notes!) }
+            ),
             ("contains || priority", #Predicate<Todo> { $0.title.contains("") || $0.priority > 100 }),
             // A constant searched for the property's value
             ("constant contains title", #Predicate<Todo> { "Buy milk and eggs".contains($0.title) }),
             ("constant starts(with: title)", #Predicate<Todo> { "Write report now".starts(with: $0.title) }),
-            ("constant contains notes!", #Predicate<Todo> { $0.notes != nil && "a quarterly unit".contains($0.notes!) }),
+            ("constant contains notes!", #Predicate<Todo> { $0.notes != nil && "a quarterly unit".contains($0.notes!) })
         ]
     }
 
@@ -107,15 +111,20 @@ struct FoundationPredicateSQLiteTests {
             let translated = try FetchPredicate(predicate)
             let request = FetchRequest(entity: "Todo", predicate: translated, sortDescriptors: [.ascending("id")])
             let fetched = Set(try await store.fetch(request).compactMap { $0["id", as: Int64.self] })
-            #expect(fetched == expected, "\(name): SQLite selects \(fetched.sorted()), evaluate \(expected.sorted()); \(translated)")
+            #expect(
+                fetched == expected,
+                "\(name): SQLite selects \(fetched.sorted()), evaluate \(expected.sorted()); \(translated)")
             let validated = try translated.validated(for: Fixtures.todo, in: Fixtures.schema)
             // A constant searched for a property's value is left to the database by live results.
             guard !name.hasPrefix("constant") else {
-                #expect(InMemoryPredicate(validated, entity: Fixtures.todo, schema: Fixtures.schema, dialect: store.dialect) == nil)
+                #expect(
+                    InMemoryPredicate(validated, entity: Fixtures.todo, schema: Fixtures.schema, dialect: store.dialect)
+                        == nil)
                 continue
             }
             let memory = try #require(
-                InMemoryPredicate(validated, entity: Fixtures.todo, schema: Fixtures.schema, dialect: store.dialect), "\(name)")
+                InMemoryPredicate(validated, entity: Fixtures.todo, schema: Fixtures.schema, dialect: store.dialect),
+                "\(name)")
             let inMemory = Set(rows.filter(memory.matches).compactMap { $0["id", as: Int64.self] })
             #expect(inMemory == expected, "\(name): in memory \(inMemory.sorted()), evaluate \(expected.sorted())")
         }

@@ -23,13 +23,17 @@ struct MetricsTests {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let batchesBefore = metrics.counterTotal(label: "fetchkit_batches_delivered_total")
-        let incrementalBefore = metrics.counterTotal(label: "fetchkit_changes_applied_total", dimensions: [("path", "incremental")])
+        let incrementalBefore = metrics.counterTotal(
+            label: "fetchkit_changes_applied_total", dimensions: [("path", "incremental")])
         let failuresBefore = metrics.counterTotal(label: "fetchkit_failures_total", dimensions: [("kind", "permanent")])
         let recorders = (0..<50).map { _ in ResultsRecorder<Row>() }
         var controllers: [ResultsController<Row>] = []
         for (index, recorder) in recorders.enumerated() {
-            let controller = ResultsController(store: store, request: FetchRequest(
-                entity: "Todo", predicate: .key("priority") >= Int64(index % 5), sortDescriptors: [.ascending("id")]))
+            let controller = ResultsController(
+                store: store,
+                request: FetchRequest(
+                    entity: "Todo", predicate: .key("priority") >= Int64(index % 5), sortDescriptors: [.ascending("id")]
+                ))
             controller.delegate = recorder
             try await controller.performFetch()
             controllers.append(controller)
@@ -44,7 +48,8 @@ struct MetricsTests {
         #expect(delivered > 0)
         #expect(metrics.counterTotal(label: "fetchkit_batches_delivered_total") - batchesBefore >= Int64(delivered))
         // Five requests, each led by one controller that applies the change (the others follow its batches).
-        #expect(metrics.counterTotal(label: "fetchkit_changes_applied_total", dimensions: [("path", "incremental")])
+        #expect(
+            metrics.counterTotal(label: "fetchkit_changes_applied_total", dimensions: [("path", "incremental")])
                 - incrementalBefore >= 5)
         // A permanent failure is counted.
         try await store.write { tx in
@@ -53,7 +58,9 @@ struct MetricsTests {
         }
         await controllers[0].sync()
         #expect(controllers[0].status.error != nil)
-        #expect(metrics.counterTotal(label: "fetchkit_failures_total", dimensions: [("kind", "permanent")]) > failuresBefore)
+        #expect(
+            metrics.counterTotal(label: "fetchkit_failures_total", dimensions: [("kind", "permanent")]) > failuresBefore
+        )
         _ = try metrics.expectMeter("fetchkit_delivery_backlog")
         controllers.removeAll()
         await store.close()

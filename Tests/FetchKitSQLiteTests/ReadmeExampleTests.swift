@@ -8,11 +8,13 @@ import Testing
 @Suite("README example")
 struct ReadmeExampleTests {
     struct Todo: Record {
-        static let entity = Entity("Todo", table: "todo", primaryKey: .integer("id"), attributes: [
-            Attribute("title", .text),
-            Attribute("priority", .integer, default: 0),
-            Attribute("done", .bool, default: false),
-        ])
+        static let entity = Entity(
+            "Todo", table: "todo", primaryKey: .integer("id"),
+            attributes: [
+                Attribute("title", .text),
+                Attribute("priority", .integer, default: 0),
+                Attribute("done", .bool, default: false)
+            ])
         var id: Int64?
         var title: String
         var priority = 0
@@ -50,9 +52,11 @@ struct ReadmeExampleTests {
     }
 
     struct Item: Record {
-        static let entity = Entity("Todo", table: "todo", primaryKey: .integer("id"), attributes: [
-            Attribute("title", .text), Attribute("done", .bool, default: false), Attribute("position", .double),
-        ])
+        static let entity = Entity(
+            "Todo", table: "todo", primaryKey: .integer("id"),
+            attributes: [
+                Attribute("title", .text), Attribute("done", .bool, default: false), Attribute("position", .double)
+            ])
         var id: Int64?
         var title: String
         var done = false
@@ -68,14 +72,18 @@ struct ReadmeExampleTests {
         let printed = Mutex<[String]>([])
 
         let store = try await SQLiteStore.open(path: path, schema: try Schema([Todo.entity]))
-        let controller = ResultsController(store: store, request: FetchRequest(
-            Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")]), as: Todo.self)
+        let controller = ResultsController(
+            store: store,
+            request: FetchRequest(
+                Todo.self, predicate: try FetchPredicate(format: "done == NO"),
+                sortDescriptors: [.ascending("position")]), as: Todo.self)
         try await controller.performFetch()
         let updates = controller.updates()
         let reader = Task {
             for try await update in updates {
                 guard let changeset = update.changeset else { continue }
-                let line = "\(update.snapshot.fetchedObjects.map(\.title)) + \(changeset.rowInserts) − \(changeset.rowDeletes)"
+                let line =
+                    "\(update.snapshot.fetchedObjects.map(\.title)) + \(changeset.rowInserts) − \(changeset.rowDeletes)"
                 printed.withLock { $0.append(line) }
             }
         }
@@ -89,20 +97,25 @@ struct ReadmeExampleTests {
         for _ in 0..<2_000 where printed.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(5)) }
         reader.cancel()
 
-        #expect(printed.withLock { $0 } == [
-            #"["Ship it"] + [[0, 0]] − []"#,
-            #"["Write the README", "Ship it"] + [[0, 0]] − []"#,
-            #"["Write the README"] + [] − [[0, 1]]"#,
-        ])
+        #expect(
+            printed.withLock { $0 } == [
+                #"["Ship it"] + [[0, 0]] − []"#,
+                #"["Write the README", "Ship it"] + [[0, 0]] − []"#,
+                #"["Write the README"] + [] − [[0, 1]]"#
+            ])
         await store.close()
     }
 
     /// The README's delegate: only the callbacks it needs, the sender's concrete type fixing the rest.
     final class TodoTable: ResultsControllerDelegate {
         let calls = Mutex<[String]>([])
-        func controllerWillChangeContent(_ controller: ResultsController<Item>) { calls.withLock { $0.append("begin") } }
-        func controller(_ controller: ResultsController<Item>, didChange todo: Item, at rowPath: RowPath?,
-                        for type: ResultsChangeType, newRowPath: RowPath?) {
+        func controllerWillChangeContent(_ controller: ResultsController<Item>) {
+            calls.withLock { $0.append("begin") }
+        }
+        func controller(
+            _ controller: ResultsController<Item>, didChange todo: Item, at rowPath: RowPath?,
+            for type: ResultsChangeType, newRowPath: RowPath?
+        ) {
             calls.withLock { $0.append("\(type.rawValue) \(todo.title)") }
         }
         func controllerDidChangeContent(_ controller: ResultsController<Item>) { calls.withLock { $0.append("end") } }
@@ -112,8 +125,10 @@ struct ReadmeExampleTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-table-\(UUID()).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try await SQLiteStore.open(path: path, schema: try Schema([Item.entity]))
-        let controller = ResultsController(store: store, request: FetchRequest(
-            Item.self, sortDescriptors: [.ascending("position")]), as: Item.self)
+        let controller = ResultsController(
+            store: store,
+            request: FetchRequest(
+                Item.self, sortDescriptors: [.ascending("position")]), as: Item.self)
         let table = TodoTable()
         controller.delegate = table
         try await controller.performFetch()

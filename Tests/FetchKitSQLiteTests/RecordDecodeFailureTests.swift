@@ -16,7 +16,8 @@ struct RecordDecodeFailureTests {
         }
     }
 
-    @Test("text in an integer column: the controller fails with recordMapping; fixing the row and refetching restarts it")
+    @Test(
+        "text in an integer column: the controller fails with recordMapping; fixing the row and refetching restarts it")
     func undecodableRowStopsTheController() async throws {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
@@ -29,7 +30,8 @@ struct RecordDecodeFailureTests {
         let before = controller.fetchedObjects
         try await store.write { tx in _ = try tx.execute(#"UPDATE "todo" SET "priority" = 'high' WHERE "id" = 1"#, []) }
         await controller.sync()
-        guard case .failed(let error) = controller.status, error.code == .recordMapping, let entity = error.entity else {
+        guard case .failed(let error) = controller.status, error.code == .recordMapping, let entity = error.entity
+        else {
             Issue.record("status \(controller.status)")
             return
         }

@@ -1,8 +1,9 @@
 @_spi(Backend) import FetchKit
-@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitSQLite
 
 /// Bulk inserts on SQLite run one prepared statement per row inside the write's transaction: the change
 /// feed publishes one change naming every row, and a failure drops it with the rows.

@@ -7,7 +7,8 @@ import Testing
 /// connection: reads wait for writes), and the isolation checks again on a database file with readers.
 @Suite("Conformance: SQLite")
 struct SQLiteConformanceTests {
-    static let conformance = StoreConformance(capabilities: .init(concurrentReads: false, namesForeignKeys: false)) { schema in
+    static let conformance = StoreConformance(capabilities: .init(concurrentReads: false, namesForeignKeys: false)) {
+        schema in
         try await SQLiteStore.inMemory(schema: schema)
     }
 

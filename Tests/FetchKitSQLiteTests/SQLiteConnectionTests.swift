@@ -40,7 +40,7 @@ struct SQLiteConnectionTests {
             (.date(Date(microsecondsSince1970: 1_700_000_000_123_456)), "t", .date),
             (.date(Date(microsecondsSince1970: -1)), "t", .date),
             (.blob(Data([0, 1, 2, 255])), "x", .binary), (.blob(Data()), "x", .binary),
-            (.null, "s", .text), (.null, "x", .binary),
+            (.null, "s", .text), (.null, "x", .binary)
         ]
         for (value, column, type) in cases {
             let read = try roundTrip(value, column: column, as: type)
@@ -138,7 +138,8 @@ struct SQLiteConnectionTests {
     @Test("constraint failures map to constraint violations naming the column")
     func constraintErrors() throws {
         try connection.run("CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
-        try connection.run("""
+        try connection.run(
+            """
             CREATE TABLE c (id INTEGER PRIMARY KEY, p INTEGER REFERENCES p(id),
                             n INTEGER CONSTRAINT positive CHECK (n > 0))
             """)
@@ -148,7 +149,7 @@ struct SQLiteConnectionTests {
             ("INSERT INTO p (id, name) VALUES (1, 'b')", [], .primaryKey, "p.id"),
             ("INSERT INTO p (id, name) VALUES (3, ?)", [.null], .notNull, "p.name"),
             ("INSERT INTO c (p, n) VALUES (99, 1)", [], .foreignKey, nil),
-            ("INSERT INTO c (p, n) VALUES (1, 0)", [], .check, "positive"),
+            ("INSERT INTO c (p, n) VALUES (1, 0)", [], .check, "positive")
         ]
         for (sql, bindings, kind, name) in cases {
             do {
@@ -181,8 +182,9 @@ struct SQLiteConnectionTests {
     func errorMapping() {
         #expect(SQLiteErrorMapping.constraintName(in: "UNIQUE constraint failed: todo.a, todo.b") == "todo.a, todo.b")
         #expect(SQLiteErrorMapping.constraintName(in: "FOREIGN KEY constraint failed") == nil)
-        #expect(SQLiteErrorMapping.error(code: SQLITE_BUSY, message: "database is locked", sql: nil)
-            == .busy("database is locked"))
+        #expect(
+            SQLiteErrorMapping.error(code: SQLITE_BUSY, message: "database is locked", sql: nil)
+                == .busy("database is locked"))
         #expect(SQLiteErrorMapping.constraint(for: SQLITE_CONSTRAINT) == .other)
     }
 }

@@ -1,8 +1,9 @@
 import FetchKit
 import FetchKitSQLite
-@testable import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitTesting
 
 /// What only SQLite can hold: values of another storage class than their column's (the store-agnostic
 /// round trips of every type are conformance checks).
@@ -54,7 +55,7 @@ struct SQLiteRecordDecodingTests {
             ("uuid = 'not a uuid'", "'uuid' expected UUID, found \"not a uuid\""),
             ("maybeInt32 = 3000000000", "'maybeInt32' expected Int32, found 3000000000"),
             ("maybeFlag = 5", "'maybeFlag' expected Bool, found 5"),
-            ("maybeWhen = 1.5", "'maybeWhen' expected Date, found 1.5"),
+            ("maybeWhen = 1.5", "'maybeWhen' expected Date, found 1.5")
         ])
     func rowDecodableMismatches(assignment: String, detail: String) async throws {
         try await withStore { store in
@@ -79,7 +80,7 @@ struct SQLiteRecordDecodingTests {
             ("bytes = 'text'", "'bytes' expected Data, found \"text\""),
             ("maybeInt32 = 3000000000", "'maybeInt32' expected Int32, found 3000000000"),
             ("maybeFlag = 5", "'maybeFlag' expected Bool, found 5"),
-            ("maybeWhen = 1.5", "'maybeWhen' expected Date, found 1.5"),
+            ("maybeWhen = 1.5", "'maybeWhen' expected Date, found 1.5")
         ])
     func mismatchesNameTheProperty(assignment: String, detail: String) async throws {
         try await withStore { store in

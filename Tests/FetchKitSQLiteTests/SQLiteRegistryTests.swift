@@ -13,7 +13,7 @@ struct SQLiteRegistryTests {
         let file = directory.path("configured.sqlite")
         let reader = try await StoreConfiguration.reader(environment: [
             "FETCHKIT_STORE_URL": "sqlite://\(file)", "FETCHKIT_STORE_READERS": "2",
-            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "10",
+            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "10"
         ])
         let store = try await registry.open(config: reader, schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
@@ -30,7 +30,8 @@ struct SQLiteRegistryTests {
             _ = try await registry.open(StoreConfiguration(url: "sqlite:"), schema: Fixtures.schema)
         }
         do {
-            _ = try await registry.open(StoreConfiguration(url: "postgres://app:hunter2@db/app"), schema: Fixtures.schema)
+            _ = try await registry.open(
+                StoreConfiguration(url: "postgres://app:hunter2@db/app"), schema: Fixtures.schema)
             Issue.record("a registry without PostgreSQL opened a postgres URL")
         } catch let error as FetchKitError where error.code == .invalidURL {
             let message = error.message
@@ -39,19 +40,24 @@ struct SQLiteRegistryTests {
     }
 
     @Test func theSQLiteKeysAreReadByTheBackend() async throws {
-        let configuration = try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [
-            "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_STORE_READERS": "3",
-            "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "25", "FETCHKIT_LOG_LEVEL": "info",
-        ]))
+        let configuration = try StoreConfiguration(
+            reader: try await StoreConfiguration.reader(environment: [
+                "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_STORE_READERS": "3",
+                "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "25", "FETCHKIT_LOG_LEVEL": "info"
+            ]))
         let options = try SQLiteStore.Options(configuration: configuration)
         #expect(options.readerCount == 3 && options.dataVersionPollInterval == .milliseconds(25))
         #expect(options.logger.logLevel == .info)
-        #expect(try SQLiteStore.Options(configuration: StoreConfiguration(url: "sqlite::memory:")).dataVersionPollInterval
-            == SQLiteStore.Options().dataVersionPollInterval)
-        let zero = try StoreConfiguration(reader: try await StoreConfiguration.reader(environment: [
-            "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "0",
-        ]))
-        #expect(throws: FetchKitError.invalidValue("fetchkit.sqlite.dataVersionPollMilliseconds must be positive (got 0)")) {
+        #expect(
+            try SQLiteStore.Options(configuration: StoreConfiguration(url: "sqlite::memory:")).dataVersionPollInterval
+                == SQLiteStore.Options().dataVersionPollInterval)
+        let zero = try StoreConfiguration(
+            reader: try await StoreConfiguration.reader(environment: [
+                "FETCHKIT_STORE_URL": "sqlite::memory:", "FETCHKIT_SQLITE_DATA_VERSION_POLL_MILLISECONDS": "0"
+            ]))
+        #expect(
+            throws: FetchKitError.invalidValue("fetchkit.sqlite.dataVersionPollMilliseconds must be positive (got 0)")
+        ) {
             try SQLiteStore.Options(configuration: zero)
         }
     }

@@ -11,7 +11,7 @@ struct SQLiteStatementReaderTests {
         ("NULL", "null"), ("0", "integer 0"), ("1", "integer 1"), ("2", "integer 2"), ("-5", "integer -5"),
         ("9007199254740993", "integer 2^53+1"), ("1.5", "float 1.5"), ("3.0", "float 3.0"),
         ("-0.0", "float -0.0"), ("1e300", "float 1e300"), ("'abc'", "text"), ("''", "empty text"),
-        ("x'00ff'", "blob"), ("x''", "empty blob"),
+        ("x'00ff'", "blob"), ("x''", "empty blob")
     ]
 
     static let types: [AttributeType?] = [.integer, .double, .text, .bool, .date, .binary, nil]
@@ -28,7 +28,7 @@ struct SQLiteStatementReaderTests {
             let typed: [Value?] = [
                 reader.integer(at: 0).map(Value.integer), reader.double(at: 0).map(Value.double),
                 reader.text(at: 0).map(Value.text), reader.bool(at: 0).map(Value.bool),
-                reader.date(at: 0).map(Value.date), reader.blob(at: 0).map(Value.blob),
+                reader.date(at: 0).map(Value.date), reader.blob(at: 0).map(Value.blob)
             ]
             return (reader.value(at: 0), typed)
         }

@@ -91,8 +91,9 @@ struct SQLiteStoreConcurrencyTests {
         try await store.seed()
         func titles(_ format: String, _ argument: String) async throws -> [String] {
             try await store.fetch(
-                FetchRequest(Todo.self, predicate: try FetchPredicate(format: format, argument),
-                             sortDescriptors: [.ascending("id")]), as: Todo.self
+                FetchRequest(
+                    Todo.self, predicate: try FetchPredicate(format: format, argument),
+                    sortDescriptors: [.ascending("id")]), as: Todo.self
             ).map(\.title)
         }
         #expect(try await titles("title BEGINSWITH[c] %@", "write") == ["Write report", "WRITE tests"])

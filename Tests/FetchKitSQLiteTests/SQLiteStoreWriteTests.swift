@@ -1,9 +1,10 @@
 import FetchKit
 import FetchKitDrivers
-@testable import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitSQLite
 
 /// The names SQLite gives violated constraints (that violations are typed is a conformance check).
 @Suite("SQLite store: constraint names")
@@ -67,12 +68,14 @@ struct SQLiteStoreWriteTests {
 /// (That `execute` refuses them in a write is a conformance check.)
 @Suite("Raw SQL that would end a write's transaction is recognised")
 struct SQLiteTransactionControlTests {
-    @Test("transaction control is recognised through case and comments", arguments: [
-        ("COMMIT", true), ("  commit transaction", true), ("/* x */ -- y\n END", true), ("BEGIN IMMEDIATE", true),
-        ("rollback", true), ("ROLLBACK TRANSACTION", true), ("ROLLBACK TO sp", false),
-        ("rollback transaction to savepoint sp", false), ("SAVEPOINT sp", false), ("RELEASE sp", false),
-        ("SELECT 'COMMIT'", false), ("UPDATE todo SET title = 'BEGIN'", false), ("", false), ("/* open", false),
-    ])
+    @Test(
+        "transaction control is recognised through case and comments",
+        arguments: [
+            ("COMMIT", true), ("  commit transaction", true), ("/* x */ -- y\n END", true), ("BEGIN IMMEDIATE", true),
+            ("rollback", true), ("ROLLBACK TRANSACTION", true), ("ROLLBACK TO sp", false),
+            ("rollback transaction to savepoint sp", false), ("SAVEPOINT sp", false), ("RELEASE sp", false),
+            ("SELECT 'COMMIT'", false), ("UPDATE todo SET title = 'BEGIN'", false), ("", false), ("/* open", false)
+        ])
     func recognised(sql: String, controls: Bool) {
         #expect(SQLText.controlsTransaction(sql) == controls)
     }
@@ -85,7 +88,9 @@ struct SQLiteTransactionControlTests {
             try await store.write { tx in
                 // The database may not grow: a large write fills it.
                 _ = try tx.execute("PRAGMA max_page_count = 1", [])
-                for index in 0..<2_000 { try tx.insert(Fixtures.TodoRecord(title: String(repeating: "x", count: 500) + "\(index)")) }
+                for index in 0..<2_000 {
+                    try tx.insert(Fixtures.TodoRecord(title: String(repeating: "x", count: 500) + "\(index)"))
+                }
             }
             Issue.record("a write past max_page_count succeeded")
         } catch let error as FetchKitError where error.code == .diskFull {

@@ -37,8 +37,9 @@ extension SQLiteStore {
 
     /// Every todo record, by primary key.
     func allTodos() async throws -> [Fixtures.TodoRecord] {
-        try await fetch(FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("id")]),
-                        as: Fixtures.TodoRecord.self)
+        try await fetch(
+            FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("id")]),
+            as: Fixtures.TodoRecord.self)
     }
 
     /// How many rows `entity` holds.

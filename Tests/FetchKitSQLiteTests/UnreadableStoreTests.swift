@@ -52,15 +52,17 @@ struct UnreadableStoreTests {
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let requests = [
             FetchRequest(entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "ANY category.todos.priority > 1"),
-                         sortDescriptors: [.ascending("id")]),
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "ANY category.todos.priority > 1"),
+                sortDescriptors: [.ascending("id")])
         ]
         let controllers = try await StoreConformance.liveControllers(on: store, requests: requests)
         let before = controllers.map { $0.0.fetchedObjects }
 
         store.failing.withLock { $0 = true }
         let inserted = try await store.write { tx in
-            try tx.insert(Fixtures.TodoRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
+            try tx.insert(
+                Fixtures.TodoRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
         }
         let first = store.lastTransactionID
         // The same row written again while the controllers are behind: one batch covers both transactions.

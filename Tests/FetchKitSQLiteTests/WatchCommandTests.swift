@@ -50,8 +50,10 @@ struct WatchCommandTests {
         let binary = try FetchKitBinary.url
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--where", "done == 0",
-                             "--sort", "title", "--json"]
+        process.arguments = [
+            "watch", "--store", "sqlite://\(file)", "--entity", "todo", "--where", "done == 0",
+            "--sort", "title", "--json"
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         let lines = Lines(pipe.fileHandleForReading)
@@ -60,7 +62,9 @@ struct WatchCommandTests {
         let first = try await lines.line(0)
         #expect(first.hasPrefix(#"{"type":"results""#), "\(first)")
         #expect(first.contains("Write report") && !first.contains("review PR"), "\(first)")
-        try await store.write { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "Aaa from another process", categoryID: 1)) }
+        try await store.write { tx in
+            _ = try tx.insert(Fixtures.TodoRecord(title: "Aaa from another process", categoryID: 1))
+        }
         let second = try await lines.line(1)
         #expect(second.hasPrefix(#"{"type":"batch""#) && second.contains("Aaa from another process"), "\(second)")
         #expect(second.contains(#""countsBefore":[6]"#) && second.contains(#""countsAfter":[7]"#), "\(second)")
@@ -79,7 +83,7 @@ struct WatchCommandTests {
         let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
         let hostile = [
             "\u{1B}]0;pwned\u{07}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{07}", "abc\u{202E}fed", "\u{9B}31mred",
-            "tab\there\nnewline",
+            "tab\there\nnewline"
         ]
         try await store.write { tx in
             for title in hostile { try tx.insert(Fixtures.TodoRecord(title: title)) }
@@ -88,8 +92,11 @@ struct WatchCommandTests {
         func run(_ extra: [String]) async throws -> String {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title",
-                                 "--section", "title"] + extra
+            process.arguments =
+                [
+                    "watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title",
+                    "--section", "title"
+                ] + extra
             let pipe = Pipe()
             process.standardOutput = pipe
             let lines = Lines(pipe.fileHandleForReading)
@@ -103,24 +110,28 @@ struct WatchCommandTests {
         }
         let table = try await run([])
         for scalar in table.unicodeScalars where scalar != "\n" {
-            #expect(scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) && scalar.value != 0x202E,
-                    "a control reached the terminal: U+\(String(scalar.value, radix: 16))")
+            #expect(
+                scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) && scalar.value != 0x202E,
+                "a control reached the terminal: U+\(String(scalar.value, radix: 16))")
         }
         #expect(table.contains(#"\u{1B}]0;pwned\u{7}"#) && table.contains(#"abc\u{202E}fed"#), "\(table)")
         // JSON stays exact: decoding it gives the values back.
         let json = try await run(["--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(object?["type"] as? String == "results")
-        for title in hostile { #expect(json.contains(title) || jsonEscaped(title, in: json), "\(title.debugDescription) not exact") }
+        for title in hostile {
+            #expect(json.contains(title) || jsonEscaped(title, in: json), "\(title.debugDescription) not exact")
+        }
         await store.close()
     }
 
-    @Test("a store URL's password never reaches the CLI's output, whatever it holds and however the URL is mistyped",
-          arguments: [
-              "postgresql://app:pa#ss-W0rd-1@127.0.0.1:1/db", "postgresql://app:pa/ss-W0rd-2@127.0.0.1:1/db",
-              "postgresql://app:pa?ss-W0rd-3@127.0.0.1:1/db", "postgres//app:pass-W0rd-4@127.0.0.1:1/db",
-              "postgresql://app:pa@ss-W0rd-5@127.0.0.1:1/db?connect_timeout=2", "postgres:/app:pass-W0rd-6@127.0.0.1:1/db",
-          ])
+    @Test(
+        "a store URL's password never reaches the CLI's output, whatever it holds and however the URL is mistyped",
+        arguments: [
+            "postgresql://app:pa#ss-W0rd-1@127.0.0.1:1/db", "postgresql://app:pa/ss-W0rd-2@127.0.0.1:1/db",
+            "postgresql://app:pa?ss-W0rd-3@127.0.0.1:1/db", "postgres//app:pass-W0rd-4@127.0.0.1:1/db",
+            "postgresql://app:pa@ss-W0rd-5@127.0.0.1:1/db?connect_timeout=2", "postgres:/app:pass-W0rd-6@127.0.0.1:1/db"
+        ])
     func passwordsStayOutOfTheOutput(_ url: String) async throws {
         // Every password holds "W0rd"; nothing else in the URLs does.
         let (status, text) = try FetchKitBinary.run(["watch", "--store", url, "--entity", "todo"])

@@ -37,7 +37,10 @@ struct WireJavaScriptClientTests {
             controller.delegate = recorder
             try await controller.performFetch()
             func expected() -> [Section] {
-                controller.sections.map { Section(name: $0.name, keys: $0.objects.map { $0[request.entityName == "Todo" ? "id" : "id"] ?? .null }) }
+                controller.sections.map {
+                    Section(
+                        name: $0.name, keys: $0.objects.map { $0[request.entityName == "Todo" ? "id" : "id"] ?? .null })
+                }
             }
             // Each request's recording starts from an empty list.
             steps.append(Step(batch: WireChangeset(inserting: controller.snapshot), expected: expected()))
@@ -45,7 +48,9 @@ struct WireJavaScriptClientTests {
             for _ in 0..<80 {
                 try await RandomOperation.writeTransactions(1, to: store, using: &random)
                 await controller.sync()
-                for update in recorder.takeBatches() { steps.append(Step(batch: WireChangeset(update), expected: expected())) }
+                for update in recorder.takeBatches() {
+                    steps.append(Step(batch: WireChangeset(update), expected: expected()))
+                }
             }
             try await run(Recording(steps: steps))
             steps = []
@@ -55,12 +60,15 @@ struct WireJavaScriptClientTests {
 
     /// Writes `recording` to a file and replays it with node.
     private func run(_ recording: Recording) async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-wire-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fetchkit-wire-\(UUID().uuidString).json")
         try JSONEncoder().encode(recording).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", Self.repository.appendingPathComponent("Clients/JavaScript/check.mjs").path, file.path]
+        process.arguments = [
+            "node", Self.repository.appendingPathComponent("Clients/JavaScript/check.mjs").path, file.path
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -29,9 +29,9 @@ struct AppendOnlyArrayTests {
         var a = AppendOnlyArray<Int>()
         for value in 0..<10 { a.append(value) }
         let old = a
-        a.append(100)                 // in place: `old` never reads slot 10
+        a.append(100)  // in place: `old` never reads slot 10
         var b = old
-        b.append(200)                 // slot 10 is taken: `b` copies the chunk
+        b.append(200)  // slot 10 is taken: `b` copies the chunk
         b.append(201)
         a.append(101)
         #expect(old.count == 10 && a.count == 12 && b.count == 12)

@@ -24,7 +24,7 @@ private func compare(
             (.key("title") == "Buy milk", "title", .equal, "Buy milk"),
             (.key("notes") == nil, "notes", .equal, .null),
             (.key("notes") != nil, "notes", .notEqual, .null),
-            (.key("category.name") == "Work", "category.name", .equal, "Work"),
+            (.key("category.name") == "Work", "category.name", .equal, "Work")
         ]
         for (built, name, op, value) in cases {
             #expect(built == compare(.key(.init(name)), op, .value(value)))
@@ -55,7 +55,7 @@ private func compare(
             (.key("priority") < .key("ordering"), .lessThan),
             (.key("priority") <= .key("ordering"), .lessThanOrEqual),
             (.key("priority") > .key("ordering"), .greaterThan),
-            (.key("priority") >= .key("ordering"), .greaterThanOrEqual),
+            (.key("priority") >= .key("ordering"), .greaterThanOrEqual)
         ]
         for (built, op) in pairs {
             #expect(built == compare(.key("priority"), op, .key("ordering")))
@@ -84,10 +84,12 @@ private func compare(
 
     @Test func stringOperatorsWithOptions() {
         #expect(FetchPredicate.key("title").beginsWith("Wr") == compare(.key("title"), .beginsWith, .value("Wr")))
-        #expect(FetchPredicate.key("title").endsWith("k", .caseInsensitive)
-            == compare(.key("title"), .endsWith, .value("k"), .caseInsensitive))
-        #expect(FetchPredicate.key("notes").contains("resume", [.caseInsensitive, .diacriticInsensitive])
-            == compare(.key("notes"), .contains, .value("resume"), [.caseInsensitive, .diacriticInsensitive]))
+        #expect(
+            FetchPredicate.key("title").endsWith("k", .caseInsensitive)
+                == compare(.key("title"), .endsWith, .value("k"), .caseInsensitive))
+        #expect(
+            FetchPredicate.key("notes").contains("resume", [.caseInsensitive, .diacriticInsensitive])
+                == compare(.key("notes"), .contains, .value("resume"), [.caseInsensitive, .diacriticInsensitive]))
         #expect(FetchPredicate.key("title").like("B?y *") == compare(.key("title"), .like, .value("B?y *")))
     }
 
@@ -97,8 +99,9 @@ private func compare(
         #expect(FetchPredicate.key("priority").in([Int]()) == compare(.key("priority"), .in, .list([])))
         let start = Date(microsecondsSince1970: 0)
         let end = Date(microsecondsSince1970: 86_400_000_000)
-        #expect(FetchPredicate.key("due").between(start, end)
-            == compare(.key("due"), .between, .list([.date(start), .date(end)])))
+        #expect(
+            FetchPredicate.key("due").between(start, end)
+                == compare(.key("due"), .between, .list([.date(start), .date(end)])))
         #expect(FetchPredicate.key("priority").between(1, 3) == compare(.key("priority"), .between, .list([1, 3])))
     }
 
@@ -107,12 +110,15 @@ private func compare(
         #expect((.key("todos").count > 2) == compare(.count(todos), .greaterThan, .value(2)))
         #expect((.key("todos.@count") == 0) == compare(.count(todos), .equal, .value(0)))
         #expect(FetchPredicate.key("todos").count.description == "todos.@count")
-        #expect(FetchPredicate.any("todos.priority", .greaterThan, 3)
-            == compare(.key("todos.priority"), .greaterThan, .value(3), [], .any))
-        #expect(FetchPredicate.all("todos.done", .equal, true)
-            == compare(.key("todos.done"), .equal, .value(true), [], .all))
-        #expect(FetchPredicate.none("todos.title", .beginsWith, "x", .caseInsensitive)
-            == compare(.key("todos.title"), .beginsWith, .value("x"), .caseInsensitive, .none))
+        #expect(
+            FetchPredicate.any("todos.priority", .greaterThan, 3)
+                == compare(.key("todos.priority"), .greaterThan, .value(3), [], .any))
+        #expect(
+            FetchPredicate.all("todos.done", .equal, true)
+                == compare(.key("todos.done"), .equal, .value(true), [], .all))
+        #expect(
+            FetchPredicate.none("todos.title", .beginsWith, "x", .caseInsensitive)
+                == compare(.key("todos.title"), .beginsWith, .value("x"), .caseInsensitive, .none))
     }
 
     @Test func theDocumentedExamples() throws {
@@ -120,24 +126,30 @@ private func compare(
         let b = Date(microsecondsSince1970: 1_000)
         let p: FetchPredicate =
             .key("done") == false && (.key("priority") > 2 || .key("title").beginsWith("x", .caseInsensitive))
-        #expect(p == .and([
-            compare(.key("done"), .equal, .value(false)),
-            .or([
-                compare(.key("priority"), .greaterThan, .value(2)),
-                compare(.key("title"), .beginsWith, .value("x"), .caseInsensitive),
-            ]),
-        ]))
+        #expect(
+            p
+                == .and([
+                    compare(.key("done"), .equal, .value(false)),
+                    .or([
+                        compare(.key("priority"), .greaterThan, .value(2)),
+                        compare(.key("title"), .beginsWith, .value("x"), .caseInsensitive)
+                    ])
+                ]))
         let q: FetchPredicate = !(.key("notes") == nil) && .key("priority").in([1, 2, 3]) && .key("due").between(a, b)
-        #expect(q == .and([
-            .not(compare(.key("notes"), .equal, .value(.null))),
-            compare(.key("priority"), .in, .list([1, 2, 3])),
-            compare(.key("due"), .between, .list([.date(a), .date(b)])),
-        ]))
+        #expect(
+            q
+                == .and([
+                    .not(compare(.key("notes"), .equal, .value(.null))),
+                    compare(.key("priority"), .in, .list([1, 2, 3])),
+                    compare(.key("due"), .between, .list([.date(a), .date(b)]))
+                ]))
         let r: FetchPredicate = .any("todos.priority", .greaterThan, 3) || .key("todos").count > 2
-        #expect(r == .or([
-            compare(.key("todos.priority"), .greaterThan, .value(3), [], .any),
-            compare(.count("todos"), .greaterThan, .value(2)),
-        ]))
+        #expect(
+            r
+                == .or([
+                    compare(.key("todos.priority"), .greaterThan, .value(3), [], .any),
+                    compare(.count("todos"), .greaterThan, .value(2))
+                ]))
         _ = try p.validated(for: Fixtures.todo, in: Fixtures.schema)
         _ = try q.validated(for: Fixtures.todo, in: Fixtures.schema)
         _ = try r.validated(for: Fixtures.category, in: Fixtures.schema)
@@ -145,9 +157,10 @@ private func compare(
 
     @Test func builderAndFoundationPredicatesAgree() throws {
         let built: FetchPredicate = .key("done") == false && .key("priority") > 2 && .key("notes") != nil
-        let translated = try FetchPredicate(#Predicate<Fixtures.TodoRecord> {
-            $0.done == false && $0.priority > 2 && $0.notes != nil
-        })
+        let translated = try FetchPredicate(
+            #Predicate<Fixtures.TodoRecord> {
+                $0.done == false && $0.priority > 2 && $0.notes != nil
+            })
         #expect(built == translated)
     }
 }

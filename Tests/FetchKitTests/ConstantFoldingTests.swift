@@ -30,7 +30,7 @@ struct ConstantFoldingTests {
         ("3 IN {1, 2, 3}", true),
         ("3 IN {1, 2}", false),
         ("'x' IN {}", false),
-        ("'Ab' IN[c] {'aB'}", true),
+        ("'Ab' IN[c] {'aB'}", true)
     ]
 
     @Test("a comparison of constants becomes a constant predicate", arguments: cases)
@@ -47,8 +47,10 @@ struct ConstantFoldingTests {
     }
 
     @Test func constantsThatCannotBeComparedAreAnError() {
-        #expect(throws: FetchKitError.invalidPredicate(
-            "cannot compare the constants \"a\" and 1 (a text and an integer)", offset: nil)) {
+        #expect(
+            throws: FetchKitError.invalidPredicate(
+                "cannot compare the constants \"a\" and 1 (a text and an integer)", offset: nil)
+        ) {
             try FetchPredicate(format: "'a' == 1").validated(for: Fixtures.todo, in: Fixtures.schema)
         }
     }

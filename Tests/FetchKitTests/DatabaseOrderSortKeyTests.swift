@@ -9,11 +9,13 @@ struct DatabaseOrderSortKeyTests {
         a < b ? .orderedAscending : (b < a ? .orderedDescending : .orderedSame)
     }
 
-    @Test("one value, every direction and case folding: key order equals Value.databaseOrder",
-          arguments: [UInt64(31), 32, 33, 34])
+    @Test(
+        "one value, every direction and case folding: key order equals Value.databaseOrder",
+        arguments: [UInt64(31), 32, 33, 34])
     func singleValues(seed: UInt64) {
         var random = DatabaseOrderRandom(seed: seed)
-        let values = (0..<300).map { _ in DatabaseOrderSamples.value(using: &random) }
+        let values =
+            (0..<300).map { _ in DatabaseOrderSamples.value(using: &random) }
             + DatabaseOrderSamples.numbers
         for ascending in [true, false] {
             for caseInsensitive in [false, true] {
@@ -26,8 +28,9 @@ struct DatabaseOrderSortKeyTests {
                     let j = Int.random(in: values.indices, using: &random)
                     var expected = Value.databaseOrder(values[i], values[j], caseInsensitive: caseInsensitive)
                     if !ascending { expected = expected.inverted }
-                    #expect(Self.sign(keys[i], keys[j]) == expected,
-                            "seed \(seed): \(values[i]) vs \(values[j]), ascending \(ascending), ci \(caseInsensitive)")
+                    #expect(
+                        Self.sign(keys[i], keys[j]) == expected,
+                        "seed \(seed): \(values[i]) vs \(values[j]), ascending \(ascending), ci \(caseInsensitive)")
                     #expect((keys[i] == keys[j]) == (expected == .orderedSame), "seed \(seed)")
                     if keys[i] == keys[j] { #expect(keys[i].hashValue == keys[j].hashValue) }
                 }
@@ -35,8 +38,9 @@ struct DatabaseOrderSortKeyTests {
         }
     }
 
-    @Test("several values and a primary key: sorting by keys equals sorting by values",
-          arguments: [UInt64(41), 42, 43, 44, 45])
+    @Test(
+        "several values and a primary key: sorting by keys equals sorting by values",
+        arguments: [UInt64(41), 42, 43, 44, 45])
     func rows(seed: UInt64) {
         var random = DatabaseOrderRandom(seed: seed)
         let components = (0..<Int.random(in: 1...3, using: &random)).map { index in
@@ -76,12 +80,13 @@ struct DatabaseOrderSortKeyTests {
         var random = DatabaseOrderRandom(seed: seed)
         let primaryKeys: [Value] = [
             .integer(0), .integer(1), .integer(-1), .integer(.max), .integer(.min), .integer(1_000_000),
-            .text(""), .text("a\u{0}b"), .text("日本🎉"), .text(String(repeating: "long key ", count: 10)),
+            .text(""), .text("a\u{0}b"), .text("日本🎉"), .text(String(repeating: "long key ", count: 10))
         ]
         for _ in 0..<500 {
             let components = (0..<Int.random(in: 0...3, using: &random)).map { index in
-                SortKeyOrder.Component(column: "c\(index)", ascending: Bool.random(using: &random),
-                                       caseInsensitive: Bool.random(using: &random))
+                SortKeyOrder.Component(
+                    column: "c\(index)", ascending: Bool.random(using: &random),
+                    caseInsensitive: Bool.random(using: &random))
             }
             let order = SortKeyOrder(components: components, primaryKey: "id")
             let values = components.map { _ in DatabaseOrderSamples.value(using: &random) }
@@ -151,8 +156,11 @@ struct DatabaseOrderSortKeyTests {
 
     @Test("an order made from a request ends with the entity's primary key")
     func fromRequest() throws {
-        let schema = try Schema([Entity("Item", table: "item", primaryKey: .text("slug"),
-                                        attributes: [Attribute("rank", .integer)])])
+        let schema = try Schema([
+            Entity(
+                "Item", table: "item", primaryKey: .text("slug"),
+                attributes: [Attribute("rank", .integer)])
+        ])
         let order = try SortKeyOrder(FetchRequest(entity: "Item", sortDescriptors: [.descending("rank")]), in: schema)
         #expect(order.primaryKey == "slug")
         #expect(order.components == [.init(column: "rank", ascending: false)])

@@ -1,5 +1,5 @@
-import Foundation
 import FetchKitTesting
+import Foundation
 import Testing
 
 @testable import FetchKit
@@ -20,17 +20,17 @@ enum DatabaseOrderSamples {
         .double(.infinity), .double(-.infinity), .double(.leastNonzeroMagnitude), .double(-.leastNonzeroMagnitude),
         .double(1e-300), .double(-1e-300), .double(0.1), .double(1.0.nextDown), .double(-(1.0.nextDown)),
         .double(1.0.nextUp), .date(Date(microsecondsSince1970: 5)), .integer(5),
-        .date(Date(microsecondsSince1970: -1)), .date(Date(microsecondsSince1970: 1_700_000_000_123_456)),
+        .date(Date(microsecondsSince1970: -1)), .date(Date(microsecondsSince1970: 1_700_000_000_123_456))
     ]
 
     static let fragments = [
         "", "a", "A", "b", "B", "z", "Z", "é", "e\u{301}", "É", "ß", "SS", "ss", "İ", "ı", "i", "I", "日本", "🎉",
-        "\u{FFFF}", "\u{10000}", "Ω", "ω", "Σ", "ǅ", "ﬁ", " ", "~", "\u{7F}", "0", "9", "ab", "aB", "Ab",
+        "\u{FFFF}", "\u{10000}", "Ω", "ω", "Σ", "ǅ", "ﬁ", " ", "~", "\u{7F}", "0", "9", "ab", "aB", "Ab"
     ]
 
     static let blobs: [Data] = [
         Data(), Data([0]), Data([0, 0]), Data([1]), Data([1, 0]), Data([1, 2]), Data([1, 2, 0]), Data([255]),
-        Data([255, 0]), Data([0, 255]), Data([2]),
+        Data([255, 0]), Data([0, 255]), Data([2])
     ]
 
     /// A random value: mostly from the edge lists, some fully random.
@@ -111,7 +111,7 @@ struct DatabaseOrderTests {
         (.date(Date(microsecondsSince1970: 5)), .integer(5), .orderedSame),
         (.date(Date(microsecondsSince1970: -1)), .bool(false), .orderedAscending),
         (.double(.nan), .null, .orderedSame),
-        (.double(.nan), .integer(.min), .orderedAscending),
+        (.double(.nan), .integer(.min), .orderedAscending)
     ]
 
     @Test("numbers compare exactly across integers, doubles, booleans and dates")
@@ -132,14 +132,15 @@ struct DatabaseOrderTests {
         ("ab", "abc", false, .orderedAscending),
         ("", "a", false, .orderedAscending),
         ("ß", "SS", true, .orderedSame),
-        ("É", "é", true, .orderedSame),
+        ("É", "é", true, .orderedSame)
     ]
 
     @Test("text compares by UTF-8 bytes; case-insensitively by folded bytes")
     func text() {
         for (lhs, rhs, caseInsensitive, expected) in Self.textCases {
-            #expect(Value.databaseOrder(.text(lhs), .text(rhs), caseInsensitive: caseInsensitive) == expected,
-                    "\(lhs) vs \(rhs), case-insensitive \(caseInsensitive)")
+            #expect(
+                Value.databaseOrder(.text(lhs), .text(rhs), caseInsensitive: caseInsensitive) == expected,
+                "\(lhs) vs \(rhs), case-insensitive \(caseInsensitive)")
         }
         #expect(Value.databaseOrder(.integer(1), .integer(2), caseInsensitive: true) == .orderedAscending)
     }
@@ -152,8 +153,9 @@ struct DatabaseOrderTests {
         #expect(Value.databaseOrder(.blob(Data([0])), .text("\u{7F}")) == .orderedDescending)
     }
 
-    @Test("a total order on random values: antisymmetric, transitive, consistent with sorting",
-          arguments: [UInt64(7), 8, 9])
+    @Test(
+        "a total order on random values: antisymmetric, transitive, consistent with sorting",
+        arguments: [UInt64(7), 8, 9])
     func totalOrder(seed: UInt64) {
         var random = DatabaseOrderRandom(seed: seed)
         for caseInsensitive in [false, true] {
@@ -178,12 +180,14 @@ struct DatabaseOrderTests {
 
 @Suite("Case folding")
 struct CaseFoldingTests {
-    @Test("lower(upper(lower(x))) with σ for ς: sigmas, ß, ligatures, Kelvin, dotted and dotless i", arguments: [
-        ("ΟΔΟΣ", "οδοσ"), ("οδος", "οδοσ"), ("ΣΑΣ ΣΤΟ", "σασ στο"), ("Σ", "σ"), ("ς", "σ"), ("ΑΣ.", "ασ."),
-        ("Α'Σ", "α'σ"), ("ΣΑ", "σα"), ("Straße", "strasse"), ("STRASSE", "strasse"), ("ẞ", "ss"), ("ß", "ss"),
-        ("İ", "i\u{307}"), ("ı", "i"), ("I", "i"), ("ǅ", "ǆ"), ("ﬁ", "fi"), ("\u{212A}", "k"), ("ᾳ", "αι"),
-        ("plain", "plain"), ("", ""),
-    ])
+    @Test(
+        "lower(upper(lower(x))) with σ for ς: sigmas, ß, ligatures, Kelvin, dotted and dotless i",
+        arguments: [
+            ("ΟΔΟΣ", "οδοσ"), ("οδος", "οδοσ"), ("ΣΑΣ ΣΤΟ", "σασ στο"), ("Σ", "σ"), ("ς", "σ"), ("ΑΣ.", "ασ."),
+            ("Α'Σ", "α'σ"), ("ΣΑ", "σα"), ("Straße", "strasse"), ("STRASSE", "strasse"), ("ẞ", "ss"), ("ß", "ss"),
+            ("İ", "i\u{307}"), ("ı", "i"), ("I", "i"), ("ǅ", "ǆ"), ("ﬁ", "fi"), ("\u{212A}", "k"), ("ᾳ", "αι"),
+            ("plain", "plain"), ("", "")
+        ])
     func folds(text: String, folded: String) {
         #expect(text.fetchKitCaseFolded.unicodeScalars.elementsEqual(folded.unicodeScalars))
     }

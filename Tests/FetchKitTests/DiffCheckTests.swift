@@ -79,9 +79,11 @@ enum DiffCheck {
         let newNames = new.sections.flatMap { section in section.items.map { _ in section.name } }
         let isContentEqual: (Int, Int) -> Bool = { oldItems[$0].version == newItems[$1].version }
         if sharedOrder {
-            return KeyedDiff.changeset(from: try old.side(), to: try new.side(), isOrderedBefore: { i, j in
-                orderKey(oldNames[i], oldItems[i]) < orderKey(newNames[j], newItems[j])
-            }, isContentEqual: isContentEqual)
+            return KeyedDiff.changeset(
+                from: try old.side(), to: try new.side(),
+                isOrderedBefore: { i, j in
+                    orderKey(oldNames[i], oldItems[i]) < orderKey(newNames[j], newItems[j])
+                }, isContentEqual: isContentEqual)
         }
         return KeyedDiff.changeset(
             from: try old.side(), to: try new.side(), isOrderedBefore: nil, isContentEqual: isContentEqual)
@@ -199,14 +201,14 @@ enum DiffCheck {
     static func describe(_ c: Changeset, _ old: DiffSnapshot, _ new: DiffSnapshot, _ context: String) -> String {
         guard c.changeCount <= 200 else { return "\(context)\n\(c.changeCount) changes" }
         return """
-        \(context)
-        old: \(old)
-        new: \(new)
-        sections: -\(c.sectionDeletes) +\(c.sectionInserts) moves \(c.sectionMoves.map { "\($0.from)->\($0.to)" })
-        rows: -\(c.rowDeletes) +\(c.rowInserts) \
-        moves \(c.rowMoves.map { "\($0.from)->\($0.to)\($0.isUpdated ? "*" : "")" })
-        updates \(c.rowUpdates.map { "\($0.from)->\($0.to)" })
-        """
+            \(context)
+            old: \(old)
+            new: \(new)
+            sections: -\(c.sectionDeletes) +\(c.sectionInserts) moves \(c.sectionMoves.map { "\($0.from)->\($0.to)" })
+            rows: -\(c.rowDeletes) +\(c.rowInserts) \
+            moves \(c.rowMoves.map { "\($0.from)->\($0.to)\($0.isUpdated ? "*" : "")" })
+            updates \(c.rowUpdates.map { "\($0.from)->\($0.to)" })
+            """
     }
 }
 
@@ -233,7 +235,7 @@ struct DiffCheckTests {
         let wasteful = Changeset(
             rowMoves: [
                 Changeset.RowMove(from: RowPath(section: 0, row: 1), to: RowPath(section: 0, row: 0)),
-                Changeset.RowMove(from: RowPath(section: 0, row: 2), to: RowPath(section: 0, row: 1)),
+                Changeset.RowMove(from: RowPath(section: 0, row: 2), to: RowPath(section: 0, row: 1))
             ], sectionCountsBefore: [3], sectionCountsAfter: [3])
         #expect(throws: CheckFailure.self) { try DiffCheck.verify(wasteful, from: old, to: new) }
     }

@@ -30,7 +30,7 @@ struct DiffEngineTests {
     func identical() throws {
         let snapshot = DiffSnapshot([
             (name: "a", items: (1...5).map { DiffItem($0, sort: Int($0)) }),
-            (name: "b", items: (6...8).map { DiffItem($0, sort: Int($0)) }),
+            (name: "b", items: (6...8).map { DiffItem($0, sort: Int($0)) })
         ])
         let changeset = try check(snapshot, snapshot)
         #expect(changeset.isEmpty)

@@ -22,7 +22,9 @@ struct DiffFixedPointTests {
         let old = Array(0..<count)
         let changeset = Self.diff(old, old.reversed())
         #expect(changeset.rowMoves.count == count - 1)
-        #expect(!changeset.rowMoves.contains { $0.from == $0.to }, "a move to the same path: \(changeset.rowMoves.filter { $0.from == $0.to })")
+        #expect(
+            !changeset.rowMoves.contains { $0.from == $0.to },
+            "a move to the same path: \(changeset.rowMoves.filter { $0.from == $0.to })")
         _ = try ListSimulator.apply(changeset, to: [old], expecting: [Array(old.reversed())])
     }
 
@@ -49,7 +51,8 @@ struct DiffFixedPointTests {
             // A permutation whose fixed points all lie on one longest run moves none of them.
             let fixed = old.indices.filter { newPositions[$0] == $0 }
             if !fixed.isEmpty, Self.longestRun(fixed.map { newPositions[$0] }) == fixed.count,
-                Self.longestRun(newPositions) == count - changeset.rowMoves.count, fixed.count == count - changeset.rowMoves.count
+                Self.longestRun(newPositions) == count - changeset.rowMoves.count,
+                fixed.count == count - changeset.rowMoves.count
             {
                 #expect(!changeset.rowMoves.contains { $0.from == $0.to }, "\(new)")
                 sameKept += 1

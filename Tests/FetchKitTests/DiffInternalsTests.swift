@@ -1,5 +1,6 @@
-@testable import FetchKit
 import Testing
+
+@testable import FetchKit
 
 @Suite("Diff internals: residue table, LIS, section placement")
 struct DiffInternalsTests {
@@ -50,7 +51,8 @@ struct DiffInternalsTests {
         for round in 0..<2_000 {
             let count = Int(random.next() % 40)
             // Half the rounds spread values over all of Int (ranked), half over a sparse Int32-sized range.
-            let spread: (UInt64) -> Int = round.isMultiple(of: 2)
+            let spread: (UInt64) -> Int =
+                round.isMultiple(of: 2)
                 ? { Int(bitPattern: UInt($0)) } : { 1_000_000 + Int($0 % 100_000_000) }
             let values = Array(Set((0..<count).map { _ in spread(random.next()) })).shuffled(using: &random)
             let members = LongestIncreasingSubsequence.members(of: values)
@@ -74,11 +76,15 @@ struct DiffInternalsTests {
 
     @Test("section placement keeps the longest increasing run, preferring sections whose rows change")
     func sectionsKept() {
-        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count == 1)
+        #expect(
+            LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, false]).filter { $0 }.count
+                == 1)
         #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [true, false]) == [false, true])
         #expect(LongestIncreasingSubsequence.keptInPlace(targets: [1, 0], preferring: [false, true]) == [true, false])
-        #expect(LongestIncreasingSubsequence.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) ==
-            [false, false, true, true])
+        #expect(
+            LongestIncreasingSubsequence.keptInPlace(targets: [2, -1, 0, 1], preferring: [true, true, true]) == [
+                false, false, true, true
+            ])
         #expect(LongestIncreasingSubsequence.keptInPlace(targets: [], preferring: []) == [])
     }
 

@@ -169,9 +169,10 @@ struct DiffRandomizedTests {
             try DiffCheck.verify(changeset, from: old, to: new, context: context)
             try verifyStages(changeset, from: old, to: new, context: context)
             sectionMoves += changeset.sectionMoves.count
-            reloadedSections += changeset.sectionDeletes.filter {
-                new.sectionNames.contains(old.sectionNames[$0])
-            }.count
+            reloadedSections +=
+                changeset.sectionDeletes.filter {
+                    new.sectionNames.contains(old.sectionNames[$0])
+                }.count
         }
         // The generator must exercise both ways of reordering sections.
         #expect(sectionMoves > 100)

@@ -5,8 +5,10 @@ import Testing
 struct DiffSideTests {
     @Test("sections built from (name, keys) pairs")
     func sections() throws {
-        let side = try DiffSide(sections: [(name: "a", keys: [1, 2] as [Int64]), (name: "b", keys: []),
-                                           (name: "c", keys: [3])])
+        let side = try DiffSide(sections: [
+            (name: "a", keys: [1, 2] as [Int64]), (name: "b", keys: []),
+            (name: "c", keys: [3])
+        ])
         #expect(side.keys == [1, 2, 3])
         #expect(side.sectionStarts == [0, 2, 2])
         #expect(side.sectionCounts == [2, 0, 1])
@@ -25,7 +27,7 @@ struct DiffSideTests {
             (["a", "b"], [0, 5], "section 1 starts at 5, outside 0...3"),
             (["a", "b", "c"], [0, 2, 1], "section 2 starts at 1, outside 2...3"),
             (["a", "a"], [0, 1], "section 1 repeats the name 'a'"),
-            ([], [], "3 rows but no sections"),
+            ([], [], "3 rows but no sections")
         ]
         for (names, starts, message) in cases {
             #expect(throws: FetchKitError.invalidValue("diff side: " + message)) {

@@ -11,13 +11,13 @@ struct DiffStagedTests {
         let old = DiffSnapshot([
             (name: "a", items: [DiffItem(1), DiffItem(2), DiffItem(3)]),
             (name: "b", items: [DiffItem(4), DiffItem(5)]),
-            (name: "c", items: [DiffItem(6)]),
+            (name: "c", items: [DiffItem(6)])
         ])
         // b moves to the front (only losing a row); a keeps its place because its rows change order.
         let new = DiffSnapshot([
             (name: "b", items: [DiffItem(4)]),
             (name: "d", items: [DiffItem(7)]),
-            (name: "a", items: [DiffItem(3, version: 1), DiffItem(1, version: 1), DiffItem(8)]),
+            (name: "a", items: [DiffItem(3, version: 1), DiffItem(1, version: 1), DiffItem(8)])
         ])
         let changeset = try DiffCheck.diff(old, new, sharedOrder: false)
         try DiffCheck.verify(changeset, from: old, to: new)
@@ -72,30 +72,32 @@ struct DiffStagedTests {
         #expect(try staged.snapshots(from: [(section: "a", rows: [1, 2])], to: [(section: "a", rows: [1, 2])]).isEmpty)
     }
 
-    @Test("a changeset that breaks the contract cannot be staged", arguments: [
-        Changeset(rowDeletes: [RowPath(section: 0, row: 5)], sectionCountsBefore: [2], sectionCountsAfter: [1]),
-        Changeset(rowDeletes: [RowPath(section: 1, row: 0)], sectionCountsBefore: [2], sectionCountsAfter: [1]),
-        Changeset(
-            sectionDeletes: [0], rowDeletes: [RowPath(section: 0, row: 0)], sectionCountsBefore: [1],
-            sectionCountsAfter: []),
-        Changeset(
-            sectionInserts: [0], rowInserts: [RowPath(section: 0, row: 0)], sectionCountsBefore: [],
-            sectionCountsAfter: [1]),
-        Changeset(sectionDeletes: [0, 0], sectionCountsBefore: [1, 1], sectionCountsAfter: []),
-        Changeset(sectionInserts: [0], sectionCountsBefore: [1], sectionCountsAfter: [1]),
-        Changeset(
-            sectionMoves: [Changeset.Move(from: 0, to: 1), Changeset.Move(from: 1, to: 1)],
-            sectionCountsBefore: [1, 1], sectionCountsAfter: [1, 1]),
-        Changeset(
-            rowMoves: [Changeset.RowMove(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 3))],
-            sectionCountsBefore: [2], sectionCountsAfter: [2]),
-        Changeset(
-            rowDeletes: [RowPath(section: 0, row: 0), RowPath(section: 0, row: 0)], sectionCountsBefore: [2],
-            sectionCountsAfter: [0]),
-        Changeset(
-            rowUpdates: [Changeset.RowUpdate(from: RowPath(section: 0, row: -1), to: RowPath(section: 0, row: 0))],
-            sectionCountsBefore: [1], sectionCountsAfter: [1]),
-    ])
+    @Test(
+        "a changeset that breaks the contract cannot be staged",
+        arguments: [
+            Changeset(rowDeletes: [RowPath(section: 0, row: 5)], sectionCountsBefore: [2], sectionCountsAfter: [1]),
+            Changeset(rowDeletes: [RowPath(section: 1, row: 0)], sectionCountsBefore: [2], sectionCountsAfter: [1]),
+            Changeset(
+                sectionDeletes: [0], rowDeletes: [RowPath(section: 0, row: 0)], sectionCountsBefore: [1],
+                sectionCountsAfter: []),
+            Changeset(
+                sectionInserts: [0], rowInserts: [RowPath(section: 0, row: 0)], sectionCountsBefore: [],
+                sectionCountsAfter: [1]),
+            Changeset(sectionDeletes: [0, 0], sectionCountsBefore: [1, 1], sectionCountsAfter: []),
+            Changeset(sectionInserts: [0], sectionCountsBefore: [1], sectionCountsAfter: [1]),
+            Changeset(
+                sectionMoves: [Changeset.Move(from: 0, to: 1), Changeset.Move(from: 1, to: 1)],
+                sectionCountsBefore: [1, 1], sectionCountsAfter: [1, 1]),
+            Changeset(
+                rowMoves: [Changeset.RowMove(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 3))],
+                sectionCountsBefore: [2], sectionCountsAfter: [2]),
+            Changeset(
+                rowDeletes: [RowPath(section: 0, row: 0), RowPath(section: 0, row: 0)], sectionCountsBefore: [2],
+                sectionCountsAfter: [0]),
+            Changeset(
+                rowUpdates: [Changeset.RowUpdate(from: RowPath(section: 0, row: -1), to: RowPath(section: 0, row: 0))],
+                sectionCountsBefore: [1], sectionCountsAfter: [1])
+        ])
     func invalid(_ changeset: Changeset) {
         #expect(throws: FetchKitError.self) { try changeset.staged() }
     }

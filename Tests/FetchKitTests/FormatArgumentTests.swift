@@ -1,21 +1,24 @@
+import FetchKit
 import Foundation
 import Testing
-import FetchKit
 
 private typealias F = FormatFixture
 
 @Suite("Format parser: %@ %K %d %f substitutions")
 struct FormatArgumentTests {
     /// The explanation every refused `%K` argument's message ends with.
-    static let notAKeyPath = " (keys are names of letters, digits and '_' joined by dots; declare a "
+    static let notAKeyPath =
+        " (keys are names of letters, digits and '_' joined by dots; declare a "
         + "column named otherwise as an attribute with such a name and column:)"
 
     @Test func aKeyArgumentMayHoldAnAggregate() throws {
-        #expect(try FetchPredicate(format: "%K > 3", "todos.@sum.estimate")
-            == FetchPredicate(format: "todos.@sum.estimate > 3"))
+        #expect(
+            try FetchPredicate(format: "%K > 3", "todos.@sum.estimate")
+                == FetchPredicate(format: "todos.@sum.estimate > 3"))
         #expect(try FetchPredicate(format: "%K > 3", "todos.@COUNT") == FetchPredicate(format: "todos.@count > 3"))
-        #expect(try FetchPredicate(format: "category.%K > 3", "todos.@max.p")
-            == FetchPredicate(format: "category.todos.@max.p > 3"))
+        #expect(
+            try FetchPredicate(format: "category.%K > 3", "todos.@max.p")
+                == FetchPredicate(format: "category.todos.@max.p > 3"))
     }
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
     static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
@@ -55,12 +58,18 @@ struct FormatArgumentTests {
         ("%K.name == 1", ["category"], F.compare("category.name", .equal, 1)),
         ("%K.%K > %lu", ["category", "position", 1], F.compare("category.position", .greaterThan, 1)),
         ("ANY moods.%K == %@", ["name", "calm"], F.compare("moods.name", .equal, "calm", quantifier: .any)),
-        ("ANY %K.%K <= %lu", ["todos", "priority", 2], F.compare("todos.priority", .lessThanOrEqual, 2, quantifier: .any)),
+        (
+            "ANY %K.%K <= %lu", ["todos", "priority", 2],
+            F.compare("todos.priority", .lessThanOrEqual, 2, quantifier: .any)
+        ),
         ("title CONTAINS[n] %@", ["x"], F.compare("title", .contains, "x")),
         ("title ==[cdn] %@", ["x"], F.compare("title", .equal, "x", [.caseInsensitive, .diacriticInsensitive])),
         ("title BEGINSWITH[l] %@", ["x"], F.compare("title", .beginsWith, "x")),
         ("title LIKE[cl] %@", ["x*"], F.compare("title", .like, "x*", .caseInsensitive)),
-        ("%K.%K BEGINSWITH[c] 'A'", ["category", "name"], F.compare("category.name", .beginsWith, "A", .caseInsensitive)),
+        (
+            "%K.%K BEGINSWITH[c] 'A'", ["category", "name"],
+            F.compare("category.name", .beginsWith, "A", .caseInsensitive)
+        ),
         ("SELF.%K == 1", ["id"], F.compare("id", .equal, 1)),
         ("%K.%K > 1", ["category", "todos.@count"], F.compare(F.count("category.todos"), .greaterThan, .value(1))),
         ("a.%K.c == 1", ["b"], F.compare("a.b.c", .equal, 1)),
@@ -103,8 +112,10 @@ struct FormatArgumentTests {
         ("initial == %C", [0x1F389], F.compare("initial", .equal, "🎉")),
         ("a == '%@' AND b == %@", ["x"], .and([F.compare("a", .equal, "%@"), F.compare("b", .equal, "x")])),
         ("a == \"%d\" OR b == %d", [1], .or([F.compare("a", .equal, "%d"), F.compare("b", .equal, 1)])),
-        ("a == %@ AND b == %@ AND c == %@", [1, "two", 3.0],
-         .and([F.compare("a", .equal, 1), F.compare("b", .equal, "two"), F.compare("c", .equal, 3.0)])),
+        (
+            "a == %@ AND b == %@ AND c == %@", [1, "two", 3.0],
+            .and([F.compare("a", .equal, 1), F.compare("b", .equal, "two"), F.compare("c", .equal, 3.0)])
+        )
     ]
 
     @Test("each argument kind substitutes", arguments: substitutions)
@@ -116,9 +127,12 @@ struct FormatArgumentTests {
         let variadic = try FetchPredicate(format: "a == %@ AND b IN %@ AND %K > %d", "x", [1, 2], "c", 3)
         let array = try FetchPredicate(format: "a == %@ AND b IN %@ AND %K > %d", argumentArray: ["x", [1, 2], "c", 3])
         #expect(variadic == array)
-        #expect(variadic == .and([
-            F.compare("a", .equal, "x"), F.compare(F.key("b"), .in, .list([1, 2])), F.compare("c", .greaterThan, 3),
-        ]))
+        #expect(
+            variadic
+                == .and([
+                    F.compare("a", .equal, "x"), F.compare(F.key("b"), .in, .list([1, 2])),
+                    F.compare("c", .greaterThan, 3)
+                ]))
     }
 
     @Test func keyArgumentOffsetIsTheSpecifiers() throws {
@@ -152,8 +166,14 @@ struct FormatArgumentTests {
         ("a == 1", [1], "1 argument given, 0 used", nil),
         ("a == %@", [1, 2], "2 arguments given, 1 used", nil),
         ("a == '%@'", ["x"], "1 argument given, 0 used", nil),
-        ("%K == 1", ["name; DROP TABLE todo"], "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
-        ("%K == 1", ["x; DROP TABLE t"], "%K argument 'x; DROP TABLE t' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        (
+            "%K == 1", ["name; DROP TABLE todo"],
+            "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, 0
+        ),
+        (
+            "%K == 1", ["x; DROP TABLE t"],
+            "%K argument 'x; DROP TABLE t' is not a key path" + FormatArgumentTests.notAKeyPath, 0
+        ),
         ("a == 1 AND %K == 1", [""], "%K argument '' is not a key path" + FormatArgumentTests.notAKeyPath, 11),
         ("%K == 1", ["a..b"], "%K argument 'a..b' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["1abc"], "%K argument '1abc' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
@@ -163,7 +183,10 @@ struct FormatArgumentTests {
         ("a.%@ == 1", ["b"], "expected a key after '.'", 2),
         ("%K == 1", ["@count"], "%K argument '@count' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["todos.@sum"], "%K argument 'todos.@sum' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
-        ("%K == 1", ["todos.@allKeys.x"], "%K argument 'todos.@allKeys.x' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
+        (
+            "%K == 1", ["todos.@allKeys.x"],
+            "%K argument 'todos.@allKeys.x' is not a key path" + FormatArgumentTests.notAKeyPath, 0
+        ),
         ("%K == 1", ["na me"], "%K argument 'na me' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", ["\"name\""], "%K argument '\"name\"' is not a key path" + FormatArgumentTests.notAKeyPath, 0),
         ("%K == 1", [3], "%K needs a string argument, got an integer", 0),
@@ -183,7 +206,7 @@ struct FormatArgumentTests {
         ("a == %lf", [Date(timeIntervalSince1970: 0)], "%lf needs a number argument, got a date", 5),
         ("a BETWEEN %@", [[1]], "BETWEEN needs two values, got 1", 10),
         ("a BETWEEN %@", [3], "BETWEEN needs a list of two values, such as {1, 5}", 10),
-        ("a IN {%@}", [[1, 2]], "a list cannot contain a list", 6),
+        ("a IN {%@}", [[1, 2]], "a list cannot contain a list", 6)
     ]
 
     @Test("argument errors", arguments: argumentErrors)

@@ -1,5 +1,5 @@
-import Testing
 import FetchKit
+import Testing
 
 @Suite("Format parser: errors and their offsets")
 struct FormatErrorTests {
@@ -45,19 +45,37 @@ struct FormatErrorTests {
         ("flags & 4 == 4", "unsupported construct: the bitwise operator '&'", 6),
         ("a ^ 1 == 0", "unsupported construct: the bitwise operator '^'", 2),
         ("~a == 0", "unsupported construct: the bitwise operator '~'", 0),
-        ("tags[FIRST] == 'x'", "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4),
-        ("tags[SIZE] > 2", "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4),
-        ("info['key'] == 1", "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4),
+        (
+            "tags[FIRST] == 'x'",
+            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
+        ),
+        (
+            "tags[SIZE] > 2",
+            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
+        ),
+        (
+            "info['key'] == 1",
+            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
+        ),
         ("x isKindOfClass: %@", "unsupported construct: the custom selector 'isKindOfClass:'", 2),
         ("file UTI-CONFORMS-TO 'public.image'", "unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", 5),
         ("file UTI-EQUALS 'public.png'", "unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", 5),
         ("CAST(due, 'NSDate') > 1", "unsupported construct: CAST of anything but a number or a string constant", 5),
-        ("FUNCTION(a, 'b') == 1",
-         "unsupported construct: the function call FUNCTION(…) (FetchKit compiles no FUNCTION, TERNARY or other call)", 0),
-        ("TERNARY(a == 1, 2, 3) == 2",
-         "unsupported construct: the function call TERNARY(…) (FetchKit compiles no FUNCTION, TERNARY or other call)", 0),
-        ("a.@allKeys == 1",
-         "unsupported construct: the collection operator '@allKeys' (FetchKit has @count, @sum, @avg, @min and @max)", 2),
+        (
+            "FUNCTION(a, 'b') == 1",
+            "unsupported construct: the function call FUNCTION(…) (FetchKit compiles no FUNCTION, TERNARY or other call)",
+            0
+        ),
+        (
+            "TERNARY(a == 1, 2, 3) == 2",
+            "unsupported construct: the function call TERNARY(…) (FetchKit compiles no FUNCTION, TERNARY or other call)",
+            0
+        ),
+        (
+            "a.@allKeys == 1",
+            "unsupported construct: the collection operator '@allKeys' (FetchKit has @count, @sum, @avg, @min and @max)",
+            2
+        ),
         ("a b 1", "expected a comparison operator", 2),
         ("a == - ", "unexpected end of input", 7),
         ("a == 1 AND é == 2", "unexpected character U+00E9", 11),
@@ -80,7 +98,10 @@ struct FormatErrorTests {
         ("a. == 1", "expected a key after '.'", 3),
         ("a.@sum > 1", "@sum needs a key after it, as in a.@sum.estimate", 2),
         ("a.@ > 1", "expected a name after '@'", 2),
-        ("SUBQUERY(todos, $t, $t.done == YES) > 0", "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36),
+        (
+            "SUBQUERY(todos, $t, $t.done == YES) > 0",
+            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36
+        ),
         ("a ==[x] 'b'", "unknown option 'x' (expected c, d, n or l)", 5),
         ("a ==[cx] 'b'", "unknown option 'x' (expected c, d, n or l)", 6),
         ("a ==[] 'b'", "expected options such as c, d or cd", 5),
@@ -103,7 +124,7 @@ struct FormatErrorTests {
         ("a == CAST(b, 'NSDate')", "unsupported construct: CAST of anything but a number or a string constant", 10),
         ("a == CAST(1 'NSDate')", "expected ','", 12),
         ("a == CAST(1, NSDate)", "CAST needs a type name such as 'NSDate'", 13),
-        ("a == CAST(1, 'NSDate'", "expected ')'", 21),
+        ("a == CAST(1, 'NSDate'", "expected ')'", 21)
     ]
 
     @Test("syntax errors have an exact message and offset", arguments: syntaxErrors)

@@ -16,7 +16,7 @@ struct FormatEscapeTests {
         (#"name == "q\"uote\\d""#, F.compare("name", .equal, #"q"uote\d"#)),
         (#"name == '\é'"#, F.compare("name", .equal, #"\é"#)),
         (#"name == 'ends with \\'"#, F.compare("name", .equal, #"ends with \"#)),
-        (#"name == '\u00e9\q'"#, F.compare("name", .equal, #"é\q"#)),
+        (#"name == '\u00e9\q'"#, F.compare("name", .equal, #"é\q"#))
     ]
 
     @Test("escapes decode or stay as written, and round-trip through predicateFormat", arguments: cases)

@@ -20,42 +20,78 @@ struct FormatExpressionTests {
         ("(age) > 3", [], compare(key("age"), .greaterThan, .value(3))),
         ("((age)) > (3)", [], compare(key("age"), .greaterThan, .value(3))),
         ("%K IN (%@)", ["age", [1, 2]], compare(key("age"), .in, .list([1, 2]))),
-        ("(1 + 2) * 3 == 9", [],
-         compare(.arithmetic(.arithmetic(.value(1), .add, .value(2)), .multiply, .value(3)), .equal, .value(9))),
-        ("price * quantity > 100", [],
-         compare(.arithmetic(key("price"), .multiply, key("quantity")), .greaterThan, .value(100))),
-        ("a + b * c - d / e == 0", [],
-         compare(.arithmetic(.arithmetic(key("a"), .add, .arithmetic(key("b"), .multiply, key("c"))), .subtract,
-                             .arithmetic(key("d"), .divide, key("e"))), .equal, .value(0))),
+        (
+            "(1 + 2) * 3 == 9", [],
+            compare(.arithmetic(.arithmetic(.value(1), .add, .value(2)), .multiply, .value(3)), .equal, .value(9))
+        ),
+        (
+            "price * quantity > 100", [],
+            compare(.arithmetic(key("price"), .multiply, key("quantity")), .greaterThan, .value(100))
+        ),
+        (
+            "a + b * c - d / e == 0", [],
+            compare(
+                .arithmetic(
+                    .arithmetic(key("a"), .add, .arithmetic(key("b"), .multiply, key("c"))), .subtract,
+                    .arithmetic(key("d"), .divide, key("e"))), .equal, .value(0))
+        ),
         ("a -1 == b", [], compare(.arithmetic(key("a"), .subtract, .value(1)), .equal, key("b"))),
         ("a == -1", [], compare(key("a"), .equal, .value(-1))),
         ("-a > 2", [], compare(.arithmetic(.value(0), .subtract, key("a")), .greaterThan, .value(2))),
         ("a > - 2", [], compare(key("a"), .greaterThan, .arithmetic(.value(0), .subtract, .value(2)))),
         ("i BETWEEN {lo, hi}", [], compare(key("i"), .between, .elements([key("lo"), key("hi")]))),
-        ("$INPUT BETWEEN { $LOWER, $UPPER }", [],
-         compare(.variable("INPUT", offset: nil), .between,
-                 .elements([.variable("LOWER", offset: nil), .variable("UPPER", offset: nil)]))),
+        (
+            "$INPUT BETWEEN { $LOWER, $UPPER }", [],
+            compare(
+                .variable("INPUT", offset: nil), .between,
+                .elements([.variable("LOWER", offset: nil), .variable("UPPER", offset: nil)]))
+        ),
         ("!(y IN {x, y, 1})", [], .not(compare(key("y"), .in, .elements([key("x"), key("y"), .value(1)])))),
         ("x IN {1, 2}", [], compare(key("x"), .in, .list([1, 2]))),
         ("%@ IN tags", [5], compare(.value(5), .in, key("tags"))),
         ("'abc' BEGINSWITH name", [], compare(.value("abc"), .beginsWith, key("name"))),
-        ("todos.@sum.estimate > 10", [],
-         compare(.aggregate(.sum, collection: "todos", value: "estimate"), .greaterThan, .value(10))),
-        ("@avg.todos.priority > 2", [],
-         compare(.aggregate(.avg, collection: "todos", value: "priority"), .greaterThan, .value(2))),
-        ("category.todos.@MAX.due < %@", [Date(timeIntervalSince1970: 0)],
-         compare(.aggregate(.max, collection: "category.todos", value: "due"), .lessThan,
-                 .value(.date(Date(timeIntervalSince1970: 0))))),
+        (
+            "todos.@sum.estimate > 10", [],
+            compare(.aggregate(.sum, collection: "todos", value: "estimate"), .greaterThan, .value(10))
+        ),
+        (
+            "@avg.todos.priority > 2", [],
+            compare(.aggregate(.avg, collection: "todos", value: "priority"), .greaterThan, .value(2))
+        ),
+        (
+            "category.todos.@MAX.due < %@", [Date(timeIntervalSince1970: 0)],
+            compare(
+                .aggregate(.max, collection: "category.todos", value: "due"), .lessThan,
+                .value(.date(Date(timeIntervalSince1970: 0))))
+        ),
         ("%K.@min.p == 1", ["todos"], compare(.aggregate(.min, collection: "todos", value: "p"), .equal, .value(1))),
-        ("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0", [],
-         compare(.subquery(.init(collection: "todos", variable: "t", predicate: .and([
-             compare(key("$t.done"), .equal, .value(false)), compare(key("$t.priority"), .greaterThan, .value(2)),
-         ]))), .greaterThan, .value(0))),
-        ("SUBQUERY(todos, $t, SUBQUERY($t.tags, $g, $g == %@).@count > 0).@count == 1", [7],
-         compare(.subquery(.init(collection: "todos", variable: "t", predicate:
-             compare(.subquery(.init(collection: "$t.tags", variable: "g", predicate:
-                 compare(.variable("g", offset: nil), .equal, .value(7)))), .greaterThan, .value(0)))),
-                 .equal, .value(1))),
+        (
+            "SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0", [],
+            compare(
+                .subquery(
+                    .init(
+                        collection: "todos", variable: "t",
+                        predicate: .and([
+                            compare(key("$t.done"), .equal, .value(false)),
+                            compare(key("$t.priority"), .greaterThan, .value(2))
+                        ]))), .greaterThan, .value(0))
+        ),
+        (
+            "SUBQUERY(todos, $t, SUBQUERY($t.tags, $g, $g == %@).@count > 0).@count == 1", [7],
+            compare(
+                .subquery(
+                    .init(
+                        collection: "todos", variable: "t",
+                        predicate:
+                            compare(
+                                .subquery(
+                                    .init(
+                                        collection: "$t.tags", variable: "g",
+                                        predicate:
+                                            compare(.variable("g", offset: nil), .equal, .value(7)))), .greaterThan,
+                                .value(0)))),
+                .equal, .value(1))
+        )
     ]
 
     @Test("parses to the expected tree", arguments: 0..<trees.count)
@@ -83,7 +119,7 @@ struct FormatExpressionTests {
         ("a - -5 == 0", "a - -5 == 0"),
         ("i between {lo, $HI}", "i BETWEEN {lo, $HI}"),
         ("@sum.todos.estimate > 1", "todos.@sum.estimate > 1"),
-        ("subquery(todos, $t, $t.p > 1).@COUNT > 0", "SUBQUERY(todos, $t, $t.p > 1).@count > 0"),
+        ("subquery(todos, $t, $t.p > 1).@COUNT > 0", "SUBQUERY(todos, $t, $t.p > 1).@count > 0")
     ]
 
     @Test("renders canonically", arguments: renderings)
@@ -101,12 +137,14 @@ struct FormatExpressionTests {
         ("a ** 2 > 3", "unsupported construct: the power operator '**'", 2),
         ("todos.@sum > 3", "@sum needs a key after it, as in todos.@sum.estimate", 6),
         ("@avg.todos > 3", "@avg needs a to-many key path and a key, as in @avg.todos.estimate", 5),
-        ("SUBQUERY(todos, $t, $t.done == YES) > 0",
-         "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36),
+        (
+            "SUBQUERY(todos, $t, $t.done == YES) > 0",
+            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36
+        ),
         ("SUBQUERY(todos $t, x == 1).@count > 0", "expected ','", 15),
         ("SUBQUERY(todos, $t, $t.done == YES.@count > 0", "unexpected '.'", 34),
         ("SUBQUERY(1, $t, x == 1).@count > 0", "expected a key after 'SUBQUERY('", 9),
-        ("a IN {1, {2}}", "a list cannot contain a list", 9),
+        ("a IN {1, {2}}", "a list cannot contain a list", 9)
     ]
 
     @Test("malformed expressions fail with a message and offset", arguments: errors)
@@ -120,8 +158,10 @@ struct FormatExpressionTests {
         let template = try FetchPredicate(
             format: "SUBQUERY(todos, $t, $t.priority > $MIN AND $t == $T).@count > 0 AND $X BETWEEN {$LO, 5}")
         let predicate = try template.substituting(["MIN": 2, "T": 4, "X": 3, "LO": 1, "t": 99])
-        #expect(predicate == (try FetchPredicate(
-            format: "SUBQUERY(todos, $t, $t.priority > 2 AND $t == 4).@count > 0 AND 3 BETWEEN {1, 5}")))
+        #expect(
+            predicate
+                == (try FetchPredicate(
+                    format: "SUBQUERY(todos, $t, $t.priority > 2 AND $t == 4).@count > 0 AND 3 BETWEEN {1, 5}")))
         // The list of substituted variables became a list of constants, and the comparison folds.
         let validated = try FetchPredicate(format: "$X BETWEEN {$LO, $HI}")
             .substituting(["X": 3, "LO": 1, "HI": 5]).validated(for: Fixtures.todo, in: Fixtures.schema)

@@ -1,7 +1,7 @@
-import Foundation
-import FetchKitTesting
-import Testing
 import FetchKit
+import FetchKitTesting
+import Foundation
+import Testing
 
 private typealias F = FormatFixture
 
@@ -55,7 +55,8 @@ struct FormatHostileInputTests {
     /// The deepest tree the parser accepts (each group adds an OR and an AND) can be compared, hashed,
     /// rendered, substituted and freed on a thread with a 512 KB stack, the smallest common default.
     @Test func deepestPredicateIsSafeOnASmallStack() async throws {
-        let format = String(repeating: "(a == 1 OR b == $B AND ", count: 100) + "a == 1"
+        let format =
+            String(repeating: "(a == 1 OR b == $B AND ", count: 100) + "a == 1"
             + String(repeating: ")", count: 100)
         let worked = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let thread = Thread {
@@ -63,8 +64,9 @@ struct FormatHostileInputTests {
                     let predicate = try FetchPredicate(format: format)
                     let copy = try FetchPredicate(format: predicate.predicateFormat)
                     let substituted = try predicate.substituting(["B": 2])
-                    continuation.resume(returning: predicate == copy && predicate.hashValue == copy.hashValue
-                        && substituted != predicate)
+                    continuation.resume(
+                        returning: predicate == copy && predicate.hashValue == copy.hashValue
+                            && substituted != predicate)
                 } catch {
                     continuation.resume(returning: false)
                 }
@@ -144,7 +146,7 @@ struct FormatHostileInputTests {
         ("((a == 1)", "expected ')'", 9),
         ("(a == 1))", "unexpected ')'", 8),
         ("\u{0}", "unexpected character U+0000", 0),
-        ("a == 1\u{0}", "unexpected character U+0000", 6),
+        ("a == 1\u{0}", "unexpected character U+0000", 6)
     ]
 
     @Test("malformed input is rejected with an offset", arguments: malformed)
@@ -155,8 +157,9 @@ struct FormatHostileInputTests {
     }
 
     @Test func keyArgumentCannotInjectSQL() {
-        #expect(throws: FetchKitError.invalidPredicate(
-            "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, offset: 0)
+        #expect(
+            throws: FetchKitError.invalidPredicate(
+                "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, offset: 0)
         ) {
             try FetchPredicate(format: "%K == %@", "name; DROP TABLE todo", "x")
         }
@@ -169,7 +172,7 @@ struct FormatHostileInputTests {
             "a", "b.c", "#in", "SELF", "todos.@count", "ANY", "ALL", "NONE", "==", "!=", "<", ">=", "IN", "BETWEEN",
             "BEGINSWITH[c]", "LIKE", "CONTAINS[cd]", "AND", "OR", "NOT", "&&", "||", "!", "(", ")", "{", "}", ",",
             "1", "-2.5", "0x1F", "'s'", "\"q\\\"\"", "NULL", "TRUE", "NO", "TRUEPREDICATE", "$V", "%@", "%K", "%d",
-            "%%", "'", "\\", "@", "#", "[", "]", ".", "é", "CAST(0, 'NSDate')",
+            "%%", "'", "\\", "@", "#", "[", "]", ".", "é", "CAST(0, 'NSDate')"
         ]
         var generator = FormatFuzzRandom(seed: 0x5EED)
         var parsed = 0

@@ -1,6 +1,6 @@
+import FetchKit
 import Foundation
 import Testing
-import FetchKit
 
 private typealias F = FormatFixture
 
@@ -32,7 +32,7 @@ struct FormatParserTests {
         ("t LIKE '*a?b*'", F.compare("t", .like, "*a?b*")),
         ("t like 'a'", F.compare("t", .like, "a")),
         ("t MATCHES '^a.*$'", F.compare("t", .matches, "^a.*$")),
-        ("t matches 'x'", F.compare("t", .matches, "x")),
+        ("t matches 'x'", F.compare("t", .matches, "x"))
     ]
 
     @Test("operators and their synonyms", arguments: operators)
@@ -58,7 +58,7 @@ struct FormatParserTests {
         ("t >=[cd] 'x'", F.compare("t", .greaterThanOrEqual, "x", [.caseInsensitive, .diacriticInsensitive])),
         ("t IN[c] {'a', 'b'}", F.compare(F.key("t"), .in, .list(["a", "b"]), .caseInsensitive)),
         ("t ENDSWITH [c] 'x'", F.compare("t", .endsWith, "x", .caseInsensitive)),
-        ("t ==[ c ] 'x'", F.compare("t", .equal, "x", .caseInsensitive)),
+        ("t ==[ c ] 'x'", F.compare("t", .equal, "x", .caseInsensitive))
     ]
 
     @Test("string options [c] [d] [cd]", arguments: options)
@@ -123,7 +123,7 @@ struct FormatParserTests {
         ("n == CAST('inf', 'NSNumber')", F.compare("n", .equal, .double(.infinity))),
         ("n == CAST('42', 'NSNumber')", F.compare("n", .equal, 42)),
         ("b == CAST('00ff10', 'NSData')", F.compare("b", .equal, .blob(Data([0, 255, 16])))),
-        ("t == CAST(12, 'NSString')", F.compare("t", .equal, "12")),
+        ("t == CAST(12, 'NSString')", F.compare("t", .equal, "12"))
     ]
 
     @Test("literals", arguments: literals)
@@ -163,7 +163,7 @@ struct FormatParserTests {
         ("a == $X", F.compare(F.key("a"), .equal, F.variable("X"))),
         ("a BETWEEN $RANGE", F.compare(F.key("a"), .between, F.variable("RANGE"))),
         ("$X == a", F.compare(F.variable("X"), .equal, F.key("a"))),
-        ("  a\t==\n1  ", F.compare("a", .equal, 1)),
+        ("  a\t==\n1  ", F.compare("a", .equal, 1))
     ]
 
     @Test("key paths, SELF, @count, quantifiers, operand order", arguments: operands)
@@ -201,7 +201,7 @@ struct FormatParserTests {
         ("TRUEPREDICATE AND a == 1", .and([.constant(true), F.isOne("a")])),
         ("NOT TRUEPREDICATE", .not(.constant(true))),
         ("FALSEPREDICATE OR NOT FALSEPREDICATE", .or([.constant(false), .not(.constant(false))])),
-        ("NOT ANY todos.done == NO", .not(F.compare("todos.done", .equal, false, quantifier: .any))),
+        ("NOT ANY todos.done == NO", .not(F.compare("todos.done", .equal, false, quantifier: .any)))
     ]
 
     @Test("AND OR NOT, precedence and parentheses", arguments: logic)
@@ -220,7 +220,7 @@ struct FormatParserTests {
         ("'é' == name", 8),
         ("'😀' == name", 10),
         ("ANY todos.@count > 2", 4),
-        ("SELF.name == 1", 5),
+        ("SELF.name == 1", 5)
     ]
 
     @Test("the UTF-8 offset of a key path is recorded", arguments: keyOffsets)

@@ -1,12 +1,13 @@
+import FetchKit
 import Foundation
 import Testing
-import FetchKit
 
 private typealias F = FormatFixture
 
 @Suite("Format parser: predicateFormat round trips")
 struct FormatRoundTripTests {
-    static let parsedFormats: [String] = (FormatParserTests.operators + FormatParserTests.options
+    static let parsedFormats: [String] =
+        (FormatParserTests.operators + FormatParserTests.options
         + FormatParserTests.literals + FormatParserTests.operands + FormatParserTests.logic).map(\.0)
 
     @Test("every valid format string round-trips", arguments: parsedFormats)
@@ -52,7 +53,7 @@ struct FormatRoundTripTests {
         ("a == 1e3", "a == 1000.0"),
         ("a == 0x10", "a == 16"),
         ("d == CAST(0, 'NSDate')", "d == CAST(0.0, \"NSDate\")"),
-        ("b == CAST('0A', 'NSData')", "b == CAST(\"0a\", \"NSData\")"),
+        ("b == CAST('0A', 'NSData')", "b == CAST(\"0a\", \"NSData\")")
     ]
 
     @Test("canonical renderings", arguments: renderings)
@@ -88,7 +89,7 @@ struct FormatRoundTripTests {
         .and([.or([F.isOne("a"), F.isOne("b")]), .or([F.isOne("c"), F.isOne("d")])]),
         .or([.and([F.isOne("a"), F.isOne("b")]), .not(.and([F.isOne("c"), F.isOne("d")]))]),
         .not(.not(.constant(false))),
-        .not(.or([.constant(true), .not(F.isOne("a"))])),
+        .not(.or([.constant(true), .not(F.isOne("a"))]))
     ]
 
     @Test("built predicates round-trip", arguments: built)
@@ -100,7 +101,7 @@ struct FormatRoundTripTests {
     func operatorRoundTrip(op: FetchPredicate.Operator) throws {
         let rhs: FetchPredicate.Operand = op == .between || op == .in ? .list(["a", "b"]) : .value("a")
         let optionSets: [FetchPredicate.StringOptions] = [
-            [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+            [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]
         ]
         let quantifiers: [FetchPredicate.Quantifier] = [.one, .any, .all, .none]
         for options in optionSets {
@@ -132,7 +133,9 @@ struct FormatRoundTripTests {
             guard random.next() % 8 != 0 else { return .constant(random.next() % 2 == 0) }
             let operators = FetchPredicate.Operator.allCases
             let op = operators[Int(random.next() % UInt64(operators.count))]
-            let rhs: FetchPredicate.Operand = op == .between ? .list([randomValue(&random), randomValue(&random)])
+            let rhs: FetchPredicate.Operand =
+                op == .between
+                ? .list([randomValue(&random), randomValue(&random)])
                 : randomOperand(&random)
             let quantifiers: [FetchPredicate.Quantifier] = [.one, .any, .all, .none]
             return F.compare(

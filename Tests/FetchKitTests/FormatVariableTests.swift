@@ -1,5 +1,5 @@
-import Testing
 import FetchKit
+import Testing
 
 private typealias F = FormatFixture
 
@@ -15,12 +15,18 @@ struct FormatVariableTests {
         ("$X == $Y", ["X": 1, "Y": 2], F.compare(.value(1), .equal, .value(2))),
         ("a == $in", ["in": true], F.compare("a", .equal, true)),
         ("a == $x OR a == $X", ["x": 1, "X": 2], .or([F.compare("a", .equal, 1), F.compare("a", .equal, 2)])),
-        ("NOT (a == $A AND (b == $B OR ANY c.d == $C))", ["A": 1, "B": 2, "C": 3],
-         .not(.and([F.compare("a", .equal, 1), .or([
-             F.compare("b", .equal, 2), F.compare("c.d", .equal, 3, quantifier: .any),
-         ])]))),
+        (
+            "NOT (a == $A AND (b == $B OR ANY c.d == $C))", ["A": 1, "B": 2, "C": 3],
+            .not(
+                .and([
+                    F.compare("a", .equal, 1),
+                    .or([
+                        F.compare("b", .equal, 2), F.compare("c.d", .equal, 3, quantifier: .any)
+                    ])
+                ]))
+        ),
         ("a == 1", [:], F.compare("a", .equal, 1)),
-        ("TRUEPREDICATE", ["X": 1], .constant(true)),
+        ("TRUEPREDICATE", ["X": 1], .constant(true))
     ]
 
     @Test("substituting replaces every variable", arguments: substitutions)
@@ -41,7 +47,7 @@ struct FormatVariableTests {
         ("a == $x", ["X": 1], "$x has no value", 5),
         ("NOT (b == 1 OR $Z == 2)", [:], "$Z has no value", 15),
         ("a BETWEEN $R", ["R": 3], "BETWEEN needs a list of two values for $R", 10),
-        ("a BETWEEN $R", ["R": [1, 2, 3]], "BETWEEN needs a list of two values for $R", 10),
+        ("a BETWEEN $R", ["R": [1, 2, 3]], "BETWEEN needs a list of two values for $R", 10)
     ]
 
     @Test("a missing variable is reported where it is", arguments: errors)

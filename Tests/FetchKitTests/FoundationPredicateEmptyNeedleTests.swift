@@ -9,7 +9,9 @@ import Testing
 struct FoundationPredicateEmptyNeedleTests {
     typealias Todo = Fixtures.TodoRecord
 
-    static func comparison(_ lhs: String, _ op: FetchPredicate.Operator, _ rhs: FetchPredicate.Operand) -> FetchPredicate {
+    static func comparison(_ lhs: String, _ op: FetchPredicate.Operator, _ rhs: FetchPredicate.Operand)
+        -> FetchPredicate
+    {
         .comparison(.init(.key(.init(lhs)), op, rhs))
     }
 
@@ -22,15 +24,21 @@ struct FoundationPredicateEmptyNeedleTests {
     }
 
     @Test func anotherConstantIsAPlainComparison() throws {
-        #expect(try FetchPredicate(#Predicate<Todo> { $0.title.contains("a") }) == Self.comparison("title", .contains, .value("a")))
+        #expect(
+            try FetchPredicate(#Predicate<Todo> { $0.title.contains("a") })
+                == Self.comparison("title", .contains, .value("a")))
     }
 
     @Test func aKeyPathNeedleMayBeEmpty() throws {
         let translated = try FetchPredicate(#Predicate<Todo> { $0.title.contains($0.notes!) })
-        #expect(translated == .or([
-            Self.comparison("title", .contains, .key("notes")),
-            .and([Self.comparison("notes", .equal, .value("")), Self.comparison("title", .notEqual, .value(.null))]),
-        ]))
+        #expect(
+            translated
+                == .or([
+                    Self.comparison("title", .contains, .key("notes")),
+                    .and([
+                        Self.comparison("notes", .equal, .value("")), Self.comparison("title", .notEqual, .value(.null))
+                    ])
+                ]))
     }
 
     @Test func formatStringsKeepNSPredicatesMeaning() throws {

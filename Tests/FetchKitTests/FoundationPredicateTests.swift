@@ -60,8 +60,9 @@ private func expectUnsupported(
         Issue.record("expected \(construct) to be unsupported, got \(predicate)", sourceLocation: sourceLocation)
     } catch let error as FetchKitError where error.code == .unsupported {
         let message = error.message
-        #expect(message.hasPrefix("#Predicate construct PredicateExpressions.\(construct)<"),
-                "\(message)", sourceLocation: sourceLocation)
+        #expect(
+            message.hasPrefix("#Predicate construct PredicateExpressions.\(construct)<"),
+            "\(message)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected .unsupported, got \(error)", sourceLocation: sourceLocation)
     }
@@ -119,14 +120,18 @@ private func expectUnsupported(
         let both = try FetchPredicate(#Predicate<Todo> { !$0.done && $0.priority > 2 })
         #expect(both == .and([.not(key("done", .equal, true)), key("priority", .greaterThan, 2)]))
         let three = try FetchPredicate(#Predicate<Todo> { $0.priority > 1 && $0.priority < 5 && $0.notes != nil })
-        #expect(three == .and([
-            key("priority", .greaterThan, 1), key("priority", .lessThan, 5), key("notes", .notEqual, .null),
-        ]))
+        #expect(
+            three
+                == .and([
+                    key("priority", .greaterThan, 1), key("priority", .lessThan, 5), key("notes", .notEqual, .null)
+                ]))
         let mixed = try FetchPredicate(#Predicate<Todo> { $0.priority > 2 && $0.done || $0.priority <= 1 || $0.done })
-        #expect(mixed == .or([
-            .and([key("priority", .greaterThan, 2), key("done", .equal, true)]),
-            key("priority", .lessThanOrEqual, 1), key("done", .equal, true),
-        ]))
+        #expect(
+            mixed
+                == .or([
+                    .and([key("priority", .greaterThan, 2), key("done", .equal, true)]),
+                    key("priority", .lessThanOrEqual, 1), key("done", .equal, true)
+                ]))
         let negated = try FetchPredicate(#Predicate<Todo> { !($0.priority > 2 || $0.done) })
         #expect(negated == .not(.or([key("priority", .greaterThan, 2), key("done", .equal, true)])))
     }

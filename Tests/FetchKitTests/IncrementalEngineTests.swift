@@ -12,10 +12,12 @@ struct IncrementalEngineTests {
     static let sections: [Value] = [.null, .text("A"), .text("B"), .text("C"), .text("D")]
 
     static func row(_ id: Int64, _ random: inout SeededRandom) -> Row {
-        Row(layout: layout, values: [
-            .integer(id), sections[random.int(0..<sections.count)],
-            random.int(0..<6) == 0 ? .null : .integer(Int64(random.int(0..<40))), .integer(Int64(random.int(0..<3))),
-        ])
+        Row(
+            layout: layout,
+            values: [
+                .integer(id), sections[random.int(0..<sections.count)],
+                random.int(0..<6) == 0 ? .null : .integer(Int64(random.int(0..<40))), .integer(Int64(random.int(0..<3)))
+            ])
     }
 
     /// The first `limit` rows of `table` in `order`, as a snapshot.
@@ -61,14 +63,18 @@ struct IncrementalEngineTests {
             var editor = try #require(ResultsSnapshotEditor(current, sectionKey: "section"))
             let stored = editor.entries
             #expect(stored.storedCount - stored.count <= stored.count / 2 + 1_024, "step \(step): storage compacted")
-            let freshRows = fresh.map { ResultsSnapshotEditor<Row>.FreshRow(row: $0, object: $0, sortKey: order.key($0)) }
+            let freshRows = fresh.map {
+                ResultsSnapshotEditor<Row>.FreshRow(row: $0, object: $0, sortKey: order.key($0))
+            }
             var pending: ResultsSnapshotEditor<Row>.PendingChange
             do {
                 pending = try editor.apply(removing: named, inserting: freshRows, limit: limit, old: current)
             } catch {
                 let rows = current.fetchedObjects.map { $0.values.map(\.description).joined(separator: "|") }
                 let freshRows = fresh.map { $0.values.map(\.description).joined(separator: "|") }
-                Issue.record("step \(step): \(error); sections \(current.sectionNames) \(current.sectionCounts); rows \(rows); fresh \(freshRows); named \(named)")
+                Issue.record(
+                    "step \(step): \(error); sections \(current.sectionNames) \(current.sectionCounts); rows \(rows); fresh \(freshRows); named \(named)"
+                )
                 return
             }
             if pending.missing > 0, let boundary = pending.boundary {
@@ -78,7 +84,8 @@ struct IncrementalEngineTests {
                 try editor.refill(&pending, with: after.map { .init(row: $0, object: $0, sortKey: order.key($0)) })
             }
             let next = editor.snapshot()
-            let changeset = try LocalChangeset.make(from: current, to: next, items: try editor.items(of: pending, old: current))
+            let changeset = try LocalChangeset.make(
+                from: current, to: next, items: try editor.items(of: pending, old: current))
             let context = "seed \(seed), step \(step), named \(named.sorted { $0.description < $1.description })"
             #expect(next.fetchedObjects == expected.fetchedObjects, "\(context)")
             #expect(next.sections.map(\.name) == expected.sections.map(\.name), "\(context)")
@@ -103,7 +110,9 @@ struct IncrementalEngineTests {
     /// update every time: the handles a change records belong to the storage its snapshot ends up with.
     @Test func updatesStayExactAcrossCompactions() throws {
         let order = SortKeyOrder(components: [.init(column: "score")], primaryKey: "id")
-        let rows = (0..<20).map { Row(layout: Self.layout, values: [.integer(Int64($0)), .null, .integer(Int64($0)), .integer(0)]) }
+        let rows = (0..<20).map {
+            Row(layout: Self.layout, values: [.integer(Int64($0)), .null, .integer(Int64($0)), .integer(0)])
+        }
         var current = ResultsSnapshot(rows: rows, objects: rows, primaryKey: "id", sectionKey: nil, order: order)
         var compactions = 0
         for step in 1...2_500 {
@@ -112,16 +121,21 @@ struct IncrementalEngineTests {
             var editor = try #require(ResultsSnapshotEditor(current, sectionKey: nil))
             if editor.entries.storedCount < current.entries.storedCount { compactions += 1 }
             let pending = try editor.apply(
-                removing: [.integer(id)], inserting: [.init(row: updated, object: updated, sortKey: order.key(updated))],
+                removing: [.integer(id)],
+                inserting: [.init(row: updated, object: updated, sortKey: order.key(updated))],
                 limit: nil, old: current)
             let items = try editor.items(of: pending, old: current)
             let next = editor.snapshot()
             let changeset = try LocalChangeset.make(from: current, to: next, items: items)
-            #expect(changeset.rowUpdates == [.init(from: RowPath(section: 0, row: Int(id)), to: RowPath(section: 0, row: Int(id)))],
-                    "step \(step)")
+            #expect(
+                changeset.rowUpdates == [
+                    .init(from: RowPath(section: 0, row: Int(id)), to: RowPath(section: 0, row: Int(id)))
+                ],
+                "step \(step)")
             #expect(changeset.changeCount == 1, "step \(step)")
             try ResultsOracle.check(
-                ResultsUpdate(previous: current, snapshot: next, changeset: changeset, transactionID: nil), primaryKey: "id")
+                ResultsUpdate(previous: current, snapshot: next, changeset: changeset, transactionID: nil),
+                primaryKey: "id")
             current = next
         }
         #expect(compactions >= 2)
@@ -130,17 +144,21 @@ struct IncrementalEngineTests {
     /// Moving one row of 10,000 is one move, and nothing else is reported.
     @Test func oneMovedRowIsOneMove() throws {
         let order = SortKeyOrder(components: [.init(column: "score")], primaryKey: "id")
-        let rows = (0..<10_000).map { Row(layout: Self.layout, values: [.integer(Int64($0)), .null, .integer(Int64($0)), .integer(0)]) }
+        let rows = (0..<10_000).map {
+            Row(layout: Self.layout, values: [.integer(Int64($0)), .null, .integer(Int64($0)), .integer(0)])
+        }
         let old = ResultsSnapshot(rows: rows, objects: rows, primaryKey: "id", sectionKey: nil, order: order)
         var editor = try #require(ResultsSnapshotEditor(old, sectionKey: nil))
         let moved = Row(layout: Self.layout, values: [.integer(10), .null, .integer(20_000), .integer(0)])
         let pending = try editor.apply(
             removing: [.integer(10)], inserting: [.init(row: moved, object: moved, sortKey: order.key(moved))],
             limit: nil, old: old)
-        let changeset = try LocalChangeset.make(from: old, to: editor.snapshot(), items: try editor.items(of: pending, old: old))
-        #expect(changeset.rowMoves == [
-            .init(from: RowPath(section: 0, row: 10), to: RowPath(section: 0, row: 9_999), isUpdated: true),
-        ])
+        let changeset = try LocalChangeset.make(
+            from: old, to: editor.snapshot(), items: try editor.items(of: pending, old: old))
+        #expect(
+            changeset.rowMoves == [
+                .init(from: RowPath(section: 0, row: 10), to: RowPath(section: 0, row: 9_999), isUpdated: true)
+            ])
         #expect(changeset.changeCount == 1)
     }
 }

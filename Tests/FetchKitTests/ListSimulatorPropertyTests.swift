@@ -52,9 +52,12 @@ import Testing
             ("section deletes", !changeset.sectionDeletes.isEmpty),
             ("section inserts", !changeset.sectionInserts.isEmpty),
             ("section moves", !changeset.sectionMoves.isEmpty),
-            ("section moves with rows leaving", changeset.sectionMoves.contains { move in
-                changeset.rowMoves.contains { $0.from.section == move.from }
-            }),
+            (
+                "section moves with rows leaving",
+                changeset.sectionMoves.contains { move in
+                    changeset.rowMoves.contains { $0.from.section == move.from }
+                }
+            ),
             ("row deletes", !changeset.rowDeletes.isEmpty),
             ("row inserts", !changeset.rowInserts.isEmpty),
             ("moves within a section", changeset.rowMoves.contains { $0.from.section == $0.to.section }),
@@ -62,7 +65,7 @@ import Testing
             ("updated moves", changeset.rowMoves.contains(where: \.isUpdated)),
             ("updates in place", changeset.rowUpdates.contains { $0.from == $0.to }),
             ("updates with shifted paths", changeset.rowUpdates.contains { $0.from != $0.to }),
-            ("empty batches", changeset.isEmpty),
+            ("empty batches", changeset.isEmpty)
         ]
     }
 
@@ -107,7 +110,8 @@ import Testing
         }
         sections.removeAll { _ in Int.random(in: 0..<6, using: &random) == 0 }
         // Often one section keeps its rows in order (rows may leave it) and then moves: a section move.
-        let reordered = sections.count > 1 && Int.random(in: 0..<2, using: &random) == 0
+        let reordered =
+            sections.count > 1 && Int.random(in: 0..<2, using: &random) == 0
             ? Int.random(in: 0..<sections.count, using: &random) : nil
         for section in sections.indices {
             let calm = section == reordered

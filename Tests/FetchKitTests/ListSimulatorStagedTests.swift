@@ -10,11 +10,11 @@ import Testing
     /// Every kind of stage: an update, a row delete, a section delete, insert and move, a row insert and a move.
     let old: Sections = [
         (section: "A", rows: ["a", "b"]), (section: "B", rows: ["c"]),
-        (section: "C", rows: ["d", "e"]), (section: "D", rows: ["f"]),
+        (section: "C", rows: ["d", "e"]), (section: "D", rows: ["f"])
     ]
     let new: Sections = [
         (section: "C", rows: ["d"]), (section: "X", rows: ["x"]),
-        (section: "A", rows: ["b", "g"]), (section: "D", rows: ["f", "e"]),
+        (section: "A", rows: ["b", "g"]), (section: "D", rows: ["f", "e"])
     ]
     var whole: Changeset {
         Changeset(

@@ -50,7 +50,7 @@ import Testing
             Case.batch(old, [["d", "c", "b", "a"]]) {
                 $0.rowMoves = [
                     .init(from: p(0, 3), to: p(0, 0)), .init(from: p(0, 2), to: p(0, 1)),
-                    .init(from: p(0, 1), to: p(0, 2)),
+                    .init(from: p(0, 1), to: p(0, 2))
                 ]
             }, old, [["d", "c", "b", "a"]])
     }
@@ -63,7 +63,7 @@ import Testing
             Case.batch(old, new) {
                 $0.rowMoves = [
                     .init(from: p(0, 3), to: p(0, 0)), .init(from: p(0, 4), to: p(0, 1)),
-                    .init(from: p(0, 2), to: p(0, 2)),
+                    .init(from: p(0, 2), to: p(0, 2))
                 ]
             }, old, new)
     }
@@ -102,10 +102,12 @@ import Testing
             var version: Int
         }
         let old = [[Item(id: "a", version: 0), Item(id: "b", version: 0), Item(id: "c", version: 0)]]
-        let new = [[
-            Item(id: "x", version: 0), Item(id: "y", version: 0), Item(id: "a", version: 0),
-            Item(id: "c", version: 1),
-        ]]
+        let new = [
+            [
+                Item(id: "x", version: 0), Item(id: "y", version: 0), Item(id: "a", version: 0),
+                Item(id: "c", version: 1)
+            ]
+        ]
         let batch = Case.batch(old, new) {
             $0.rowDeletes = [p(0, 1)]
             $0.rowInserts = [p(0, 0), p(0, 1)]
@@ -117,11 +119,11 @@ import Testing
     @Test func sectionChangesWithRowChangesInSurvivingSections() throws {
         let old: SimulatorCase.Sections = [
             (section: "A", rows: ["a", "b"]), (section: "B", rows: ["c"]),
-            (section: "C", rows: ["d", "e"]), (section: "D", rows: ["f"]),
+            (section: "C", rows: ["d", "e"]), (section: "D", rows: ["f"])
         ]
         let new: SimulatorCase.Sections = [
             (section: "C", rows: ["d"]), (section: "X", rows: ["x"]),
-            (section: "A", rows: ["b", "g"]), (section: "D", rows: ["f", "e"]),
+            (section: "A", rows: ["b", "g"]), (section: "D", rows: ["f", "e"])
         ]
         let batch = Changeset(
             sectionDeletes: [1], sectionInserts: [1], sectionMoves: [.init(from: 2, to: 0)],

@@ -203,7 +203,7 @@ enum SimulatorCase {
                 Case.batch(old, old) {
                     $0.rowUpdates = [.init(from: p(0, 2), to: p(0, 2)), .init(from: p(0, 2), to: p(0, 2))]
                 }, old, .rowConflict(.updatedTwice, p(0, 2)), "reload the same index path [0, 2] twice"
-            ),
+            )
         ]
         for (changeset, new, expected, text) in cases {
             let violation = try #require(Case.violation(changeset, old, new), "\(expected)")

@@ -16,7 +16,7 @@ private struct Everything: Record, Equatable {
             Attribute("uuid", .text), Attribute("mood", .text),
             Attribute("maybeInt", .integer, optional: true), Attribute("maybeText", .text, optional: true),
             Attribute("maybeDate", .date, optional: true), Attribute("maybeData", .binary, optional: true),
-            Attribute("maybeUUID", .text, optional: true), Attribute("maybeMood", .text, optional: true),
+            Attribute("maybeUUID", .text, optional: true), Attribute("maybeMood", .text, optional: true)
         ])
 
     var key: String
@@ -72,7 +72,10 @@ private struct Renamed: Record, Equatable {
 
 /// A record with a property that is not an attribute value.
 private struct WithNested: Record {
-    struct Point: Codable { var x: Int; var y: Int }
+    struct Point: Codable {
+        var x: Int
+        var y: Int
+    }
     static let entity = Entity("WithNested", attributes: [Attribute("point", .text)])
     var id: Int64?
     var point: Point
@@ -106,7 +109,7 @@ private struct Branching: Record, Equatable {
         "Branching",
         attributes: [
             Attribute("kind", .text), Attribute("number", .integer, optional: true),
-            Attribute("text", .text, optional: true),
+            Attribute("text", .text, optional: true)
         ])
 
     enum CodingKeys: String, CodingKey { case id, kind, number, text }
@@ -209,10 +212,11 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
         let todo = Fixtures.TodoRecord(id: nil, title: "Buy milk", priority: 2)
         let row = try RecordCoding.encode(todo)
         #expect(row.names == Fixtures.todo.attributes.map(\.name))
-        #expect(row == [
-            "id": .null, "title": "Buy milk", "notes": .null, "priority": 2, "ordering": .null,
-            "done": false, "due": .null, "attachment": .null, "categoryID": .null,
-        ])
+        #expect(
+            row == [
+                "id": .null, "title": "Buy milk", "notes": .null, "priority": 2, "ordering": .null,
+                "done": false, "due": .null, "attachment": .null, "categoryID": .null
+            ])
     }
 
     @Test func everyTypeRoundTripsAtItsExtremes() throws {
@@ -273,8 +277,10 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
     }
 
     @Test func integerAndBoolColumnsConvertToTheirAttributeTypes() throws {
-        let row: Row = ["id": 3, "title": "t", "priority": .double(2), "ordering": 4, "done": 1,
-                        "due": .integer(1_000_001)]
+        let row: Row = [
+            "id": 3, "title": "t", "priority": .double(2), "ordering": 4, "done": 1,
+            "due": .integer(1_000_001)
+        ]
         let todo = try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
         #expect(todo.priority == 2)
         #expect(todo.ordering == 4.0)
@@ -294,9 +300,11 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
 
     @Test func missingColumnForNonOptionalPropertyThrows() {
         let row: Row = ["id": 1, "priority": 1, "done": false]
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "Todo", detail: "'title' expected String, but the row has no column 'title'"
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "Todo", detail: "'title' expected String, but the row has no column 'title'"
+            )
+        ) {
             try RecordCoding.decode(Fixtures.TodoRecord.self, from: row)
         }
     }
@@ -324,14 +332,18 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
     @Test func integersThatDoNotFitThrow() throws {
         var row = try RecordCoding.encode(Everything.sample("x"))
         row.set("int32", to: .integer(Int64(Int32.max) + 1))
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "Everything", detail: "'int32' expected Int32, found 2147483648"
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "Everything", detail: "'int32' expected Int32, found 2147483648"
+            )
+        ) {
             try RecordCoding.decode(Everything.self, from: row)
         }
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "WithUnsigned", detail: "'count' value 18446744073709551615 does not fit a 64-bit integer"
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "WithUnsigned", detail: "'count' value 18446744073709551615 does not fit a 64-bit integer"
+            )
+        ) {
             try RecordCoding.encode(WithUnsigned(id: 1, count: .max))
         }
         let unsigned = try RecordCoding.decode(WithUnsigned.self, from: ["id": 1, "count": 5] as Row)
@@ -370,9 +382,11 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
             var id: Int64?
             var priority: String
         }
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "TextIntoInteger", detail: "'priority' is an integer attribute, got \"high\""
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "TextIntoInteger", detail: "'priority' is an integer attribute, got \"high\""
+            )
+        ) {
             try RecordCoding.encode(TextIntoInteger(id: 1, priority: "high"))
         }
     }
@@ -426,7 +440,7 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
         let decoder = RecordDecoder(Branching.self)
         let records = [
             Branching(id: 1, number: 5), Branching(id: 2, text: "five"), Branching(id: 3, number: 6),
-            Branching(id: 4, text: "six"), Branching(id: 5, text: "seven"), Branching(id: 6, number: 7),
+            Branching(id: 4, text: "six"), Branching(id: 5, text: "seven"), Branching(id: 6, number: 7)
         ]
         let rows = try sharingOneLayout(records.map { try RecordCoding.encode($0) })
         for _ in 0..<2 {
@@ -446,7 +460,7 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
             Lenient(id: 1, kind: "number", number: 4, text: "four"),
             Lenient(id: 2, kind: "text", number: nil, text: "t"),
             Lenient(id: 3, kind: "number", number: 5, text: nil),
-            Lenient(id: 4, kind: "text", number: nil, text: "u"),
+            Lenient(id: 4, kind: "text", number: nil, text: "u")
         ]
         let rows = try sharingOneLayout(records.map { try RecordCoding.encode($0) })
         for (row, record) in zip(rows + rows, records + records) {
@@ -483,7 +497,7 @@ private func sharingOneLayout(_ rows: [Row]) throws -> [Row] {
             var names = ["id", "title", "priority", "done"]
             if index.isMultiple(of: 2) { names.reverse() }
             let values: [String: Value] = [
-                "id": .integer(Int64(index)), "title": .text("t\(index)"), "priority": 7, "done": true,
+                "id": .integer(Int64(index)), "title": .text("t\(index)"), "priority": 7, "done": true
             ]
             let row = Row(layout: RowLayout(names: names), values: names.map { values[$0] ?? .null })
             let expected = Fixtures.TodoRecord(id: Int64(index), title: "t\(index)", priority: 7, done: true)

@@ -10,7 +10,7 @@ private struct Typed: Record, Equatable {
         "Typed",
         attributes: [
             Attribute("name", .text), Attribute("score", .double), Attribute("flag", .bool),
-            Attribute("created", .date), Attribute("bytes", .binary),
+            Attribute("created", .date), Attribute("bytes", .binary)
         ])
     var id: Int64
     var name: String

@@ -12,7 +12,8 @@ struct ResultsKeyMapTests {
 
     static func map(keys: [Value]) -> ResultsKeyMap {
         let rows = keys.map { Row(layout: layout, values: [$0, .text("row")]) }
-        let entries = ResultsEntries(rows.map { ResultsEntry(row: $0, object: $0) }, separator: { _ in SortKeyEncoder().key() })
+        let entries = ResultsEntries(
+            rows.map { ResultsEntry(row: $0, object: $0) }, separator: { _ in SortKeyEncoder().key() })
         return ResultsKeyMap(entries, primaryKey: "id")
     }
 

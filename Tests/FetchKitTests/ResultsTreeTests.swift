@@ -103,7 +103,8 @@ struct ResultsTreeTests {
         let tree = ResultsTree<Int, Int>(0..<3_000)
         for start in stride(from: 0, through: 3_000, by: 149) {
             for length in [0, 1, 63, 64, 65, 3_000 - start] where start + length <= 3_000 {
-                #expect(Array(IteratorSequence(tree.elements(in: start..<start + length))) == Array(start..<start + length))
+                #expect(
+                    Array(IteratorSequence(tree.elements(in: start..<start + length))) == Array(start..<start + length))
             }
         }
     }

@@ -15,7 +15,7 @@ private struct Everything: RowDecodable, Equatable {
             Attribute("maybeInt64", .integer, optional: true), Attribute("maybeDouble", .double, optional: true),
             Attribute("maybeFloat", .double, optional: true), Attribute("maybeText", .text, optional: true),
             Attribute("maybeFlag", .bool, optional: true), Attribute("maybeWhen", .date, optional: true),
-            Attribute("maybeBytes", .binary, optional: true), Attribute("maybeUUID", .text, optional: true),
+            Attribute("maybeBytes", .binary, optional: true), Attribute("maybeUUID", .text, optional: true)
         ])
 
     var id: Int64
@@ -109,7 +109,7 @@ private struct Branching: RowDecodable, Equatable {
         "Branching",
         attributes: [
             Attribute("kind", .text), Attribute("number", .integer, optional: true),
-            Attribute("text", .text, optional: true),
+            Attribute("text", .text, optional: true)
         ])
     var id: Int64?
     var kind: String
@@ -190,7 +190,7 @@ struct RowDecodableTests {
             ("uuid", .text("not a uuid"), "'uuid' expected UUID, found \"not a uuid\""),
             ("text", .null, "'text' expected String, found NULL"),
             ("maybeInt64", .double(0.5), "'maybeInt64' expected Int64, found 0.5"),
-            ("maybeUUID", .integer(1), "'maybeUUID' expected Optional<UUID>, found 1"),
+            ("maybeUUID", .integer(1), "'maybeUUID' expected Optional<UUID>, found 1")
         ])
     func mismatches(attribute: String, value: Value, detail: String) throws {
         var row = try RecordCoding.encode(Everything.full)
@@ -204,9 +204,11 @@ struct RowDecodableTests {
     func missingColumns() throws {
         let full = try RecordCoding.encode(Everything.full)
         let withoutText = Row(full.names.filter { $0 != "text" }.map { ($0, full[$0] ?? .null) })
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "Everything", detail: "'text' expected String, but the row has no column 'text'"
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "Everything", detail: "'text' expected String, but the row has no column 'text'"
+            )
+        ) {
             try RecordCoding.decode(Everything.self, from: withoutText)
         }
         let optionals = ["maybeInt", "maybeText", "maybeWhen", "maybeBytes", "maybeUUID", "maybeFlag"]
@@ -223,9 +225,11 @@ struct RowDecodableTests {
         let decoded = try rows.map { try RecordCoding.decode(Dynamic.self, from: $0) }
         #expect(decoded.map(\.raw) == [Value.blob(Data([7])).description, "NULL", "2.5"])
         #expect(decoded.map(\.optional) == [Value.blob(Data([7])).description, "absent", "2.5"])
-        #expect(throws: FetchKitError.recordMapping(
-            entity: "Dynamic", detail: "'raw' expected Value, but the row has no column 'raw'"
-        )) {
+        #expect(
+            throws: FetchKitError.recordMapping(
+                entity: "Dynamic", detail: "'raw' expected Value, but the row has no column 'raw'"
+            )
+        ) {
             try RecordCoding.decode(Dynamic.self, from: ["id": 4] as Row)
         }
     }
@@ -235,7 +239,7 @@ struct RowDecodableTests {
         let records = [
             Branching(id: 1, kind: "number", number: 5), Branching(id: 2, kind: "text", text: "five"),
             Branching(id: 3, kind: "number", number: nil), Branching(id: 4, kind: "text", text: nil),
-            Branching(id: 5, kind: "text", text: "seven"), Branching(id: 6, kind: "number", number: 7),
+            Branching(id: 5, kind: "text", text: "seven"), Branching(id: 6, kind: "number", number: 7)
         ]
         let rows = try sharingOneLayout(records.map { try RecordCoding.encode($0) })
         let decoder = RecordDecoder(Branching.self)

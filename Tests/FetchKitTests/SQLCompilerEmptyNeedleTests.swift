@@ -16,8 +16,10 @@ struct SQLCompilerEmptyNeedleTests {
         return SQLStatement(sql: String(statement.sql.dropFirst(prefix.count)), bindings: statement.bindings)
     }
 
-    @Test(arguments: ["title BEGINSWITH ''", "title ENDSWITH ''", "title CONTAINS ''", "title CONTAINS[c] ''",
-                      "notes BEGINSWITH[c] ''", "title == 'x' OR title CONTAINS ''"])
+    @Test(arguments: [
+        "title BEGINSWITH ''", "title ENDSWITH ''", "title CONTAINS ''", "title CONTAINS[c] ''",
+        "notes BEGINSWITH[c] ''", "title == 'x' OR title CONTAINS ''"
+    ])
     func constantEmptyNeedleIsFalse(format: String) throws {
         let statement = try whereClause(format)
         #expect(statement.sql.contains("1 = 0"), "\(statement.sql)")
@@ -37,6 +39,8 @@ struct SQLCompilerEmptyNeedleTests {
     }
 
     @Test func likeEmptyKeepsItsMeaning() throws {
-        #expect(try whereClause("title LIKE ''") == SQLStatement(sql: #"t0."title" LIKE ? ESCAPE '\'"#, bindings: [.text("")]))
+        #expect(
+            try whereClause("title LIKE ''")
+                == SQLStatement(sql: #"t0."title" LIKE ? ESCAPE '\'"#, bindings: [.text("")]))
     }
 }

@@ -1,6 +1,7 @@
-@_spi(Backend) @testable import FetchKit
 import FetchKitTesting
 import Testing
+
+@_spi(Backend) @testable import FetchKit
 
 /// Re-reads by primary key reuse their compiled statement: the result must be exactly what compiling the
 /// request afresh gives, whatever keys, counts and dialects follow one another.
@@ -10,7 +11,7 @@ struct SQLCompilerKeyListCacheTests {
         .constant(true),
         try! FetchPredicate(format: "priority > 2 AND title BEGINSWITH[c] 'a'"),
         try! FetchPredicate(format: "category.name == 'Work' OR due == nil"),
-        try! FetchPredicate(format: "notes CONTAINS[c] 'x' AND priority IN {1, 2, 3, 4, 5}"),
+        try! FetchPredicate(format: "notes CONTAINS[c] 'x' AND priority IN {1, 2, 3, 4, 5}")
     ]
 
     static func reread(_ predicate: FetchPredicate, keys: [Value]) -> FetchRequest {

@@ -16,20 +16,27 @@ struct SQLDialectCaseFoldTests {
     static let fold = #"replace(lower(upper(lower(t0."title" COLLATE "und-x-icu"))), 'ς', 'σ')"#
 
     @Test func equalityFoldsBothSides() throws {
-        let statement = try Self.compiler.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title ==[c] 'ß'")))
-        #expect(statement.sql.hasSuffix(Self.fold + #" = replace(lower(upper(lower($1 COLLATE "und-x-icu"))), 'ς', 'σ')"#),
-                "\(statement.sql)")
+        let statement = try Self.compiler.count(
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title ==[c] 'ß'")))
+        #expect(
+            statement.sql.hasSuffix(Self.fold + #" = replace(lower(upper(lower($1 COLLATE "und-x-icu"))), 'ς', 'σ')"#),
+            "\(statement.sql)")
         #expect(statement.bindings == [.text("ß")])
     }
 
     @Test func orderComparisonsCollateTheFoldedBound() throws {
-        let statement = try Self.compiler.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title <[c] 'b'")))
-        #expect(statement.sql.hasSuffix(Self.fold + #" COLLATE "C" < (replace(lower(upper(lower($1 COLLATE "und-x-icu"))), 'ς', 'σ') COLLATE "C")"#),
-                "\(statement.sql)")
+        let statement = try Self.compiler.count(
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title <[c] 'b'")))
+        #expect(
+            statement.sql.hasSuffix(
+                Self.fold
+                    + #" COLLATE "C" < (replace(lower(upper(lower($1 COLLATE "und-x-icu"))), 'ς', 'σ') COLLATE "C")"#),
+            "\(statement.sql)")
     }
 
     @Test func caseInsensitiveSortsFold() throws {
-        let fetch = try Self.compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
+        let fetch = try Self.compiler.fetch(
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
         #expect(fetch.statement.sql.contains("ORDER BY " + Self.fold + #" COLLATE "C" ASC"#), "\(fetch.statement.sql)")
     }
 

@@ -10,7 +10,8 @@ extension ListenerStateMachine {
     /// out is that ping; while reconnecting, there is nothing to check.)
     mutating func checkRequested(at now: ContinuousClock.Instant) -> [Action] {
         guard state == .listening else { return [] }
-        let reason = "a write's change was not published within \(options.publishTimeout); "
+        let reason =
+            "a write's change was not published within \(options.publishTimeout); "
             + "checking the listener's connection"
         state = .stalled(reason: reason, deadline: now + options.pingTimeout)
         return [.reportState(.stalled(reason: reason)), .sendPing]
@@ -33,7 +34,8 @@ extension ListenerStateMachine {
     /// No answer within ``PostgresStore/ListenerOptions/pingTimeout``: the server process is stopped or stuck
     /// (TCP keepalives, answered by the kernel, see nothing wrong).
     mutating func pingTimedOut(at now: ContinuousClock.Instant) -> [Action] {
-        lose("the server process did not answer a ping within \(options.pingTimeout) (stopped or stuck); "
-            + "opening a new connection", at: now)
+        lose(
+            "the server process did not answer a ping within \(options.pingTimeout) (stopped or stuck); "
+                + "opening a new connection", at: now)
     }
 }

@@ -25,7 +25,7 @@ struct PostgresChangeCapture {
         ("INSERT", "REFERENCING NEW TABLE AS new_rows"),
         ("UPDATE", "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"),
         ("DELETE", "REFERENCING OLD TABLE AS old_rows"),
-        ("TRUNCATE", ""),
+        ("TRUNCATE", "")
     ]
 
     /// The name of the trigger of `event`.
@@ -52,14 +52,18 @@ struct PostgresChangeCapture {
                     + "WHERE n.nspname = $1 AND p.proname = 'capture' AND p.prosrc = $2",
                 [.text(Self.schemaName), .text(Self.functionBody)])
             if current.rowCount == 0 {
-                try Self.explainingPermission("FetchKit's trigger function (schema \"fetchkit\")",
-                                              right: "CREATE on the database") {
+                try Self.explainingPermission(
+                    "FetchKit's trigger function (schema \"fetchkit\")",
+                    right: "CREATE on the database"
+                ) {
                     for statement in Self.functionStatements { try connection.run(statement) }
                 }
             }
             for (table, keyColumn) in tables where try !isInstalled(on: table, keyColumn: keyColumn, connection) {
-                try Self.explainingPermission("the change-capture triggers of table '\(table)'",
-                                              right: "ownership of the table (or the TRIGGER privilege)") {
+                try Self.explainingPermission(
+                    "the change-capture triggers of table '\(table)'",
+                    right: "ownership of the table (or the TRIGGER privilege)"
+                ) {
                     for statement in triggerStatements(table: SQLDialect.postgres.quote(table), keyColumn: keyColumn) {
                         try connection.run(statement)
                     }
@@ -74,8 +78,10 @@ struct PostgresChangeCapture {
             "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
                 + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
                 + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled IN ('O', 'A')",
-            [.text(SQLDialect.postgres.quote(table)), .text(Self.schemaName),
-             .blob(Data(arguments(keyColumn: keyColumn).flatMap { Array($0.utf8) + [0] }))])
+            [
+                .text(SQLDialect.postgres.quote(table)), .text(Self.schemaName),
+                .blob(Data(arguments(keyColumn: keyColumn).flatMap { Array($0.utf8) + [0] }))
+            ])
         let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })
         return names == Set(Self.events.map { Self.triggerName($0.0) })
     }
@@ -86,18 +92,21 @@ struct PostgresChangeCapture {
     /// The statements that create the function's schema and the function.
     static let functionStatements = [
         "CREATE SCHEMA IF NOT EXISTS \(SQLDialect.postgres.quote(schemaName))",
-        functionDefinition,
+        functionDefinition
     ]
 
     /// The statements that (re)create the triggers of `table` (quoted, maybe schema-qualified).
     func triggerStatements(table: String, keyColumn: String) -> [String] {
-        let function = "\(SQLDialect.postgres.quote(Self.schemaName)).capture("
+        let function =
+            "\(SQLDialect.postgres.quote(Self.schemaName)).capture("
             + arguments(keyColumn: keyColumn).map(Self.literal).joined(separator: ", ") + ")"
         return Self.events.flatMap { event, transitions -> [String] in
             let trigger = SQLDialect.postgres.quote(Self.triggerName(event))
-            return ["DROP TRIGGER IF EXISTS \(trigger) ON \(table)",
-                    "CREATE TRIGGER \(trigger) AFTER \(event) ON \(table) \(transitions) "
-                        + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)"]
+            return [
+                "DROP TRIGGER IF EXISTS \(trigger) ON \(table)",
+                "CREATE TRIGGER \(trigger) AFTER \(event) ON \(table) \(transitions) "
+                    + "FOR EACH STATEMENT EXECUTE FUNCTION \(function)"
+            ]
         }
     }
 
@@ -106,7 +115,7 @@ struct PostgresChangeCapture {
     func script(for tables: [(table: String, keyColumn: String)], namespace: String?) -> String {
         let dialect = SQLDialect.postgres
         var statements = [
-            "BEGIN", "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$",
+            "BEGIN", "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$"
         ]
         statements += Self.functionStatements
         for (table, keyColumn) in tables {
@@ -134,7 +143,8 @@ struct PostgresChangeCapture {
         var statements = ["SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
         for table in tables {
             for (event, _) in events {
-                statements.append("DROP TRIGGER IF EXISTS \(dialect.quote(triggerName(event))) ON \(dialect.quote(table))")
+                statements.append(
+                    "DROP TRIGGER IF EXISTS \(dialect.quote(triggerName(event))) ON \(dialect.quote(table))")
             }
         }
         statements.append("DROP SCHEMA IF EXISTS \(dialect.quote(schemaName)) CASCADE")

@@ -4,9 +4,9 @@ import FetchKitDrivers
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension PostgresListener {
@@ -162,7 +162,8 @@ extension PostgresListener {
 
         /// `duration` in whole milliseconds, for `poll()`.
         private static func milliseconds(_ duration: Duration) -> Int32 {
-            Int32(clamping: duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+            Int32(
+                clamping: duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
         }
     }
 

@@ -6,9 +6,9 @@ import Logging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The one connection that `LISTEN`s on FetchKit's channel and turns notifications into ``StoreChange``s.

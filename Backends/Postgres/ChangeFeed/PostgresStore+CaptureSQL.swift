@@ -13,7 +13,9 @@ extension PostgresStore {
     /// ```swift
     /// try migration.write(PostgresStore.changeCaptureSQL(for: schema, namespace: "app"))
     /// ```
-    public static func changeCaptureSQL(for schema: Schema, namespace: String? = nil, options: Options = Options()) -> String {
+    public static func changeCaptureSQL(for schema: Schema, namespace: String? = nil, options: Options = Options())
+        -> String
+    {
         PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit).script(
             for: schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }, namespace: namespace)
     }
@@ -24,7 +26,9 @@ extension PostgresStore {
     ///
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not exist or has no
     ///   single-column primary key; connection errors.
-    public static func changeCaptureSQL(forTables tables: [String], url: PostgresURL, options: Options = Options()) async throws -> String {
+    public static func changeCaptureSQL(forTables tables: [String], url: PostgresURL, options: Options = Options())
+        async throws -> String
+    {
         let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
             try PostgresConnection.open(url)
         }
@@ -35,8 +39,10 @@ extension PostgresStore {
                     let keys = try primaryKeyColumns(of: table, on: connection)
                     guard keys.count == 1 else {
                         throw FetchKitError.schemaMismatch(
-                            table: table, detail: keys.isEmpty
-                                ? "no such table, or it has no primary key" : "FetchKit needs a single-column primary key")
+                            table: table,
+                            detail: keys.isEmpty
+                                ? "no such table, or it has no primary key"
+                                : "FetchKit needs a single-column primary key")
                     }
                     return (table, keys[0])
                 }
@@ -53,11 +59,13 @@ extension PostgresStore {
 
     /// The columns of `table`'s primary key (in the connection's search path).
     static func primaryKeyColumns(of table: String, on connection: PostgresConnection) throws -> [String] {
-        try connection.execute("""
+        try connection.execute(
+            """
             SELECT a.attname::text AS name FROM pg_index i
             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
             WHERE i.indrelid = to_regclass($1) AND i.indisprimary
-            """, [.text(SQLDialect.postgres.quote(table))]).rows().compactMap { $0["name", as: String.self] }
+            """, [.text(SQLDialect.postgres.quote(table))]
+        ).rows().compactMap { $0["name", as: String.self] }
     }
 }
 

@@ -127,7 +127,8 @@ enum PostgresBinary {
         case TypeID.uuid:
             return .text(uuidText(bytes))
         default:
-            throw FetchKitError.unsupported("column '\(column())' has PostgreSQL type oid \(type), which FetchKit does not read")
+            throw FetchKitError.unsupported(
+                "column '\(column())' has PostgreSQL type oid \(type), which FetchKit does not read")
         }
     }
 
@@ -148,7 +149,9 @@ enum PostgresBinary {
             throw FetchKitError.database(code: 0, message: "column '\(column)': a truncated numeric", sql: nil)
         }
         func word(_ index: Int) -> Int { Int(UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])) }
-        let count = word(0), weight = Int(Int16(truncatingIfNeeded: word(1))), sign = word(2)
+        let count = word(0)
+        let weight = Int(Int16(truncatingIfNeeded: word(1)))
+        let sign = word(2)
         switch sign {
         case 0xC000: return .double(.nan)
         case 0xD000: return .double(.infinity)
@@ -156,7 +159,8 @@ enum PostgresBinary {
         default: break
         }
         guard bytes.count == 8 + 2 * count else {
-            throw FetchKitError.database(code: 0, message: "column '\(column)': a numeric of the wrong length", sql: nil)
+            throw FetchKitError.database(
+                code: 0, message: "column '\(column)': a numeric of the wrong length", sql: nil)
         }
         // Digit i counts 10000^(weight - i): written out in decimal, then parsed (correctly rounded).
         var text = sign == 0x4000 ? "-0" : "0"
@@ -168,10 +172,11 @@ enum PostgresBinary {
     /// A uuid's 16 bytes as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
     private static func uuidText(_ bytes: UnsafeRawBufferPointer) -> String {
         let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

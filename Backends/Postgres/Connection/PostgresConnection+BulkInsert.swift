@@ -36,7 +36,8 @@ extension PostgresConnection {
     /// role may not call `nextval` on it (rights on the table alone let the column's default do it). The
     /// sequence is looked up once (a materialized CTE), not once per key.
     private func nextKeys(_ count: Int, of batch: SQLBulkInsert) throws -> [Value]? {
-        let result = try execute("""
+        let result = try execute(
+            """
             WITH found AS MATERIALIZED (SELECT pg_get_serial_sequence($1, $2)::regclass AS sequence)
             SELECT nextval(found.sequence) AS key FROM found, generate_series(1, $3)
             WHERE found.sequence IS NOT NULL AND has_sequence_privilege(found.sequence, 'USAGE, UPDATE')

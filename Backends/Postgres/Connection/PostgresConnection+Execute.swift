@@ -14,14 +14,18 @@ extension PostgresConnection {
         let inTransaction = isInTransaction
         let parameters = try bindings.enumerated().map { try PostgresBinary.encode($1, parameter: $0 + 1) }
         let name = try prepared(sql, types: parameters.map(\.type), inTransaction: inTransaction)
-        let buffers = parameters.map { parameter in parameter.bytes.map { bytes in
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
-            bytes.withUnsafeBufferPointer { source in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+        let buffers = parameters.map { parameter in
+            parameter.bytes.map { bytes in
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                bytes.withUnsafeBufferPointer { source in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+                }
+                return buffer
             }
-            return buffer
-        } }
-        defer { buffers.forEach { $0?.deallocate() } }
+        }
+        defer {
+            for buffer in buffers { buffer?.deallocate() }
+        }
         let values = buffers.map { $0.map { UnsafePointer($0) } }
         let lengths = parameters.map { Int32($0.bytes?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: parameters.count)

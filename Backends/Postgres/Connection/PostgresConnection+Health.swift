@@ -2,9 +2,9 @@ import CLibPQ
 import FetchKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Connections get recycled under a long-running store: idle timeouts (`idle_session_timeout`), poolers,

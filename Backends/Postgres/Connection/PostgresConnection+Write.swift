@@ -66,7 +66,8 @@ extension PostgresConnection: SQLWriteConnection {
         guard entity.primaryKey.type == .integer, case .integer(let value) = key else { return }
         // A role that may not read or move the sequence (a DBA granted it rights on the table only) leaves it
         // alone: keys it chooses are then the DBA's to keep apart from the sequence's.
-        try execute("""
+        try execute(
+            """
             SELECT CASE WHEN has_sequence_privilege(sequence, 'SELECT') AND has_sequence_privilege(sequence, 'UPDATE')
                 THEN CASE WHEN COALESCE(pg_sequence_last_value(sequence), 0) < $3 THEN setval(sequence, $3) END
                 END AS moved

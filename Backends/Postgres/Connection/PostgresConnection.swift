@@ -3,9 +3,9 @@ import FetchKit
 import FetchKitDrivers
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One libpq connection, confined to the thread that opened it (a ``ConnectionThread``): every call on
@@ -61,8 +61,8 @@ final class PostgresConnection {
         let keywords = pairs.map { strdup($0.0) }
         let values = pairs.map { strdup($0.1) }
         defer {
-            keywords.forEach { free($0) }
-            values.forEach { free($0) }
+            for keyword in keywords { free(keyword) }
+            for value in values { free(value) }
         }
         let keywordPointers = keywords.map { UnsafePointer($0) } + [nil]
         let valuePointers = values.map { UnsafePointer($0) } + [nil]

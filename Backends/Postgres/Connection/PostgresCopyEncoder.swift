@@ -36,7 +36,8 @@ struct PostgresCopyEncoder {
             try PostgresBinary.append(value, to: &buffer, at: "row \(row), column \(column + 1)")
             let length = buffer.count - lengthAt - 4
             guard length <= Int(Int32.max) else {
-                throw FetchKitError.invalidValue("row \(row), column \(column + 1): \(length) bytes is too large a value")
+                throw FetchKitError.invalidValue(
+                    "row \(row), column \(column + 1): \(length) bytes is too large a value")
             }
             for index in 0..<4 { buffer[lengthAt + index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
         }

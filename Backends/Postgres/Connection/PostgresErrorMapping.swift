@@ -20,7 +20,8 @@ enum PostgresErrorMapping {
     static func error(of result: PostgresResult, connection: PostgresConnection, sql: String?) -> FetchKitError {
         let state = field(result, Field.sqlState) ?? ""
         if state.isEmpty && !connection.isConnected { return connectionError(connection, sql: sql) }
-        let message = field(result, Field.message)
+        let message =
+            field(result, Field.message)
             ?? PostgresConnection.message(PQresultErrorMessage(result.handle))
         let detail = field(result, Field.detail).map { "\(message) (\($0))" } ?? message
         return error(
@@ -29,7 +30,9 @@ enum PostgresErrorMapping {
     }
 
     /// The error for SQLSTATE `state`.
-    static func error(state: String, message: String, constraint: String?, column: String?, sql: String?) -> FetchKitError {
+    static func error(state: String, message: String, constraint: String?, column: String?, sql: String?)
+        -> FetchKitError
+    {
         switch state {
         case "23505": return .constraintViolation(.unique, name: constraint, message: message)
         case "23503": return .constraintViolation(.foreignKey, name: constraint, message: message)

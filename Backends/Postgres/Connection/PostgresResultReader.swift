@@ -41,7 +41,8 @@ final class PostgresResultReader: ColumnReader {
     private func bytes(_ index: Int) -> UnsafeRawBufferPointer? {
         let column = Int32(truncatingIfNeeded: index)
         if PQgetisnull(handle, row, column) == 1 { return nil }
-        return UnsafeRawBufferPointer(start: PQgetvalue(handle, row, column), count: Int(PQgetlength(handle, row, column)))
+        return UnsafeRawBufferPointer(
+            start: PQgetvalue(handle, row, column), count: Int(PQgetlength(handle, row, column)))
     }
 
     @inline(__always)
@@ -55,18 +56,21 @@ final class PostgresResultReader: ColumnReader {
 
     func integer(at index: Int) -> Int64? {
         guard typeIDs[index] == PostgresBinary.TypeID.int8, columns[index].type == .integer,
-              let bytes = bytes(index), bytes.count == 8 else { return value(at: index).integerPayload }
+            let bytes = bytes(index), bytes.count == 8
+        else { return value(at: index).integerPayload }
         return Int64(bitPattern: bigEndian(bytes))
     }
 
     func double(at index: Int) -> Double? {
         guard typeIDs[index] == PostgresBinary.TypeID.float8, columns[index].type == .double,
-              let bytes = bytes(index), bytes.count == 8 else { return value(at: index).doublePayload }
+            let bytes = bytes(index), bytes.count == 8
+        else { return value(at: index).doublePayload }
         return Double(bitPattern: bigEndian(bytes))
     }
 
     func text(at index: Int) -> String? {
-        guard typeIDs[index] == PostgresBinary.TypeID.text, columns[index].type == .text, let bytes = bytes(index) else {
+        guard typeIDs[index] == PostgresBinary.TypeID.text, columns[index].type == .text, let bytes = bytes(index)
+        else {
             if case .text(let text) = value(at: index) { return text }
             return nil
         }
@@ -75,7 +79,8 @@ final class PostgresResultReader: ColumnReader {
 
     func bool(at index: Int) -> Bool? {
         guard typeIDs[index] == PostgresBinary.TypeID.bool, columns[index].type == .bool, let bytes = bytes(index),
-              bytes.count == 1 else {
+            bytes.count == 1
+        else {
             if case .bool(let bool) = value(at: index) { return bool }
             return nil
         }
@@ -84,7 +89,8 @@ final class PostgresResultReader: ColumnReader {
 
     func date(at index: Int) -> Date? {
         guard typeIDs[index] == PostgresBinary.TypeID.timestamptz, columns[index].type == .date,
-              let bytes = bytes(index), bytes.count == 8 else {
+            let bytes = bytes(index), bytes.count == 8
+        else {
             if case .date(let date) = value(at: index) { return date }
             return nil
         }
@@ -92,13 +98,13 @@ final class PostgresResultReader: ColumnReader {
     }
 }
 
-private extension Value {
-    var integerPayload: Int64? {
+extension Value {
+    fileprivate var integerPayload: Int64? {
         if case .integer(let integer) = self { return integer }
         return nil
     }
 
-    var doublePayload: Double? {
+    fileprivate var doublePayload: Double? {
         if case .double(let double) = self { return double }
         return nil
     }

@@ -86,7 +86,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             parameters.append((keyword, try Self.decode(value ?? "", part: "value of '\(keyword)'")))
         }
         self.parameters = parameters
-        self.redacted = "\(scheme)://\(redactedUserInfo)\(rest)" + (path.isEmpty ? "" : "/\(path)")
+        self.redacted =
+            "\(scheme)://\(redactedUserInfo)\(rest)" + (path.isEmpty ? "" : "/\(path)")
             + (query.isEmpty ? "" : "?\(query)")
     }
 
@@ -110,7 +111,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
                 throw FetchKitError.invalidURL("an IPv6 host is missing its ']'")
             }
             let after = host[host.index(after: close)...]
-            if after.hasPrefix(":") { port = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                port = after.dropFirst()
+            } else if !after.isEmpty {
                 throw FetchKitError.invalidURL("unexpected text after the IPv6 host")
             }
             host = host[host.index(after: host.startIndex)..<close]

@@ -28,18 +28,24 @@ struct PostgresColumnType {
     init(_ column: PostgresTableColumn, table: String) throws {
         let name = SQLDialect.postgres.quote(column.typeSchema) + "." + SQLDialect.postgres.quote(column.typeName)
         let length = column.typeModifier >= 4 ? column.typeModifier - 4 : nil
-        func native(_ reading: NativeColumn.Reading = .native, _ writing: NativeColumn.Binding = .plain,
-                    key: NativeColumn.KeyComparison? = nil, comparing: NativeColumn.Binding = .plain,
-                    limit: NativeColumn.Limit? = nil) -> NativeColumn {
-            NativeColumn(typeName: name, reading: reading, writing: writing, keyComparison: key,
-                         comparisonBinding: comparing, limit: limit)
+        func native(
+            _ reading: NativeColumn.Reading = .native, _ writing: NativeColumn.Binding = .plain,
+            key: NativeColumn.KeyComparison? = nil, comparing: NativeColumn.Binding = .plain,
+            limit: NativeColumn.Limit? = nil
+        ) -> NativeColumn {
+            NativeColumn(
+                typeName: name, reading: reading, writing: writing, keyComparison: key,
+                comparisonBinding: comparing, limit: limit)
         }
         switch (column.typeKind, column.typeSchema == "pg_catalog" ? column.typeName : nil) {
         case ("b", "int8"?): self.init(.integer, nil)
         case ("b", "int4"?): self.init(.integer, native(limit: .integer(Int64(Int32.min)...Int64(Int32.max))))
         case ("b", "int2"?): self.init(.integer, native(limit: .integer(Int64(Int16.min)...Int64(Int16.max))))
         case ("b", "numeric"?):
-            guard let length else { self.init(.double, native(.cast)); return }
+            guard let length else {
+                self.init(.double, native(.cast))
+                return
+            }
             let precision = length >> 16 & 0xffff
             // The scale is an 11-bit signed number (negative scales round to tens, hundreds, …).
             let scale = (length & 0x7ff ^ 0x400) - 0x400
@@ -50,8 +56,11 @@ struct PostgresColumnType {
         case ("b", "text"?): self.init(.text, nil)
         case ("b", "varchar"?): self.init(.text, length.map { native(limit: .characters($0, padded: false)) })
         case ("b", "bpchar"?):
-            self.init(.text, native(.cast, key: .unpaddedText, comparing: .cast,
-                                    limit: length.map { .characters($0, padded: true) }))
+            self.init(
+                .text,
+                native(
+                    .cast, key: .unpaddedText, comparing: .cast,
+                    limit: length.map { .characters($0, padded: true) }))
         case ("b", "uuid"?): self.init(.text, native(.cast, .cast, key: .canonicalUUID, comparing: .cast))
         case ("b", "json"?), ("b", "jsonb"?): self.init(.text, native(.cast, .cast))
         case ("b", "bool"?): self.init(.bool, nil)

@@ -64,7 +64,8 @@ extension PostgresSchemaSetup {
     static func isView(_ table: String, on connection: PostgresConnection) throws -> Bool {
         let rows = try connection.execute(
             "SELECT c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                + "WHERE n.nspname = current_schema() AND c.relname = $1", [.text(table)]).rows()
+                + "WHERE n.nspname = current_schema() AND c.relname = $1", [.text(table)]
+        ).rows()
         return rows.contains { $0["kind"] == .text("v") || $0["kind"] == .text("m") }
     }
 }

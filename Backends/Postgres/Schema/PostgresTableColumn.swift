@@ -18,7 +18,8 @@ struct PostgresTableColumn {
 
     /// The columns of `table` in the connection's current schema, in order (none when it does not exist).
     static func columns(of table: String, on connection: PostgresConnection) throws -> [PostgresTableColumn] {
-        let rows = try connection.execute("""
+        let rows = try connection.execute(
+            """
             SELECT a.attname::text AS name, format_type(a.atttypid, a.atttypmod) AS display, t.typname::text AS type,
                 tn.nspname::text AS type_schema, t.typtype::text AS kind, t.typcategory::text AS category,
                 a.atttypmod::int8 AS modifier, NOT a.attnotnull AS nullable
@@ -27,7 +28,8 @@ struct PostgresTableColumn {
             JOIN pg_type t ON t.oid = a.atttypid JOIN pg_namespace tn ON tn.oid = t.typnamespace
             WHERE n.nspname = current_schema() AND c.relname = $1 AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attnum
-            """, [.text(table)]).rows()
+            """, [.text(table)]
+        ).rows()
         func text(_ row: Row, _ name: String) -> String { row[name, as: String.self] ?? "" }
         return rows.map { row in
             PostgresTableColumn(
@@ -58,7 +60,8 @@ struct PostgresTableColumn {
             }
             if !attribute.isOptional && column.isNullable && attribute.name != entity.primaryKeyAttribute.name {
                 throw FetchKitError.schemaMismatch(
-                    table: entity.table, detail: "column '\(attribute.column)' allows NULL but '\(attribute.name)' is not optional")
+                    table: entity.table,
+                    detail: "column '\(attribute.column)' allows NULL but '\(attribute.name)' is not optional")
             }
             natives[attribute.column] = type.native
         }

@@ -124,7 +124,7 @@ struct SQLiteTrackedTables {
         return [
             trigger("insert", "INSERT", "\(Operation.insert.rawValue), NEW.\(key)"),
             trigger("update", "UPDATE", "\(Operation.update.rawValue), OLD.\(key), NEW.\(key)"),
-            trigger("delete", "DELETE", "\(Operation.delete.rawValue), OLD.\(key)"),
+            trigger("delete", "DELETE", "\(Operation.delete.rawValue), OLD.\(key)")
         ]
     }
 

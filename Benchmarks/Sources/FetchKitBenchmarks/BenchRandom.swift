@@ -12,8 +12,10 @@ struct BenchRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    static let words = ["Buy", "milk", "write", "the", "report", "call", "Anna", "fix", "bug", "plan", "trip",
-                        "review", "pull", "request", "book", "flights", "pay", "rent", "water", "plants"]
+    static let words = [
+        "Buy", "milk", "write", "the", "report", "call", "Anna", "fix", "bug", "plan", "trip",
+        "review", "pull", "request", "book", "flights", "pay", "rent", "water", "plants"
+    ]
 
     /// A task-like title of two to four words.
     static func title(using random: inout BenchRandom) -> String {

@@ -17,9 +17,10 @@ import Foundation
 enum BulkBenchmark {
     static func records(_ count: Int) -> [BenchRecord] {
         (1...Int64(count)).map { id in
-            BenchRecord(id: id, name: id.isMultiple(of: 10) ? "row \(id)\twith\\escapes\n" : "row number \(id)",
-                        score: Double(id) * 0.37, count: id * 7, flag: id.isMultiple(of: 2),
-                        created: Date(microsecondsSince1970: 1_700_000_000_000_000 + id * 1_001))
+            BenchRecord(
+                id: id, name: id.isMultiple(of: 10) ? "row \(id)\twith\\escapes\n" : "row number \(id)",
+                score: Double(id) * 0.37, count: id * 7, flag: id.isMultiple(of: 2),
+                created: Date(microsecondsSince1970: 1_700_000_000_000_000 + id * 1_001))
         }
     }
 
@@ -31,51 +32,77 @@ enum BulkBenchmark {
         let psql = try psqlPath()
         let namespace = "fkbulk_\(ProcessInfo.processInfo.processIdentifier)"
         let raw = try RawConnection(text)
-        try raw.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
+        try raw.exec(
+            "DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
         let urlText = text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)"
         let schema = try Schema([BenchRecord.entity])
-        let store = try await PostgresStore.open(url: PostgresURL(urlText), schema: schema, options: .init(readerCount: 1))
+        let store = try await PostgresStore.open(
+            url: PostgresURL(urlText), schema: schema, options: .init(readerCount: 1))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-bulk-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("bench.tsv").path
-        let sqlite = try await SQLiteStore.open(path: directory.appendingPathComponent("bench.sqlite").path, schema: schema)
+        let sqlite = try await SQLiteStore.open(
+            path: directory.appendingPathComponent("bench.sqlite").path, schema: schema)
 
         let records = Self.records(rows)
         let keyless = records.map {
-            BenchOptionalRecord(id: nil, name: $0.name, score: $0.score, count: $0.count, flag: $0.flag, created: $0.created)
+            BenchOptionalRecord(
+                id: nil, name: $0.name, score: $0.score, count: $0.count, flag: $0.flag, created: $0.created)
         }
         // The file psql reads: the rows FetchKit writes, in the server's own text format.
         try await store.write { tx in _ = try tx.insert(contentsOf: records) }
         try shell("\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench to '\(file)'\"")
         let keylessFile = directory.appendingPathComponent("bench-keyless.tsv").path
         let columns = "name, score, count, flag, created"
-        try shell("\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' "
-                  + "-c \"\\copy (SELECT \(columns) FROM bench ORDER BY id) to '\(keylessFile)'\"")
-        let copied = try await store.fetch(FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")]), as: BenchRecord.self)
+        try shell(
+            "\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' "
+                + "-c \"\\copy (SELECT \(columns) FROM bench ORDER BY id) to '\(keylessFile)'\"")
+        let copied = try await store.fetch(
+            FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")]), as: BenchRecord.self)
         precondition(copied.count == rows)
 
         let postgres = store as any PersistentStore
         let sides: [(name: String, store: any PersistentStore, rows: Int, body: () async throws -> Void)] = [
-            ("psql \\copy from file", postgres, rows, {
-                try shell("\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench from '\(file)'\"")
-            }),
-            ("FetchKit insert(contentsOf:), keys given", postgres, rows, {
-                try await store.write { tx in _ = try tx.insert(contentsOf: records) }
-            }),
-            ("psql \\copy from file, keys assigned", postgres, rows, {
-                try shell("\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench (\(columns)) from '\(keylessFile)'\"")
-            }),
-            ("FetchKit insert(contentsOf:), keys assigned", postgres, rows, {
-                let inserted = try await store.write { tx in try tx.insert(contentsOf: keyless) }
-                precondition(inserted.count == rows && inserted.last?.id != nil)
-            }),
-            ("FetchKit loop of insert, \(loopRows) rows", postgres, loopRows, {
-                try await store.write { tx in for record in records.prefix(loopRows) { try tx.insert(record) } }
-            }),
-            ("SQLite insert(contentsOf:)", sqlite, rows, {
-                try await sqlite.write { tx in _ = try tx.insert(contentsOf: records) }
-            }),
+            (
+                "psql \\copy from file", postgres, rows,
+                {
+                    try shell("\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench from '\(file)'\"")
+                }
+            ),
+            (
+                "FetchKit insert(contentsOf:), keys given", postgres, rows,
+                {
+                    try await store.write { tx in _ = try tx.insert(contentsOf: records) }
+                }
+            ),
+            (
+                "psql \\copy from file, keys assigned", postgres, rows,
+                {
+                    try shell(
+                        "\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench (\(columns)) from '\(keylessFile)'\""
+                    )
+                }
+            ),
+            (
+                "FetchKit insert(contentsOf:), keys assigned", postgres, rows,
+                {
+                    let inserted = try await store.write { tx in try tx.insert(contentsOf: keyless) }
+                    precondition(inserted.count == rows && inserted.last?.id != nil)
+                }
+            ),
+            (
+                "FetchKit loop of insert, \(loopRows) rows", postgres, loopRows,
+                {
+                    try await store.write { tx in for record in records.prefix(loopRows) { try tx.insert(record) } }
+                }
+            ),
+            (
+                "SQLite insert(contentsOf:)", sqlite, rows,
+                {
+                    try await sqlite.write { tx in _ = try tx.insert(contentsOf: records) }
+                }
+            )
         ]
         var samples = Array(repeating: [Duration](), count: sides.count)
         for round in 0..<(iterations + 1) {
@@ -93,20 +120,25 @@ enum BulkBenchmark {
             }
         }
 
-        print("bulk: \(rows) rows of (id, name, score, count, flag, created), PostgreSQL over loopback with change capture, "
-              + "release build, \(iterations) runs each (median; first round discarded)")
+        print(
+            "bulk: \(rows) rows of (id, name, score, count, flag, created), PostgreSQL over loopback with change capture, "
+                + "release build, \(iterations) runs each (median; first round discarded)")
         let psqlMedian = PostgresBenchmark.median(samples[0])
         for (index, side) in sides.enumerated() {
             let median = PostgresBenchmark.median(samples[index])
-            var line = side.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            var line =
+                side.name.padding(toLength: 46, withPad: " ", startingAt: 0)
                 + String(format: " %9.1f ms", PostgresBenchmark.ms(median))
             if index == 4 {
                 let extrapolated = PostgresBenchmark.ms(median) * Double(rows) / Double(loopRows)
-                line += String(format: "  -> %.0f ms for %d rows extrapolated, %.1fx psql", extrapolated, rows,
-                               extrapolated / PostgresBenchmark.ms(psqlMedian))
+                line += String(
+                    format: "  -> %.0f ms for %d rows extrapolated, %.1fx psql", extrapolated, rows,
+                    extrapolated / PostgresBenchmark.ms(psqlMedian))
             } else if index == 3 {
                 let keyless = PostgresBenchmark.median(samples[2])
-                line += String(format: "  %.2fx psql with keys assigned", PostgresBenchmark.ms(median) / PostgresBenchmark.ms(keyless))
+                line += String(
+                    format: "  %.2fx psql with keys assigned",
+                    PostgresBenchmark.ms(median) / PostgresBenchmark.ms(keyless))
             } else if index > 0 {
                 line += String(format: "  %.2fx psql", PostgresBenchmark.ms(median) / PostgresBenchmark.ms(psqlMedian))
             }
@@ -122,8 +154,10 @@ enum BulkBenchmark {
             compileTimes.append(ContinuousClock.now - start)
             precondition(batch.rowCount == rows)
         }
-        print(String(format: "  of which records encoded and checked (no database): %.1f ms",
-                     PostgresBenchmark.ms(PostgresBenchmark.median(compileTimes))))
+        print(
+            String(
+                format: "  of which records encoded and checked (no database): %.1f ms",
+                PostgresBenchmark.ms(PostgresBenchmark.median(compileTimes))))
         await sqlite.close()
         await store.close()
         try raw.exec("DROP SCHEMA \(namespace) CASCADE")
@@ -131,7 +165,9 @@ enum BulkBenchmark {
 
     /// psql: in `PGBIN` (pg-start.sh exports it), else on `PATH`.
     static func psqlPath() throws -> String {
-        if let bin = ProcessInfo.processInfo.environment["PGBIN"], FileManager.default.isExecutableFile(atPath: bin + "/psql") {
+        if let bin = ProcessInfo.processInfo.environment["PGBIN"],
+            FileManager.default.isExecutableFile(atPath: bin + "/psql")
+        {
             return bin + "/psql"
         }
         return "psql"

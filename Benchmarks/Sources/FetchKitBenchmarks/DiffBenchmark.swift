@@ -100,7 +100,7 @@ enum DiffBenchmark {
                     + "\(changes.rowUpdates.count) updates")
             for other in [
                 diff(old, new, engine: .dictionary, sharedOrder: true),
-                diff(old, new, engine: .table, sharedOrder: false),
+                diff(old, new, engine: .table, sharedOrder: false)
             ] where other != changes {
                 print("error: the engines disagree at \(n) rows")
                 exit(1)
@@ -174,9 +174,10 @@ enum DiffBenchmark {
     static func reportAlone(_ measurement: Measurement) {
         let name = measurement.name.padding(toLength: 40, withPad: " ", startingAt: 0)
         print(
-            name + String(
-                format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(measurement.median),
-                Measurement.milliseconds(measurement.minimum), measurement.samples.count))
+            name
+                + String(
+                    format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(measurement.median),
+                    Measurement.milliseconds(measurement.minimum), measurement.samples.count))
     }
 
     /// Keeps a result alive so the optimizer cannot drop the work that made it.

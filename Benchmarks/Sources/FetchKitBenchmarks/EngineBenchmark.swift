@@ -51,11 +51,13 @@ enum EngineBenchmark {
                 refetchSamples.append(clock.now - start)
             }
             let refetch = refetchSamples.sorted()[refetchSamples.count / 2]
-            print(String(
-                format: "%8d rows: incremental %7.2f µs/change (cpu %7.2f µs)   refetch + diff %9.1f µs (median of %d)"
-                    + "   ratio %6.0fx   engine heap %.1f B/row",
-                size, micros(incrementalWall), micros(incrementalCPU), micros(refetch), refetches,
-                micros(refetch) / micros(incrementalWall), bytesPerRow))
+            print(
+                String(
+                    format:
+                        "%8d rows: incremental %7.2f µs/change (cpu %7.2f µs)   refetch + diff %9.1f µs (median of %d)"
+                        + "   ratio %6.0fx   engine heap %.1f B/row",
+                    size, micros(incrementalWall), micros(incrementalCPU), micros(refetch), refetches,
+                    micros(refetch) / micros(incrementalWall), bytesPerRow))
             withExtendedLifetime(probe) {}
         }
     }

@@ -12,7 +12,7 @@ struct BenchRecord: Record {
             Attribute("score", .double),
             Attribute("count", .integer),
             Attribute("flag", .bool),
-            Attribute("created", .date),
+            Attribute("created", .date)
         ])
     var id: Int64
     var name: String
@@ -119,7 +119,7 @@ enum FetchBenchmark {
         let sides: [(Side, String)] = [
             (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
             (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"), (.rows, "FetchKit rows ([Row])"),
-            (.optionals, "FetchKit Codable, optionals"),
+            (.optionals, "FetchKit Codable, optionals")
         ].filter { side, _ in
             side == .raw || (only ?? [.codable, .rowdecodable]).contains(side)
         }

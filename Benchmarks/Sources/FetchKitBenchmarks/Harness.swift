@@ -91,9 +91,10 @@ func compare(
 func reportLine(_ m: Measurement) -> String {
     let name = m.name.padding(toLength: 40, withPad: " ", startingAt: 0)
     let cpu = m.cpuMedian.map { String(format: "  cpu median %9.3f ms", Measurement.milliseconds($0)) } ?? ""
-    return name + String(
-        format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(m.median),
-        Measurement.milliseconds(m.minimum), m.samples.count) + cpu
+    return name
+        + String(
+            format: " median %9.3f ms  (min %9.3f ms, %d runs)", Measurement.milliseconds(m.median),
+            Measurement.milliseconds(m.minimum), m.samples.count) + cpu
 }
 
 func report(_ baseline: Measurement, _ candidate: Measurement) {

@@ -33,9 +33,10 @@ enum LiveBenchmark {
             path: directory.appendingPathComponent("live.sqlite").path, schema: try Schema([BenchRecord.entity]))
         try await store.write { tx in
             for i in 0..<rows {
-                try tx.insert(BenchRecord(
-                    id: Int64(i + 1), name: "row number \(i)", score: Double(i) * 0.5, count: Int64(i * 7),
-                    flag: i % 2 == 0, created: Date(microsecondsSince1970: 1_700_000_000_000_000 + Int64(i))))
+                try tx.insert(
+                    BenchRecord(
+                        id: Int64(i + 1), name: "row number \(i)", score: Double(i) * 0.5, count: Int64(i * 7),
+                        flag: i % 2 == 0, created: Date(microsecondsSince1970: 1_700_000_000_000_000 + Int64(i))))
             }
         }
         let controller = ResultsController(

@@ -10,16 +10,21 @@ enum MemoryProbe {
         let store = try await SQLiteStore.inMemory(schema: schema)
         try await store.write { tx in
             for i in 0..<count {
-                try tx.insert(["id": .integer(Int64(i + 1)), "grp": .integer(Int64(i)), "score": .double(Double(i)),
-                               "name": .text("row \(i)")], into: "Item")
+                try tx.insert(
+                    [
+                        "id": .integer(Int64(i + 1)), "grp": .integer(Int64(i)), "score": .double(Double(i)),
+                        "name": .text("row \(i)")
+                    ], into: "Item")
             }
         }
         func measure(_ name: String, _ body: () async throws -> Any) async rethrows -> Any {
             let before = ScaleBenchmark.residentBytes()
             let kept = try await body()
             let after = ScaleBenchmark.residentBytes()
-            print(String(format: "memory: %@ %.0f B each", name.padding(toLength: 52, withPad: " ", startingAt: 0),
-                         Double(after - before) / Double(count)))
+            print(
+                String(
+                    format: "memory: %@ %.0f B each", name.padding(toLength: 52, withPad: " ", startingAt: 0),
+                    Double(after - before) / Double(count)))
             return kept
         }
         let streams = await measure("an AsyncStream and a Task waiting on it") {
@@ -30,15 +35,21 @@ enum MemoryProbe {
         }
         let idle = await measure("a controller, not fetched") {
             (0..<count).map { k in
-                ResultsController(store: store, request: FetchRequest(
-                    entity: "Item", predicate: .key("grp") == Int64(-1 - k), sortDescriptors: [.ascending("score")]))
+                ResultsController(
+                    store: store,
+                    request: FetchRequest(
+                        entity: "Item", predicate: .key("grp") == Int64(-1 - k), sortDescriptors: [.ascending("score")])
+                )
             }
         }
         let empty = try await measure("a controller fetched, no row") {
             var controllers: [ResultsController<Row>] = []
             for k in 0..<count {
-                let controller = ResultsController(store: store, request: FetchRequest(
-                    entity: "Item", predicate: .key("grp") == Int64(-1 - k - count), sortDescriptors: [.ascending("score")]))
+                let controller = ResultsController(
+                    store: store,
+                    request: FetchRequest(
+                        entity: "Item", predicate: .key("grp") == Int64(-1 - k - count),
+                        sortDescriptors: [.ascending("score")]))
                 try await controller.performFetch()
                 controllers.append(controller)
             }
@@ -47,19 +58,25 @@ enum MemoryProbe {
         let one = try await measure("a controller fetched, one row (4 columns)") {
             var controllers: [ResultsController<Row>] = []
             for k in 0..<count {
-                let controller = ResultsController(store: store, request: FetchRequest(
-                    entity: "Item", predicate: .key("grp") == Int64(k), sortDescriptors: [.ascending("score")]))
+                let controller = ResultsController(
+                    store: store,
+                    request: FetchRequest(
+                        entity: "Item", predicate: .key("grp") == Int64(k), sortDescriptors: [.ascending("score")]))
                 try await controller.performFetch()
                 controllers.append(controller)
             }
             return controllers
         }
         let before = ScaleBenchmark.residentBytes()
-        let all = ResultsController(store: store, request: FetchRequest(entity: "Item", sortDescriptors: [.ascending("score")]))
+        let all = ResultsController(
+            store: store, request: FetchRequest(entity: "Item", sortDescriptors: [.ascending("score")]))
         try await all.performFetch()
         let after = ScaleBenchmark.residentBytes()
-        print(String(format: "memory: %@ %.0f B each", "one controller of every row: per live row".padding(
-            toLength: 52, withPad: " ", startingAt: 0), Double(after - before) / Double(count)))
+        print(
+            String(
+                format: "memory: %@ %.0f B each",
+                "one controller of every row: per live row".padding(
+                    toLength: 52, withPad: " ", startingAt: 0), Double(after - before) / Double(count)))
         withExtendedLifetime((streams, idle, empty, one, all)) {}
         await store.close()
     }

@@ -13,7 +13,9 @@ import Synchronization
 /// - one live 50k-row query (`grp < 2` of a 4-group table): the same figures.
 enum PeerBenchmark {
     static func run(writes: Int) async throws {
-        print("peer: FetchKit ResultsController vs GRDB ValueObservation, SQLite WAL files, same run, \(writes) writes each")
+        print(
+            "peer: FetchKit ResultsController vs GRDB ValueObservation, SQLite WAL files, same run, \(writes) writes each"
+        )
         for observed in [1, 10, 100] {
             try await compare(groups: max(observed, 2), observed: observed, rows: 100_000, writes: writes)
         }
@@ -26,13 +28,17 @@ enum PeerBenchmark {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let label = wide ? "one live \(rows / 2)-row query" : "\(observed) observed queries"
-        let ours = try await fetchKit(path: directory.appendingPathComponent("fk.sqlite").path, groups: groups,
-                                      observed: observed, rows: rows, writes: writes, wide: wide)
-        let theirs = try await grdb(path: directory.appendingPathComponent("grdb.sqlite").path, groups: groups,
-                                    observed: observed, rows: rows, writes: writes, wide: wide)
+        let ours = try await fetchKit(
+            path: directory.appendingPathComponent("fk.sqlite").path, groups: groups,
+            observed: observed, rows: rows, writes: writes, wide: wide)
+        let theirs = try await grdb(
+            path: directory.appendingPathComponent("grdb.sqlite").path, groups: groups,
+            observed: observed, rows: rows, writes: writes, wide: wide)
         func show(_ name: String, _ result: (p50: Double, p99: Double, cpu: Double)) {
-            print(String(format: "  %@ %@: write→notification p50 %.2f ms, p99 %.2f ms; CPU per write %.0f µs",
-                         label.padding(toLength: 26, withPad: " ", startingAt: 0), name, result.p50, result.p99, result.cpu))
+            print(
+                String(
+                    format: "  %@ %@: write→notification p50 %.2f ms, p99 %.2f ms; CPU per write %.0f µs",
+                    label.padding(toLength: 26, withPad: " ", startingAt: 0), name, result.p50, result.p99, result.cpu))
         }
         show("FetchKit", ours)
         show("GRDB    ", theirs)
@@ -42,11 +48,14 @@ enum PeerBenchmark {
         (0..<rows).map { i in (Int64(i + 1), Int64(i % groups), Double(i) / Double(rows), "row \(i)") }
     }
 
-    static func summary(_ latencies: [Duration], cpu: Duration, writes: Int) -> (p50: Double, p99: Double, cpu: Double) {
+    static func summary(_ latencies: [Duration], cpu: Duration, writes: Int) -> (p50: Double, p99: Double, cpu: Double)
+    {
         let sorted = latencies.sorted()
-        return (Measurement.milliseconds(sorted[sorted.count / 2]),
-                Measurement.milliseconds(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]),
-                Measurement.milliseconds(cpu) * 1_000 / Double(writes))
+        return (
+            Measurement.milliseconds(sorted[sorted.count / 2]),
+            Measurement.milliseconds(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]),
+            Measurement.milliseconds(cpu) * 1_000 / Double(writes)
+        )
     }
 
     final class Arrivals: ResultsControllerDelegate, Sendable {
@@ -60,11 +69,13 @@ enum PeerBenchmark {
     static func fetchKit(path: String, groups: Int, observed: Int, rows: Int, writes: Int, wide: Bool) async throws
         -> (p50: Double, p99: Double, cpu: Double)
     {
-        let store = try await SQLiteStore.open(path: path, schema: try Schema([ScaleBenchmark.item, ScaleBenchmark.other]))
+        let store = try await SQLiteStore.open(
+            path: path, schema: try Schema([ScaleBenchmark.item, ScaleBenchmark.other]))
         try await store.write { tx in
             for (id, group, score, name) in insertRows(rows, groups: groups) {
-                try tx.insert(["id": .integer(id), "grp": .integer(group), "score": .double(score), "name": .text(name)],
-                              into: "Item")
+                try tx.insert(
+                    ["id": .integer(id), "grp": .integer(group), "score": .double(score), "name": .text(name)],
+                    into: "Item")
             }
         }
         let (stream, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self)
@@ -73,7 +84,8 @@ enum PeerBenchmark {
         for k in 0..<observed {
             let predicate: FetchPredicate = wide ? .key("grp") < 2 : .key("grp") == Int64(k)
             let controller = ResultsController(
-                store: store, request: FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")]))
+                store: store,
+                request: FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")]))
             if k == 0 { controller.delegate = arrivals }
             try await controller.performFetch()
             controllers.append(controller)
@@ -99,7 +111,10 @@ enum PeerBenchmark {
     {
         let pool = try DatabasePool(path: path)
         try await pool.write { db in
-            try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, score DOUBLE NOT NULL, name TEXT NOT NULL)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE items (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, score DOUBLE NOT NULL, name TEXT NOT NULL)"
+            )
             try db.execute(sql: "CREATE INDEX items_grp ON items(grp)")
             try db.execute(sql: "CREATE INDEX items_score ON items(score)")
             for (id, group, score, name) in insertRows(rows, groups: groups) {
@@ -112,20 +127,30 @@ enum PeerBenchmark {
         var cancellables: [AnyDatabaseCancellable] = []
         let queue = DispatchQueue(label: "grdb.observations")
         for k in 0..<observed {
-            let sql = wide ? "SELECT * FROM items WHERE grp < 2 ORDER BY score, id" : "SELECT * FROM items WHERE grp = ? ORDER BY score, id"
+            let sql =
+                wide
+                ? "SELECT * FROM items WHERE grp < 2 ORDER BY score, id"
+                : "SELECT * FROM items WHERE grp = ? ORDER BY score, id"
             let arguments: StatementArguments = wide ? [] : [k]
-            let observation = ValueObservation.tracking { db in try PeerItem.fetchAll(db, sql: sql, arguments: arguments) }
+            let observation = ValueObservation.tracking { db in
+                try PeerItem.fetchAll(db, sql: sql, arguments: arguments)
+            }
             let first = k == 0
             let ready = Mutex(false)
-            cancellables.append(observation.start(
-                in: pool, scheduling: .async(onQueue: queue), onError: { print("grdb: \($0)") },
-                onChange: { items in
-                    // The first value is the initial fetch; later ones are changes.
-                    let now = ContinuousClock.now
-                    if ready.withLock({ let was = $0; $0 = true; return was }), first {
-                        continuation.yield((now, items.first { $0.id == 1 }?.score))
-                    }
-                }))
+            cancellables.append(
+                observation.start(
+                    in: pool, scheduling: .async(onQueue: queue), onError: { print("grdb: \($0)") },
+                    onChange: { items in
+                        // The first value is the initial fetch; later ones are changes.
+                        let now = ContinuousClock.now
+                        if ready.withLock({
+                            let was = $0
+                            $0 = true
+                            return was
+                        }), first {
+                            continuation.yield((now, items.first { $0.id == 1 }?.score))
+                        }
+                    }))
         }
         // Let every observation deliver its initial value.
         try await Task.sleep(for: .seconds(1))
@@ -135,7 +160,9 @@ enum PeerBenchmark {
         for step in 0..<(writes + 10) {
             let score = Double(step + 1) / Double(writes + 11)
             let start = ContinuousClock.now
-            try await pool.write { db in try db.execute(sql: "UPDATE items SET score = ? WHERE id = 1", arguments: [score]) }
+            try await pool.write { db in
+                try db.execute(sql: "UPDATE items SET score = ? WHERE id = 1", arguments: [score])
+            }
             // The first notification that shows this write.
             while let (arrival, shown) = await iterator.next() {
                 guard shown == score else { continue }

@@ -21,11 +21,13 @@ enum PostgresBenchmark {
         }
         let namespace = "fkbench_\(ProcessInfo.processInfo.processIdentifier)"
         let raw = try RawConnection(text)
-        try raw.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
+        try raw.exec(
+            "DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
         let url = try PostgresURL(text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
         let schema = try Schema([BenchRecord.entity])
         let store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
-        try raw.exec("""
+        try raw.exec(
+            """
             INSERT INTO bench (id, name, score, count, flag, created)
             SELECT g, 'row number ' || g, g * 0.5, g * 7, g % 2 = 0, timestamptz '2023-11-14 22:13:20+00' + g * interval '1 microsecond'
             FROM generate_series(1, \(rows)) AS g
@@ -69,8 +71,10 @@ enum PostgresBenchmark {
             if step >= 5 { latencies.append(arrival - committed) }
         }
         controller.delegate = nil
-        print(line("commit-to-delegate (another client's commit)", latencies)
-            + "   incremental \(controller.statistics.incrementalUpdates), refetches \(controller.statistics.fullRefreshes)")
+        print(
+            line("commit-to-delegate (another client's commit)", latencies)
+                + "   incremental \(controller.statistics.incrementalUpdates), refetches \(controller.statistics.fullRefreshes)"
+        )
     }
 
     static func fetch(store: PostgresStore, raw: RawConnection, rows: Int, iterations: Int) async throws {
@@ -78,8 +82,9 @@ enum PostgresBenchmark {
         var baseline: [Duration] = []
         for _ in 0..<iterations {
             let start = ContinuousClock.now
-            let records = try await store.fetch(FetchRequest(BenchRowRecord.self, sortDescriptors: [.ascending("id")]),
-                                                as: BenchRowRecord.self)
+            let records = try await store.fetch(
+                FetchRequest(BenchRowRecord.self, sortDescriptors: [.ascending("id")]),
+                as: BenchRowRecord.self)
             fetchKit.append(ContinuousClock.now - start)
             precondition(records.count == rows)
             let rawStart = ContinuousClock.now
@@ -89,8 +94,11 @@ enum PostgresBenchmark {
         }
         let ours = median(fetchKit)
         let theirs = median(baseline)
-        print(String(format: "fetch %d rows into records: FetchKit %.1f ms, raw libpq loop %.1f ms, ratio %.2fx (medians of %d)",
-                     rows, ms(ours), ms(theirs), ms(ours) / ms(theirs), iterations))
+        print(
+            String(
+                format:
+                    "fetch %d rows into records: FetchKit %.1f ms, raw libpq loop %.1f ms, ratio %.2fx (medians of %d)",
+                rows, ms(ours), ms(theirs), ms(ours) / ms(theirs), iterations))
     }
 
     static func throughput(url: PostgresURL, schema: Schema, writes: Int) async throws {
@@ -104,8 +112,10 @@ enum PostgresBenchmark {
             let start = ContinuousClock.now
             for i in 0..<Int64(writes) {
                 try await store.write { tx in
-                    try tx.insert(BenchRecord(id: base + i, name: "w", score: 1, count: 1, flag: true,
-                                              created: Date(microsecondsSince1970: 0)))
+                    try tx.insert(
+                        BenchRecord(
+                            id: base + i, name: "w", score: 1, count: 1, flag: true,
+                            created: Date(microsecondsSince1970: 0)))
                 }
             }
             let elapsed = ContinuousClock.now - start
@@ -114,9 +124,11 @@ enum PostgresBenchmark {
         }
         let without = results.filter { !$0.0 }.map(\.1).reduce(0, +) / 2
         let with = results.filter { $0.0 }.map(\.1).reduce(0, +) / 2
-        print(String(format: "writes (one-row insert transactions through the store, %d each run, two runs each): "
-            + "%.0f tx/s without change capture, %.0f tx/s with it (overhead %.0f %%)",
-            writes, without, with, (without / with - 1) * 100))
+        print(
+            String(
+                format: "writes (one-row insert transactions through the store, %d each run, two runs each): "
+                    + "%.0f tx/s without change capture, %.0f tx/s with it (overhead %.0f %%)",
+                writes, without, with, (without / with - 1) * 100))
     }
 
     static func line(_ name: String, _ samples: [Duration]) -> String {
@@ -156,8 +168,9 @@ final class RawConnection: @unchecked Sendable {
 
     /// The raw loop: the six columns of every row, binary, into a struct.
     func fetchBench() throws -> Int {
-        let result = PQexecParams(handle, "SELECT id, name, score, count, flag, created FROM bench ORDER BY id",
-                                  0, nil, nil, nil, nil, 1)
+        let result = PQexecParams(
+            handle, "SELECT id, name, score, count, flag, created FROM bench ORDER BY id",
+            0, nil, nil, nil, nil, 1)
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw NSError(domain: "fetch", code: 3) }
         func int64(_ row: Int32, _ column: Int32) -> Int64 {
@@ -170,10 +183,11 @@ final class RawConnection: @unchecked Sendable {
         for row in 0..<count {
             let name = String(cString: PQgetvalue(result, row, 1))
             let flag = PQgetvalue(result, row, 4).pointee != 0
-            records.append(BenchRecord(
-                id: int64(row, 0), name: name, score: Double(bitPattern: UInt64(bitPattern: int64(row, 2))),
-                count: int64(row, 3), flag: flag,
-                created: Date(microsecondsSince1970: int64(row, 5) + 946_684_800_000_000)))
+            records.append(
+                BenchRecord(
+                    id: int64(row, 0), name: name, score: Double(bitPattern: UInt64(bitPattern: int64(row, 2))),
+                    count: int64(row, 3), flag: flag,
+                    created: Date(microsecondsSince1970: int64(row, 5) + 946_684_800_000_000)))
         }
         return records.count
     }

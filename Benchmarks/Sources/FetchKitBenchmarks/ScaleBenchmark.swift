@@ -25,9 +25,10 @@ enum ScaleBenchmark {
         "Item", table: "items", primaryKey: .integer("id"),
         attributes: [
             Attribute("grp", .integer, indexed: true), Attribute("score", .double, indexed: true),
-            Attribute("name", .text),
+            Attribute("name", .text)
         ])
-    static let other = Entity("Other", table: "others", primaryKey: .integer("id"), attributes: [Attribute("value", .integer)])
+    static let other = Entity(
+        "Other", table: "others", primaryKey: .integer("id"), attributes: [Attribute("value", .integer)])
 
     enum Variant: String, CaseIterable { case grp, shared, scan, unrelated }
 
@@ -80,12 +81,16 @@ enum ScaleBenchmark {
             }
             namespace = "fkscale_\(ProcessInfo.processInfo.processIdentifier)"
             let connection = try RawConnection(text)
-            try connection.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)")
-            let url = try PostgresURL(text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
+            try connection.exec(
+                "DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace); SET search_path = \(namespace)"
+            )
+            let url = try PostgresURL(
+                text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
             store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
             raw = connection
         } else {
-            store = try await SQLiteStore.open(path: directory.appendingPathComponent("scale.sqlite").path, schema: schema)
+            store = try await SQLiteStore.open(
+                path: directory.appendingPathComponent("scale.sqlite").path, schema: schema)
         }
         let n = settings.controllers
         let rows = settings.rows
@@ -93,15 +98,19 @@ enum ScaleBenchmark {
         try await store.write { tx in
             for i in 0..<rows {
                 let group = i % n
-                try tx.insert(["id": .integer(Int64(i + 1)), "grp": .integer(Int64(group)),
-                               "score": .double(Double(group) + Double(i / n) / Double(rows / n + 1)),
-                               "name": .text("row \(i)")], into: "Item")
+                try tx.insert(
+                    [
+                        "id": .integer(Int64(i + 1)), "grp": .integer(Int64(group)),
+                        "score": .double(Double(group) + Double(i / n) / Double(rows / n + 1)),
+                        "name": .text("row \(i)")
+                    ], into: "Item")
             }
             try tx.insert(["id": 1, "value": 0], into: "Other")
         }
         let rssBefore = residentBytes()
-        let recorder = Recorder(capacity: settings.variant == .shared
-            ? settings.rate * (settings.seconds + 6) * n : settings.rate * (settings.seconds + 6) * 2)
+        let recorder = Recorder(
+            capacity: settings.variant == .shared
+                ? settings.rate * (settings.seconds + 6) * n : settings.rate * (settings.seconds + 6) * 2)
         var controllers: [ResultsController<Row>] = []
         controllers.reserveCapacity(n)
         for k in 0..<n {
@@ -110,11 +119,13 @@ enum ScaleBenchmark {
             case .grp, .unrelated: predicate = .key("grp") == Int64(k)
             case .shared: predicate = .key("grp") == 0
             case .scan:
-                predicate = try FetchPredicate(format: "score >= %@ AND score < %@ AND name BEGINSWITH 'row'",
-                                               argumentArray: [Double(k), Double(k + 1)])
+                predicate = try FetchPredicate(
+                    format: "score >= %@ AND score < %@ AND name BEGINSWITH 'row'",
+                    argumentArray: [Double(k), Double(k + 1)])
             }
             let controller = ResultsController(
-                store: store, request: FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")]))
+                store: store,
+                request: FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")]))
             controller.delegate = recorder
             try await controller.performFetch()
             controllers.append(controller)
@@ -124,7 +135,9 @@ enum ScaleBenchmark {
         // When each transaction was published (SQLite: right after COMMIT returns).
         let published = Mutex<[UInt64: ContinuousClock.Instant]>([:])
         let changes = store.changes()
-        let watcher = Task { for await change in changes { published.withLock { $0[change.transactionID] = change.publishedAt } } }
+        let watcher = Task {
+            for await change in changes { published.withLock { $0[change.transactionID] = change.publishedAt } }
+        }
         let firstTransaction = store.lastTransactionID
         let committed = Mutex<[ContinuousClock.Instant]>([])
 
@@ -145,17 +158,24 @@ enum ScaleBenchmark {
             default: id = Int64.random(in: 1...Int64(rows), using: &generator)
             }
             let group = Int((id - 1) % Int64(n))
-            let score = settings.variant == .shared ? Double.random(in: 0..<1, using: &generator)
+            let score =
+                settings.variant == .shared
+                ? Double.random(in: 0..<1, using: &generator)
                 : Double(group) + Double.random(in: 0..<1, using: &generator)
             if let raw {
-                let sql = settings.variant == .unrelated ? "UPDATE \(namespace).others SET value = value + 1 WHERE id = 1"
+                let sql =
+                    settings.variant == .unrelated
+                    ? "UPDATE \(namespace).others SET value = value + 1 WHERE id = 1"
                     : "UPDATE \(namespace).items SET score = \(score) WHERE id = \(id)"
                 try await raw.onThread { connection in try connection.exec(sql) }
                 committed.withLock { $0.append(clock.now) }
             } else if settings.variant == .unrelated {
-                _ = try await store.write { tx in try tx.update("Other", key: 1, set: ["value": .integer(Int64(index))]) }
+                _ = try await store.write { tx in try tx.update("Other", key: 1, set: ["value": .integer(Int64(index))])
+                }
             } else {
-                _ = try await store.write { tx in try tx.update("Item", key: .integer(id), set: ["score": .double(score)]) }
+                _ = try await store.write { tx in
+                    try tx.update("Item", key: .integer(id), set: ["score": .double(score)])
+                }
             }
             written += 1
         }
@@ -186,10 +206,14 @@ enum ScaleBenchmark {
         if ProcessInfo.processInfo.environment["SCALE_PER_WRITE"] != nil {
             var last: [UInt64: Duration] = [:]
             for (transaction, arrival) in arrivals where transaction > firstTransaction {
-                if let start = times[transaction] { last[transaction] = max(last[transaction] ?? .zero, arrival - start) }
+                if let start = times[transaction] {
+                    last[transaction] = max(last[transaction] ?? .zero, arrival - start)
+                }
             }
             let lasts = last.sorted { $0.key < $1.key }.map { Measurement.milliseconds($0.value) }
-            print("per-write last delivery (ms), in order:", lasts.map { String(format: "%.0f", $0) }.joined(separator: " "))
+            print(
+                "per-write last delivery (ms), in order:",
+                lasts.map { String(format: "%.0f", $0) }.joined(separator: " "))
         }
         let worked = controllers.reduce(0) { $0 + $1.statistics.incrementalUpdates + $1.statistics.fullRefreshes }
         let expected = settings.variant == .unrelated ? 0 : (settings.variant == .shared ? written * n : written)
@@ -203,17 +227,21 @@ enum ScaleBenchmark {
         func percentile(_ p: Int) -> Double {
             latencies.isEmpty ? 0 : ms(latencies[min(latencies.count - 1, latencies.count * p / 100)])
         }
-        print(String(
-            format: "scale %@ %@: %d controllers, %d writes in %.1f s (%.0f writes/s, target %d), drain %.1f ms",
-            settings.postgres ? "postgres" : "sqlite", settings.variant.rawValue, n, written,
-            ms(writePhase) / 1_000, Double(written) / (ms(writePhase) / 1_000), settings.rate, ms(drain)))
-        print(String(
-            format: "  commit→delegate p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (expected %d)",
-            percentile(50), percentile(99), latencies.last.map(ms) ?? 0, latencies.count, expected))
-        print(String(
-            format: "  CPU per write %.1f µs; controllers that did work per write %.2f; RSS per controller %.0f B; exact: %@",
-            ms(cpu) * 1_000 / Double(max(written, 1)), Double(worked) / Double(max(written, 1)),
-            Double(rssAfter - rssBefore) / Double(n), exact ? "yes" : "NO"))
+        print(
+            String(
+                format: "scale %@ %@: %d controllers, %d writes in %.1f s (%.0f writes/s, target %d), drain %.1f ms",
+                settings.postgres ? "postgres" : "sqlite", settings.variant.rawValue, n, written,
+                ms(writePhase) / 1_000, Double(written) / (ms(writePhase) / 1_000), settings.rate, ms(drain)))
+        print(
+            String(
+                format: "  commit→delegate p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d deliveries (expected %d)",
+                percentile(50), percentile(99), latencies.last.map(ms) ?? 0, latencies.count, expected))
+        print(
+            String(
+                format:
+                    "  CPU per write %.1f µs; controllers that did work per write %.2f; RSS per controller %.0f B; exact: %@",
+                ms(cpu) * 1_000 / Double(max(written, 1)), Double(worked) / Double(max(written, 1)),
+                Double(rssAfter - rssBefore) / Double(n), exact ? "yes" : "NO"))
         controllers.removeAll()
         await store.close()
         if let raw { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }

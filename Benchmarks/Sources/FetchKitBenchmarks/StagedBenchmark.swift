@@ -15,20 +15,23 @@ enum StagedBenchmark {
             let (old, new) = DiffBenchmark.makeSides(rows: n)
             let inputs: [(name: String, diff: () -> Changeset)] = [
                 ("reversed", { KeyedDiff.changeset(from: reversedOld, to: reversedNew) { _, _ in true } }),
-                ("churned 10 %", { DiffBenchmark.diff(old, new, engine: .table, sharedOrder: true) }),
+                ("churned 10 %", { DiffBenchmark.diff(old, new, engine: .table, sharedOrder: true) })
             ]
             for input in inputs {
                 let changeset = input.diff()
                 let label = "\(n / 1_000)k \(input.name)"
-                let results = try await compare([
-                    ("\(label): set validation (before)", { try setValidation(changeset) }),
-                    ("\(label): keyed diff", { _ = input.diff() }),
-                    ("\(label): staged()", { _ = try changeset.staged() }),
-                    ("\(label): diff + staged()", { _ = try input.diff().staged() }),
-                ], warmup: 1, iterations: iterations)
+                let results = try await compare(
+                    [
+                        ("\(label): set validation (before)", { try setValidation(changeset) }),
+                        ("\(label): keyed diff", { _ = input.diff() }),
+                        ("\(label): staged()", { _ = try changeset.staged() }),
+                        ("\(label): diff + staged()", { _ = try input.diff().staged() })
+                    ], warmup: 1, iterations: iterations)
                 for result in results { print(reportLine(result)) }
-                print("  staged() against the set validation alone: \(String(format: "%.1f", Measurement.milliseconds(results[0].median) / Measurement.milliseconds(results[2].median)))x faster; "
-                    + "moves \(changeset.rowMoves.count), inserts \(changeset.rowInserts.count), deletes \(changeset.rowDeletes.count)")
+                print(
+                    "  staged() against the set validation alone: \(String(format: "%.1f", Measurement.milliseconds(results[0].median) / Measurement.milliseconds(results[2].median)))x faster; "
+                        + "moves \(changeset.rowMoves.count), inserts \(changeset.rowInserts.count), deletes \(changeset.rowDeletes.count)"
+                )
             }
         }
     }
@@ -37,8 +40,12 @@ enum StagedBenchmark {
     static func setValidation(_ changeset: Changeset) throws {
         var sources = Set<RowPath>()
         var destinations = Set<RowPath>()
-        for path in changeset.rowDeletes where !sources.insert(path).inserted { throw FetchKitError(.invalidValue, message: "twice") }
-        for path in changeset.rowInserts where !destinations.insert(path).inserted { throw FetchKitError(.invalidValue, message: "twice") }
+        for path in changeset.rowDeletes where !sources.insert(path).inserted {
+            throw FetchKitError(.invalidValue, message: "twice")
+        }
+        for path in changeset.rowInserts where !destinations.insert(path).inserted {
+            throw FetchKitError(.invalidValue, message: "twice")
+        }
         for move in changeset.rowMoves {
             guard sources.insert(move.from).inserted, destinations.insert(move.to).inserted else {
                 throw FetchKitError(.invalidValue, message: "twice")

@@ -79,8 +79,9 @@ enum TreeBenchmark {
     static func run(arguments: [String]) {
         let options = Options(arguments: arguments)
         print("== results tree: single-row sort-key change (old position, remove, new position, insert) ==")
-        print("   ResultsTree<UInt32 handle, SortKey>: leaf capacity \(ResultsTreeProbe.leafCapacity), branch "
-              + "capacity \(ResultsTreeProbe.branchCapacity), SortKey \(MemoryLayout<SortKey>.size) bytes inline")
+        print(
+            "   ResultsTree<UInt32 handle, SortKey>: leaf capacity \(ResultsTreeProbe.leafCapacity), branch "
+                + "capacity \(ResultsTreeProbe.branchCapacity), SortKey \(MemoryLayout<SortKey>.size) bytes inline")
         for rows in options.sizes {
             let workload = Workload(rows: rows, changes: options.changes * options.runs, text: false, seed: 0xB7EE)
             measure(workload, rows: rows, options: options)
@@ -113,10 +114,12 @@ enum TreeBenchmark {
         var persistent = ResultsTreeProbe(keys: workload.keys, keepsPrevious: true)
         let shape = inPlace.shape
         print(String(format: "build (sort the rows' handles by key + bulk build): %.1f ms", milliseconds(build)))
-        print(String(format: "  memory: %.1f B/row (mallinfo2 in-use delta: 4 B/row of row → handle, the tree's "
-                     + "nodes); height %d, %d leaves, %d inner nodes, leaf fill %.2f",
-                     Double(built.inUse - before.inUse) / Double(rows), shape.height, shape.leaves,
-                     shape.innerNodes, shape.leafFill))
+        print(
+            String(
+                format: "  memory: %.1f B/row (mallinfo2 in-use delta: 4 B/row of row → handle, the tree's "
+                    + "nodes); height %d, %d leaves, %d inner nodes, leaf fill %.2f",
+                Double(built.inUse - before.inUse) / Double(rows), shape.height, shape.leaves,
+                shape.innerNodes, shape.leafFill))
 
         var inPlaceSamples = Samples()
         var persistentSamples = Samples()
@@ -147,22 +150,28 @@ enum TreeBenchmark {
         print("per change, median of runs (min), thread CPU time | wall-clock time:")
         print("  tree, in place               " + inPlaceSamples.line + "   \(options.runs) runs × \(changes) changes")
         print("  tree, previous version kept  " + persistentSamples.line + "   as a controller: path copied")
-        print("  sorted ContiguousArray       " + arraySamples.line
-              + "   \(options.runs) runs × \(min(baselineChanges, changes)) changes")
-        print(String(format: "  ratio array / tree: %.1fx in place, %.1fx previous kept (CPU); %.1fx, %.1fx (wall); "
-                     + "tree (previous kept) + key encoding: %.3f µs/change (CPU)",
-                     arraySamples.cpuMedian / inPlaceSamples.cpuMedian,
-                     arraySamples.cpuMedian / persistentSamples.cpuMedian,
-                     arraySamples.wallMedian / inPlaceSamples.wallMedian,
-                     arraySamples.wallMedian / persistentSamples.wallMedian, persistentSamples.cpuMedian + encoding))
+        print(
+            "  sorted ContiguousArray       " + arraySamples.line
+                + "   \(options.runs) runs × \(min(baselineChanges, changes)) changes")
+        print(
+            String(
+                format: "  ratio array / tree: %.1fx in place, %.1fx previous kept (CPU); %.1fx, %.1fx (wall); "
+                    + "tree (previous kept) + key encoding: %.3f µs/change (CPU)",
+                arraySamples.cpuMedian / inPlaceSamples.cpuMedian,
+                arraySamples.cpuMedian / persistentSamples.cpuMedian,
+                arraySamples.wallMedian / inPlaceSamples.wallMedian,
+                arraySamples.wallMedian / persistentSamples.wallMedian, persistentSamples.cpuMedian + encoding))
         let after = inPlace.shape
-        print(String(format: "  after %d changes: height %d, %d leaves, leaf fill %.2f [checksum %d]",
-                     options.runs * changes, after.height, after.leaves, after.leafFill, checksum & 0xFFFF))
+        print(
+            String(
+                format: "  after %d changes: height %d, %d leaves, leaf fill %.2f [checksum %d]",
+                options.runs * changes, after.height, after.leaves, after.leafFill, checksum & 0xFFFF))
     }
 
     /// The same change on a sorted array: binary search, `remove(at:)`, binary search, `insert(_:at:)`.
     @inline(__always)
-    static func applyToArray(_ array: inout ContiguousArray<SortKey>, _ change: Change, current: inout [SortKey]) -> Int {
+    static func applyToArray(_ array: inout ContiguousArray<SortKey>, _ change: Change, current: inout [SortKey]) -> Int
+    {
         let old = current[change.row]
         let oldRank = lowerBound(array, old)
         guard oldRank < array.count, array[oldRank] == old else { fatalError("the array lost a key") }
@@ -186,8 +195,10 @@ enum TreeBenchmark {
     /// Applies the first 2,000 changes to fresh trees and a fresh array and checks that every position
     /// agrees, then the trees' invariants and contents.
     static func verify(_ workload: Workload) {
-        var trees = [ResultsTreeProbe(keys: workload.keys, keepsPrevious: false),
-                     ResultsTreeProbe(keys: workload.keys, keepsPrevious: true)]
+        var trees = [
+            ResultsTreeProbe(keys: workload.keys, keepsPrevious: false),
+            ResultsTreeProbe(keys: workload.keys, keepsPrevious: true)
+        ]
         var array = ContiguousArray(workload.sorted)
         var arrayKeys = workload.keys
         for change in workload.changes.prefix(2_000) {
@@ -196,7 +207,9 @@ enum TreeBenchmark {
             let expectedNew = lowerBound(array, change.key)
             for index in trees.indices {
                 let (old, new) = trees[index].change(row: change.row, to: change.key)
-                guard old == expectedOld, new == expectedNew else { fatalError("the tree and the sorted array disagree") }
+                guard old == expectedOld, new == expectedNew else {
+                    fatalError("the tree and the sorted array disagree")
+                }
             }
         }
         for tree in trees {

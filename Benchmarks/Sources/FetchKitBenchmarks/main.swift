@@ -67,19 +67,22 @@ if words.isEmpty || words.contains("live") {
 }
 if words.isEmpty || words.contains("engine") {
     let sizes = arguments.contains("--rows") ? [rows] : [100_000, 1_000_000]
-    try EngineBenchmark.run(sizes: sizes, changes: option("--changes", default: 20_000),
-                            refetches: option("--refetches", default: 7))
+    try EngineBenchmark.run(
+        sizes: sizes, changes: option("--changes", default: 20_000),
+        refetches: option("--refetches", default: 7))
 }
 if words.contains("postgres") {
     runBlocking {
-        try await PostgresBenchmark.run(rows: rows, samples: max(200, option("--samples", default: 500)),
-                                        iterations: iterations, writes: option("--writes", default: 2_000))
+        try await PostgresBenchmark.run(
+            rows: rows, samples: max(200, option("--samples", default: 500)),
+            iterations: iterations, writes: option("--writes", default: 2_000))
     }
 }
 if words.contains("bulk") {
     runBlocking {
-        try await BulkBenchmark.run(rows: rows, iterations: option("--iterations", default: 5),
-                                    loopRows: option("--loop-rows", default: 5_000))
+        try await BulkBenchmark.run(
+            rows: rows, iterations: option("--iterations", default: 5),
+            loopRows: option("--loop-rows", default: 5_000))
     }
 }
 if words.contains("scale") {

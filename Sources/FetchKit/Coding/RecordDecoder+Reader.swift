@@ -12,7 +12,6 @@ public class ReaderBox {
     @usableFromInline
     init() {}
 
-
     func columnIndex(of attribute: String) -> Int? { nil }
     func value(at index: Int) -> Value { .null }
     func integer(at index: Int) -> Int64? { nil }

@@ -120,7 +120,8 @@ struct LongestIncreasingSubsequence: ~Copyable {
             var low = starts[level]
             var high = starts[level + 1]
             // high: the first position at or after `before`.
-            var a = low, b = high
+            var a = low
+            var b = high
             while a < b {
                 let mid = (a + b) / 2
                 if byLevel[mid] < before { a = mid + 1 } else { b = mid }

@@ -89,12 +89,16 @@ extension Schema {
                         keyPath: keyPath, hops: hops, entity: current, attribute: foreignKey,
                         endingRelationship: relationship)
                 }
-                hops.append(.init(relationship: relationship, source: current, destination: destination,
-                                  foreignKey: foreignKey))
+                hops.append(
+                    .init(
+                        relationship: relationship, source: current, destination: destination,
+                        foreignKey: foreignKey))
             case .toMany(let inverse):
                 let foreignKey = try inverseForeignKey(of: relationship, inverse: inverse, on: destination)
-                hops.append(.init(relationship: relationship, source: current, destination: destination,
-                                  foreignKey: foreignKey))
+                hops.append(
+                    .init(
+                        relationship: relationship, source: current, destination: destination,
+                        foreignKey: foreignKey))
                 if isLast {
                     return ResolvedKeyPath(
                         keyPath: keyPath, hops: hops, entity: destination,

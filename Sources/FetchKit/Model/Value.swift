@@ -52,12 +52,12 @@ extension Value {
     public static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
-        case let (.integer(a), .integer(b)): return a == b
-        case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
-        case let (.text(a), .text(b)): return a.utf8.elementsEqual(b.utf8)
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.date(a), .date(b)): return a.microsecondsSince1970 == b.microsecondsSince1970
-        case let (.blob(a), .blob(b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.date(let a), .date(let b)): return a.microsecondsSince1970 == b.microsecondsSince1970
+        case (.blob(let a), .blob(let b)): return a == b
         default: return false
         }
     }
@@ -65,12 +65,24 @@ extension Value {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .integer(let v): hasher.combine(1); hasher.combine(v)
-        case .double(let v): hasher.combine(2); hasher.combine(v.bitPattern)
-        case .text(let v): hasher.combine(3); for b in v.utf8 { hasher.combine(b) }
-        case .bool(let v): hasher.combine(4); hasher.combine(v)
-        case .date(let v): hasher.combine(5); hasher.combine(v.microsecondsSince1970)
-        case .blob(let v): hasher.combine(6); hasher.combine(v)
+        case .integer(let v):
+            hasher.combine(1)
+            hasher.combine(v)
+        case .double(let v):
+            hasher.combine(2)
+            hasher.combine(v.bitPattern)
+        case .text(let v):
+            hasher.combine(3)
+            for b in v.utf8 { hasher.combine(b) }
+        case .bool(let v):
+            hasher.combine(4)
+            hasher.combine(v)
+        case .date(let v):
+            hasher.combine(5)
+            hasher.combine(v.microsecondsSince1970)
+        case .blob(let v):
+            hasher.combine(6)
+            hasher.combine(v)
         }
     }
 }

@@ -35,8 +35,10 @@ package struct FetchKitMetrics: Sendable {
         refetchedChanges = Counter(
             label: "fetchkit_changes_applied_total", dimensions: [("path", "refetch")], factory: factory)
         resyncs = Counter(label: "fetchkit_resyncs_total", factory: factory)
-        transientFailures = Counter(label: "fetchkit_failures_total", dimensions: [("kind", "transient")], factory: factory)
-        permanentFailures = Counter(label: "fetchkit_failures_total", dimensions: [("kind", "permanent")], factory: factory)
+        transientFailures = Counter(
+            label: "fetchkit_failures_total", dimensions: [("kind", "transient")], factory: factory)
+        permanentFailures = Counter(
+            label: "fetchkit_failures_total", dimensions: [("kind", "permanent")], factory: factory)
         coalescedDeliveries = Counter(label: "fetchkit_coalesced_deliveries_total", factory: factory)
         deliveryBacklog = Meter(label: "fetchkit_delivery_backlog", factory: factory)
     }

@@ -227,9 +227,10 @@ extension SortKey {
 extension SortKey: CustomStringConvertible {
     /// The encoded bytes in hexadecimal.
     public var description: String {
-        "SortKey(" + encodedBytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined() + ")"
+        "SortKey("
+            + encodedBytes.map { byte in
+                let digits = String(byte, radix: 16)
+                return byte < 16 ? "0" + digits : digits
+            }.joined() + ")"
     }
 }

@@ -85,7 +85,8 @@ import Foundation
     func key(_ row: Row, using encoder: inout SortKeyEncoder) -> SortKey {
         if encoder.cachedLayout !== row.layout {
             encoder.cachedLayout = row.layout
-            encoder.cachedColumns = components.map { row.layout.index(of: $0.column) }
+            encoder.cachedColumns =
+                components.map { row.layout.index(of: $0.column) }
                 + [row.layout.index(of: primaryKey)]
         }
         encoder.reset()

@@ -70,7 +70,8 @@ extension ConstantFolding {
     }
 
     private static func unsupported(_ a: Value, _ op: FetchPredicate.ArithmeticOperator, _ b: Value) -> FetchKitError {
-        .invalidPredicate("cannot compute \(a) \(op.rawValue) \(b): arithmetic needs numbers, or a date and a "
-            + "number of seconds", offset: nil)
+        .invalidPredicate(
+            "cannot compute \(a) \(op.rawValue) \(b): arithmetic needs numbers, or a date and a "
+                + "number of seconds", offset: nil)
     }
 }

@@ -56,7 +56,8 @@ enum ConstantFolding {
         case (.integer(let x), .integer(let y)):
             return x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
         case (.text(let x), .text(let y)):
-            return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars) ? .orderedAscending
+            return x.unicodeScalars.lexicographicallyPrecedes(y.unicodeScalars)
+                ? .orderedAscending
                 : x.unicodeScalars.elementsEqual(y.unicodeScalars) ? .orderedSame : .orderedDescending
         case (.date(let x), .date(let y)):
             return x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending

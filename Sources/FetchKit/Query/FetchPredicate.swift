@@ -127,33 +127,53 @@ extension FetchPredicate {
         /// Two operands are equal when their meanings are: a variable's offset, like a key's, is ignored.
         public static func == (lhs: Operand, rhs: Operand) -> Bool {
             switch (lhs, rhs) {
-            case let (.key(a), .key(b)), let (.count(a), .count(b)): return a == b
-            case let (.value(a), .value(b)): return a == b
-            case let (.list(a), .list(b)): return a == b
-            case let (.variable(a, _), .variable(b, _)): return a == b
+            case (.key(let a), .key(let b)), (.count(let a), .count(let b)): return a == b
+            case (.value(let a), .value(let b)): return a == b
+            case (.list(let a), .list(let b)): return a == b
+            case (.variable(let a, _), .variable(let b, _)): return a == b
             case (.object, .object): return true
-            case let (.elements(a), .elements(b)): return a == b
-            case let (.arithmetic(a, x, b), .arithmetic(c, y, d)): return x == y && a == c && b == d
-            case let (.aggregate(f, a, b), .aggregate(g, c, d)): return f == g && a == c && b == d
-            case let (.subquery(a), .subquery(b)): return a == b
+            case (.elements(let a), .elements(let b)): return a == b
+            case (.arithmetic(let a, let x, let b), .arithmetic(let c, let y, let d)): return x == y && a == c && b == d
+            case (.aggregate(let f, let a, let b), .aggregate(let g, let c, let d)): return f == g && a == c && b == d
+            case (.subquery(let a), .subquery(let b)): return a == b
             default: return false
             }
         }
 
         public func hash(into hasher: inout Hasher) {
             switch self {
-            case .key(let key): hasher.combine(0); hasher.combine(key)
-            case .value(let value): hasher.combine(1); hasher.combine(value)
-            case .list(let values): hasher.combine(2); hasher.combine(values)
-            case .count(let key): hasher.combine(3); hasher.combine(key)
-            case .variable(let name, _): hasher.combine(4); hasher.combine(name)
+            case .key(let key):
+                hasher.combine(0)
+                hasher.combine(key)
+            case .value(let value):
+                hasher.combine(1)
+                hasher.combine(value)
+            case .list(let values):
+                hasher.combine(2)
+                hasher.combine(values)
+            case .count(let key):
+                hasher.combine(3)
+                hasher.combine(key)
+            case .variable(let name, _):
+                hasher.combine(4)
+                hasher.combine(name)
             case .object: hasher.combine(5)
-            case .elements(let operands): hasher.combine(6); hasher.combine(operands)
+            case .elements(let operands):
+                hasher.combine(6)
+                hasher.combine(operands)
             case .arithmetic(let lhs, let op, let rhs):
-                hasher.combine(7); hasher.combine(lhs); hasher.combine(op); hasher.combine(rhs)
+                hasher.combine(7)
+                hasher.combine(lhs)
+                hasher.combine(op)
+                hasher.combine(rhs)
             case .aggregate(let function, let collection, let value):
-                hasher.combine(8); hasher.combine(function); hasher.combine(collection); hasher.combine(value)
-            case .subquery(let subquery): hasher.combine(9); hasher.combine(subquery)
+                hasher.combine(8)
+                hasher.combine(function)
+                hasher.combine(collection)
+                hasher.combine(value)
+            case .subquery(let subquery):
+                hasher.combine(9)
+                hasher.combine(subquery)
             }
         }
     }

@@ -1,4 +1,3 @@
-
 extension FetchRequest {
     /// The tables whose changes can change this request's results: its entity's table and the table of
     /// every entity a key path of its predicate, sort descriptors or section key path crosses into.

@@ -62,12 +62,14 @@ extension ResultsController {
             if !input.related.isEmpty {
                 // The entity rows that point at a changed related row (now; a row that pointed there before and
                 // no longer does changed its foreign key, so the change names it).
-                let pointing = try await store.fetch(FetchRequest(
-                    entity: effective.entityName,
-                    predicate: .or(input.related.map {
-                        .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys))))
-                    }),
-                    propertiesToFetch: [editor.primaryKeyName]))
+                let pointing = try await store.fetch(
+                    FetchRequest(
+                        entity: effective.entityName,
+                        predicate: .or(
+                            input.related.map {
+                                .comparison(.init(.key(.init($0.foreignKey)), .in, .list(Array($0.keys))))
+                            }),
+                        propertiesToFetch: [editor.primaryKeyName]))
                 for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
                 guard keys.count <= Self.incrementalKeyLimit else { return nil }
             }
@@ -152,7 +154,8 @@ extension ResultsController {
         }
         guard keys.count + related.map(\.keys.count).reduce(0, +) <= incrementalKeyLimit else { return nil }
         return IncrementalInput(
-            request: state.request, keys: keys, related: related, relatedTables: relatedTables, snapshot: state.snapshot)
+            request: state.request, keys: keys, related: related, relatedTables: relatedTables, snapshot: state.snapshot
+        )
     }
 
     /// The order the incremental path compares `request`'s rows by, or `nil` when the request cannot take it:
@@ -176,9 +179,10 @@ extension ResultsController {
                 let key = FetchPredicate.Key(descriptor.key)
                 try check(key)
                 let isText = try schema.resolve(key, from: entity).attribute.type == .text
-                components.append(SortKeyOrder.Component(
-                    column: descriptor.key, ascending: descriptor.ascending,
-                    caseInsensitive: descriptor.caseInsensitive && isText))
+                components.append(
+                    SortKeyOrder.Component(
+                        column: descriptor.key, ascending: descriptor.ascending,
+                        caseInsensitive: descriptor.caseInsensitive && isText))
             }
             if let section = effective.sectionNameKeyPath { try check(FetchPredicate.Key(section)) }
             try effective.predicate.forEachKey(check)

@@ -1,4 +1,3 @@
-
 extension ResultsController {
     /// Runs one command; called only from the controller's task, so commands never overlap.
     func handle(_ command: ControllerCommand) async {
@@ -36,7 +35,9 @@ extension ResultsController {
         case .catchUp(let count, let through):
             await catchUp(through: through)
             state.withLock { state in
-                if !state.isStale && !state.status.isFailed { state.appliedThrough = max(state.appliedThrough, through) }
+                if !state.isStale && !state.status.isFailed {
+                    state.appliedThrough = max(state.appliedThrough, through)
+                }
             }
             router.finish(routeID, entered: [], left: [], count: count)
         case .fail(let error):
@@ -86,8 +87,11 @@ extension ResultsController {
     /// received to the current results.
     private func catchUp(through: UInt64) async {
         let (request, isActive) = state.withLock { state in
-            (state.request, state.hasFetched && !state.isStale && !state.status.isFailed
-                && (state.group == nil || state.isLeader))
+            (
+                state.request,
+                state.hasFetched && !state.isStale && !state.status.isFailed
+                    && (state.group == nil || state.isLeader)
+            )
         }
         guard isActive else { return }
         do {
@@ -127,7 +131,8 @@ extension ResultsController {
         }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         let layout = RowLayout(names: Self.columns(of: effective, entity: entity))
-        await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) { [router] state in
+        await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
+            [router] state in
             state.request = request
             state.tables = tables
             state.primaryKeyName = entity.primaryKey.name
@@ -160,10 +165,18 @@ extension ResultsController {
             snapshot.entries[flat].row[snapshot.primaryKey] ?? .null
         }
         var delta = MembershipDelta()
-        for path in changeset.rowDeletes { delta.left.append(key(previous, previous.sectionStarts[path.section] + path.row)) }
-        for section in changeset.sectionDeletes { for flat in previous.sectionRange(section) { delta.left.append(key(previous, flat)) } }
-        for path in changeset.rowInserts { delta.entered.append(key(snapshot, snapshot.sectionStarts[path.section] + path.row)) }
-        for section in changeset.sectionInserts { for flat in snapshot.sectionRange(section) { delta.entered.append(key(snapshot, flat)) } }
+        for path in changeset.rowDeletes {
+            delta.left.append(key(previous, previous.sectionStarts[path.section] + path.row))
+        }
+        for section in changeset.sectionDeletes {
+            for flat in previous.sectionRange(section) { delta.left.append(key(previous, flat)) }
+        }
+        for path in changeset.rowInserts {
+            delta.entered.append(key(snapshot, snapshot.sectionStarts[path.section] + path.row))
+        }
+        for section in changeset.sectionInserts {
+            for flat in snapshot.sectionRange(section) { delta.entered.append(key(snapshot, flat)) }
+        }
         // A row that moved between a deleted and an inserted section is in both lists: it stays held.
         let both = Set(delta.left).intersection(delta.entered)
         if !both.isEmpty {

@@ -17,12 +17,14 @@ extension ResultsController: RouteTarget {
     func apply(_ routed: RoutedChange) async -> MembershipDelta {
         let change = routed.change
         let (request, isRelevant, isStopped, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
-            (state.request,
-             // A follower's batches come from its leader.
-             state.hasFetched && (state.group == nil || state.isLeader)
-                && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
-             state.isStale || state.status.isFailed,
-             state.fetchedThrough, state.ownReadsThrough, state.entityTable)
+            (
+                state.request,
+                // A follower's batches come from its leader.
+                state.hasFetched && (state.group == nil || state.isLeader)
+                    && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
+                state.isStale || state.status.isFailed,
+                state.fetchedThrough, state.ownReadsThrough, state.entityTable
+            )
         }
         // A stale controller's retry refetches everything, a failed one applies nothing; a change the last
         // fetch saw is already in.
@@ -51,8 +53,11 @@ extension ResultsController: RouteTarget {
     /// The controller could not read the database for a transient reason: it keeps its results, holds back
     /// `sync()` callers, and refetches after a delay (doubling up to 2 s) until it succeeds.
     func becomeStale(after error: FetchKitError) {
-        logger.warning("results refresh failed; retrying", metadata: [
-            "entity": "\(state.withLock { $0.request.entityName })", "error": "\(error)"])
+        logger.warning(
+            "results refresh failed; retrying",
+            metadata: [
+                "entity": "\(state.withLock { $0.request.entityName })", "error": "\(error)"
+            ])
         router.metrics.transientFailures.increment()
         let readers = state.withLock { state in
             state.isStale = true

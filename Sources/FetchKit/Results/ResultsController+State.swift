@@ -1,4 +1,3 @@
-
 extension ResultsController {
     /// Everything the controller's lock protects.
     struct State {

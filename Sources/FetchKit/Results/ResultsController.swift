@@ -172,24 +172,26 @@ public final class ResultsController<Object: Sendable>: Sendable {
             state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(buffer, id: id)
             if state.hasFetched {
                 buffer.push(
-                    ResultsUpdate(previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
+                    ResultsUpdate(
+                        previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
             } else {
                 state.awaitingInitial.insert(id)
             }
             return id
         }
-        return ResultsUpdates(subscription: .init(
-            buffer: buffer,
-            unsubscribe: { [weak self] in
-                self?.state.withLock { state in
-                    state.subscribers = state.subscribers?.removing(id)
-                    state.awaitingInitial.remove(id)
-                }
-            },
-            move: { [weak self, weak buffer] target, alreadyShown in
-                guard let self, let buffer else { return Task { throw FetchKitError.closed } }
-                return self.viewMove(target, in: buffer, alreadyShown: alreadyShown)
-            }))
+        return ResultsUpdates(
+            subscription: .init(
+                buffer: buffer,
+                unsubscribe: { [weak self] in
+                    self?.state.withLock { state in
+                        state.subscribers = state.subscribers?.removing(id)
+                        state.awaitingInitial.remove(id)
+                    }
+                },
+                move: { [weak self, weak buffer] target, alreadyShown in
+                    guard let self, let buffer else { return Task { throw FetchKitError.closed } }
+                    return self.viewMove(target, in: buffer, alreadyShown: alreadyShown)
+                }))
     }
 }
 
@@ -202,8 +204,10 @@ extension ResultsController where Object == Row {
 
 extension ResultsController where Object: Record {
     /// A controller of typed records.
-    public convenience init(store: any PersistentStore, request: FetchRequest, as type: Object.Type = Object.self,
-                            logger: Logger? = nil) {
+    public convenience init(
+        store: any PersistentStore, request: FetchRequest, as type: Object.Type = Object.self,
+        logger: Logger? = nil
+    ) {
         self.init(store: store, request: request, materializer: .records(Object.self), logger: logger)
     }
 }

@@ -6,15 +6,17 @@ extension ResultsSnapshot {
     init(sections: [(name: String, entries: [(row: Row, object: Object)])], primaryKey: String, order: SortKeyOrder?) {
         let entries = sections.flatMap(\.entries)
         let flat = ResultsSnapshot(
-            rows: entries.map(\.row), objects: entries.map(\.object), primaryKey: primaryKey, sectionKey: nil, order: order)
+            rows: entries.map(\.row), objects: entries.map(\.object), primaryKey: primaryKey, sectionKey: nil,
+            order: order)
         var starts: [Int] = []
         var start = 0
         for section in sections {
             starts.append(start)
             start += section.entries.count
         }
-        self.init(entries: flat.entries, sectionNames: sections.map(\.name), sectionStarts: starts, locator: flat.locator,
-                  primaryKey: primaryKey)
+        self.init(
+            entries: flat.entries, sectionNames: sections.map(\.name), sectionStarts: starts, locator: flat.locator,
+            primaryKey: primaryKey)
     }
 
     /// Each section's rows with their objects, in order.

@@ -40,7 +40,8 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
 
     /// An empty snapshot.
     public init() {
-        self.init(entries: ResultsEntries(), sectionNames: [], sectionStarts: [], locator: .indexed([:]), primaryKey: "id")
+        self.init(
+            entries: ResultsEntries(), sectionNames: [], sectionStarts: [], locator: .indexed([:]), primaryKey: "id")
     }
 
     init(

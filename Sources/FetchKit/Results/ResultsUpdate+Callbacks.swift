@@ -34,9 +34,10 @@ extension ResultsUpdate {
         previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset
     ) -> [Callback] {
         var callbacks: [Callback] = []
-        callbacks.reserveCapacity(changeset.sectionDeletes.count + changeset.sectionInserts.count
-            + changeset.sectionMoves.count + changeset.rowDeletes.count + changeset.rowInserts.count
-            + changeset.rowMoves.count + changeset.rowUpdates.count)
+        callbacks.reserveCapacity(
+            changeset.sectionDeletes.count + changeset.sectionInserts.count
+                + changeset.sectionMoves.count + changeset.rowDeletes.count + changeset.rowInserts.count
+                + changeset.rowMoves.count + changeset.rowUpdates.count)
         forEachChange(previous: previous, snapshot: snapshot, changeset: changeset) { callbacks.append($0) }
         return callbacks
     }

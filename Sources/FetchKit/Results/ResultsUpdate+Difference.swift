@@ -17,7 +17,9 @@ extension ResultsUpdate {
     /// - Throws: ``FetchKitError/Code/invalidValue`` when a snapshot's sections are not contiguous.
     /// - Complexity: O(*n* + *m*) for snapshots of *n* and *m* rows, plus O(*k* log *k*) for the *k* rows
     ///   that moved.
-    public init(from previous: ResultsSnapshot<Object>, to snapshot: ResultsSnapshot<Object>, transactionID: UInt64? = nil) throws {
+    public init(
+        from previous: ResultsSnapshot<Object>, to snapshot: ResultsSnapshot<Object>, transactionID: UInt64? = nil
+    ) throws {
         self.init(
             previous: previous, snapshot: snapshot, changeset: try ResultsDiff.changeset(from: previous, to: snapshot),
             transactionID: transactionID)

@@ -59,8 +59,9 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
         previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, transactions: ClosedRange<UInt64>? = nil
     ) {
-        self.init(previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
-                  transactions: transactions, preparingChanges: false)
+        self.init(
+            previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
+            transactions: transactions, preparingChanges: false)
     }
 
     /// A batch whose section and row callbacks are built now, once: one that many controllers deliver.
@@ -71,9 +72,10 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
         storage = Storage(
             previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
             transactions: transactions ?? transactionID.map { $0...$0 },
-            preparedChanges: preparingChanges ? changeset.map {
-                Self.prepareChanges(previous: previous, snapshot: snapshot, changeset: $0)
-            } : nil)
+            preparedChanges: preparingChanges
+                ? changeset.map {
+                    Self.prepareChanges(previous: previous, snapshot: snapshot, changeset: $0)
+                } : nil)
     }
 
     /// This batch naming `transactions` instead (the same snapshots, changeset and prepared callbacks).

@@ -20,7 +20,9 @@ extension LikePattern {
     ///   - match: the compiled `LIKE`.
     ///   - op: the operator it was compiled from.
     ///   - needle: its right side.
-    static func excludingEmptyNeedle(_ match: SQLCondition, _ op: FetchPredicate.Operator, _ needle: Needle) -> SQLCondition {
+    static func excludingEmptyNeedle(_ match: SQLCondition, _ op: FetchPredicate.Operator, _ needle: Needle)
+        -> SQLCondition
+    {
         guard op != .like else { return match }
         switch needle {
         case .text(let text):

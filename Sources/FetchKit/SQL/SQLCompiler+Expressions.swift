@@ -75,7 +75,8 @@ extension SQLCompiler {
         scope.variables[subquery.variable] = sub
         defer { scope.variables[subquery.variable] = enclosing }
         let inner = try condition(subquery.predicate, in: scope)
-        let sql = "(SELECT COUNT(*) FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation + " AND "
+        let sql =
+            "(SELECT COUNT(*) FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation + " AND "
             + inner.grouped + ")"
         return SQLOperand(sql: sql, type: .integer, isNullable: false)
     }
@@ -87,7 +88,8 @@ extension SQLCompiler {
     ) throws -> SQLCondition {
         let lower = try operand(low, in: scope)
         let upper = try operand(high, in: scope)
-        let sql = try ordered(lhs, options: options) + " BETWEEN " + bound(lower.sql, options, type: lhs.type)
+        let sql =
+            try ordered(lhs, options: options) + " BETWEEN " + bound(lower.sql, options, type: lhs.type)
             + " AND " + bound(upper.sql, options, type: lhs.type)
         return SQLCondition(sql: sql, isNullable: lhs.isNullable || lower.isNullable || upper.isNullable)
     }

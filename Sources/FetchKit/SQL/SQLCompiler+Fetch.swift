@@ -90,7 +90,8 @@ extension SQLCompiler {
         for descriptor in descriptors {
             let path = try schema.resolveToOne(descriptor.key, from: scope.entity, role: "sort key")
             let foldsCase = descriptor.caseInsensitive && path.attribute.type == .text
-            let expression = foldsCase
+            let expression =
+                foldsCase
                 ? collatedText(dialect.caseFolded(reading(path, in: scope).0)) : ordering(path, in: scope)
             terms += orderTerms(expression, ascending: descriptor.ascending, nullable: path.isNullable)
             if path.hops.isEmpty && path.attribute.name == key.name && !foldsCase { ordersByKey = true }

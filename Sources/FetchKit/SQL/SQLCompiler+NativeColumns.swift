@@ -32,8 +32,9 @@ struct NativeOperand {
             if [8, 13, 18, 23].contains(index) {
                 guard byte == UInt8(ascii: "-") else { return false }
             } else {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                guard
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
                 else { return false }
             }
         }

@@ -103,11 +103,13 @@ extension SQLCompiler {
         let column = sub.alias(after: remainder, dialect: dialect) + "." + quote(path.attribute.column)
         let (sql, native) = reading(column, of: path.attribute, in: path.entity.table)
         let lhs = SQLOperand(
-            sql: SQLFragment(sql), type: path.attribute.type, isNullable: path.attribute.isOptional || !remainder.isEmpty,
+            sql: SQLFragment(sql), type: path.attribute.type,
+            isNullable: path.attribute.isOptional || !remainder.isEmpty,
             native: native)
         var inner = try apply(comparison.op, to: lhs, comparison.rhs, options: comparison.options, in: scope)
         if comparison.quantifier == .all { inner = inner.negated }
-        let exists = "EXISTS (SELECT 1 FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation
+        let exists =
+            "EXISTS (SELECT 1 FROM " + sub.fromClause(dialect: dialect) + " WHERE " + correlation
             + " AND " + inner.sql + ")"
         let condition = SQLCondition(sql: exists, isNullable: false, isGrouped: true)
         return comparison.quantifier == .any ? condition : condition.negated
@@ -121,7 +123,8 @@ extension SQLCompiler {
         let parent = scope.alias(after: path.hops[..<index], dialect: dialect)
         let hop = path.hops[index]
         let sub = scope.subquery(of: hop.destination)
-        let correlation = "\(sub.alias).\(quote(hop.foreignKey.column)) = "
+        let correlation =
+            "\(sub.alias).\(quote(hop.foreignKey.column)) = "
             + "\(parent).\(quote(hop.source.primaryKeyAttribute.column))"
         return (sub, correlation)
     }
@@ -186,7 +189,8 @@ extension SQLCompiler {
                 let sql = native.column + " \(op.rawValue) " + comparedNatively(value, with: native)
                 return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
             }
-            let sql = try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
+            let sql =
+                try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
         case .between:
             if case .elements(let bounds) = rhs, bounds.count == 2 {
@@ -197,10 +201,13 @@ extension SQLCompiler {
             }
             let sql: SQLFragment
             if let native = lhs.native(for: bounds, options: options), native.comparesOrder(as: lhs.type) {
-                sql = native.column + " BETWEEN " + comparedNatively(bounds[0], with: native) + " AND "
+                sql =
+                    native.column + " BETWEEN " + comparedNatively(bounds[0], with: native) + " AND "
                     + comparedNatively(bounds[1], with: native)
             } else {
-                sql = try ordered(lhs, options: options) + " BETWEEN " + bound(.binding(bounds[0]), options, type: lhs.type)
+                sql =
+                    try ordered(lhs, options: options) + " BETWEEN "
+                    + bound(.binding(bounds[0]), options, type: lhs.type)
                     + " AND " + bound(.binding(bounds[1]), options, type: lhs.type)
             }
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
@@ -246,7 +253,8 @@ extension SQLCompiler {
             let op = lhs.isNullable ? dialect.nullSafeNotEqualOperator : "<>"
             return SQLCondition(sql: left + " \(op) " + value, isNullable: false)
         }
-        let op = isEqual
+        let op =
+            isEqual
             ? (eitherNullable ? dialect.nullSafeEqualOperator : "=")
             : (eitherNullable ? dialect.nullSafeNotEqualOperator : "<>")
         return SQLCondition(sql: left + " \(op) " + value, isNullable: false)

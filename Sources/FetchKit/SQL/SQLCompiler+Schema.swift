@@ -43,13 +43,17 @@ extension SQLCompiler {
             indexed.append(foreignKey)
         }
         indexed += entity.attributes.filter { $0.isIndexed && $0.name != key.name }
-        var statements = [SQLStatement(sql: "CREATE TABLE IF NOT EXISTS " + quote(entity.table) + " ("
-            + definitions.joined(separator: ", ") + ")")]
+        var statements = [
+            SQLStatement(
+                sql: "CREATE TABLE IF NOT EXISTS " + quote(entity.table) + " ("
+                    + definitions.joined(separator: ", ") + ")")
+        ]
         var seen: Set<String> = []
         for attribute in entity.attributes where indexed.contains(attribute) && seen.insert(attribute.column).inserted {
-            statements.append(SQLStatement(
-                sql: "CREATE INDEX IF NOT EXISTS " + quote("\(entity.table)_\(attribute.column)_idx") + " ON "
-                    + quote(entity.table) + " (" + quote(attribute.column) + ")"))
+            statements.append(
+                SQLStatement(
+                    sql: "CREATE INDEX IF NOT EXISTS " + quote("\(entity.table)_\(attribute.column)_idx") + " ON "
+                        + quote(entity.table) + " (" + quote(attribute.column) + ")"))
         }
         return statements
     }
@@ -61,12 +65,13 @@ extension SQLCompiler {
         var placed: Set<String> = []
         var remaining = schema.entities
         while !remaining.isEmpty {
-            let ready = remaining.firstIndex { entity in
-                entity.relationships.allSatisfy { relationship in
-                    !relationship.isToOne || placed.contains(relationship.destination)
-                        || relationship.destination == entity.name
-                }
-            } ?? 0
+            let ready =
+                remaining.firstIndex { entity in
+                    entity.relationships.allSatisfy { relationship in
+                        !relationship.isToOne || placed.contains(relationship.destination)
+                            || relationship.destination == entity.name
+                    }
+                } ?? 0
             let entity = remaining.remove(at: ready)
             placed.insert(entity.name)
             ordered.append(entity)

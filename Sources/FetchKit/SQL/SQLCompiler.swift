@@ -101,9 +101,10 @@ final class QueryScope {
             }
             let joined = isSubquery ? aliases.subqueryAlias() : aliases.tableAlias()
             let key = dialect.quote(hop.destination.primaryKeyAttribute.column)
-            joins.append(Join(
-                table: hop.destination.table, alias: joined,
-                condition: "\(joined).\(key) = \(current).\(dialect.quote(hop.foreignKey.column))"))
+            joins.append(
+                Join(
+                    table: hop.destination.table, alias: joined,
+                    condition: "\(joined).\(key) = \(current).\(dialect.quote(hop.foreignKey.column))"))
             aliasByPrefix[prefix] = joined
             current = joined
         }

@@ -93,7 +93,8 @@ extension SQLDialect.LargeListExpansion {
             let digits = String(number)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        let time = pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay % 3_600 / 60, 2) + ":"
+        let time =
+            pad(secondOfDay / 3_600, 2) + ":" + pad(secondOfDay % 3_600 / 60, 2) + ":"
             + pad(secondOfDay % 60, 2) + "." + pad(micros, 6)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + time + "+00"
     }

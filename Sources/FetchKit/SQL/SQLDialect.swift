@@ -199,7 +199,7 @@ public struct SQLDialect: Sendable, Hashable {
     /// Standard SQL column types: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`.
     @_spi(Backend) public static let standardColumnTypes: [AttributeType: String] = [
         .integer: "BIGINT", .double: "DOUBLE PRECISION", .text: "TEXT", .bool: "BOOLEAN",
-        .date: "TIMESTAMPTZ", .binary: "BYTEA",
+        .date: "TIMESTAMPTZ", .binary: "BYTEA"
     ]
 
     /// Whether `MATCHES` can be compiled.

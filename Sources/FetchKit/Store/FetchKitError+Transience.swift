@@ -1,6 +1,8 @@
 // The package's shorthands for each code, so throw sites read `throw FetchKitError.busy(message)`.
 extension FetchKitError {
-    package static func invalidSchema(_ message: String) -> FetchKitError { FetchKitError(.invalidSchema, message: message) }
+    package static func invalidSchema(_ message: String) -> FetchKitError {
+        FetchKitError(.invalidSchema, message: message)
+    }
 
     package static func unknownEntity(_ name: String) -> FetchKitError {
         FetchKitError(.unknownEntity, message: "unknown entity '\(name)'", entity: name)
@@ -11,7 +13,9 @@ extension FetchKitError {
     }
 
     package static func unknownKey(_ key: String, entity: String, offset: Int?) -> FetchKitError {
-        FetchKitError(.unknownKey, message: "unknown key '\(key)' on entity \(entity)", keyPath: key, entity: entity, offset: offset)
+        FetchKitError(
+            .unknownKey, message: "unknown key '\(key)' on entity \(entity)", keyPath: key, entity: entity,
+            offset: offset)
     }
 
     package static func typeMismatch(key: String, expected: AttributeType, got: String, offset: Int?) -> FetchKitError {
@@ -30,7 +34,9 @@ extension FetchKitError {
         FetchKitError(.schemaMismatch, message: detail, table: table)
     }
 
-    package static func connectionLost(_ message: String) -> FetchKitError { FetchKitError(.connectionLost, message: message) }
+    package static func connectionLost(_ message: String) -> FetchKitError {
+        FetchKitError(.connectionLost, message: message)
+    }
 
     package static func tooManyConnections(_ message: String) -> FetchKitError {
         FetchKitError(.tooManyConnections, message: message)
@@ -49,10 +55,13 @@ extension FetchKitError {
         FetchKitError(.recordMapping, message: detail, entity: entity)
     }
 
-    package static func invalidValue(_ message: String) -> FetchKitError { FetchKitError(.invalidValue, message: message) }
+    package static func invalidValue(_ message: String) -> FetchKitError {
+        FetchKitError(.invalidValue, message: message)
+    }
 
     package static func unknownRequestName(_ name: String, known: [String]) -> FetchKitError {
-        FetchKitError(.unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))")
+        FetchKitError(
+            .unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))")
     }
 
     package static func diskFull(_ message: String) -> FetchKitError { FetchKitError(.diskFull, message: message) }

@@ -161,11 +161,12 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
     ) {
         self.code = code
-        self.box = ContextBox(Context(
-            message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
-            constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
-            underlying: underlying,
-            isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
+        self.box = ContextBox(
+            Context(
+                message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
+                constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
+                underlying: underlying,
+                isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
     }
 
     /// The sentence users see: the code's wording, the message and the position.
@@ -191,14 +192,16 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         case .diskFull: return "the database or disk is full: \(c.message)"
         case .readOnly: return "the database is read-only: \(c.message)"
         case .permissionDenied: return "permission denied: \(c.message)"
-        case .database: return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
+        case .database:
+            return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
         case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return c.message
         }
     }
 
     /// Errors are equal when their code and context are; the underlying error is not compared.
     public static func == (lhs: FetchKitError, rhs: FetchKitError) -> Bool {
-        let l = lhs.context, r = rhs.context
+        let l = lhs.context
+        let r = rhs.context
         return lhs.code == rhs.code && l.message == r.message && l.keyPath == r.keyPath && l.entity == r.entity
             && l.table == r.table && l.offset == r.offset && l.section == r.section && l.constraint == r.constraint
             && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql

@@ -12,8 +12,11 @@ extension WireChangeset: Encodable where Object: Encodable {
         var rows = container.nestedContainer(keyedBy: Key.self, forKey: .rows)
         try rows.encode(rowDeletes.map(Self.pair), forKey: .deleted)
         try rows.encode(rowInserts.map { Placed(at: Self.pair($0.at), object: $0.object) }, forKey: .inserted)
-        try rows.encode(rowMoves.map { Moved(from: Self.pair($0.from), to: Self.pair($0.to), object: $0.object) }, forKey: .moved)
-        try rows.encode(rowUpdates.map { Moved(from: Self.pair($0.from), to: Self.pair($0.to), object: $0.object) }, forKey: .updated)
+        try rows.encode(
+            rowMoves.map { Moved(from: Self.pair($0.from), to: Self.pair($0.to), object: $0.object) }, forKey: .moved)
+        try rows.encode(
+            rowUpdates.map { Moved(from: Self.pair($0.from), to: Self.pair($0.to), object: $0.object) },
+            forKey: .updated)
     }
 }
 
@@ -32,7 +35,8 @@ extension WireChangeset: Decodable where Object: Decodable {
         let rows = try container.nestedContainer(keyedBy: Key.self, forKey: .rows)
         func path(_ pair: [Int]) throws -> RowPath {
             guard pair.count == 2 else {
-                throw DecodingError.dataCorruptedError(forKey: .rows, in: container, debugDescription: "a path is [section, row], not \(pair)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .rows, in: container, debugDescription: "a path is [section, row], not \(pair)")
             }
             return RowPath(section: pair[0], row: pair[1])
         }
@@ -46,7 +50,9 @@ extension WireChangeset: Decodable where Object: Decodable {
                 Changeset.Move(from: $0.from.first ?? -1, to: $0.to.first ?? -1)
             },
             rowDeletes: try rows.decode([[Int]].self, forKey: .deleted).map(path),
-            rowInserts: try rows.decode([Placed<Object>].self, forKey: .inserted).map { RowInsert(at: try path($0.at), object: $0.object) },
+            rowInserts: try rows.decode([Placed<Object>].self, forKey: .inserted).map {
+                RowInsert(at: try path($0.at), object: $0.object)
+            },
             rowMoves: try rows.decode([Moved<Object?>].self, forKey: .moved).map {
                 RowMove(from: try path($0.from), to: try path($0.to), object: $0.object ?? nil)
             },

@@ -101,8 +101,12 @@ public struct WireChangeset<Object: Sendable>: Sendable {
                 SectionInsert(index: index, name: names[index], objects: Array(snapshot.sections[index].objects))
             },
             sectionMoves: changeset.sectionMoves, rowDeletes: changeset.rowDeletes,
-            rowInserts: changeset.rowInserts.compactMap { path in snapshot.object(at: path).map { RowInsert(at: path, object: $0) } },
-            rowMoves: changeset.rowMoves.map { RowMove(from: $0.from, to: $0.to, object: $0.isUpdated ? snapshot.object(at: $0.to) : nil) },
+            rowInserts: changeset.rowInserts.compactMap { path in
+                snapshot.object(at: path).map { RowInsert(at: path, object: $0) }
+            },
+            rowMoves: changeset.rowMoves.map {
+                RowMove(from: $0.from, to: $0.to, object: $0.isUpdated ? snapshot.object(at: $0.to) : nil)
+            },
             rowUpdates: changeset.rowUpdates.compactMap { update in
                 snapshot.object(at: update.to).map { RowUpdate(from: update.from, to: update.to, object: $0) }
             })
@@ -123,7 +127,8 @@ public struct WireChangeset<Object: Sendable>: Sendable {
     /// A wire changeset from its parts.
     public init(
         version: Int = WireChangeset.currentVersion, transactionID: UInt64?, sectionCountsBefore: [Int],
-        sectionCountsAfter: [Int], sectionDeletes: [Int], sectionInserts: [SectionInsert], sectionMoves: [Changeset.Move],
+        sectionCountsAfter: [Int], sectionDeletes: [Int], sectionInserts: [SectionInsert],
+        sectionMoves: [Changeset.Move],
         rowDeletes: [RowPath], rowInserts: [RowInsert], rowMoves: [RowMove], rowUpdates: [RowUpdate]
     ) {
         self.version = version

@@ -42,11 +42,13 @@ public struct WireList<Object: Sendable>: Sendable {
         }
         let counts = sections.map(\.objects.count)
         guard counts == batch.sectionCountsBefore else {
-            throw Mismatch(description: "the list has \(counts) rows per section, the batch expects \(batch.sectionCountsBefore)")
+            throw Mismatch(
+                description: "the list has \(counts) rows per section, the batch expects \(batch.sectionCountsBefore)")
         }
         func check(_ path: RowPath, in lists: [[Object]], _ what: String, inserting: Bool = false) throws(Mismatch) {
             guard lists.indices.contains(path.section),
-                  path.row >= 0, path.row < lists[path.section].count + (inserting ? 1 : 0) else {
+                path.row >= 0, path.row < lists[path.section].count + (inserting ? 1 : 0)
+            else {
                 throw Mismatch(description: "\(what) \(path) is outside the list")
             }
         }
@@ -72,10 +74,14 @@ public struct WireList<Object: Sendable>: Sendable {
             if let to = movedSections[index] { carried.append((to, section)) } else { kept.append(section) }
         }
         // Insert new and moved sections at their new indexes, lowest first.
-        let arriving = (batch.sectionInserts.map { (index: $0.index, section: Section(name: $0.name, objects: $0.objects)) } + carried)
+        let arriving =
+            (batch.sectionInserts.map { (index: $0.index, section: Section(name: $0.name, objects: $0.objects)) }
+            + carried)
             .sorted { $0.index < $1.index }
         for (index, section) in arriving {
-            guard index >= 0, index <= kept.count else { throw Mismatch(description: "section \(index) is outside the list") }
+            guard index >= 0, index <= kept.count else {
+                throw Mismatch(description: "section \(index) is outside the list")
+            }
             kept.insert(section, at: index)
         }
         // Insert rows and move destinations in the new index space, lowest first.
@@ -90,7 +96,9 @@ public struct WireList<Object: Sendable>: Sendable {
             lists[update.to.section][update.to.row] = update.object
         }
         guard lists.map(\.count) == batch.sectionCountsAfter else {
-            throw Mismatch(description: "the batch gives \(lists.map(\.count)) rows per section, it announced \(batch.sectionCountsAfter)")
+            throw Mismatch(
+                description:
+                    "the batch gives \(lists.map(\.count)) rows per section, it announced \(batch.sectionCountsAfter)")
         }
         sections = zip(kept, lists).map { Section(name: $0.name, objects: $1) }
     }

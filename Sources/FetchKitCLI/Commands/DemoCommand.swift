@@ -67,22 +67,38 @@ struct DemoCommand: AsyncParsableCommand {
         print(DemoRenderer.list(controller.snapshot))
 
         let steps: [(String, @Sendable (any WriteTransaction) throws -> Void)] = [
-            ("insert 'Water plants' into Home", { tx in
-                try tx.insert(Fixtures.TodoRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
-            }),
-            ("complete 'Write report' (payload only: an update in place)", { tx in
-                try tx.update("Todo", key: 1, set: ["done": true])
-            }),
-            ("drag 'Café order' from Errands into Work, between two rows (a cross-section move)", { tx in
-                try tx.update("Todo", key: 3, set: ["categoryID": 1, "ordering": 1.5])
-            }),
-            ("delete 'Buy milk', the last row of Errands (its section goes in the same batch)", { tx in
-                try tx.delete("Todo", key: 4)
-            }),
-            ("bulk update: every Work todo gets priority 9 and is done (one statement, many rows)", { tx in
-                try tx.update("Todo", where: try FetchPredicate(format: "category.name == 'Work'"),
-                              set: ["priority": 9, "done": true])
-            }),
+            (
+                "insert 'Water plants' into Home",
+                { tx in
+                    try tx.insert(Fixtures.TodoRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
+                }
+            ),
+            (
+                "complete 'Write report' (payload only: an update in place)",
+                { tx in
+                    try tx.update("Todo", key: 1, set: ["done": true])
+                }
+            ),
+            (
+                "drag 'Café order' from Errands into Work, between two rows (a cross-section move)",
+                { tx in
+                    try tx.update("Todo", key: 3, set: ["categoryID": 1, "ordering": 1.5])
+                }
+            ),
+            (
+                "delete 'Buy milk', the last row of Errands (its section goes in the same batch)",
+                { tx in
+                    try tx.delete("Todo", key: 4)
+                }
+            ),
+            (
+                "bulk update: every Work todo gets priority 9 and is done (one statement, many rows)",
+                { tx in
+                    try tx.update(
+                        "Todo", where: try FetchPredicate(format: "category.name == 'Work'"),
+                        set: ["priority": 9, "done": true])
+                }
+            )
         ]
         for (index, step) in steps.enumerated() {
             print("── \(index + 1). \(step.0)")
@@ -94,7 +110,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         print("── \(steps.count + 1). an outside write: a second connection inserts 'Fix bike' into Home")
         let outside = try await SQLiteStore.open(
-            path: file, schema: Fixtures.schema, options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
+            path: file, schema: Fixtures.schema,
+            options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
         try await outside.write { tx in
             try tx.insert(Fixtures.TodoRecord(title: "Fix bike", priority: 1, ordering: 0, categoryID: 2))
         }

@@ -25,8 +25,9 @@ struct QueryCommand: AsyncParsableCommand {
     var entity = "Todo"
 
     // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
-    @Option(parsing: .unconditional,
-            help: "Sort keys, comma-separated; a leading '-' sorts descending (e.g. -priority,title).")
+    @Option(
+        parsing: .unconditional,
+        help: "Sort keys, comma-separated; a leading '-' sorts descending (e.g. -priority,title).")
     var sort = "id"
 
     @Option(help: "At most this many rows per fetch.")
@@ -77,7 +78,7 @@ struct QueryCommand: AsyncParsableCommand {
     static let columns: [String: [String]] = [
         "Todo": ["id", "title", "priority", "ordering", "done", "notes", "categoryID"],
         "Category": ["id", "name", "position"],
-        "Note": ["slug", "body", "pinned"],
+        "Note": ["slug", "body", "pinned"]
     ]
 
     static let tour: [(entity: String, format: String, sort: [FetchSortDescriptor])] = [
@@ -88,7 +89,7 @@ struct QueryCommand: AsyncParsableCommand {
         ("Todo", "title LIKE '*i?k*' OR priority BETWEEN {4, 5}", [.ascending("id")]),
         ("Todo", "ordering == nil OR categoryID IN {2, 3}", [.ascending("category.name"), .ascending("id")]),
         ("Category", "ANY todos.done == YES", [.ascending("position")]),
-        ("Category", "todos.@count >= 3", [.ascending("name")]),
+        ("Category", "todos.@count >= 3", [.ascending("name")])
     ]
 
     static func parseSort(_ text: String) throws -> [FetchSortDescriptor] {

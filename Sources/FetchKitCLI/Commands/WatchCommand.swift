@@ -29,8 +29,9 @@ struct WatchCommand: AsyncParsableCommand {
     var predicate: String?
 
     // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
-    @Option(parsing: .unconditional,
-            help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
+    @Option(
+        parsing: .unconditional,
+        help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
     var sort: String?
 
     @Option(help: "Section by this key path.")
@@ -72,7 +73,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
         // Until Ctrl-C, or until the controller stops following the database (a permanent failure).
         let failure = await withTaskGroup(of: FetchKitError?.self) { group in
-            group.addTask { await interrupted.value; return nil }
+            group.addTask {
+                await interrupted.value
+                return nil
+            }
             group.addTask { await watching.value }
             let first = await group.next() ?? nil
             interrupted.cancel()
@@ -96,7 +100,7 @@ struct WatchCommand: AsyncParsableCommand {
         return Task {
             var iterator = stream.makeAsyncIterator()
             _ = await iterator.next()
-            sources.forEach { $0.cancel() }
+            for source in sources { source.cancel() }
         }
     }
 }
@@ -111,24 +115,35 @@ struct WatchOutput: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let kind = update.changeset == nil ? "results" : "batch"
-            let body = (try? encoder.encode(WireChangeset(update))).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            let body =
+                (try? encoder.encode(WireChangeset(update))).map { String(decoding: $0, as: UTF8.self) } ?? "null"
             emit(#"{"type":"\#(kind)","changeset":\#(body)}"#)
             return
         }
         if let changeset = update.changeset {
-            emit(paint("── batch\(update.transactionID.map { " of transaction \($0)" } ?? ""): "
-                       + "\(changeset.sectionCountsBefore) → \(changeset.sectionCountsAfter) rows per section", code: "1;33"))
+            emit(
+                paint(
+                    "── batch\(update.transactionID.map { " of transaction \($0)" } ?? ""): "
+                        + "\(changeset.sectionCountsBefore) → \(changeset.sectionCountsAfter) rows per section",
+                    code: "1;33"))
             for index in changeset.sectionDeletes { emit(paint("   − section \(index)", code: "31")) }
             for index in changeset.sectionInserts {
-                emit(paint("   + section \(index) '\(TerminalText.safe(update.snapshot.sections[index].name))'", code: "32"))
+                emit(
+                    paint(
+                        "   + section \(index) '\(TerminalText.safe(update.snapshot.sections[index].name))'", code: "32"
+                    ))
             }
             for path in changeset.rowDeletes { emit(paint("   − row \(path)", code: "31")) }
             for path in changeset.rowInserts { emit(paint("   + row \(path)", code: "32")) }
-            for move in changeset.rowMoves { emit(paint("   ↕ row \(move.from) → \(move.to)\(move.isUpdated ? " (changed)" : "")", code: "36")) }
+            for move in changeset.rowMoves {
+                emit(paint("   ↕ row \(move.from) → \(move.to)\(move.isUpdated ? " (changed)" : "")", code: "36"))
+            }
             for row in changeset.rowUpdates { emit(paint("   ~ row \(row.from) → \(row.to)", code: "35")) }
         } else {
-            emit(paint(TerminalText.safe("watching \(request.entityName) where \(request.predicate) on \(store)")
-                       + " — Ctrl-C to stop", code: "1"))
+            emit(
+                paint(
+                    TerminalText.safe("watching \(request.entityName) where \(request.predicate) on \(store)")
+                        + " — Ctrl-C to stop", code: "1"))
         }
         for section in update.snapshot.sections {
             if request.sectionNameKeyPath != nil {

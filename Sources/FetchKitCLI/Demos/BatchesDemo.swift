@@ -6,9 +6,11 @@ import FetchKitTesting
 enum BatchesDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
-        let controller = ResultsController(store: store, request: FetchRequest(
-            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
-            sectionNameKeyPath: "category.name"))
+        let controller = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+                sectionNameKeyPath: "category.name"))
         let recorder = ChangesetRecorder<ResultsController<Row>>()
         controller.delegate = recorder
         try await controller.performFetch()
@@ -26,17 +28,23 @@ enum BatchesDemo {
         for update in recorder.takeBatches() {
             for (number, step) in try update.staged().enumerated() {
                 let change = step.stage.changeset
-                print("   stage \(number + 1) \(step.stage.kind.rawValue): sections −\(change.sectionDeletes) +\(change.sectionInserts) "
-                      + "moved \(change.sectionMoves.map { "\($0.from)→\($0.to)" }); rows −\(change.rowDeletes) +\(change.rowInserts) "
-                      + "moved \(change.rowMoves.map { "\($0.from)→\($0.to)" }) updated \(change.rowUpdates.map(\.from))")
-                print("      then \(step.sections.map { "\($0.name.isEmpty ? "(none)" : $0.name): \($0.objects.count)" }.joined(separator: ", "))")
+                print(
+                    "   stage \(number + 1) \(step.stage.kind.rawValue): sections −\(change.sectionDeletes) +\(change.sectionInserts) "
+                        + "moved \(change.sectionMoves.map { "\($0.from)→\($0.to)" }); rows −\(change.rowDeletes) +\(change.rowInserts) "
+                        + "moved \(change.rowMoves.map { "\($0.from)→\($0.to)" }) updated \(change.rowUpdates.map(\.from))"
+                )
+                print(
+                    "      then \(step.sections.map { "\($0.name.isEmpty ? "(none)" : $0.name): \($0.objects.count)" }.joined(separator: ", "))"
+                )
             }
         }
         print("")
         DemoStore.step("a window of 3 (fetchLimit) under 200 random transactions")
-        let window = ResultsController(store: store, request: FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
-            sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 3))
+        let window = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
+                sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 3))
         try await window.performFetch()
         var random = SeededRandom(seed: 3)
         var largest = 0

@@ -16,33 +16,44 @@ enum CompositeDemo {
             }
         }
 
-        func controller(_ controller: CompositeResultsController, didChange section: CompositeSection,
-                        atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?) {
+        func controller(
+            _ controller: CompositeResultsController, didChange section: CompositeSection,
+            atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?
+        ) {
             let at = [atSectionIndex.map { "old \($0)" }, newSectionIndex.map { "new \($0)" }].compactMap { $0 }
-            lines.withLock { $0.append("   section \(type.rawValue) '\(section.name)' (\(at.joined(separator: ", ")))") }
+            lines.withLock {
+                $0.append("   section \(type.rawValue) '\(section.name)' (\(at.joined(separator: ", ")))")
+            }
         }
 
-        func controller(_ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
-                        for type: ResultsChangeType, newRowPath: RowPath?) {
+        func controller(
+            _ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
+            for type: ResultsChangeType, newRowPath: RowPath?
+        ) {
             let paths = [rowPath.map { "\($0)" }, newRowPath.map { "\($0)" }].compactMap { $0 }.joined(separator: " → ")
             lines.withLock { $0.append("   row \(type.rawValue) \(paths)") }
         }
 
         func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
             lines.withLock {
-                $0.insert("   one batch for transaction \(update.transactionID.map(String.init) ?? "-"): "
-                    + "\(update.changeset.sectionCountsBefore) → \(update.changeset.sectionCountsAfter)", at: 0)
+                $0.insert(
+                    "   one batch for transaction \(update.transactionID.map(String.init) ?? "-"): "
+                        + "\(update.changeset.sectionCountsBefore) → \(update.changeset.sectionCountsAfter)", at: 0)
             }
         }
     }
 
     static func run() async throws {
         let store = try await DemoStore.seeded()
-        let todos = ResultsController(store: store, request: FetchRequest(
-            Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
-            sectionNameKeyPath: "category.name"), as: Fixtures.TodoRecord.self)
-        let categories = ResultsController(store: store, request: FetchRequest(
-            Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]), as: Fixtures.CategoryRecord.self)
+        let todos = ResultsController(
+            store: store,
+            request: FetchRequest(
+                Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
+                sectionNameKeyPath: "category.name"), as: Fixtures.TodoRecord.self)
+        let categories = ResultsController(
+            store: store,
+            request: FetchRequest(
+                Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]), as: Fixtures.CategoryRecord.self)
         let list = CompositeResultsController()
         let menu = try list.addFixedSection("Menu", rows: ["Settings"])
         let todoPart = try list.add(todos, limit: 2)
@@ -53,10 +64,13 @@ enum CompositeDemo {
 
         func show() {
             for (index, section) in list.sections.enumerated() {
-                print("   ▸ [\(index)] \(section.name.isEmpty ? "(none)" : section.name) — part \(section.part), \(section.count) row(s)")
+                print(
+                    "   ▸ [\(index)] \(section.name.isEmpty ? "(none)" : section.name) — part \(section.part), \(section.count) row(s)"
+                )
                 for row in 0..<section.count {
                     let path = RowPath(section: index, row: row)
-                    let text = list.row(at: path, in: menu)
+                    let text =
+                        list.row(at: path, in: menu)
                         ?? list.object(at: path, in: todoPart).map { "todo '\($0.title)'" }
                         ?? list.object(at: path, in: categoryPart).map { "category '\($0.name)'" } ?? "?"
                     print("       \(path) \(text)")
@@ -64,7 +78,8 @@ enum CompositeDemo {
             }
             print("")
         }
-        print("FetchKit demo composite — a menu, todos (at most 2 per category) and categories in one list (seed 000)\n")
+        print(
+            "FetchKit demo composite — a menu, todos (at most 2 per category) and categories in one list (seed 000)\n")
         show()
         DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a todo")
         try await store.write { tx in

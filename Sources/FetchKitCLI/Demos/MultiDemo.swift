@@ -6,13 +6,18 @@ enum MultiDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
         let ordering: [FetchSortDescriptor] = [.ascending("ordering")]
-        let todos = try MultiResultsController(store: store, requests: [
-            "all": FetchRequest(entity: "Todo", sortDescriptors: ordering),
-            "open": FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: ordering),
-            "done": FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: ordering),
-            "byCategory": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
-                                       sectionNameKeyPath: "category.name"),
-        ], initial: "open")
+        let todos = try MultiResultsController(
+            store: store,
+            requests: [
+                "all": FetchRequest(entity: "Todo", sortDescriptors: ordering),
+                "open": FetchRequest(
+                    entity: "Todo", predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: ordering),
+                "done": FetchRequest(
+                    entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: ordering),
+                "byCategory": FetchRequest(
+                    entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
+                    sectionNameKeyPath: "category.name")
+            ], initial: "open")
         let printer = BatchPrinter<MultiResultsController<Row>>()
         todos.delegate = printer
         try await todos.performFetch()
@@ -30,10 +35,14 @@ enum MultiDemo {
             try await todos.transition(to: "archived")
         } catch {
             print("   error: \(error)")
-            print("   still showing '\(todos.currentName)', \(todos.fetchedObjects.count) rows; delegate: \(printer.takeReport())\n")
+            print(
+                "   still showing '\(todos.currentName)', \(todos.fetchedObjects.count) rows; delegate: \(printer.takeReport())\n"
+            )
         }
         DemoStore.step("a write while 'open' is current: live changes keep flowing")
-        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(title: "Renew passport", ordering: 0.25, categoryID: 3)) }
+        try await store.write { tx in
+            try tx.insert(Fixtures.TodoRecord(title: "Renew passport", ordering: 0.25, categoryID: 3))
+        }
         await todos.sync()
         print(printer.takeReport())
         print(DemoRenderer.list(todos.snapshot))

@@ -6,13 +6,18 @@ import FetchKitTesting
 enum ReorderDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
-        let controller = ResultsController(store: store, request: FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
-            sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name"))
+        let controller = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
+                sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+                sectionNameKeyPath: "category.name"))
         let printer = BatchPrinter<ResultsController<Row>>()
         controller.delegate = printer
         try await controller.performFetch()
-        print("FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed 002)\n")
+        print(
+            "FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed 002)\n"
+        )
         print(DemoRenderer.list(controller.snapshot))
 
         DemoStore.step("drag [1, 0] 'Fix sink' to [0, 1] (Home → Errands): the UI already shows it, so no batch")
@@ -28,10 +33,14 @@ enum ReorderDemo {
         print(DemoRenderer.list(controller.snapshot))
 
         DemoStore.step("what was written (one transaction per move: ordering and category_id)")
-        let rows = try await store.fetch(FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "categoryID == 3"), sortDescriptors: [.ascending("ordering")]))
+        let rows = try await store.fetch(
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "categoryID == 3"),
+                sortDescriptors: [.ascending("ordering")]))
         for row in rows {
-            print("   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category \(row["categoryID"] ?? .null)")
+            print(
+                "   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category \(row["categoryID"] ?? .null)"
+            )
         }
         await store.close()
     }

@@ -32,18 +32,23 @@ where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Contr
     private func batch(_ update: ResultsUpdate<Row>) {
         guard let changeset = update.changeset else { return }
         lines.withLock {
-            $0.insert("   batch of transaction \(update.transactionID.map(String.init) ?? "-"): "
-                + "\(changeset.sectionCountsBefore) rows per section → \(changeset.sectionCountsAfter)", at: 0)
+            $0.insert(
+                "   batch of transaction \(update.transactionID.map(String.init) ?? "-"): "
+                    + "\(changeset.sectionCountsBefore) rows per section → \(changeset.sectionCountsAfter)", at: 0)
         }
     }
 
-    func controller(_ controller: Controller, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
-                    for type: ResultsChangeType, newSectionIndex: Int?) {
+    func controller(
+        _ controller: Controller, didChange section: ResultsSection<Row>, atSectionIndex: Int?,
+        for type: ResultsChangeType, newSectionIndex: Int?
+    ) {
         self.section(section, atSectionIndex, type, newSectionIndex)
     }
 
-    func controller(_ controller: Controller, didChange object: Row, at rowPath: RowPath?,
-                    for type: ResultsChangeType, newRowPath: RowPath?) {
+    func controller(
+        _ controller: Controller, didChange object: Row, at rowPath: RowPath?,
+        for type: ResultsChangeType, newRowPath: RowPath?
+    ) {
         row(object, rowPath, type, newRowPath)
     }
 

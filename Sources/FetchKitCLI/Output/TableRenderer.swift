@@ -13,7 +13,8 @@ struct TableRenderer {
             for (i, text) in line.enumerated() { widths[i] = max(widths[i], Self.displayWidth(text)) }
         }
         func format(_ line: [String]) -> String {
-            zip(line, widths).map { $0 + String(repeating: " ", count: $1 - Self.displayWidth($0)) }.joined(separator: " | ")
+            zip(line, widths).map { $0 + String(repeating: " ", count: $1 - Self.displayWidth($0)) }.joined(
+                separator: " | ")
         }
         var out = format(names.map(TerminalText.safe)) + "\n"
         out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-") + "\n"

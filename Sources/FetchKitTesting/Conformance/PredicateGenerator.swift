@@ -15,7 +15,7 @@ struct PredicateGenerator {
             Attribute("t", .text, optional: true), Attribute("u", .text, optional: true),
             Attribute("b", .bool, optional: true), Attribute("w", .date, optional: true),
             Attribute("x", .binary, optional: true),
-            Attribute("refID", .integer, optional: true, column: "ref_id"),
+            Attribute("refID", .integer, optional: true, column: "ref_id")
         ],
         relationships: [.toOne("ref", to: "Ref", foreignKey: "refID")])
 
@@ -39,16 +39,18 @@ struct PredicateGenerator {
         "", "a", "A", "abc", "ABC", "Abc", "abd", "b", "Zürich", "zürich", "ZÜRICH", "e\u{301}", "\u{e9}", "E\u{301}",
         "\u{c9}", "Straße", "STRASSE", "ΟΔΟΣ", "οδος", "οδοσ", "İstanbul", "istanbul", "50%", "50_", "a%b", "a_b",
         "a\\b", "100", "x*y", "x?y", "naïve", "naive", "ǅ", "ǆ", "日本", "😀", " a", "a ",
-        "ß", "ss", "ẞ", "σ", "ς", "ı", "I", "ﬁ", "fi", "\u{212A}",
+        "ß", "ss", "ẞ", "σ", "ς", "ı", "I", "ﬁ", "fi", "\u{212A}"
     ]
     static let integers: [Int64] = [
-        0, 1, -1, 2, 3, 7, 42, -42, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, .max, .min, .max - 1, 1_000_000,
+        0, 1, -1, 2, 3, 7, 42, -42, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1, .max, .min, .max - 1, 1_000_000
     ]
     static let doubles: [Double] = [
         0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 0.1, 1e300, -1e300, .infinity, -.infinity, 9_007_199_254_740_992.0,
-        9.223372036854775807e18, 42.0, 3.0,
+        9.223372036854775807e18, 42.0, 3.0
     ]
-    static let dates: [Int64] = [0, 1, -1, 1_700_000_000_000_000, 1_700_000_000_000_001, -62_135_596_800_000_000, 999_999]
+    static let dates: [Int64] = [
+        0, 1, -1, 1_700_000_000_000_000, 1_700_000_000_000_001, -62_135_596_800_000_000, 999_999
+    ]
     static let blobs: [Data] = [Data(), Data([0]), Data([0, 0]), Data([1]), Data([0xff]), Data([1, 2, 3])]
 
     mutating func chance(_ percent: Int) -> Bool { random.int(0..<100) < percent }
@@ -73,7 +75,7 @@ struct PredicateGenerator {
         Row([
             ("i", value(.integer)), ("j", value(.integer)), ("d", value(.double)), ("e", value(.double)),
             ("t", value(.text)), ("u", value(.text)), ("b", value(.bool)), ("w", value(.date)), ("x", value(.binary)),
-            ("refID", chance(15) ? .null : .integer(Int64(random.int(1...refs)))),
+            ("refID", chance(15) ? .null : .integer(Int64(random.int(1...refs))))
         ])
     }
 
@@ -85,7 +87,7 @@ struct PredicateGenerator {
     /// The key paths of the probe and their types.
     static let keys: [(String, AttributeType)] = [
         ("i", .integer), ("j", .integer), ("d", .double), ("e", .double), ("t", .text), ("u", .text), ("b", .bool),
-        ("w", .date), ("x", .binary), ("refID", .integer), ("ref.name", .text), ("ref.n", .integer),
+        ("w", .date), ("x", .binary), ("refID", .integer), ("ref.name", .text), ("ref.n", .integer)
     ]
 
     /// A random predicate, `depth` levels of `AND` / `OR` / `NOT` at most.
@@ -103,8 +105,9 @@ struct PredicateGenerator {
 
     private mutating func comparison() -> FetchPredicate.Comparison {
         if chance(4) {
-            return .init(.object, pick([.equal, .notEqual, .lessThan, .greaterThanOrEqual, .in]),
-                         chance(50) ? .value(.integer(Int64(random.int(1...40)))) : .list([1, 5, 9, 70]))
+            return .init(
+                .object, pick([.equal, .notEqual, .lessThan, .greaterThanOrEqual, .in]),
+                chance(50) ? .value(.integer(Int64(random.int(1...40)))) : .list([1, 5, 9, 70]))
         }
         let (key, type) = pick(Self.keys)
         let lhs = FetchPredicate.Operand.key(.init(key))
@@ -118,7 +121,7 @@ struct PredicateGenerator {
             }
         }
         var operators: [FetchPredicate.Operator] = [
-            .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .in, .between,
+            .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .in, .between
         ]
         if type == .text { operators += [.beginsWith, .endsWith, .contains, .like, .like, .beginsWith, .contains] }
         let op = pick(operators)
@@ -127,8 +130,9 @@ struct PredicateGenerator {
             let count = chance(15) ? 70 : random.int(0...4)
             return .init(lhs, op, .list((0..<count).map { _ in value(type, nullable: chance(30)) }), options: options)
         case .between:
-            return .init(lhs, op, .list([value(type, nullable: chance(20)), value(type, nullable: chance(20))]),
-                         options: options)
+            return .init(
+                lhs, op, .list([value(type, nullable: chance(20)), value(type, nullable: chance(20))]),
+                options: options)
         case .like:
             return .init(lhs, op, .value(.text(likePattern())), options: options)
         case .beginsWith, .endsWith, .contains:
@@ -136,11 +140,16 @@ struct PredicateGenerator {
             return .init(lhs, op, .value(chance(8) ? .null : .text(pick(Self.texts))), options: options)
         default:
             if chance(20) {
-                let comparable = Self.keys.filter { $0.1 == type || ([.integer, .double].contains($0.1)
-                    && [.integer, .double].contains(type)) }
+                let comparable = Self.keys.filter {
+                    $0.1 == type
+                        || ([.integer, .double].contains($0.1)
+                            && [.integer, .double].contains(type))
+                }
                 return .init(lhs, op, .key(.init(pick(comparable).0)), options: options)
             }
-            if type == .integer && chance(25) { return .init(lhs, op, .value(.double(pick(Self.doubles))), options: options) }
+            if type == .integer && chance(25) {
+                return .init(lhs, op, .value(.double(pick(Self.doubles))), options: options)
+            }
             return .init(lhs, op, .value(value(type, nullable: chance(15))), options: options)
         }
     }

@@ -31,7 +31,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
         for _ in 0..<count {
             let operations = (0..<random.int(1...3)).map { _ in make(&random) }
             do {
-                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: dialect) } }
+                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: dialect) }
+                }
                 committed += 1
             } catch is FetchKitError {}
         }
@@ -43,20 +44,25 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
         let todo = Int64(random.int(1...40))
         switch random.int(0..<22) {
         case 0..<5:
-            return .insertTodo(Fixtures.TodoRecord(
-                id: nil, title: titles[random.int(0..<titles.count)],
-                notes: random.int(0..<3) == 0 ? nil : titles[random.int(0..<titles.count)] + " a",
-                priority: random.int(-1...6), ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
-                done: random.int(0..<2) == 0,
-                due: random.int(0..<3) == 0 ? nil : Date(microsecondsSince1970: Int64(random.int(0...5)) * 1_000_001),
-                categoryID: random.int(0..<5) == 0 ? nil : Int64(random.int(1...4))))
+            return .insertTodo(
+                Fixtures.TodoRecord(
+                    id: nil, title: titles[random.int(0..<titles.count)],
+                    notes: random.int(0..<3) == 0 ? nil : titles[random.int(0..<titles.count)] + " a",
+                    priority: random.int(-1...6),
+                    ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
+                    done: random.int(0..<2) == 0,
+                    due: random.int(0..<3) == 0
+                        ? nil : Date(microsecondsSince1970: Int64(random.int(0...5)) * 1_000_001),
+                    categoryID: random.int(0..<5) == 0 ? nil : Int64(random.int(1...4))))
         case 5..<8: return .deleteTodo(todo)
         case 8..<12:
-            return .setSortKeys(todo, priority: random.int(-1...6),
-                                ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
-                                title: titles[random.int(0..<titles.count)])
+            return .setSortKeys(
+                todo, priority: random.int(-1...6),
+                ordering: random.int(0..<4) == 0 ? nil : Double(random.int(-5...20)) / 2,
+                title: titles[random.int(0..<titles.count)])
         case 12..<14: return .setCategory(todo, random.int(0..<4) == 0 ? nil : Int64(random.int(1...4)))
-        case 14..<16: return .setPayload(todo, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
+        case 14..<16:
+            return .setPayload(todo, notes: random.int(0..<2) == 0 ? nil : titles[random.int(0..<titles.count)])
         case 16: return .noOpUpdate(todo)
         case 17: return .bulkUpdate(belowPriority: random.int(0...4), done: random.int(0..<2) == 0)
         case 18: return .bulkDelete(priority: random.int(-1...6))
@@ -72,16 +78,19 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
         case .insertTodo(let todo): try tx.insert(todo)
         case .deleteTodo(let id): try tx.delete("Todo", key: .integer(id))
         case .setSortKeys(let id, let priority, let ordering, let title):
-            try tx.update("Todo", key: .integer(id), set: [
-                "priority": .integer(Int64(priority)), "ordering": ordering.map(Value.double) ?? .null,
-                "title": .text(title),
-            ])
+            try tx.update(
+                "Todo", key: .integer(id),
+                set: [
+                    "priority": .integer(Int64(priority)), "ordering": ordering.map(Value.double) ?? .null,
+                    "title": .text(title)
+                ])
         case .setCategory(let id, let category):
             try tx.update("Todo", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
         case .setPayload(let id, let notes):
             try tx.update("Todo", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
         case .noOpUpdate(let id):
-            _ = try tx.execute("UPDATE todo SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
+            _ = try tx.execute(
+                "UPDATE todo SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
         case .bulkUpdate(let below, let done):
             try tx.update("Todo", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):
@@ -97,7 +106,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .insertTodo(let todo): return "insert(\(todo.title), p\(todo.priority), c\(todo.categoryID.map(String.init) ?? "nil"))"
+        case .insertTodo(let todo):
+            return "insert(\(todo.title), p\(todo.priority), c\(todo.categoryID.map(String.init) ?? "nil"))"
         case .deleteTodo(let id): return "delete(\(id))"
         case .setSortKeys(let id, let priority, let ordering, let title):
             return "sort(\(id): p\(priority) o\(ordering.map { "\($0)" } ?? "nil") '\(title)')"

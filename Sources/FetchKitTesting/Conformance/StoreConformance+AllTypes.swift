@@ -28,7 +28,8 @@ extension StoreConformance {
                 Attribute("int32", .integer), Attribute("int64", .integer), Attribute("uint", .integer),
                 Attribute("uint8", .integer), Attribute("uint16", .integer), Attribute("uint32", .integer),
                 Attribute("uint64", .integer), Attribute("double", .double), Attribute("float", .double),
-                Attribute("text", .text), Attribute("flag", .bool), Attribute("when", .date), Attribute("bytes", .binary),
+                Attribute("text", .text), Attribute("flag", .bool), Attribute("when", .date),
+                Attribute("bytes", .binary),
                 Attribute("uuid", .text), Attribute("mood", .text),
                 Attribute("maybeInt", .integer, optional: true), Attribute("maybeInt8", .integer, optional: true),
                 Attribute("maybeInt32", .integer, optional: true), Attribute("maybeInt64", .integer, optional: true),
@@ -36,7 +37,7 @@ extension StoreConformance {
                 Attribute("maybeFloat", .double, optional: true), Attribute("maybeText", .text, optional: true),
                 Attribute("maybeFlag", .bool, optional: true), Attribute("maybeWhen", .date, optional: true),
                 Attribute("maybeBytes", .binary, optional: true), Attribute("maybeUUID", .text, optional: true),
-                Attribute("maybeMood", .text, optional: true),
+                Attribute("maybeMood", .text, optional: true)
             ])
 
         var id: Int64?

@@ -10,8 +10,10 @@ extension StoreConformance {
         // Queued behind a held queue, then cancelled: skipped when its turn comes.
         let hold = await controller.holdProcessing()
         let switching = Task {
-            try await controller.setRequest(FetchRequest(
-                entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
+            try await controller.setRequest(
+                FetchRequest(
+                    entity: "Todo", predicate: try FetchPredicate(format: "done == YES"),
+                    sortDescriptors: [.ascending("id")]))
         }
         // Gives the call time to queue (if it has not, it fails the same way, before queueing).
         try await Task.sleep(for: .milliseconds(50))
@@ -24,7 +26,7 @@ extension StoreConformance {
         // Already cancelled when called: nothing is queued.
         for call in [
             { try await controller.performFetch() },
-            { try await controller.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1)) },
+            { try await controller.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1)) }
         ] as [@Sendable () async throws -> Void] {
             let cancelled = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -41,8 +43,10 @@ extension StoreConformance {
         try expect(harness.recorder.updates.isEmpty, "a batch was delivered: \(harness.recorder.updates.count)")
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         // The controller still works.
-        try await controller.setRequest(FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: [.ascending("id")]))
+        try await controller.setRequest(
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "done == YES"),
+                sortDescriptors: [.ascending("id")]))
         try expect(harness.ids() == [2, 6, 8, 10], "after a later switch: \(harness.ids())")
     }
 }

@@ -8,7 +8,7 @@ extension StoreConformance {
         "Straße", "STRASSE", "strasse", "STRAẞE", "Strase",  // 6–10: sharp s
         "I", "i", "İ", "ı", "i\u{307}",  // 11–15: dotted and dotless i
         "ﬁle", "FILE", "file",  // 16–18: the fi ligature
-        "\u{212A}elvin", "Kelvin", "kelvin",  // 19–21: the Kelvin sign
+        "\u{212A}elvin", "Kelvin", "kelvin"  // 19–21: the Kelvin sign
     ]
 
     /// `[c]` comparisons with the texts (by index in ``caseFoldRuleTexts``) they match, worked out by hand
@@ -37,14 +37,15 @@ extension StoreConformance {
         ("body ==[c] %@", "KELVIN", [19, 20, 21]),
         ("body ==[c] %@", "\u{212A}ELVIN", [19, 20, 21]),
         ("body <[c] %@", "strast", Set(6...21)),
-        ("body >[c] %@", "strasse", [0, 1, 2, 3, 4, 5]),
+        ("body >[c] %@", "strasse", [0, 1, 2, 3, 4, 5])
     ]
 
     /// The hand-worked `[c]` check.
     static var caseFoldRuleChecks: [Check] {
         [
-            Check(name: "[c] rules: sigmas, sharp s, dotted and dotless i, ligatures, Kelvin (hand-worked)",
-                  body: { try await $0.checkCaseFoldRules(on: $1) }),
+            Check(
+                name: "[c] rules: sigmas, sharp s, dotted and dotless i, ligatures, Kelvin (hand-worked)",
+                body: { try await $0.checkCaseFoldRules(on: $1) })
         ]
     }
 
@@ -57,11 +58,16 @@ extension StoreConformance {
         let rows = try await store.fetch(FetchRequest(entity: "Note"))
         for (format, argument, expected) in Self.caseFoldRuleCases {
             let predicate = try FetchPredicate(format: format, argument)
-            let found = Set(try await store.fetch(FetchRequest(entity: "Note", predicate: predicate))
-                .compactMap { $0["slug", as: String.self].flatMap(Int.init) })
-            try expect(found == expected, "\(format) with '\(argument)' found \(found.sorted()), expected \(expected.sorted())")
+            let found = Set(
+                try await store.fetch(FetchRequest(entity: "Note", predicate: predicate))
+                    .compactMap { $0["slug", as: String.self].flatMap(Int.init) })
+            try expect(
+                found == expected, "\(format) with '\(argument)' found \(found.sorted()), expected \(expected.sorted())"
+            )
             let validated = try predicate.validated(for: Fixtures.note, in: Fixtures.schema)
-            guard let memory = InMemoryPredicate(validated, entity: Fixtures.note, schema: Fixtures.schema, dialect: store.dialect)
+            guard
+                let memory = InMemoryPredicate(
+                    validated, entity: Fixtures.note, schema: Fixtures.schema, dialect: store.dialect)
             else { continue }
             let inMemory = Set(rows.filter(memory.matches).compactMap { $0["slug", as: String.self].flatMap(Int.init) })
             try expect(inMemory == expected, "\(format) with '\(argument)' in memory: \(inMemory.sorted())")

@@ -24,8 +24,10 @@ extension StoreConformance {
         /// Every check: each predicate form, the fetch, sort, value and write behaviours, live controllers,
         /// and the random live-results check.
         public static var all: [Check] {
-            predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks + StoreConformance.rawSQLChecks
-                + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks + StoreConformance.compositeChecks + StoreConformance.wireChecks
+            predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
+                + StoreConformance.rawSQLChecks
+                + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks
+                + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
                 + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks + [liveResults]
@@ -65,10 +67,12 @@ extension StoreConformance {
                 Check(name: "MATCHES is unsupported", body: { try await $0.checkMatchesUnsupported(on: $1) }),
                 Check(name: "text primary keys", body: { try await $0.checkTextPrimaryKey(on: $1) }),
                 Check(name: "sort orders, limits and offsets", body: { try await $0.checkSortOrdersAndLimits(on: $1) }),
-                Check(name: "case folding in the database equals FetchKit's: final sigma, ß, İ, titlecase",
-                      body: { try await $0.checkCaseFolding(on: $1) }),
-                Check(name: "fetched properties: the key, the named ones, the section key",
-                      body: { try await $0.checkPropertiesToFetch(on: $1) }),
+                Check(
+                    name: "case folding in the database equals FetchKit's: final sigma, ß, İ, titlecase",
+                    body: { try await $0.checkCaseFolding(on: $1) }),
+                Check(
+                    name: "fetched properties: the key, the named ones, the section key",
+                    body: { try await $0.checkPropertiesToFetch(on: $1) })
             ]
         }
     }

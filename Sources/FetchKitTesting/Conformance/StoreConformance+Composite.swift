@@ -32,7 +32,9 @@ extension StoreConformance {
         func checkOrder() throws {
             let callbacks = recorded.withLock { $0.callbacks }
             let order = ["will": 0, "section": 1, "row": 2, "did": 3, "apply": 4]
-            if let wrong = callbacks.first(where: { order[$0] == nil }) { throw ConformanceFailure("composite: \(wrong)") }
+            if let wrong = callbacks.first(where: { order[$0] == nil }) {
+                throw ConformanceFailure("composite: \(wrong)")
+            }
             var last = 4
             for callback in callbacks {
                 let rank = order[callback] ?? -1
@@ -47,16 +49,20 @@ extension StoreConformance {
         private func note(_ callback: String) { recorded.withLock { $0.callbacks.append(callback) } }
 
         func controllerWillChangeContent(_ controller: CompositeResultsController) { note("will") }
-        func controller(_ controller: CompositeResultsController, didChange section: CompositeSection,
-                        atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?) {
+        func controller(
+            _ controller: CompositeResultsController, didChange section: CompositeSection,
+            atSectionIndex: Int?, for type: ResultsChangeType, newSectionIndex: Int?
+        ) {
             // Inside a batch the composite shows what the batch leads to: a new section is there as sent.
             if let new = newSectionIndex, controller.sections[new] != section {
                 note("section \(section) differs from the composite's \(controller.sections[new])")
             }
             note("section")
         }
-        func controller(_ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
-                        for type: ResultsChangeType, newRowPath: RowPath?) {
+        func controller(
+            _ controller: CompositeResultsController, didChange row: CompositeRow, at rowPath: RowPath?,
+            for type: ResultsChangeType, newRowPath: RowPath?
+        ) {
             if let new = newRowPath, controller.sections[new.section].part != row.part {
                 note("row of part \(row.part) sent at \(new), in part \(controller.sections[new.section].part)")
             }
@@ -75,37 +81,52 @@ extension StoreConformance {
 
     /// The composite checks.
     static var compositeChecks: [Check] {
-        [Check(name: "composite: fixed and capped parts of three entities stay exact under transactions across parts",
-               body: { try await $0.checkComposite(on: $1, burst: 1...1, steps: 250) }),
-         Check(name: "composite: transactions committed back to back arrive as batches the data source agrees with",
-               body: { try await $0.checkCompositeBackToBack(on: $1) }),
-         Check(name: "composite: 1,000 transactions in bursts, every batch is what the data source shows inside it",
-               body: { try await $0.checkComposite(on: $1, burst: 1...5, steps: 250) })]
+        [
+            Check(
+                name: "composite: fixed and capped parts of three entities stay exact under transactions across parts",
+                body: { try await $0.checkComposite(on: $1, burst: 1...1, steps: 250) }),
+            Check(
+                name: "composite: transactions committed back to back arrive as batches the data source agrees with",
+                body: { try await $0.checkCompositeBackToBack(on: $1) }),
+            Check(
+                name: "composite: 1,000 transactions in bursts, every batch is what the data source shows inside it",
+                body: { try await $0.checkComposite(on: $1, burst: 1...5, steps: 250) })
+        ]
     }
 
     /// Two todos inserted in two transactions committed back to back, then `sync()`: each batch's counts are
     /// what the composite's data source shows inside that batch's callbacks.
     func checkCompositeBackToBack(on store: any PersistentStore) async throws {
-        let todos = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]))
+        let todos = ResultsController(
+            store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]))
         let composite = CompositeResultsController()
         _ = try composite.addFixedSection("Menu", rows: ["Settings"])
         _ = try composite.add(todos)
         let recorder = CompositeRecorder()
-        recorder.read.withLock { $0 = { composite in composite.sections.map { (section: $0.name, rows: Array(repeating: "", count: $0.count)) } } }
+        recorder.read.withLock {
+            $0 = { composite in
+                composite.sections.map { (section: $0.name, rows: Array(repeating: "", count: $0.count)) }
+            }
+        }
         composite.delegate = recorder
         try await composite.performFetch()
         for round in 0..<10 {
             for offset in 0..<2 {
                 _ = try await store.write { tx in
-                    try tx.insert(Row([("title", .text("back to back \(round).\(offset)")), ("priority", .integer(1)), ("ordering", .integer(0))]), into: "Todo")
+                    try tx.insert(
+                        Row([
+                            ("title", .text("back to back \(round).\(offset)")), ("priority", .integer(1)),
+                            ("ordering", .integer(0))
+                        ]), into: "Todo")
                 }
             }
             await composite.sync()
             try expect(!recorder.updates.isEmpty, "round \(round): no batch for two inserts")
             for (update, shown) in zip(recorder.updates, recorder.shownInCallbacks) {
-                try expect(shown.map(\.rows.count) == update.changeset.sectionCountsAfter,
-                           "round \(round): a batch leads to \(update.changeset.sectionCountsAfter) rows per section, "
-                           + "the data source showed \(shown.map(\.rows.count)) inside its callbacks")
+                try expect(
+                    shown.map(\.rows.count) == update.changeset.sectionCountsAfter,
+                    "round \(round): a batch leads to \(update.changeset.sectionCountsAfter) rows per section, "
+                        + "the data source showed \(shown.map(\.rows.count)) inside its callbacks")
             }
             recorder.reset()
         }
@@ -116,8 +137,9 @@ extension StoreConformance {
     /// batch applies to the UI's model and leads to what the data source showed inside its callbacks; after
     /// each burst the UI equals fresh fetches.
     func checkComposite(on store: any PersistentStore, burst: ClosedRange<Int>, steps: Int) async throws {
-        let todosRequest = FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
-                                        sectionNameKeyPath: "category.name")
+        let todosRequest = FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+            sectionNameKeyPath: "category.name")
         let categoriesRequest = FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")])
         let notesRequest = FetchRequest(entity: "Note", sortDescriptors: [.descending("slug")])
         let todos = ResultsController(store: store, request: todosRequest, as: Fixtures.TodoRecord.self)
@@ -134,7 +156,8 @@ extension StoreConformance {
 
         /// What the composite should show: fresh fetches, capped, as (section name, row identities).
         func expected() async throws -> [(section: String, rows: [String])] {
-            func sections(_ rows: [Row], key: String?, limit: Int?, part: String) -> [(section: String, rows: [String])] {
+            func sections(_ rows: [Row], key: String?, limit: Int?, part: String) -> [(section: String, rows: [String])]
+            {
                 // Without a section key there is always one section, even when empty (as in NSFRC).
                 var result: [(section: String, rows: [String])] = key == nil ? [("", [])] : []
                 for row in rows {
@@ -158,8 +181,12 @@ extension StoreConformance {
                 let rows = (0..<section.count).map { row -> String in
                     let path = RowPath(section: index, row: row)
                     if let fixed = composite.row(at: path, in: menu) { return "menu:\(fixed)" }
-                    if let todo = composite.object(at: path, in: todoPart) { return "todo:\(Value.integer(todo.id ?? -1))" }
-                    if let category = composite.object(at: path, in: categoryPart) { return "category:\(category["id"] ?? .null)" }
+                    if let todo = composite.object(at: path, in: todoPart) {
+                        return "todo:\(Value.integer(todo.id ?? -1))"
+                    }
+                    if let category = composite.object(at: path, in: categoryPart) {
+                        return "category:\(category["id"] ?? .null)"
+                    }
                     if let note = composite.object(at: path, in: notePart) { return "note:\(Value.text(note.slug))" }
                     return "?"
                 }
@@ -189,24 +216,28 @@ extension StoreConformance {
             await composite.sync()
             try recorder.checkOrder()
             let context = "step \(step), transactions \(committed)"
-            try expect(recorder.updates.count <= max(committed.count, 1),
-                       "\(context): \(committed.count) transactions gave \(recorder.updates.count) batches")
+            try expect(
+                recorder.updates.count <= max(committed.count, 1),
+                "\(context): \(committed.count) transactions gave \(recorder.updates.count) batches")
             let want = try await expected()
             for (update, inCallbacks) in zip(recorder.updates, recorder.shownInCallbacks) {
                 batches += 1
                 do {
                     ui = try ListSimulator.apply(update.changeset, to: ui, expecting: inCallbacks)
                 } catch {
-                    throw ConformanceFailure("\(context): the batch does not lead to what the data source showed "
-                        + "inside its callbacks: \(error)")
+                    throw ConformanceFailure(
+                        "\(context): the batch does not lead to what the data source showed "
+                            + "inside its callbacks: \(error)")
                 }
             }
             recorder.reset()
             let now = shown()
-            try expect(ui.map(\.section) == want.map(\.section) && ui.map(\.rows) == want.map(\.rows),
-                       "\(context): the UI's model is \(ui), fresh fetches give \(want)")
-            try expect(now.map(\.section) == want.map(\.section) && now.map(\.rows) == want.map(\.rows),
-                       "\(context): the composite shows \(now), fresh fetches give \(want)")
+            try expect(
+                ui.map(\.section) == want.map(\.section) && ui.map(\.rows) == want.map(\.rows),
+                "\(context): the UI's model is \(ui), fresh fetches give \(want)")
+            try expect(
+                now.map(\.section) == want.map(\.section) && now.map(\.rows) == want.map(\.rows),
+                "\(context): the composite shows \(now), fresh fetches give \(want)")
         }
         try expect(batches > 100, "only \(batches) batches")
     }

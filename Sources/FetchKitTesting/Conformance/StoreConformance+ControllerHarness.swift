@@ -55,8 +55,10 @@ extension StoreConformance {
         /// Throws unless the controller took exactly these paths so far.
         func expectPaths(_ incremental: Int, _ full: Int, _ what: String) throws {
             let paths = self.paths
-            try expect(paths == (incremental, full), "\(what): \(paths.incremental) incremental, \(paths.full) full, "
-                       + "expected \(incremental) and \(full)")
+            try expect(
+                paths == (incremental, full),
+                "\(what): \(paths.incremental) incremental, \(paths.full) full, "
+                    + "expected \(incremental) and \(full)")
         }
     }
 }

@@ -15,42 +15,61 @@ extension StoreConformance {
     /// The live-controller checks.
     static var controllerChecks: [Check] {
         [
-            Check(name: "controller: the first fetch builds sections and calls no delegate method",
-                  body: { try await $0.checkInitialFetch(on: $1) }),
-            Check(name: "controller: insert, update, move and delete are each one batch, applied incrementally",
-                  body: { try await $0.checkRowChanges(on: $1) }),
-            Check(name: "controller: a section a move empties is deleted in the same batch",
-                  body: { try await $0.checkEmptiedSection(on: $1) }),
+            Check(
+                name: "controller: the first fetch builds sections and calls no delegate method",
+                body: { try await $0.checkInitialFetch(on: $1) }),
+            Check(
+                name: "controller: insert, update, move and delete are each one batch, applied incrementally",
+                body: { try await $0.checkRowChanges(on: $1) }),
+            Check(
+                name: "controller: a section a move empties is deleted in the same batch",
+                body: { try await $0.checkEmptiedSection(on: $1) }),
             Check(name: "controller: the database decides membership", body: { try await $0.checkMembership(on: $1) }),
-            Check(name: "controller: related-table changes re-section rows without a refetch",
-                  body: { try await $0.checkRelatedTables(on: $1) }),
-            Check(name: "controller: changes it cannot localise refetch", body: { try await $0.checkRefetches(on: $1) }),
-            Check(name: "controller: a limited window holds live, refilled by keyset queries",
-                  body: { try await $0.checkLimitedWindow(on: $1) }),
-            Check(name: "controller: a window below its limit stays incremental",
-                  body: { try await $0.checkWindowBelowLimit(on: $1) }),
-            Check(name: "controller: a new request is one batch; a bad one changes nothing",
-                  body: { try await $0.checkRequestChange(on: $1) }),
-            Check(name: "controller: the updates stream starts with the current snapshot",
-                  body: { try await $0.checkUpdatesStream(on: $1) }),
+            Check(
+                name: "controller: related-table changes re-section rows without a refetch",
+                body: { try await $0.checkRelatedTables(on: $1) }),
+            Check(
+                name: "controller: changes it cannot localise refetch", body: { try await $0.checkRefetches(on: $1) }),
+            Check(
+                name: "controller: a limited window holds live, refilled by keyset queries",
+                body: { try await $0.checkLimitedWindow(on: $1) }),
+            Check(
+                name: "controller: a window below its limit stays incremental",
+                body: { try await $0.checkWindowBelowLimit(on: $1) }),
+            Check(
+                name: "controller: a new request is one batch; a bad one changes nothing",
+                body: { try await $0.checkRequestChange(on: $1) }),
+            Check(
+                name: "controller: the updates stream starts with the current snapshot",
+                body: { try await $0.checkUpdatesStream(on: $1) }),
             Check(name: "controller: typed records", body: { try await $0.checkTypedRecords(on: $1) }),
-            Check(name: "controller: staged batches apply stage by stage", body: { try await $0.checkStagedBatches(on: $1) }),
-            Check(name: "controller: a fetchLimit is never exceeded under churn", body: { try await $0.checkLimitUnderChurn(on: $1) }),
-            Check(name: "controller: the incremental path equals refetch + diff under random writes",
-                  body: { try await $0.checkIncrementalEqualsRefetch(on: $1) }),
-            Check(name: "controller: SUBQUERY, aggregates and arithmetic follow changes to the related table",
-                  body: { try await $0.checkExpressionControllers(on: $1) }),
-            Check(name: "controller: a cancelled caller's performFetch, setRequest or moveObject does nothing",
-                  body: { try await $0.checkCancelledCallers(on: $1) }),
-            Check(name: "controllers: a released controller goes with every task it started, its sequences end",
-                  body: { try await $0.checkTasksEndWithControllers(on: $1) }),
+            Check(
+                name: "controller: staged batches apply stage by stage",
+                body: { try await $0.checkStagedBatches(on: $1) }),
+            Check(
+                name: "controller: a fetchLimit is never exceeded under churn",
+                body: { try await $0.checkLimitUnderChurn(on: $1) }),
+            Check(
+                name: "controller: the incremental path equals refetch + diff under random writes",
+                body: { try await $0.checkIncrementalEqualsRefetch(on: $1) }),
+            Check(
+                name: "controller: SUBQUERY, aggregates and arithmetic follow changes to the related table",
+                body: { try await $0.checkExpressionControllers(on: $1) }),
+            Check(
+                name: "controller: a cancelled caller's performFetch, setRequest or moveObject does nothing",
+                body: { try await $0.checkCancelledCallers(on: $1) }),
+            Check(
+                name: "controllers: a released controller goes with every task it started, its sequences end",
+                body: { try await $0.checkTasksEndWithControllers(on: $1) })
         ]
     }
 
     func checkInitialFetch(on store: any PersistentStore) async throws {
         let harness = try await Harness(store, Self.todosByCategory)
         let controller = harness.controller
-        try expect(controller.sections.map(\.name) == ["", "Errands", "Home", "Work"], "sections \(controller.sections.map(\.name))")
+        try expect(
+            controller.sections.map(\.name) == ["", "Errands", "Home", "Work"],
+            "sections \(controller.sections.map(\.name))")
         try expect(harness.ids(1) == [4, 3], "Errands \(harness.ids(1))")
         try expect(controller.sectionIndexTitles == ["E", "H", "W"], "index titles \(controller.sectionIndexTitles)")
         try expect(controller.rowPath(forKey: 5) == RowPath(section: 2, row: 0), "todo 5 is first in Home")
@@ -66,7 +85,9 @@ extension StoreConformance {
         try expect(inserted.rowInserts == [RowPath(section: 2, row: 1)], "insert \(inserted)")
         let updated = try await harness.batch { tx in try tx.update("Todo", key: 11, set: ["title": "Renamed"]) }
         try expect(updated.rowUpdates.count == 1 && updated.rowMoves.isEmpty, "update \(updated)")
-        let moved = try await harness.batch { tx in try tx.update("Todo", key: 11, set: ["categoryID": 1, "title": "Moved"]) }
+        let moved = try await harness.batch { tx in
+            try tx.update("Todo", key: 11, set: ["categoryID": 1, "title": "Moved"])
+        }
         try expect(moved.rowMoves.count == 1 && moved.rowMoves.first?.isUpdated == true, "move \(moved)")
         let deleted = try await harness.batch { tx in try tx.delete("Todo", key: 11) }
         try expect(deleted.rowDeletes.count == 1, "delete \(deleted)")
@@ -120,7 +141,9 @@ extension StoreConformance {
             try tx.update("Category", key: 1, set: ["name": "Job"])
         }
         try harness.expectPaths(2, 0, "both tables in one transaction")
-        let none = try await harness.write { tx in _ = try tx.insert(["id": 9, "name": "Empty", "position": 9], into: "Category") }
+        let none = try await harness.write { tx in
+            _ = try tx.insert(["id": 9, "name": "Empty", "position": 9], into: "Category")
+        }
         try expect(none == nil, "a category no todo points at emitted \(String(describing: none))")
         // No todo points at it: the change router does not even wake the controller.
         try harness.expectPaths(2, 0, "an unrelated category")
@@ -131,9 +154,11 @@ extension StoreConformance {
 
     func checkRefetches(on store: any PersistentStore) async throws {
         // A related table reached through a to-many relationship is not localised.
-        let categories = try await Harness(store, FetchRequest(
-            entity: "Category", predicate: try FetchPredicate(format: "ANY todos.done == NO"),
-            sortDescriptors: [.ascending("name")]))
+        let categories = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Category", predicate: try FetchPredicate(format: "ANY todos.done == NO"),
+                sortDescriptors: [.ascending("name")]))
         try await categories.write { tx in try tx.update("Todo", key: 1, set: ["done": true]) }
         try categories.expectPaths(0, 1, "a to-many related table")
         // More keys than the incremental limit.
@@ -147,18 +172,25 @@ extension StoreConformance {
         try harness.expectPaths(0, 1, "more keys than the limit")
         try expect(harness.controller.fetchedObjects.count == 10 + count, "bulk insert count")
         // A request with an offset always refetches.
-        let offset = try await Harness(store, FetchRequest(
-            entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 4, fetchOffset: 2))
+        let offset = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 4, fetchOffset: 2))
         try await offset.write { tx in try tx.update("Todo", key: 7, set: ["title": "x"]) }
         try offset.expectPaths(0, 1, "a request with an offset")
     }
 
     func checkLimitedWindow(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, FetchRequest(entity: "Todo", sortDescriptors: [.descending("priority")], fetchLimit: 3))
+        let harness = try await Harness(
+            store, FetchRequest(entity: "Todo", sortDescriptors: [.descending("priority")], fetchLimit: 3))
         try expect(harness.ids() == [5, 7, 1], "window \(harness.ids())")
         // An insert at the top pushes the last row out: one insert, one delete, no refetch.
-        let pushed = try await harness.batch { tx in try tx.insert(Fixtures.TodoRecord(id: 20, title: "Top", priority: 9)) }
-        try expect(pushed.rowInserts.count == 1 && pushed.rowDeletes.count == 1 && harness.ids() == [20, 5, 7], "pushed \(pushed)")
+        let pushed = try await harness.batch { tx in
+            try tx.insert(Fixtures.TodoRecord(id: 20, title: "Top", priority: 9))
+        }
+        try expect(
+            pushed.rowInserts.count == 1 && pushed.rowDeletes.count == 1 && harness.ids() == [20, 5, 7],
+            "pushed \(pushed)")
         // A row from outside moving in, and a row inside moving within.
         try await harness.write { tx in try tx.update("Todo", key: 9, set: ["priority": 6]) }
         try expect(harness.ids() == [20, 9, 5], "moved in: \(harness.ids())")
@@ -169,8 +201,10 @@ extension StoreConformance {
         try harness.expectPaths(4, 0, "changes in and around the window")
         // A row leaving a full window: a keyset query after the old last row refills it.
         let refilled = try await harness.batch { tx in try tx.delete("Todo", key: 20) }
-        try expect(refilled.rowDeletes == [RowPath(section: 0, row: 0)] && refilled.rowInserts == [RowPath(section: 0, row: 2)],
-                   "refill \(refilled)")
+        try expect(
+            refilled.rowDeletes == [RowPath(section: 0, row: 0)]
+                && refilled.rowInserts == [RowPath(section: 0, row: 2)],
+            "refill \(refilled)")
         try expect(harness.ids() == [5, 9, 7], "after the refill: \(harness.ids())")
         try await harness.write { tx in try tx.update("Todo", key: 5, set: ["priority": -5]) }
         try expect(harness.ids() == [9, 7, 1], "after a row left downwards: \(harness.ids())")
@@ -179,9 +213,11 @@ extension StoreConformance {
     }
 
     func checkWindowBelowLimit(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "priority >= 4"),
-            sortDescriptors: [.ascending("title")], fetchLimit: 3))
+        let harness = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "priority >= 4"),
+                sortDescriptors: [.ascending("title")], fetchLimit: 3))
         try expect(harness.ids() == [5, 7], "window \(harness.ids())")
         try await harness.write { tx in try tx.update("Todo", key: 1, set: ["priority": 4]) }
         try expect(harness.ids() == [5, 7, 1], "joined: \(harness.ids())")
@@ -196,7 +232,9 @@ extension StoreConformance {
         next.predicate = try FetchPredicate(format: "done == NO")
         next.sortDescriptors = [.ascending("category.name"), .descending("priority")]
         try await harness.controller.setRequest(next)
-        guard let update = harness.recorder.updates.last else { throw ConformanceFailure("setRequest emitted no batch") }
+        guard let update = harness.recorder.updates.last else {
+            throw ConformanceFailure("setRequest emitted no batch")
+        }
         try ResultsOracle.check(update, primaryKey: "id")
         try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
         var bad = next
@@ -206,8 +244,9 @@ extension StoreConformance {
             try await harness.controller.setRequest(bad)
             throw ConformanceFailure("a request with an unknown key was accepted")
         } catch is FetchKitError {}
-        try expect(harness.controller.fetchedObjects == before && harness.controller.request == next,
-                   "a failed setRequest changed the controller")
+        try expect(
+            harness.controller.fetchedObjects == before && harness.controller.request == next,
+            "a failed setRequest changed the controller")
         try expect(harness.recorder.updates.count == 1, "a failed setRequest called the delegate")
     }
 
@@ -227,7 +266,9 @@ extension StoreConformance {
             store: store, request: FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("title")]),
             as: Fixtures.TodoRecord.self)
         try await controller.performFetch()
-        try expect(controller.fetchedObjects.first?.title == "Buy milk", "first \(String(describing: controller.fetchedObjects.first))")
+        try expect(
+            controller.fetchedObjects.first?.title == "Buy milk",
+            "first \(String(describing: controller.fetchedObjects.first))")
         guard let record = controller.fetchedObjects.last else { throw ConformanceFailure("no records") }
         try expect(controller.rowPath(for: record) == RowPath(section: 0, row: 9), "the last record's path")
         _ = try await store.write { tx in try tx.update("Todo", key: .integer(record.id ?? 0), set: ["title": "AAA"]) }
@@ -249,17 +290,22 @@ extension StoreConformance {
             throw ConformanceFailure("the write emitted no batch")
         }
         let steps = try update.staged()
-        try expect(steps.last.map { $0.sections.map(\.name) } == harness.controller.sections.map(\.name), "the last stage's sections")
+        try expect(
+            steps.last.map { $0.sections.map(\.name) } == harness.controller.sections.map(\.name),
+            "the last stage's sections")
         let old = update.previous.sections.map { (section: $0.name, rows: Array($0.objects)) }
         let new = update.snapshot.sections.map { (section: $0.name, rows: Array($0.objects)) }
-        _ = try ListSimulator.applyStaged(try changeset.staged(), to: old, expecting: new, identifiedBy: { $0["id"] ?? .null })
+        _ = try ListSimulator.applyStaged(
+            try changeset.staged(), to: old, expecting: new, identifiedBy: { $0["id"] ?? .null })
     }
 
     /// Seed 003: a fetchLimit holds under heavy churn.
     func checkLimitUnderChurn(on store: any PersistentStore) async throws {
-        let harness = try await Harness(store, FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
-            sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 4))
+        let harness = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
+                sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 4))
         var random = SeededRandom(seed: 3)
         for step in 0..<300 {
             let id = Int64(random.int(1...25))
@@ -267,13 +313,18 @@ extension StoreConformance {
             let kind = random.int(0..<4)
             try await harness.write { tx in
                 switch kind {
-                case 0: try tx.upsert(["id": .integer(id), "title": .text("churn \(step)"), "ordering": .double(ordering)], into: "Todo")
+                case 0:
+                    try tx.upsert(
+                        ["id": .integer(id), "title": .text("churn \(step)"), "ordering": .double(ordering)],
+                        into: "Todo")
                 case 1: try tx.delete("Todo", key: .integer(id))
                 case 2: try tx.update("Todo", key: .integer(id), set: ["done": .bool(step % 3 == 0)])
                 default: try tx.update("Todo", key: .integer(id), set: ["ordering": .double(ordering)])
                 }
             }
-            try expect(harness.controller.fetchedObjects.count <= 4, "step \(step): \(harness.controller.fetchedObjects.count) rows")
+            try expect(
+                harness.controller.fetchedObjects.count <= 4,
+                "step \(step): \(harness.controller.fetchedObjects.count) rows")
         }
     }
 }

@@ -8,16 +8,19 @@ import Synchronization
 extension StoreConformance {
     static var deliveryChecks: [Check] {
         [
-            Check(name: "delivery: a delegate sleeping 50 ms per batch while 2,000 transactions commit",
-                  body: { try await $0.checkSlowDelegate(on: $1) }),
-            Check(name: "delivery: an updates() reader slower than the commits",
-                  body: { try await $0.checkSlowReader(on: $1) }),
+            Check(
+                name: "delivery: a delegate sleeping 50 ms per batch while 2,000 transactions commit",
+                body: { try await $0.checkSlowDelegate(on: $1) }),
+            Check(
+                name: "delivery: an updates() reader slower than the commits",
+                body: { try await $0.checkSlowReader(on: $1) })
         ]
     }
 
     private static var churnRequest: FetchRequest {
-        FetchRequest(entity: "Todo", predicate: .key("done") == false,
-                     sortDescriptors: [.ascending("priority"), .ascending("id")])
+        FetchRequest(
+            entity: "Todo", predicate: .key("done") == false,
+            sortDescriptors: [.ascending("priority"), .ascending("id")])
     }
 
     /// `count` transactions as fast as the store takes them (from step `start`): priorities change, rows come
@@ -31,10 +34,14 @@ extension StoreConformance {
         }
         for step in start..<(start + count) {
             try await store.write { [inserted] tx in
-                _ = try tx.update("Todo", key: .integer(Int64(step % 10 + 1)), set: ["priority": .integer(Int64(step * 7 % 20))])
+                _ = try tx.update(
+                    "Todo", key: .integer(Int64(step % 10 + 1)), set: ["priority": .integer(Int64(step * 7 % 20))])
                 if step % 20 == 0 {
-                    try tx.insert(["id": .integer(Int64(1_000 + step)), "title": .text("churn \(step)"),
-                                   "priority": .integer(Int64(step % 13)), "done": false], into: "Todo")
+                    try tx.insert(
+                        [
+                            "id": .integer(Int64(1_000 + step)), "title": .text("churn \(step)"),
+                            "priority": .integer(Int64(step % 13)), "done": false
+                        ], into: "Todo")
                 }
                 if step % 20 == 10, let first = inserted.first { _ = try tx.delete("Todo", key: .integer(first)) }
             }
@@ -45,12 +52,15 @@ extension StoreConformance {
 
     /// Checks that `updates` chain from `start` (each batch's previous results are the ones before it),
     /// pass ``ListSimulator``, and returns the results they end at.
-    private static func checkChain(_ updates: [ResultsUpdate<Row>], from start: ResultsSnapshot<Row>) throws -> ResultsSnapshot<Row> {
+    private static func checkChain(_ updates: [ResultsUpdate<Row>], from start: ResultsSnapshot<Row>) throws
+        -> ResultsSnapshot<Row>
+    {
         var shown = start
         for (index, update) in updates.enumerated() {
-            try expect(update.previous.fetchedObjects == shown.fetchedObjects
-                       && update.previous.sections.map(\.name) == shown.sections.map(\.name),
-                       "batch \(index) does not start from what the consumer shows")
+            try expect(
+                update.previous.fetchedObjects == shown.fetchedObjects
+                    && update.previous.sections.map(\.name) == shown.sections.map(\.name),
+                "batch \(index) does not start from what the consumer shows")
             try ResultsOracle.check(update, primaryKey: "id")
             shown = update.snapshot
         }
@@ -99,7 +109,8 @@ extension StoreConformance {
         let final = controller.snapshot
         // The reader catches up with the results the controller holds now.
         let deadline = ContinuousClock.now + .seconds(60)
-        while log.withLock({ $0.last?.snapshot.fetchedObjects }) != final.fetchedObjects, ContinuousClock.now < deadline {
+        while log.withLock({ $0.last?.snapshot.fetchedObjects }) != final.fetchedObjects, ContinuousClock.now < deadline
+        {
             try await Task.sleep(for: .milliseconds(50))
         }
         reader.cancel()
@@ -108,7 +119,8 @@ extension StoreConformance {
         guard let first = received.first else { throw ConformanceFailure("the reader received nothing") }
         let batches = Array(received.dropFirst())
         try expect(batches.count < 500, "\(batches.count) elements for 500 transactions to a slow reader")
-        try expect(batches.contains { ($0.transactions?.count ?? 0) > 1 }, "no coalesced element names its transactions")
+        try expect(
+            batches.contains { ($0.transactions?.count ?? 0) > 1 }, "no coalesced element names its transactions")
         let shown = try Self.checkChain(batches, from: first.snapshot)
         try expect(shown.fetchedObjects == final.fetchedObjects, "the reader did not end at the controller's results")
         try await ResultsOracle.checkMatchesFreshFetch(shown, of: Self.churnRequest, in: store)

@@ -67,6 +67,6 @@ extension StoreConformance {
         PredicateCase("SUBQUERY(todos, $t, ANY $t.category.todos.priority == 5).@count > 0", [], [2], on: "Category"),
         PredicateCase("SUBQUERY(todos, $t, $t == 5).@count == 1", [], [2], on: "Category"),
         PredicateCase("NOT (SUBQUERY(todos, $t, $t.done == YES).@count > 0)", [], [3], on: "Category"),
-        PredicateCase("SUBQUERY(category.todos, $s, $s.priority > priority).@count == 0", [], [3, 4, 5, 7, 8, 9]),
+        PredicateCase("SUBQUERY(category.todos, $s, $s.priority > priority).@count == 0", [], [3, 4, 5, 7, 8, 9])
     ]
 }

@@ -6,13 +6,18 @@ extension StoreConformance {
     /// (`priority * 2`): each change of a related todo moves the categories it concerns in or out, every
     /// batch checked against the oracle.
     func checkExpressionControllers(on store: any PersistentStore) async throws {
-        let urgent = try await Harness(store, FetchRequest(
-            entity: "Category",
-            predicate: try FetchPredicate(format: "SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
-            sortDescriptors: [.ascending("name")]))
-        let busy = try await Harness(store, FetchRequest(
-            entity: "Category", predicate: try FetchPredicate(format: "todos.@sum.priority >= %d", 5),
-            sortDescriptors: [.ascending("name")]))
+        let urgent = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Category",
+                predicate: try FetchPredicate(
+                    format: "SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
+                sortDescriptors: [.ascending("name")]))
+        let busy = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Category", predicate: try FetchPredicate(format: "todos.@sum.priority >= %d", 5),
+                sortDescriptors: [.ascending("name")]))
         try expect(urgent.ids() == [2, 1], "urgent at first: \(urgent.ids())")
         try expect(busy.ids() == [2, 1], "busy at first: \(busy.ids())")
 
@@ -33,9 +38,11 @@ extension StoreConformance {
         try await Self.settle([urgent, busy])
         try expect(urgent.ids() == [2, 1] && busy.ids() == [2], "after the delete: \(urgent.ids()) \(busy.ids())")
 
-        let computed = try await Harness(store, FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "priority * 2 > ordering + 4"),
-            sortDescriptors: [.ascending("id")]))
+        let computed = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "priority * 2 > ordering + 4"),
+                sortDescriptors: [.ascending("id")]))
         // Priorities and orderings now: 1 (3, 1.0), 2 (2, 2.0), 5 (5, -1.0), 6 (0, 10.0), 7 (4, 4.0),
         // 9 (3, 0.5), 10 (-1, 7.25); 4 and 8 have no ordering.
         try expect(computed.ids() == [1, 5, 9], "computed at first: \(computed.ids())")

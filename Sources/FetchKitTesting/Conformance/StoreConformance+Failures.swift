@@ -8,16 +8,22 @@ import Synchronization
 extension StoreConformance {
     static var failureChecks: [Check] {
         [
-            Check(name: "sections: values equal under Swift's String == but not byte for byte are two sections",
-                  body: { try await $0.checkSectionsByteWise(on: $1) }),
-            Check(name: "sections: an order that splits a section is refused by performFetch and setRequest",
-                  body: { try await $0.checkSectionOrderRefused(on: $1) }),
-            Check(name: "sections: a write that splits a live controller's section stops it with the error",
-                  body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
-            Check(name: "failure: a column the request reads renamed under a live controller stops it; performFetch restarts it",
-                  body: { try await $0.checkPermanentFailure(on: $1) }),
-            Check(name: "failure: multi and composite controllers forward their controllers' failures",
-                  body: { try await $0.checkFailuresForwarded(on: $1) }),
+            Check(
+                name: "sections: values equal under Swift's String == but not byte for byte are two sections",
+                body: { try await $0.checkSectionsByteWise(on: $1) }),
+            Check(
+                name: "sections: an order that splits a section is refused by performFetch and setRequest",
+                body: { try await $0.checkSectionOrderRefused(on: $1) }),
+            Check(
+                name: "sections: a write that splits a live controller's section stops it with the error",
+                body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
+            Check(
+                name:
+                    "failure: a column the request reads renamed under a live controller stops it; performFetch restarts it",
+                body: { try await $0.checkPermanentFailure(on: $1) }),
+            Check(
+                name: "failure: multi and composite controllers forward their controllers' failures",
+                body: { try await $0.checkFailuresForwarded(on: $1) })
         ]
     }
 
@@ -30,20 +36,24 @@ extension StoreConformance {
     }
 
     func checkSectionsByteWise(on store: any PersistentStore) async throws {
-        let composed = "Caf\u{E9}"           // é as one code point
-        let decomposed = "Cafe\u{301}"       // e and a combining acute accent
+        let composed = "Caf\u{E9}"  // é as one code point
+        let decomposed = "Cafe\u{301}"  // e and a combining acute accent
         try expect(composed == decomposed, "Swift's String == is canonical equivalence")
         try await store.write { tx in
             for (id, title) in [(101, decomposed), (102, composed), (103, decomposed), (104, composed)] {
-                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
+                try tx.insert(
+                    ["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
             }
         }
         let harness = try await ControllerHarness(store, Self.titled())
         let names = harness.controller.sections.map(\.name)
-        try expect(names.count == 2, "\(names.count) sections for two byte-distinct values: \(names.map { Array($0.utf8) })")
-        try expect(Array(names[0].utf8) == Array(decomposed.utf8) && Array(names[1].utf8) == Array(composed.utf8),
-                   "sections not in byte order: \(names.map { Array($0.utf8) })")
-        try expect(harness.ids(0) == [101, 103] && harness.ids(1) == [102, 104], "rows \(harness.ids(0)) \(harness.ids(1))")
+        try expect(
+            names.count == 2, "\(names.count) sections for two byte-distinct values: \(names.map { Array($0.utf8) })")
+        try expect(
+            Array(names[0].utf8) == Array(decomposed.utf8) && Array(names[1].utf8) == Array(composed.utf8),
+            "sections not in byte order: \(names.map { Array($0.utf8) })")
+        try expect(
+            harness.ids(0) == [101, 103] && harness.ids(1) == [102, 104], "rows \(harness.ids(0)) \(harness.ids(1))")
         try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
         // Live: a row of each form joins its own section; a refetch keeps working.
         let changeset = try await harness.batch { tx in
@@ -55,8 +65,10 @@ extension StoreConformance {
         try await harness.controller.setRequest(Self.titled())
         try expect(harness.controller.status == .live, "status \(harness.controller.status) after a refetch")
         // A row moving from one form to the other moves between the sections.
-        let moved = try await harness.batch { tx in _ = try tx.update("Todo", key: 101, set: ["title": .text(composed)]) }
-        try expect(moved.rowMoves.count == 1 || (moved.rowDeletes.count == 1 && moved.rowInserts.count == 1), "batch \(moved)")
+        let moved = try await harness.batch { tx in _ = try tx.update("Todo", key: 101, set: ["title": .text(composed)])
+        }
+        try expect(
+            moved.rowMoves.count == 1 || (moved.rowDeletes.count == 1 && moved.rowInserts.count == 1), "batch \(moved)")
         try expect(harness.ids(0) == [103, 106] && harness.ids(1) == [101, 102, 104, 105], "rows after the move")
     }
 
@@ -64,7 +76,8 @@ extension StoreConformance {
         // Sorted case-insensitively, then by id: apple (101), Apple (102), apple (103) — "apple" twice.
         try await store.write { tx in
             for (id, title) in [(101, "apple"), (102, "Apple"), (103, "apple")] {
-                try tx.insert(["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
+                try tx.insert(
+                    ["id": .integer(Int64(id)), "title": .text(title), "priority": 9, "done": false], into: "Todo")
             }
         }
         let controller = ResultsController(store: store, request: Self.titled(caseInsensitive: true))
@@ -87,11 +100,15 @@ extension StoreConformance {
             let key = (error.keyPath ?? "")
             try expect(key == "title", "error names \(key)")
         }
-        try expect(harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
-                   "a refused setRequest changed the controller")
-        try expect(harness.recorder.updates.isEmpty && harness.controller.status == .live, "a refused setRequest was seen")
+        try expect(
+            harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
+            "a refused setRequest changed the controller")
+        try expect(
+            harness.recorder.updates.isEmpty && harness.controller.status == .live, "a refused setRequest was seen")
         // The case-sensitive order keeps each spelling together.
-        try expect(harness.controller.sections.map(\.name) == ["Apple", "apple"], "sections \(harness.controller.sections.map(\.name))")
+        try expect(
+            harness.controller.sections.map(\.name) == ["Apple", "apple"],
+            "sections \(harness.controller.sections.map(\.name))")
     }
 
     func checkSectionOrderBrokenLive(on store: any PersistentStore) async throws {
@@ -108,15 +125,17 @@ extension StoreConformance {
         try await store.write { tx in
             _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Todo")
         }
-        await harness.controller.sync()   // returns: a failed controller has nothing to catch up with
+        await harness.controller.sync()  // returns: a failed controller has nothing to catch up with
         guard case .failed(let error) = harness.controller.status, error.code == .sectionOrder,
-              let key = error.keyPath, let section = error.section else {
+            let key = error.keyPath, let section = error.section
+        else {
             throw ConformanceFailure("status \(harness.controller.status), expected a section-order failure")
         }
         try expect(key == "title" && section == "apple", "error names \(key), \(section)")
         try expect(harness.recorder.failures.count == 1, "delegate heard \(harness.recorder.failures.count) failures")
-        try expect(harness.controller.fetchedObjects == before && harness.recorder.updates.isEmpty,
-                   "the failed change was half applied")
+        try expect(
+            harness.controller.fetchedObjects == before && harness.recorder.updates.isEmpty,
+            "the failed change was half applied")
         var seen: [ResultsStatus] = []
         for await status in statuses {
             seen.append(status)
@@ -144,8 +163,11 @@ extension StoreConformance {
     }
 
     func checkPermanentFailure(on store: any PersistentStore) async throws {
-        let harness = try await ControllerHarness(store, FetchRequest(
-            entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("title"), .ascending("id")]))
+        let harness = try await ControllerHarness(
+            store,
+            FetchRequest(
+                entity: "Todo", predicate: .key("done") == false,
+                sortDescriptors: [.ascending("title"), .ascending("id")]))
         let before = harness.controller.fetchedObjects
         // Another deployment renames a column the request reads, then writes.
         try await store.write { tx in
@@ -154,13 +176,15 @@ extension StoreConformance {
         }
         await harness.controller.sync()
         guard case .failed(let error) = harness.controller.status else {
-            throw ConformanceFailure("status \(harness.controller.status) after the schema changed under the controller")
+            throw ConformanceFailure(
+                "status \(harness.controller.status) after the schema changed under the controller")
         }
         try expect(!error.isTransient, "\(error) taken for transient")
         try expect(harness.recorder.failures == [error], "delegate heard \(harness.recorder.failures)")
         try expect(harness.controller.fetchedObjects == before, "the results changed")
         // The column comes back: performFetch starts the controller again, and it follows later writes.
-        _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "headline" TO "title""#, []) }
+        _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "headline" TO "title""#, [])
+        }
         try await harness.controller.performFetch()
         try expect(harness.controller.status == .live, "status \(harness.controller.status) after performFetch")
         try await harness.write { tx in _ = try tx.update("Todo", key: 2, set: ["title": "renamed back"]) }
@@ -174,9 +198,12 @@ extension StoreConformance {
         let multiRecorder = MultiResultsRecorder<Row>()
         multi.delegate = multiRecorder
         try await multi.performFetch()
-        let categories = ResultsController(store: store, request: FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")]))
-        let todos = ResultsController(store: store, request: FetchRequest(
-            entity: "Todo", sortDescriptors: [.ascending("title"), .ascending("id")]))
+        let categories = ResultsController(
+            store: store, request: FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")]))
+        let todos = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("title"), .ascending("id")]))
         let composite = CompositeResultsController()
         try composite.add(categories)
         try composite.add(todos, limit: 3)
@@ -194,7 +221,8 @@ extension StoreConformance {
         await multi.sync()
         await composite.sync()
         guard case .failed = multi.status else { throw ConformanceFailure("multi status \(multi.status)") }
-        try expect(multiRecorder.failures.count == 1, "the multi delegate heard \(multiRecorder.failures.count) failures")
+        try expect(
+            multiRecorder.failures.count == 1, "the multi delegate heard \(multiRecorder.failures.count) failures")
         guard case .failed = composite.status else { throw ConformanceFailure("composite status \(composite.status)") }
         try expect(categories.status == .live, "the categories part stopped: \(categories.status)")
         let deadline = ContinuousClock.now + .seconds(10)

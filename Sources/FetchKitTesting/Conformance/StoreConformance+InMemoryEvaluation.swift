@@ -6,10 +6,12 @@ extension StoreConformance {
     /// memory equal to the database's for every (predicate, row) pair.
     static var inMemoryEvaluationChecks: [Check] {
         [
-            Check(name: "in-memory predicate evaluation equals the database's (24,000 pairs)",
-                  schema: PredicateGenerator.schema) { suite, store in
+            Check(
+                name: "in-memory predicate evaluation equals the database's (24,000 pairs)",
+                schema: PredicateGenerator.schema
+            ) { suite, store in
                 try await suite.checkInMemoryEvaluation(on: store, seed: 0x5EED_F00D, pairs: 24_000)
-            },
+            }
         ]
     }
 
@@ -27,8 +29,9 @@ extension StoreConformance {
         generator.random = SeededRandom(seed: seed &+ 1)
         let schema = PredicateGenerator.schema
         let entity = PredicateGenerator.probe
-        let rows = try await store.fetch(FetchRequest(
-            entity: "Probe", sortDescriptors: PredicateGenerator.keys.map { .ascending($0.0) }))
+        let rows = try await store.fetch(
+            FetchRequest(
+                entity: "Probe", sortDescriptors: PredicateGenerator.keys.map { .ascending($0.0) }))
         var compared = 0
         var evaluable = 0
         var predicates = 0
@@ -40,8 +43,11 @@ extension StoreConformance {
             let memory = InMemoryPredicate(validated, entity: entity, schema: schema, dialect: store.dialect)
             let matching: Set<Value>
             do {
-                matching = Set(try await store.fetch(FetchRequest(
-                    entity: "Probe", predicate: validated, propertiesToFetch: ["id"])).map { $0["id"] ?? .null })
+                matching = Set(
+                    try await store.fetch(
+                        FetchRequest(
+                            entity: "Probe", predicate: validated, propertiesToFetch: ["id"])
+                    ).map { $0["id"] ?? .null })
             } catch let error as FetchKitError where error.code == .unsupported {
                 let what = error.message
                 try ConformanceFailure.require(

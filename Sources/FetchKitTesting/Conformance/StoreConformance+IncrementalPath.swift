@@ -20,7 +20,8 @@ extension StoreConformance {
         for number in 1...400 {
             let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
             do {
-                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: dialect) } }
+                try await store.write { tx in for operation in operations { try operation.apply(tx, dialect: dialect) }
+                }
             } catch is FetchKitError {}
             for (index, pair) in pairs.enumerated() {
                 let context = "seed \(seed), transaction \(number), request \(index), operations \(operations)"
@@ -40,14 +41,16 @@ extension StoreConformance {
         await incremental.controller.sync()
         await refetch.controller.sync()
         try await ResultsOracle.checkMatchesFreshFetch(incremental.controller, in: incremental.store)
-        try expect(incremental.controller.fetchedObjects == refetch.controller.fetchedObjects, "contents differ: \(context)")
+        try expect(
+            incremental.controller.fetchedObjects == refetch.controller.fetchedObjects, "contents differ: \(context)")
         let batches = (incremental.recorder.updates, refetch.recorder.updates)
         try expect(batches.0.count == batches.1.count, "\(batches.0.count) vs \(batches.1.count) batches: \(context)")
         for (left, right) in zip(batches.0.map(\.changeset), batches.1.map(\.changeset)) {
-            try expect(left?.sectionDeletes == right?.sectionDeletes && left?.sectionInserts == right?.sectionInserts
-                       && left?.rowDeletes == right?.rowDeletes && left?.rowInserts == right?.rowInserts
-                       && left?.rowMoves.count == right?.rowMoves.count,
-                       "the batches differ: \(String(describing: left)) vs \(String(describing: right)): \(context)")
+            try expect(
+                left?.sectionDeletes == right?.sectionDeletes && left?.sectionInserts == right?.sectionInserts
+                    && left?.rowDeletes == right?.rowDeletes && left?.rowInserts == right?.rowInserts
+                    && left?.rowMoves.count == right?.rowMoves.count,
+                "the batches differ: \(String(describing: left)) vs \(String(describing: right)): \(context)")
         }
         for update in batches.0 + batches.1 { try ResultsOracle.check(update, primaryKey: "id") }
         try incremental.recorder.checkCallbackOrder()

@@ -7,11 +7,15 @@ extension StoreConformance {
     /// The isolation checks.
     static var isolationChecks: [Check] {
         [
-            Check(name: "COMMIT or ROLLBACK through execute is refused and the write rolls back whole",
-                  body: { try await $0.checkTransactionControlRefused(on: $1) }),
-            Check(name: "readers see the last committed state while a write runs, then the new state",
-                  body: { try await $0.checkReadersDuringWrite(on: $1) }),
-            Check(name: "concurrent writes run one at a time and all commit", body: { try await $0.checkSerializedWrites(on: $1) }),
+            Check(
+                name: "COMMIT or ROLLBACK through execute is refused and the write rolls back whole",
+                body: { try await $0.checkTransactionControlRefused(on: $1) }),
+            Check(
+                name: "readers see the last committed state while a write runs, then the new state",
+                body: { try await $0.checkReadersDuringWrite(on: $1) }),
+            Check(
+                name: "concurrent writes run one at a time and all commit",
+                body: { try await $0.checkSerializedWrites(on: $1) })
         ]
     }
 
@@ -90,15 +94,19 @@ extension StoreConformance {
         }
         proceed.signal()
         let insideCount = try await write.value
-        let before: Set<Value> = ["Write report"], after: Set<Value> = ["uncommitted", "last"]
+        let before: Set<Value> = ["Write report"]
+        let after: Set<Value> = ["uncommitted", "last"]
         let (present, absent, count) = capabilities.concurrentReads ? (before, after, 10) : (after, before, 11)
         for titles in seen {
-            try expect(titles.count == count && present.isSubset(of: titles) && absent.isDisjoint(with: titles),
-                       "a reader saw \(titles) (\(capabilities.concurrentReads ? "beside the write" : "after the write"))")
+            try expect(
+                titles.count == count && present.isSubset(of: titles) && absent.isDisjoint(with: titles),
+                "a reader saw \(titles) (\(capabilities.concurrentReads ? "beside the write" : "after the write"))")
         }
         try expect(insideCount == 11, "the write saw \(insideCount) rows of its own")
         let final = try await store.fetch(FetchRequest(entity: "Todo")).map { $0["title"] ?? .null }
-        try expect(final.count == 11 && after.isSubset(of: final) && before.isDisjoint(with: final), "after the commit: \(final)")
+        try expect(
+            final.count == 11 && after.isSubset(of: final) && before.isDisjoint(with: final),
+            "after the commit: \(final)")
     }
 
     func checkSerializedWrites(on store: any PersistentStore) async throws {

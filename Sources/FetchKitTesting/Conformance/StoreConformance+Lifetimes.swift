@@ -24,8 +24,9 @@ extension StoreConformance {
             try await plain.performFetch()
             let updates = plain.updates()
             readers.append(Task { try await updates.reduce(0) { count, _ in count + 1 } })
-            let shared = FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
-                                      sortDescriptors: [.ascending("id")])
+            let shared = FetchRequest(
+                entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
+                sortDescriptors: [.ascending("id")])
             let leader = ResultsController(store: store, request: shared)
             let follower = ResultsController(store: store, request: shared)
             try await leader.performFetch()
@@ -38,17 +39,24 @@ extension StoreConformance {
             let composite = CompositeResultsController()
             _ = try composite.add(part, limit: 3)
             try await composite.performFetch()
-            censuses = [("controller", plain.census), ("leader", leader.census), ("follower", follower.census),
-                        ("multi-controller", multi.census), ("composite part", part.census),
-                        ("composite", composite.census)]
-            references = [("controller", WeakReference(plain)), ("leader", WeakReference(leader)),
-                          ("follower", WeakReference(follower)), ("multi-controller", WeakReference(multi)),
-                          ("composite part", WeakReference(part)), ("composite", WeakReference(composite))]
+            censuses = [
+                ("controller", plain.census), ("leader", leader.census), ("follower", follower.census),
+                ("multi-controller", multi.census), ("composite part", part.census),
+                ("composite", composite.census)
+            ]
+            references = [
+                ("controller", WeakReference(plain)), ("leader", WeakReference(leader)),
+                ("follower", WeakReference(follower)), ("multi-controller", WeakReference(multi)),
+                ("composite part", WeakReference(part)), ("composite", WeakReference(composite))
+            ]
             // Writes whose batches are still on their way when the controllers are released.
             for round in 0..<10 {
                 _ = try await store.write { tx in
-                    try tx.insert(Row([("title", .text("lifetime \(round)")), ("priority", .integer(Int64(round))),
-                                       ("ordering", .integer(Int64(round)))]), into: "Todo")
+                    try tx.insert(
+                        Row([
+                            ("title", .text("lifetime \(round)")), ("priority", .integer(Int64(round))),
+                            ("ordering", .integer(Int64(round)))
+                        ]), into: "Todo")
                 }
             }
         }

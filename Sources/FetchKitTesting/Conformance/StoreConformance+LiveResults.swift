@@ -15,34 +15,45 @@ extension StoreConformance {
         }
         return [
             FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
-                         sortDescriptors: [.descending("priority"), .ascending("title", caseInsensitive: true)]),
-            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
-                         sectionNameKeyPath: "category.name"),
-            FetchRequest(entity: "Todo", predicate: predicate("priority > 2"),
-                         sortDescriptors: [.descending("ordering")], fetchLimit: 5),
-            FetchRequest(entity: "Todo", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
-                         sortDescriptors: [.ascending("due"), .descending("id")]),
-            FetchRequest(entity: "Category", predicate: predicate("ANY todos.done == NO"),
-                         sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Todo", predicate: predicate("category.position > 0"),
-                         sortDescriptors: [.ascending("done"), .descending("priority")], sectionNameKeyPath: "done"),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("done == NO"),
+                sortDescriptors: [.descending("priority"), .ascending("title", caseInsensitive: true)]),
+            FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+                sectionNameKeyPath: "category.name"),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("priority > 2"),
+                sortDescriptors: [.descending("ordering")], fetchLimit: 5),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("notes CONTAINS[c] 'a' OR categoryID == nil"),
+                sortDescriptors: [.ascending("due"), .descending("id")]),
+            FetchRequest(
+                entity: "Category", predicate: predicate("ANY todos.done == NO"),
+                sortDescriptors: [.ascending("name")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("category.position > 0"),
+                sortDescriptors: [.ascending("done"), .descending("priority")], sectionNameKeyPath: "done"),
             FetchRequest(entity: "Todo", sortDescriptors: [.descending("id")], fetchLimit: 7, fetchOffset: 2),
-            FetchRequest(entity: "Category", predicate: predicate("todos.@count >= 2"),
-                         sortDescriptors: [.descending("position")], sectionNameKeyPath: "name"),
+            FetchRequest(
+                entity: "Category", predicate: predicate("todos.@count >= 2"),
+                sortDescriptors: [.descending("position")], sectionNameKeyPath: "name"),
             // Limited windows refilled by keyset queries: NULLs ascending and descending, sections.
             FetchRequest(entity: "Todo", sortDescriptors: [.ascending("due"), .ascending("title")], fetchLimit: 4),
-            FetchRequest(entity: "Todo", predicate: predicate("done == NO"),
-                         sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
-                         sectionNameKeyPath: "category.name"),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("done == NO"),
+                sortDescriptors: [.ascending("category.name"), .descending("due")], fetchLimit: 6,
+                sectionNameKeyPath: "category.name"),
             // SUBQUERY, aggregates and arithmetic: evaluated by the database on every change they may concern.
-            FetchRequest(entity: "Category",
-                         predicate: predicate("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
-                         sortDescriptors: [.ascending("name")]),
-            FetchRequest(entity: "Category", predicate: predicate("todos.@sum.priority > 3 OR todos.@max.ordering > 5"),
-                         sortDescriptors: [.descending("position")]),
-            FetchRequest(entity: "Todo", predicate: predicate("priority * 2 > ordering AND category.todos.@count >= 2"),
-                         sortDescriptors: [.ascending("title")], fetchLimit: 5),
+            FetchRequest(
+                entity: "Category",
+                predicate: predicate("SUBQUERY(todos, $t, $t.done == NO AND $t.priority > 2).@count > 0"),
+                sortDescriptors: [.ascending("name")]),
+            FetchRequest(
+                entity: "Category", predicate: predicate("todos.@sum.priority > 3 OR todos.@max.ordering > 5"),
+                sortDescriptors: [.descending("position")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("priority * 2 > ordering AND category.todos.@count >= 2"),
+                sortDescriptors: [.ascending("title")], fetchLimit: 5)
         ]
     }()
 
@@ -65,7 +76,8 @@ extension StoreConformance {
     func checkLiveResults(on store: any PersistentStore) async throws {
         let dialect = store.dialect
         let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5EED_F00D
-        let transactions = ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
+        let transactions =
+            ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
         var random = SeededRandom(seed: seed)
 
         let controllers = try await Self.liveControllers(on: store)
@@ -86,7 +98,8 @@ extension StoreConformance {
 
             for (index, (controller, recorder)) in controllers.enumerated() {
                 await controller.sync()
-                let context = "seed \(seed), transaction \(number), controller \(index) "
+                let context =
+                    "seed \(seed), transaction \(number), controller \(index) "
                     + "(\(Self.liveRequests[index].predicate)), operations \(operations)"
                 do {
                     try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
@@ -106,7 +119,8 @@ extension StoreConformance {
         try ConformanceFailure.require(batches > transactions, "the controllers emitted few batches (\(batches))")
         let paths = controllers.map { controller, _ in controller.statistics }
         try ConformanceFailure.require(
-            paths.map(\.incrementalUpdates).reduce(0, +) > transactions, "the incremental path was rarely taken: \(paths)")
+            paths.map(\.incrementalUpdates).reduce(0, +) > transactions,
+            "the incremental path was rarely taken: \(paths)")
         try ConformanceFailure.require(
             transactions < 500 || paths.map(\.keysetRefills).reduce(0, +) > 50,
             "full windows were not refilled by keyset queries: \(paths)")

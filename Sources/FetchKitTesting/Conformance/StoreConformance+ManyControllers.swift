@@ -9,12 +9,15 @@ import Synchronization
 extension StoreConformance {
     static var manyControllerChecks: [Check] {
         [
-            Check(name: "live results: many controllers, shared and indexed, in memory and in SQL",
-                  body: { try await $0.checkManyControllers(on: $1) }),
-            Check(name: "live results: controllers added, switched and released while 2,000 transactions commit",
-                  body: { try await $0.checkControllersComeAndGo(on: $1) }),
-            Check(name: "live results: the controllers of a shared request released at once from many todos",
-                  body: { try await $0.checkSharedGroupReleasedConcurrently(on: $1) }),
+            Check(
+                name: "live results: many controllers, shared and indexed, in memory and in SQL",
+                body: { try await $0.checkManyControllers(on: $1) }),
+            Check(
+                name: "live results: controllers added, switched and released while 2,000 transactions commit",
+                body: { try await $0.checkControllersComeAndGo(on: $1) }),
+            Check(
+                name: "live results: the controllers of a shared request released at once from many todos",
+                body: { try await $0.checkSharedGroupReleasedConcurrently(on: $1) })
         ]
     }
 
@@ -23,24 +26,32 @@ extension StoreConformance {
     static let routedRequests: [FetchRequest] = {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         var requests: [FetchRequest] = (-1...6).map {
-            FetchRequest(entity: "Todo", predicate: .key("priority") == Int64($0), sortDescriptors: [.ascending("title")])
+            FetchRequest(
+                entity: "Todo", predicate: .key("priority") == Int64($0), sortDescriptors: [.ascending("title")])
         }
         requests += [
-            FetchRequest(entity: "Todo", predicate: predicate("categoryID == 2 AND done == NO"),
-                         sortDescriptors: [.descending("ordering")]),
-            FetchRequest(entity: "Todo", predicate: predicate("category.name == 'Work'"),
-                         sortDescriptors: [.ascending("priority")], fetchLimit: 3),
-            FetchRequest(entity: "Todo", predicate: predicate("priority IN {1, 3, 5} AND title BEGINSWITH[c] 'a'"),
-                         sortDescriptors: [.ascending("title")]),
-            FetchRequest(entity: "Todo", predicate: predicate("title BEGINSWITH[c] 'a' OR notes CONTAINS 'ta'"),
-                         sortDescriptors: [.ascending("id")]),
-            FetchRequest(entity: "Todo", predicate: predicate("ordering BETWEEN {-1, 4} AND NOT done == YES"),
-                         sortDescriptors: [.ascending("category.name"), .ascending("title")],
-                         sectionNameKeyPath: "category.name"),
-            FetchRequest(entity: "Todo", predicate: predicate("due == nil OR priority < 0"),
-                         sortDescriptors: [.descending("priority")], fetchLimit: 4),
-            FetchRequest(entity: "Todo", predicate: predicate("category.todos.@count > 3"),
-                         sortDescriptors: [.ascending("title")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("categoryID == 2 AND done == NO"),
+                sortDescriptors: [.descending("ordering")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("category.name == 'Work'"),
+                sortDescriptors: [.ascending("priority")], fetchLimit: 3),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("priority IN {1, 3, 5} AND title BEGINSWITH[c] 'a'"),
+                sortDescriptors: [.ascending("title")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("title BEGINSWITH[c] 'a' OR notes CONTAINS 'ta'"),
+                sortDescriptors: [.ascending("id")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("ordering BETWEEN {-1, 4} AND NOT done == YES"),
+                sortDescriptors: [.ascending("category.name"), .ascending("title")],
+                sectionNameKeyPath: "category.name"),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("due == nil OR priority < 0"),
+                sortDescriptors: [.descending("priority")], fetchLimit: 4),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("category.todos.@count > 3"),
+                sortDescriptors: [.ascending("title")])
         ]
         return requests
     }()
@@ -74,8 +85,9 @@ extension StoreConformance {
                     }
                     recorder.reset()
                 } catch {
-                    throw ConformanceFailure("seed \(seed), transaction \(number), controller \(index) "
-                        + "(\(requests[index].predicate)), operations \(operations): \(error)")
+                    throw ConformanceFailure(
+                        "seed \(seed), transaction \(number), controller \(index) "
+                            + "(\(requests[index].predicate)), operations \(operations): \(error)")
                 }
             }
         }
@@ -144,12 +156,15 @@ extension StoreConformance {
                 try await ResultsOracle.checkMatchesFreshFetch(entry.controller, in: store)
                 try check(entry)
             } catch {
-                throw ConformanceFailure("seed \(seed), a controller of \(requests[entry.request].predicate) "
-                    + "after \(committed) transactions (\(created) created, \(released) released, \(switched) switched): \(error)")
+                throw ConformanceFailure(
+                    "seed \(seed), a controller of \(requests[entry.request].predicate) "
+                        + "after \(committed) transactions (\(created) created, \(released) released, \(switched) switched): \(error)"
+                )
             }
             entry.controller.delegate = nil
         }
-        try ConformanceFailure.require(released > 20 && switched > 20, "too little churn: \(released) released, \(switched) switched")
+        try ConformanceFailure.require(
+            released > 20 && switched > 20, "too little churn: \(released) released, \(switched) switched")
     }
 
     /// Many controllers follow one request and are released at once from several tasks while batches are
@@ -168,7 +183,9 @@ extension StoreConformance {
             }
             _ = try await RandomOperation.writeTransactions(3, to: store, using: &random)
             // Hand the references to eight tasks, which drop them at the same time as a writer commits.
-            let slices = (0..<8).map { part in Array(controllers[(part * controllers.count / 8)..<((part + 1) * controllers.count / 8)]) }
+            let slices = (0..<8).map { part in
+                Array(controllers[(part * controllers.count / 8)..<((part + 1) * controllers.count / 8)])
+            }
             controllers.removeAll()
             let boxes = slices.map { ControllerBox($0) }
             try await withThrowingTaskGroup(of: Void.self) { tasks in

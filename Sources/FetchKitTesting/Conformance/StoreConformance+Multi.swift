@@ -10,28 +10,36 @@ extension StoreConformance {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         return [
             "all": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),
-            "open": FetchRequest(entity: "Todo", predicate: predicate("done == NO"), sortDescriptors: [.ascending("ordering")]),
-            "done": FetchRequest(entity: "Todo", predicate: predicate("done == YES"), sortDescriptors: [.ascending("ordering")]),
-            "byCategory": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
-                                       sectionNameKeyPath: "category.name"),
+            "open": FetchRequest(
+                entity: "Todo", predicate: predicate("done == NO"), sortDescriptors: [.ascending("ordering")]),
+            "done": FetchRequest(
+                entity: "Todo", predicate: predicate("done == YES"), sortDescriptors: [.ascending("ordering")]),
+            "byCategory": FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+                sectionNameKeyPath: "category.name"),
             "byCategoryPriority": FetchRequest(
                 entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
                 sectionNameKeyPath: "category.name"),
-            "byDone": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("done"), .descending("priority")],
-                                   sectionNameKeyPath: "done"),
-            "broken": FetchRequest(entity: "Todo", predicate: .comparison(.init(.key(.init("compleet")), .equal, .value(true)))),
+            "byDone": FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("done"), .descending("priority")],
+                sectionNameKeyPath: "done"),
+            "broken": FetchRequest(
+                entity: "Todo", predicate: .comparison(.init(.key(.init("compleet")), .equal, .value(true))))
         ]
     }
 
     /// The multi-controller checks.
     static var multiChecks: [Check] {
         [
-            Check(name: "multi: each transition is one valid batch, with the multi-controller as sender",
-                  body: { try await $0.checkTransitions(on: $1) }),
-            Check(name: "multi: a failed transition changes nothing; live changes follow the current request",
-                  body: { try await $0.checkFailedTransitionsAndLiveChanges(on: $1) }),
-            Check(name: "multi: inside a transition's callbacks the current name is the new one",
-                  body: { try await $0.checkNameInsideTransitions(on: $1) }),
+            Check(
+                name: "multi: each transition is one valid batch, with the multi-controller as sender",
+                body: { try await $0.checkTransitions(on: $1) }),
+            Check(
+                name: "multi: a failed transition changes nothing; live changes follow the current request",
+                body: { try await $0.checkFailedTransitionsAndLiveChanges(on: $1) }),
+            Check(
+                name: "multi: inside a transition's callbacks the current name is the new one",
+                body: { try await $0.checkNameInsideTransitions(on: $1) })
         ]
     }
 
@@ -57,8 +65,9 @@ extension StoreConformance {
             recorder.names.withLock { $0 = [] }
             try await multi.transition(to: name)
             let seen = recorder.names.withLock { $0 }
-            try expect(!seen.isEmpty && seen == ["will:" + name, "applied:" + name],
-                       "transition to \(name): the callbacks read \(seen)")
+            try expect(
+                !seen.isEmpty && seen == ["will:" + name, "applied:" + name],
+                "transition to \(name): the callbacks read \(seen)")
         }
         // A failed transition's name is never visible.
         recorder.names.withLock { $0 = [] }
@@ -66,21 +75,25 @@ extension StoreConformance {
             try await multi.transition(to: "broken")
             throw ConformanceFailure("a transition to a request naming a missing attribute succeeded")
         } catch is FetchKitError {}
-        try expect(multi.currentName == "open" && recorder.names.withLock { $0 }.isEmpty,
-                   "after a failed transition: \(multi.currentName), callbacks \(recorder.names.withLock { $0 })")
+        try expect(
+            multi.currentName == "open" && recorder.names.withLock { $0 }.isEmpty,
+            "after a failed transition: \(multi.currentName), callbacks \(recorder.names.withLock { $0 })")
         multi.delegate = nil
     }
 
     /// Checks that `multi` holds a fresh fetch of its request and that the one batch `recorder` heard since
     /// its last reset is valid, in contract order, sent by `multi`.
-    private func checkBatch(_ multi: MultiResultsController<Row>, _ recorder: MultiResultsRecorder<Row>,
-                            in store: any PersistentStore, _ what: String) async throws {
+    private func checkBatch(
+        _ multi: MultiResultsController<Row>, _ recorder: MultiResultsRecorder<Row>,
+        in store: any PersistentStore, _ what: String
+    ) async throws {
         try await ResultsOracle.checkMatchesFreshFetch(multi.snapshot, of: multi.request, in: store)
         try recorder.checkCallbackOrder()
         let updates = recorder.updates
         try expect(updates.count <= 1, "\(what): \(updates.count) batches")
         for update in updates { try ResultsOracle.check(update, primaryKey: "id") }
-        try expect(recorder.senders.isSubset(of: [ObjectIdentifier(multi)]), "\(what): a callback came from another sender")
+        try expect(
+            recorder.senders.isSubset(of: [ObjectIdentifier(multi)]), "\(what): a callback came from another sender")
         recorder.reset()
     }
 
@@ -90,7 +103,9 @@ extension StoreConformance {
         multi.delegate = recorder
         try await multi.performFetch()
         try expect(recorder.events.isEmpty && multi.currentName == "open", "performFetch called the delegate")
-        let path = ["all", "done", "open", "byCategory", "byCategoryPriority", "byDone", "byCategory", "all", "all", "done"]
+        let path = [
+            "all", "done", "open", "byCategory", "byCategoryPriority", "byDone", "byCategory", "all", "all", "done"
+        ]
         for name in path {
             let before = multi.fetchedObjects
             try await multi.transition(to: name)
@@ -105,8 +120,9 @@ extension StoreConformance {
         recorder.reset()
         try await multi.transition(to: "all")
         let opened = recorder.updates.first?.changeset
-        try expect(opened?.rowInserts.count == 4 && opened?.rowDeletes.isEmpty == true && opened?.rowMoves.isEmpty == true,
-                   "open → all: \(String(describing: opened))")
+        try expect(
+            opened?.rowInserts.count == 4 && opened?.rowDeletes.isEmpty == true && opened?.rowMoves.isEmpty == true,
+            "open → all: \(String(describing: opened))")
         try await checkBatch(multi, recorder, in: store, "open → all")
     }
 
@@ -122,12 +138,14 @@ extension StoreConformance {
                 throw ConformanceFailure("the transition to \(name) succeeded")
             } catch let error as FetchKitError {
                 if name == "nope" {
-                    try expect(error == .unknownRequestName("nope", known: Self.multiRequests.keys.sorted()), "\(error)")
+                    try expect(
+                        error == .unknownRequestName("nope", known: Self.multiRequests.keys.sorted()), "\(error)")
                 }
             }
-            try expect(multi.currentName == "byCategory" && multi.fetchedObjects == before.0
-                       && multi.sections.map(\.name) == before.1 && multi.request == before.2,
-                       "a failed transition to \(name) changed the controller")
+            try expect(
+                multi.currentName == "byCategory" && multi.fetchedObjects == before.0
+                    && multi.sections.map(\.name) == before.1 && multi.request == before.2,
+                "a failed transition to \(name) changed the controller")
             try expect(recorder.events.isEmpty, "a failed transition to \(name) called the delegate")
         }
         do {

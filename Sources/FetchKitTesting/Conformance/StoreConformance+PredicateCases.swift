@@ -151,7 +151,8 @@ extension StoreConformance {
         PredicateCase("title < 'a'", [], [1, 3, 4, 5, 6, 7, 8]),
         PredicateCase("priority == ordering", [], [2, 7]),
         PredicateCase("SELF IN %@", [[2, 4, 6, 8, 10] + Array(100...200)], [2, 4, 6, 8, 10]),
-        PredicateCase("title IN %@", [["Café order", "日本語のタスク", "quote \" and \\ slash"] + (0..<70).map { "t\($0)" }], [3, 9]),
+        PredicateCase(
+            "title IN %@", [["Café order", "日本語のタスク", "quote \" and \\ slash"] + (0..<70).map { "t\($0)" }], [3, 9]),
         PredicateCase("ordering IN %@", [[-1.0, 0.5] + (0..<70).map { Double($0) + 100.25 }], [5, 9]),
         PredicateCase("priority IN {}", [], []),
         PredicateCase("NONE todos.priority > 3", [], [3], on: "Category"),
@@ -182,6 +183,6 @@ extension StoreConformance {
         PredicateCase("NOT (title CONTAINS notes)", [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
         PredicateCase("ANY todos.title CONTAINS ''", [], [], on: "Category"),
         PredicateCase("ALL todos.title CONTAINS ''", [], [], on: "Category"),
-        PredicateCase("NONE todos.notes BEGINSWITH ''", [], [1, 2, 3], on: "Category"),
+        PredicateCase("NONE todos.notes BEGINSWITH ''", [], [1, 2, 3], on: "Category")
     ]
 }

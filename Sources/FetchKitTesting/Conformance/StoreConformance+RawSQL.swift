@@ -8,11 +8,15 @@ extension StoreConformance {
     /// The raw-SQL and error checks.
     static var rawSQLChecks: [Check] {
         [
-            Check(name: "execute runs one statement with bound values and returns the rows it changed",
-                  body: { try await $0.checkExecute(on: $1) }),
-            Check(name: "constraint violations are typed by kind and name the constraint",
-                  body: { try await $0.checkConstraintViolations(on: $1) }),
-            Check(name: "records of another entity do not decode from a request", body: { try await $0.checkWrongEntity(on: $1) }),
+            Check(
+                name: "execute runs one statement with bound values and returns the rows it changed",
+                body: { try await $0.checkExecute(on: $1) }),
+            Check(
+                name: "constraint violations are typed by kind and name the constraint",
+                body: { try await $0.checkConstraintViolations(on: $1) }),
+            Check(
+                name: "records of another entity do not decode from a request",
+                body: { try await $0.checkWrongEntity(on: $1) })
         ]
     }
 
@@ -20,15 +24,19 @@ extension StoreConformance {
         let dialect = store.dialect
         let (changed, selected, created) = try await store.write { tx in
             (
-                try tx.execute("UPDATE todo SET priority = priority + 1 WHERE done = \(dialect.placeholder(1))", [.bool(true)]),
+                try tx.execute(
+                    "UPDATE todo SET priority = priority + 1 WHERE done = \(dialect.placeholder(1))", [.bool(true)]),
                 try tx.execute("SELECT * FROM todo", []),
-                try tx.execute("CREATE TABLE audit_\(UInt32.random(in: 0...UInt32.max)) (id INTEGER PRIMARY KEY, what TEXT)", [])
+                try tx.execute(
+                    "CREATE TABLE audit_\(UInt32.random(in: 0...UInt32.max)) (id INTEGER PRIMARY KEY, what TEXT)", [])
             )
         }
-        try expect(changed == 4 && selected == 0 && created == 0, "changed \(changed), selected \(selected), created \(created)")
+        try expect(
+            changed == 4 && selected == 0 && created == 0,
+            "changed \(changed), selected \(selected), created \(created)")
         for (what, sql, bindings) in [
             ("two statements", "DELETE FROM todo WHERE id = 1; DROP TABLE todo", [Value]()),
-            ("a missing binding", "UPDATE todo SET title = \(dialect.placeholder(1))", []),
+            ("a missing binding", "UPDATE todo SET title = \(dialect.placeholder(1))", [])
         ] {
             do {
                 _ = try await store.write { tx in try tx.execute(sql, bindings) }
@@ -41,13 +49,22 @@ extension StoreConformance {
 
     func checkConstraintViolations(on store: any PersistentStore) async throws {
         let writes: [(String, Set<FetchKitError.Constraint>, @Sendable (any WriteTransaction) throws -> Void)] = [
-            ("a duplicate integer key", [.primaryKey, .unique], { tx in _ = try tx.insert(Fixtures.TodoRecord(id: 1, title: "dup")) }),
-            ("a duplicate text key", [.primaryKey, .unique], { tx in
-                try tx.insert(Fixtures.NoteRecord(slug: "s", body: "b"))
-                try tx.insert(Fixtures.NoteRecord(slug: "s", body: "c"))
-            }),
+            (
+                "a duplicate integer key", [.primaryKey, .unique],
+                { tx in _ = try tx.insert(Fixtures.TodoRecord(id: 1, title: "dup")) }
+            ),
+            (
+                "a duplicate text key", [.primaryKey, .unique],
+                { tx in
+                    try tx.insert(Fixtures.NoteRecord(slug: "s", body: "b"))
+                    try tx.insert(Fixtures.NoteRecord(slug: "s", body: "c"))
+                }
+            ),
             ("a NULL in a required attribute", [.notNull], { tx in _ = try tx.insert(["title": .null], into: "Todo") }),
-            ("a dangling foreign key", [.foreignKey], { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "orphan", categoryID: 42)) }),
+            (
+                "a dangling foreign key", [.foreignKey],
+                { tx in _ = try tx.insert(Fixtures.TodoRecord(title: "orphan", categoryID: 42)) }
+            )
         ]
         for (what, kinds, write) in writes {
             do {

@@ -9,12 +9,15 @@ extension StoreConformance {
     /// The requests users reorder: sections through a relationship with fractional (nullable) and integer
     /// order keys, sections by an attribute, and no sections.
     static let reorderRequests: [FetchRequest] = [
-        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
-                     sectionNameKeyPath: "category.name"),
-        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("priority")],
-                     sectionNameKeyPath: "category.name"),
-        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("done"), .ascending("priority")], sectionNameKeyPath: "done"),
-        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),
+        FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+            sectionNameKeyPath: "category.name"),
+        FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("priority")],
+            sectionNameKeyPath: "category.name"),
+        FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("done"), .ascending("priority")], sectionNameKeyPath: "done"),
+        FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")])
     ]
 
     /// The reordering checks.
@@ -23,12 +26,17 @@ extension StoreConformance {
             Check(name: "reorder: user moves and other writers, request \(index)") { suite, store in
                 try await suite.checkUserMoves(Self.reorderRequests[index], seed: UInt64(index + 1), on: store)
             }
-        } + [Check(name: "reorder: the dragged row is silent, an emptied section is deleted, a request not sorted "
-                   + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) }),
-             Check(name: "reorder: a move by key lands by identity after another writer shifted the rows",
-                   body: { try await $0.checkMovesByKey(on: $1) }),
-             Check(name: "reorder: moves by key racing another writer's transactions end equal to a fresh fetch",
-                   body: { try await $0.checkMovesRacingWriters(on: $1) })]
+        } + [
+            Check(
+                name: "reorder: the dragged row is silent, an emptied section is deleted, a request not sorted "
+                    + "by an order key is refused", body: { try await $0.checkMoveBasics(on: $1) }),
+            Check(
+                name: "reorder: a move by key lands by identity after another writer shifted the rows",
+                body: { try await $0.checkMovesByKey(on: $1) }),
+            Check(
+                name: "reorder: moves by key racing another writer's transactions end equal to a fresh fetch",
+                body: { try await $0.checkMovesRacingWriters(on: $1) })
+        ]
     }
 
     /// Section names and primary keys, as a table view holds them.
@@ -45,7 +53,8 @@ extension StoreConformance {
         var rowChanges = 0
         for update in recorder.updates {
             guard let changeset = update.changeset else { continue }
-            rowChanges += changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
+            rowChanges +=
+                changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
                 + changeset.rowUpdates.count
             try ResultsOracle.check(update, primaryKey: "id")
             do {
@@ -77,7 +86,8 @@ extension StoreConformance {
                 let fromSection = sources[random.int(0..<sources.count)]
                 let from = RowPath(section: fromSection, row: random.int(0..<counts[fromSection]))
                 let toSection = random.int(0..<counts.count)
-                let to = RowPath(section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
+                let to = RowPath(
+                    section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
                 // The user drags the row: the table view shows it at its new place at once.
                 let key = ui[from.section].rows.remove(at: from.row)
                 ui[to.section].rows.insert(key, at: to.row)
@@ -86,12 +96,14 @@ extension StoreConformance {
                 } else {
                     // A remote client names the drop by the rows around it.
                     let next = ui[to.section].rows.dropFirst(to.row + 1).first
-                    try await controller.moveObject(withKey: key, to: next.map { .before($0) } ?? .endOfSection(ui[to.section].section))
+                    try await controller.moveObject(
+                        withKey: key, to: next.map { .before($0) } ?? .endOfSection(ui[to.section].section))
                 }
                 moves += 1
                 await controller.sync()
                 let rowChanges = try apply(recorder, to: &ui, "\(context), move \(from) → \(to)")
-                try expect(rowChanges == 0, "\(context): the move \(from) → \(to) was echoed with \(rowChanges) row changes")
+                try expect(
+                    rowChanges == 0, "\(context): the move \(from) → \(to) was echoed with \(rowChanges) row changes")
             }
             await controller.sync()
             _ = try apply(recorder, to: &ui, context)
@@ -103,8 +115,9 @@ extension StoreConformance {
                 lastSent = controller.snapshot
             }
             let expected = shown(controller.snapshot)
-            try expect(ui.map(\.section) == expected.map(\.section) && ui.map(\.rows) == expected.map(\.rows),
-                       "\(context): the UI shows \(ui), the results are \(expected)")
+            try expect(
+                ui.map(\.section) == expected.map(\.section) && ui.map(\.rows) == expected.map(\.rows),
+                "\(context): the UI shows \(ui), the results are \(expected)")
         }
         try expect(moves > 50, "only \(moves) user moves")
         try expect(controller.statistics.fullRefreshes < 100, "moves should not refetch: \(controller.statistics)")
@@ -116,32 +129,41 @@ extension StoreConformance {
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder
         try await controller.performFetch()
-        try expect(controller.sections.map(\.name) == ["", "Errands", "Home", "Work"], "sections \(controller.sections.map(\.name))")
+        try expect(
+            controller.sections.map(\.name) == ["", "Errands", "Home", "Work"],
+            "sections \(controller.sections.map(\.name))")
         try await controller.moveObject(from: RowPath(section: 2, row: 0), to: RowPath(section: 1, row: 1))
         await controller.sync()
-        try expect(recorder.updates.isEmpty, "a move that empties nothing was echoed: \(recorder.updates.map(\.changeset))")
+        try expect(
+            recorder.updates.isEmpty, "a move that empties nothing was echoed: \(recorder.updates.map(\.changeset))")
         try await controller.moveObject(from: RowPath(section: 2, row: 0), to: RowPath(section: 1, row: 3))
         await controller.sync()
         let batches = recorder.updates.compactMap(\.changeset)
-        try expect(batches.count == 1 && batches[0].sectionDeletes == [2] && batches[0].rowDeletes.isEmpty
-                   && batches[0].rowInserts.isEmpty && batches[0].rowMoves.isEmpty,
-                   "emptying Home should delete its section and nothing else: \(batches)")
+        try expect(
+            batches.count == 1 && batches[0].sectionDeletes == [2] && batches[0].rowDeletes.isEmpty
+                && batches[0].rowInserts.isEmpty && batches[0].rowMoves.isEmpty,
+            "emptying Home should delete its section and nothing else: \(batches)")
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         let errands = controller.sections[1].objects.map { $0["id", as: Int64.self] ?? -1 }
         try expect(errands == [4, 5, 3, 6], "Errands \(errands)")
-        let categories = try await store.fetch(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {5, 6}")))
-            .map { $0["categoryID"] ?? .null }
+        let categories = try await store.fetch(
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {5, 6}"))
+        )
+        .map { $0["categoryID"] ?? .null }
         try expect(categories == [.integer(3), .integer(3)], "the moved todos' categories \(categories)")
 
-        let unsorted = ResultsController(store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]))
+        let unsorted = ResultsController(
+            store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title")]))
         try await unsorted.performFetch()
         do {
             try await unsorted.moveObject(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 1))
             throw ConformanceFailure("a request sorted by text took a move")
         } catch let error as FetchKitError where error.code == .unsupported {}
         // A tiebreak after the order attribute is refused with the reason, and nothing is written.
-        let tiebreak = ResultsController(store: store, request: FetchRequest(
-            entity: "Todo", sortDescriptors: [.ascending("ordering"), .ascending("title")]))
+        let tiebreak = ResultsController(
+            store: store,
+            request: FetchRequest(
+                entity: "Todo", sortDescriptors: [.ascending("ordering"), .ascending("title")]))
         try await tiebreak.performFetch()
         let before = try await store.fetch(FetchRequest(entity: "Todo"))
         do {
@@ -149,8 +171,9 @@ extension StoreConformance {
             throw ConformanceFailure("a request with a sort descriptor after the order attribute took a move")
         } catch let error as FetchKitError where error.code == .unsupported {
             let message = error.message
-            try expect(message.contains("'ordering' as the last sort descriptor") && message.contains("'title'"),
-                       "the refusal does not say why: \(message)")
+            try expect(
+                message.contains("'ordering' as the last sort descriptor") && message.contains("'title'"),
+                "the refusal does not say why: \(message)")
         }
         try expect(try await store.fetch(FetchRequest(entity: "Todo")) == before, "a refused move wrote rows")
         do {
@@ -172,7 +195,8 @@ extension StoreConformance {
         // land above the new todo.
         try expect(keys("Errands") == [4, 3], "Errands \(keys("Errands"))")
         let inserted = try await store.write { tx in
-            try tx.insert(["title": "Buy stamps", "priority": 1, "done": false, "categoryID": 3, "ordering": -5.0], into: "Todo")
+            try tx.insert(
+                ["title": "Buy stamps", "priority": 1, "done": false, "categoryID": 3, "ordering": -5.0], into: "Todo")
         }
         await controller.sync()
         try expect(keys("Errands") == [4, inserted, 3], "Errands after the insert \(keys("Errands"))")
@@ -188,9 +212,11 @@ extension StoreConformance {
         try recorder.checkCallbackOrder()
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
 
-        for (key, destination, what) in [(Value.integer(999), MoveDestination.before(3), "an unknown row"),
-                                          (6, .before(999), "before an unknown row"),
-                                          (6, .endOfSection("Nowhere"), "to an unknown section")] {
+        for (key, destination, what) in [
+            (Value.integer(999), MoveDestination.before(3), "an unknown row"),
+            (6, .before(999), "before an unknown row"),
+            (6, .endOfSection("Nowhere"), "to an unknown section")
+        ] {
             do {
                 try await controller.moveObject(withKey: key, to: destination)
                 throw ConformanceFailure("a move \(what) was accepted")

@@ -17,7 +17,8 @@ extension StoreConformance {
             let keys = snapshot.keys
             guard keys.count >= 2 else { break }
             let key = keys[random.int(0..<keys.count)]
-            let destination: MoveDestination = random.int(0..<3) == 0
+            let destination: MoveDestination =
+                random.int(0..<3) == 0
                 ? .endOfSection(snapshot.sections[random.int(0..<snapshot.sections.count)].name)
                 : .before(keys[random.int(0..<keys.count)])
             do {

@@ -8,14 +8,18 @@ import Synchronization
 extension StoreConformance {
     static var userMoveRaceChecks: [Check] {
         [
-            Check(name: "user moves: a commit between the drop and the move's processing, by paths",
-                  body: { try await $0.checkCommitBetweenDropAndMove(byKey: false, on: $1) }),
-            Check(name: "user moves: a commit between the drop and the move's processing, by key",
-                  body: { try await $0.checkCommitBetweenDropAndMove(byKey: true, on: $1) }),
-            Check(name: "user moves: 100 drops racing a writer, delegate on the UI's actor",
-                  body: { try await $0.checkDropsRacingWriter(on: $1) }),
-            Check(name: "user moves: an update sequence's reader drops rows while a writer commits",
-                  body: { try await $0.checkSequenceDropsRacingWriter(on: $1) }),
+            Check(
+                name: "user moves: a commit between the drop and the move's processing, by paths",
+                body: { try await $0.checkCommitBetweenDropAndMove(byKey: false, on: $1) }),
+            Check(
+                name: "user moves: a commit between the drop and the move's processing, by key",
+                body: { try await $0.checkCommitBetweenDropAndMove(byKey: true, on: $1) }),
+            Check(
+                name: "user moves: 100 drops racing a writer, delegate on the UI's actor",
+                body: { try await $0.checkDropsRacingWriter(on: $1) }),
+            Check(
+                name: "user moves: an update sequence's reader drops rows while a writer commits",
+                body: { try await $0.checkSequenceDropsRacingWriter(on: $1) })
         ]
     }
 
@@ -58,7 +62,9 @@ extension StoreConformance {
         }
 
         /// The user drags the row at `from` to `to`: the table shows it there at once and tells the controller.
-        func drop(from: RowPath, to: RowPath, tell: (RowPath, RowPath, Value, MoveDestination) -> Task<Void, any Error>) -> Task<Void, any Error> {
+        func drop(from: RowPath, to: RowPath, tell: (RowPath, RowPath, Value, MoveDestination) -> Task<Void, any Error>)
+            -> Task<Void, any Error>
+        {
             let key = shown[from.section].rows.remove(at: from.row)
             shown[to.section].rows.insert(key, at: to.row)
             let next = shown[to.section].rows.dropFirst(to.row + 1).first
@@ -76,7 +82,8 @@ extension StoreConformance {
             let fromSection = sources[random.int(0..<sources.count)]
             let from = RowPath(section: fromSection, row: random.int(0..<counts[fromSection]))
             let toSection = random.int(0..<counts.count)
-            let to = RowPath(section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
+            let to = RowPath(
+                section: toSection, row: random.int(0...(counts[toSection] - (toSection == fromSection ? 1 : 0))))
             return drop(from: from, to: to, tell: tell)
         }
 
@@ -98,18 +105,23 @@ extension StoreConformance {
 
     /// Checks the table after the race: every batch applied, and it shows the controller's results, which
     /// equal a fresh fetch.
-    private func checkTable(_ ui: TableUI, _ controller: ResultsController<Row>, in store: any PersistentStore) async throws {
+    private func checkTable(_ ui: TableUI, _ controller: ResultsController<Row>, in store: any PersistentStore)
+        async throws
+    {
         await controller.sync()
         let (shown, failures) = await (ui.shown, ui.failures)
         try expect(failures.isEmpty, "batches that do not apply to what the table shows: \(failures.prefix(3))")
         let expected = TableUI.shown(controller.snapshot)
-        try expect(shown.map(\.section) == expected.map(\.section) && shown.map(\.rows) == expected.map(\.rows),
-                   "the table shows \(shown), the results are \(expected)")
+        try expect(
+            shown.map(\.section) == expected.map(\.section) && shown.map(\.rows) == expected.map(\.rows),
+            "the table shows \(shown), the results are \(expected)")
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
     }
 
     /// A controller of the first reorder request whose delegate is a table's adapter, on the table's actor.
-    private func tableController(on store: any PersistentStore) async throws -> (TableUI, TableAdapter, ResultsController<Row>) {
+    private func tableController(on store: any PersistentStore) async throws -> (
+        TableUI, TableAdapter, ResultsController<Row>
+    ) {
         let ui = TableUI()
         let adapter = TableAdapter(ui: ui)
         let controller = ResultsController(store: store, request: Self.reorderRequests[0])
@@ -140,7 +152,9 @@ extension StoreConformance {
         _ = try await writing.value
         var failed = 0
         for move in moves {
-            do { try await move.value } catch let error as FetchKitError where error.code == .invalidValue || error.code == .constraintViolation {
+            do { try await move.value } catch let error as FetchKitError
+                where error.code == .invalidValue || error.code == .constraintViolation
+            {
                 // The row or its neighbour left meanwhile: nothing was written, and the table got the row back.
                 failed += 1
             }
@@ -155,21 +169,27 @@ extension StoreConformance {
             let hold = await controller.holdProcessing()
             // Another writer commits: a todo at the top of Errands, one out of Home, a rename.
             try await store.write { tx in
-                _ = try tx.insert(["title": .text("errand \(round)"), "priority": 1, "done": false, "categoryID": 3,
-                                   "ordering": .double(-100 - Double(round))], into: "Todo")
+                _ = try tx.insert(
+                    [
+                        "title": .text("errand \(round)"), "priority": 1, "done": false, "categoryID": 3,
+                        "ordering": .double(-100 - Double(round))
+                    ], into: "Todo")
                 _ = try tx.update("Todo", key: 7, set: ["title": .text("renamed \(round)")])
             }
             await hold.waitForRoutedChanges()
             // The user drops the first row of Home at the top of Errands: the writer's batch is computed from
             // the results before the drop, and delivered after it.
             let homeIndex = await ui.shown.firstIndex { $0.section == "Home" }
-            guard let home = homeIndex, let errands = await ui.shown.firstIndex(where: { $0.section == "Errands" }) else {
+            guard let home = homeIndex, let errands = await ui.shown.firstIndex(where: { $0.section == "Errands" })
+            else {
                 throw ConformanceFailure("round \(round): no Home or Errands section: \(await ui.shown)")
             }
             let before = await ui.batches
             let move = await ui.drop(from: RowPath(section: home, row: 0), to: RowPath(section: errands, row: 0)) {
                 from, to, key, destination in
-                byKey ? controller.userMovedRow(withKey: key, to: destination) : controller.userMovedRow(from: from, to: to)
+                byKey
+                    ? controller.userMovedRow(withKey: key, to: destination)
+                    : controller.userMovedRow(from: from, to: to)
             }
             hold.release()
             try await move.value
@@ -177,8 +197,11 @@ extension StoreConformance {
             try expect(await ui.batches > before, "round \(round): the writer's batch never reached the table")
             // Home refills for the next round.
             try await store.write { tx in
-                _ = try tx.insert(["title": .text("home \(round)"), "priority": 1, "done": false, "categoryID": 2,
-                                   "ordering": .double(Double(round))], into: "Todo")
+                _ = try tx.insert(
+                    [
+                        "title": .text("home \(round)"), "priority": 1, "done": false, "categoryID": 2,
+                        "ordering": .double(Double(round))
+                    ], into: "Todo")
             }
             try await checkTable(ui, controller, in: store)
         }
@@ -187,8 +210,10 @@ extension StoreConformance {
 
     func checkDropsRacingWriter(on store: any PersistentStore) async throws {
         let (ui, adapter, controller) = try await tableController(on: store)
-        let failed = try await drops(100, on: ui, seeds: (17, 41), writes: 150, store: store) { from, to, key, destination in
-            from.row % 2 == 0 ? controller.userMovedRow(from: from, to: to) : controller.userMovedRow(withKey: key, to: destination)
+        let failed = try await drops(100, on: ui, seeds: (17, 41), writes: 150, store: store) {
+            from, to, key, destination in
+            from.row % 2 == 0
+                ? controller.userMovedRow(from: from, to: to) : controller.userMovedRow(withKey: key, to: destination)
         }
         try await checkTable(ui, controller, in: store)
         try expect(failed < 50, "\(failed) of 100 drops failed")
@@ -204,12 +229,15 @@ extension StoreConformance {
         let reading = Task { try await ui.read(updates) }
         while await !ui.hasResults { try await Task.sleep(for: .milliseconds(5)) }
         _ = try await drops(60, on: ui, seeds: (19, 43), writes: 100, store: store) { from, to, key, destination in
-            from.row % 2 == 0 ? updates.userMovedRow(from: from, to: to) : updates.userMovedRow(withKey: key, to: destination)
+            from.row % 2 == 0
+                ? updates.userMovedRow(from: from, to: to) : updates.userMovedRow(withKey: key, to: destination)
         }
         await controller.sync()
         // The reader catches up with the controller's results.
         let deadline = ContinuousClock.now + .seconds(30)
-        while await ui.shown.map(\.rows) != TableUI.shown(controller.snapshot).map(\.rows), ContinuousClock.now < deadline {
+        while await ui.shown.map(\.rows) != TableUI.shown(controller.snapshot).map(\.rows),
+            ContinuousClock.now < deadline
+        {
             try await Task.sleep(for: .milliseconds(20))
         }
         reading.cancel()

@@ -6,13 +6,17 @@ import Foundation
 extension StoreConformance {
     /// The wire checks.
     static var wireChecks: [Check] {
-        [Check(name: "wire: batches as JSON, applied by the reference client, reproduce the results",
-               body: { try await $0.checkWireClient(on: $1) })]
+        [
+            Check(
+                name: "wire: batches as JSON, applied by the reference client, reproduce the results",
+                body: { try await $0.checkWireClient(on: $1) })
+        ]
     }
 
     func checkWireClient(on store: any PersistentStore) async throws {
         let requests = Self.liveRequests.filter { $0.entityName == "Todo" }
-        var clients: [(ResultsController<Fixtures.TodoRecord>, ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>)] = []
+        var clients:
+            [(ResultsController<Fixtures.TodoRecord>, ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>)] = []
         var lists: [WireList<Fixtures.TodoRecord>] = []
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
@@ -36,27 +40,33 @@ extension StoreConformance {
                 for update in recorder.takeBatches() {
                     let message = try encoder.encode(WireChangeset(update))
                     do {
-                        try lists[index].apply(try decoder.decode(WireChangeset<Fixtures.TodoRecord>.self, from: message))
+                        try lists[index].apply(
+                            try decoder.decode(WireChangeset<Fixtures.TodoRecord>.self, from: message))
                     } catch {
-                        throw ConformanceFailure("step \(step), request \(index): \(error); batch \(String(decoding: message, as: UTF8.self)); "
-                                                 + "client had \(lists[index].sections.map { ($0.name, $0.objects.map(\.id)) })")
+                        throw ConformanceFailure(
+                            "step \(step), request \(index): \(error); batch \(String(decoding: message, as: UTF8.self)); "
+                                + "client had \(lists[index].sections.map { ($0.name, $0.objects.map(\.id)) })")
                     }
                     batches += 1
                 }
                 let sections = controller.sections
                 let list = lists[index].sections
-                try expect(list.map(\.name) == sections.map(\.name) && list.map(\.objects) == sections.map { Array($0.objects) },
-                           "step \(step), request \(index): the client holds \(list.map(\.objects.count)), "
-                           + "the controller \(sections.map(\.numberOfObjects))")
+                try expect(
+                    list.map(\.name) == sections.map(\.name)
+                        && list.map(\.objects) == sections.map { Array($0.objects) },
+                    "step \(step), request \(index): the client holds \(list.map(\.objects.count)), "
+                        + "the controller \(sections.map(\.numberOfObjects))")
             }
         }
         try expect(batches > 300, "only \(batches) batches")
         // A client that missed a batch finds out.
         var stale = WireList<Fixtures.TodoRecord>()
         do {
-            try stale.apply(WireChangeset(
-                transactionID: nil, sectionCountsBefore: [3], sectionCountsAfter: [3], sectionDeletes: [], sectionInserts: [],
-                sectionMoves: [], rowDeletes: [], rowInserts: [], rowMoves: [], rowUpdates: []))
+            try stale.apply(
+                WireChangeset(
+                    transactionID: nil, sectionCountsBefore: [3], sectionCountsAfter: [3], sectionDeletes: [],
+                    sectionInserts: [],
+                    sectionMoves: [], rowDeletes: [], rowInserts: [], rowMoves: [], rowUpdates: []))
             throw ConformanceFailure("a client out of step applied a batch")
         } catch is WireList<Fixtures.TodoRecord>.Mismatch {}
     }

@@ -13,7 +13,7 @@ public enum Fixtures {
         "Category", table: "category", primaryKey: .integer("id"),
         attributes: [
             Attribute("name", .text, indexed: true),
-            Attribute("position", .integer, default: 0),
+            Attribute("position", .integer, default: 0)
         ],
         relationships: [.toMany("todos", to: "Todo", inverse: "category")])
 
@@ -28,7 +28,7 @@ public enum Fixtures {
             Attribute("done", .bool, default: false),
             Attribute("due", .date, optional: true),
             Attribute("attachment", .binary, optional: true),
-            Attribute("categoryID", .integer, optional: true, column: "category_id"),
+            Attribute("categoryID", .integer, optional: true, column: "category_id")
         ],
         relationships: [.toOne("category", to: "Category", foreignKey: "categoryID")])
 
@@ -37,7 +37,7 @@ public enum Fixtures {
         "Note", table: "note", primaryKey: .text("slug"),
         attributes: [
             Attribute("body", .text),
-            Attribute("pinned", .bool, default: false),
+            Attribute("pinned", .bool, default: false)
         ])
 
     /// The schema of `Category`, `Todo` and `Note`.

@@ -20,7 +20,8 @@ extension ListSimulator {
         }
         let got = result[first].rows
         let want = expected[first].rows
-        let row = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let row =
+            zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(got.count, want.count)
         return "section \(first)\(name) differs from row \(row): expected \(window(want, around: row)), "
             + "got \(window(got, around: row))" + more

@@ -92,7 +92,7 @@ extension ListSimulator {
                 ("section moves", stage.kind != .sectionInsertsAndMoves && !batch.sectionMoves.isEmpty),
                 ("row inserts", stage.kind != .rowInsertsAndMoves && !batch.rowInserts.isEmpty),
                 ("row moves", stage.kind != .rowInsertsAndMoves && !batch.rowMoves.isEmpty),
-                ("row updates", stage.kind != .updates && !batch.rowUpdates.isEmpty),
+                ("row updates", stage.kind != .updates && !batch.rowUpdates.isEmpty)
             ]
             if let (name, _) = foreign.first(where: \.1) {
                 throw .invalidStages("the \(stage.kind.rawValue) stage holds \(name)")

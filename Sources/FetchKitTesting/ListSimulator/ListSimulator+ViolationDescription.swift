@@ -30,7 +30,8 @@ extension ListSimulator.Violation {
                 + "after the update (\(after)) must be equal to the number of sections contained in the table view "
                 + "before the update (\(before)), plus or minus the number of sections inserted or deleted "
                 + "(\(inserted) inserted, \(deleted) deleted)."
-        case .invalidRowCount(let section, let oldSection, let before, let after, let inserted, let deleted,
+        case .invalidRowCount(
+            let section, let oldSection, let before, let after, let inserted, let deleted,
             let movedIn, let movedOut):
             let was = oldSection == section ? "" : " Before the update it was section \(oldSection)."
             return "Invalid update: invalid number of rows in section \(section). The number of rows contained in "
@@ -40,7 +41,8 @@ extension ListSimulator.Violation {
                 + "number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
                 + was
         case .rowInChangedSection(let operation, let path, let change):
-            let moved = change == .moved
+            let moved =
+                change == .moved
                 ? " (FetchKit forbids row inserts and move destinations inside a moved section, as IGListKit does)"
                 : ""
             return Self.rowPhrase(operation, path)

@@ -92,9 +92,11 @@ where Controller.Section == ResultsSection<Controller.Object>, Controller.Update
             default: throw OracleFailure("unexpected callback inside a batch: \(event)")
             }
         }
-        let expectedSections = changeset.sectionDeletes.count + changeset.sectionInserts.count
+        let expectedSections =
+            changeset.sectionDeletes.count + changeset.sectionInserts.count
             + changeset.sectionMoves.count
-        let expectedRows = changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
+        let expectedRows =
+            changeset.rowDeletes.count + changeset.rowInserts.count + changeset.rowMoves.count
             + changeset.rowUpdates.count
         guard sections.count == expectedSections, rows.count == expectedRows else {
             throw OracleFailure(

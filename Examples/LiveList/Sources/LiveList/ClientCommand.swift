@@ -45,7 +45,9 @@ enum ClientCommand: Sendable, Equatable {
         switch message.type {
         case "add":
             let title = (message.title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...200).contains(title.count) else { throw Invalid(description: "a card needs a title of 1 to 200 characters") }
+            guard (1...200).contains(title.count) else {
+                throw Invalid(description: "a card needs a title of 1 to 200 characters")
+            }
             guard let lane = message.lane, Board.lanes.contains(lane) else {
                 throw Invalid(description: "a card goes to one of the lanes \(Board.lanes)")
             }
@@ -58,7 +60,8 @@ enum ClientCommand: Sendable, Equatable {
             switch (message.before, message.section) {
             case (let before?, nil): self = .move(key: try key(), .before(.integer(before)))
             case (nil, let section?): self = .move(key: try key(), .endOfSection(section))
-            default: throw Invalid(description: "a move names either the card it goes 'before' or the 'section' it ends")
+            default:
+                throw Invalid(description: "a move names either the card it goes 'before' or the 'section' it ends")
             }
         default:
             throw Invalid(description: "unknown command '\(message.type)'")
@@ -70,10 +73,13 @@ enum ClientCommand: Sendable, Equatable {
         switch self {
         case .add(let title, let lane):
             try await store.write { tx in
-                let last = try tx.fetch(FetchRequest(
-                    entity: "Card", predicate: .key("lane") == lane, sortDescriptors: [.descending("position")], fetchLimit: 1))
+                let last = try tx.fetch(
+                    FetchRequest(
+                        entity: "Card", predicate: .key("lane") == lane, sortDescriptors: [.descending("position")],
+                        fetchLimit: 1))
                 let position = (last.first?["position", as: Double.self] ?? -1) + 1
-                _ = try tx.insert(["title": .text(title), "lane": .text(lane), "position": .double(position)], into: "Card")
+                _ = try tx.insert(
+                    ["title": .text(title), "lane": .text(lane), "position": .double(position)], into: "Card")
             }
         case .toggle(let key):
             try await store.write { tx in

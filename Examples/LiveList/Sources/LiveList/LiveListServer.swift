@@ -37,8 +37,9 @@ public struct LiveListServer: Sendable {
         for path in assets.paths {
             router.get(RouterPath(path)) { [assets] _, _ -> Response in
                 guard let asset = assets[path] else { return Response(status: .notFound) }
-                return Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-store"],
-                                body: ResponseBody(byteBuffer: asset.body))
+                return Response(
+                    status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-store"],
+                    body: ResponseBody(byteBuffer: asset.body))
             }
         }
         router.ws("/live") { [self] inbound, outbound, context in
@@ -46,7 +47,8 @@ public struct LiveListServer: Sendable {
         }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 24))),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 24))),
             configuration: .init(address: .hostname(host, port: port), serverName: "fetchkit-live-list"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)

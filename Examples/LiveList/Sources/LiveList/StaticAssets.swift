@@ -23,9 +23,11 @@ struct StaticAssets: Sendable {
             ("/", directory.appendingPathComponent("Public/index.html"), "text/html; charset=utf-8"),
             ("/app.js", directory.appendingPathComponent("Public/app.js"), "text/javascript; charset=utf-8"),
             ("/style.css", directory.appendingPathComponent("Public/style.css"), "text/css; charset=utf-8"),
-            ("/fetchkit-changeset.js",
-             directory.appendingPathComponent("../../Clients/JavaScript/fetchkit-changeset.js").standardizedFileURL,
-             "text/javascript; charset=utf-8"),
+            (
+                "/fetchkit-changeset.js",
+                directory.appendingPathComponent("../../Clients/JavaScript/fetchkit-changeset.js").standardizedFileURL,
+                "text/javascript; charset=utf-8"
+            )
         ]
         var assets: [String: Asset] = [:]
         for (path, file, type) in files {

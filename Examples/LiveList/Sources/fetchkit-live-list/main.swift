@@ -28,7 +28,11 @@ let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
 let store = try await registry.open(config: config, schema: try Board.schema())
 try await Board.seedIfEmpty(store)
 let server = try LiveListServer(store: store, logger: logger)
-try await server.application(host: host, port: port, onServerRunning: { port in
-    logger.info("open http://\(host):\(port)/ in a browser (another tab with ?where=done%20==%20NO shows a filtered view)")
-}).runService()
+try await server.application(
+    host: host, port: port,
+    onServerRunning: { port in
+        logger.info(
+            "open http://\(host):\(port)/ in a browser (another tab with ?where=done%20==%20NO shows a filtered view)")
+    }
+).runService()
 await store.close()

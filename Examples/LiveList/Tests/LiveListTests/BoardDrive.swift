@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+
 @testable import LiveList
 
 /// Drives the live board end to end: the server over `store`, two pages in headless Chromium (one
@@ -82,37 +83,55 @@ struct BoardDrive {
         try await withServer(server) { port in
             try await withBrowser { devTools in
                 let all = try await BrowserPage.open("http://127.0.0.1:\(port)/", in: devTools)
-                let open = try await BrowserPage.open("http://127.0.0.1:\(port)/?where=done%20%3D%3D%20NO", in: devTools)
+                let open = try await BrowserPage.open(
+                    "http://127.0.0.1:\(port)/?where=done%20%3D%3D%20NO", in: devTools)
                 let pages = [(all, FetchPredicate.true), (open, try FetchPredicate(format: "done == NO"))]
                 for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "at first") }
                 try await checkABadFilterIsRefused(port: port, devTools: devTools)
 
                 try await writeRandomly(transactions: 60, seed: 7)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after 60 transactions") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after 60 transactions")
+                }
 
                 try await dragAcrossLanesWhileAnotherWriterInserts(on: all)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after the first drag") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after the first drag")
+                }
                 try await dragToTopOfItsLane(on: all)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after the second drag") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after the second drag")
+                }
                 try await dragToEndOfAnotherLane(on: all)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after the third drag") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after the third drag")
+                }
 
                 try await dragTheLastCardOutOfItsLane(on: all)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after the fourth drag") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after the fourth drag")
+                }
 
                 try await useTheControls(on: all)
-                for (page, predicate) in pages { try await waitUntilShowsDatabase(page, predicate, "after using the controls") }
+                for (page, predicate) in pages {
+                    try await waitUntilShowsDatabase(page, predicate, "after using the controls")
+                }
 
                 try await writeRandomly(transactions: 30, seed: 11)
                 for (page, predicate) in pages {
                     let state = try await waitUntilShowsDatabase(page, predicate, "at the end")
-                    guard state.results == 1, state.errors.isEmpty, state.serverErrors.isEmpty, state.batches > 10 else {
-                        throw Failure(description: "the page should have been kept in step by batches alone: \(state.results) "
-                                      + "results messages, \(state.batches) batches, errors \(state.errors + state.serverErrors)")
+                    guard state.results == 1, state.errors.isEmpty, state.serverErrors.isEmpty, state.batches > 10
+                    else {
+                        throw Failure(
+                            description: "the page should have been kept in step by batches alone: \(state.results) "
+                                + "results messages, \(state.batches) batches, errors \(state.errors + state.serverErrors)"
+                        )
                     }
                 }
                 let moves = try await pageState(all)?.moves
-                guard moves == 4 else { throw Failure(description: "the page heard \(moves ?? 0) move answers, expected 4") }
+                guard moves == 4 else {
+                    throw Failure(description: "the page heard \(moves ?? 0) move answers, expected 4")
+                }
             }
         }
     }
@@ -134,16 +153,21 @@ struct BoardDrive {
             try await writer.write { tx in
                 switch kind {
                 case 0, 1:
-                    _ = try tx.insert(["title": .text("Card \(seed)-\(step)"), "lane": .text(lane), "position": .double(position),
-                                       "done": .bool(done)], into: "Card")
+                    _ = try tx.insert(
+                        [
+                            "title": .text("Card \(seed)-\(step)"), "lane": .text(lane), "position": .double(position),
+                            "done": .bool(done)
+                        ], into: "Card")
                 case 2: try tx.update("Card", key: .integer(key), set: ["title": .text("Renamed \(seed)-\(step)")])
                 case 3: try tx.update("Card", key: .integer(key), set: ["done": .bool(done)])
-                case 4: try tx.update("Card", key: .integer(key), set: ["lane": .text(lane), "position": .double(position)])
+                case 4:
+                    try tx.update("Card", key: .integer(key), set: ["lane": .text(lane), "position": .double(position)])
                 default: try tx.delete("Card", key: .integer(key))
                 }
                 if twice {
-                    _ = try tx.insert(["title": .text("Second \(seed)-\(step)"), "lane": .text(lane), "position": .double(-position)],
-                                      into: "Card")
+                    _ = try tx.insert(
+                        ["title": .text("Second \(seed)-\(step)"), "lane": .text(lane), "position": .double(-position)],
+                        into: "Card")
                 }
             }
             if step % 10 == 9 { try await Task.sleep(for: .milliseconds(150)) }
@@ -156,20 +180,24 @@ struct BoardDrive {
         let boxes = try await geometry(page)
         let lanes = Dictionary(grouping: boxes, by: \.lane)
         guard let (targetLane, targetCards) = lanes.filter({ $0.value.count >= 2 }).min(by: { $0.key < $1.key }),
-              let source = boxes.first(where: { $0.lane != targetLane })
+            let source = boxes.first(where: { $0.lane != targetLane })
         else { throw Failure(description: "the board has no two lanes to drag between: \(boxes.map(\.lane))") }
         let target = targetCards[1]
         try await page.drag(from: source.middle, to: (target.x, target.top + target.height * 0.25)) {
             _ = try await writer.write { tx in
-                try tx.insert(["title": "Slipped in during the drag", "lane": .text(targetLane), "position": -1_000.0], into: "Card")
+                try tx.insert(
+                    ["title": "Slipped in during the drag", "lane": .text(targetLane), "position": -1_000.0],
+                    into: "Card")
             }
         }
         let state = try await waitForMoveAnswers(page, 1)
         let order = try await databaseOrder(lane: targetLane)
-        guard let dragged = order.firstIndex(of: source.key), order.indices.contains(dragged + 1), order[dragged + 1] == target.key
+        guard let dragged = order.firstIndex(of: source.key), order.indices.contains(dragged + 1),
+            order[dragged + 1] == target.key
         else {
-            throw Failure(description: "card \(source.key) should be right above \(target.key) in \(targetLane): \(order) "
-                          + "(moves sent: \(state.sentMoves))")
+            throw Failure(
+                description: "card \(source.key) should be right above \(target.key) in \(targetLane): \(order) "
+                    + "(moves sent: \(state.sentMoves))")
         }
     }
 
@@ -177,7 +205,8 @@ struct BoardDrive {
     func dragToTopOfItsLane(on page: BrowserPage) async throws {
         let boxes = try await geometry(page)
         let lanes = Dictionary(grouping: boxes, by: \.lane)
-        guard let (lane, cards) = lanes.max(by: { $0.value.count < $1.value.count }), cards.count >= 2, let last = cards.last
+        guard let (lane, cards) = lanes.max(by: { $0.value.count < $1.value.count }), cards.count >= 2,
+            let last = cards.last
         else { throw Failure(description: "no lane with two cards") }
         try await page.drag(from: last.middle, to: (cards[0].x, cards[0].top + 3))
         let state = try await waitForMoveAnswers(page, 2)
@@ -192,15 +221,16 @@ struct BoardDrive {
         let boxes = try await geometry(page)
         let lanes = Dictionary(grouping: boxes, by: \.lane)
         guard let (lane, cards) = lanes.min(by: { $0.key > $1.key }), let last = cards.last,
-              let source = boxes.first(where: { $0.lane != lane })
+            let source = boxes.first(where: { $0.lane != lane })
         else { throw Failure(description: "no two lanes") }
         // Once the dragged card joins the lane, the cards below it move down by a card: aim well below the last.
         try await page.drag(from: source.middle, to: (last.x, last.top + last.height * 2.5))
         let state = try await waitForMoveAnswers(page, 3)
         let order = try await databaseOrder(lane: lane)
         guard order.last == source.key else {
-            throw Failure(description: "card \(source.key) should end \(lane): \(order) (moves sent: \(state.sentMoves); "
-                          + "dropped at y \(last.top + last.height * 2.5) below \(last.key) at \(last.top) + \(last.height))")
+            throw Failure(
+                description: "card \(source.key) should end \(lane): \(order) (moves sent: \(state.sentMoves); "
+                    + "dropped at y \(last.top + last.height * 2.5) below \(last.key) at \(last.top) + \(last.height))")
         }
     }
 
@@ -214,35 +244,44 @@ struct BoardDrive {
         }
         try await waitUntilShowsDatabase(page, .true, "with one card in Doing")
         let boxes = try await geometry(page)
-        guard let source = boxes.first(where: { $0.key == kept }), let last = boxes.last(where: { $0.lane == "Done" }) else {
+        guard let source = boxes.first(where: { $0.key == kept }), let last = boxes.last(where: { $0.lane == "Done" })
+        else {
             throw Failure(description: "card \(kept) or the Done lane is not on the page")
         }
         try await page.drag(from: source.middle, to: (last.x, last.top + last.height * 2.5))
         let state = try await waitForMoveAnswers(page, 4)
         let lanes = try await databaseLanes(.true)
-        guard !lanes.contains(where: { $0.name == "Doing" }), lanes.first(where: { $0.name == "Done" })?.cards.last?.key == kept else {
-            throw Failure(description: "card \(kept) should end Done and Doing be gone: \(lanes.map { "\($0.name): \($0.cards.map(\.key))" }) "
-                          + "(moves sent: \(state.sentMoves))")
+        guard !lanes.contains(where: { $0.name == "Doing" }),
+            lanes.first(where: { $0.name == "Done" })?.cards.last?.key == kept
+        else {
+            throw Failure(
+                description:
+                    "card \(kept) should end Done and Doing be gone: \(lanes.map { "\($0.name): \($0.cards.map(\.key))" }) "
+                    + "(moves sent: \(state.sentMoves))")
         }
     }
 
     /// Adds a card through the form, ticks a card's checkbox and deletes another with its button.
     func useTheControls(on page: BrowserPage) async throws {
-        guard let titleField = try await page.evaluate("""
-            (() => { const field = document.querySelector('#add [name=title]'); field.scrollIntoView(); field.focus();
-                     document.querySelector('#add [name=lane]').value = 'Doing';
-                     const rect = document.querySelector('#add button').getBoundingClientRect();
-                     return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
-            """), let add = try? JSONDecoder().decode([Double].self, from: Data(titleField.utf8)), add.count == 2
+        guard
+            let titleField = try await page.evaluate(
+                """
+                (() => { const field = document.querySelector('#add [name=title]'); field.scrollIntoView(); field.focus();
+                         document.querySelector('#add [name=lane]').value = 'Doing';
+                         const rect = document.querySelector('#add button').getBoundingClientRect();
+                         return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
+                """), let add = try? JSONDecoder().decode([Double].self, from: Data(titleField.utf8)), add.count == 2
         else { throw Failure(description: "the page has no add form") }
         try await page.type("Typed into the page")
         try await page.click(at: (add[0], add[1]))
         try await waitUntil("the typed card is in Doing") {
-            try await databaseLanes(.key("lane") == "Doing").first?.cards.contains { $0.title == "Typed into the page" } == true
+            try await databaseLanes(.key("lane") == "Doing").first?.cards.contains { $0.title == "Typed into the page" }
+                == true
         }
         try await waitUntilShowsDatabase(page, .true, "after the add")
 
-        let controls = try await page.evaluate("""
+        let controls = try await page.evaluate(
+            """
             JSON.stringify([...document.querySelectorAll('#board .card')].slice(0, 2).map((card) => {
               for (const animation of document.getAnimations()) animation.finish();
               window.scrollTo(0, 0);
@@ -261,16 +300,20 @@ struct BoardDrive {
         guard cards.count == 2 else { throw Failure(description: "fewer than two cards on the page") }
         try await page.click(at: (cards[0].checkbox[0], cards[0].checkbox[1]))
         try await waitUntil("card \(cards[0].key) is ticked \(!cards[0].done)") {
-            try await writer.fetch(FetchRequest(entity: "Card", predicate: .key("id") == cards[0].key)).first?["done", as: Bool.self]
+            try await writer.fetch(FetchRequest(entity: "Card", predicate: .key("id") == cards[0].key)).first?[
+                "done", as: Bool.self]
                 == !cards[0].done
         }
         // Click the delete button once the page shows the tick, at where the button is then.
         try await waitUntilShowsDatabase(page, .true, "after the tick")
-        let removeAt = try await page.evaluate("""
-            (() => { for (const animation of document.getAnimations()) animation.finish();
-                     const rect = document.querySelector('#board .card[data-key="\(cards[1].key)"] button').getBoundingClientRect();
-                     return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
-            """).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) } ?? cards[1].remove
+        let removeAt =
+            try await page.evaluate(
+                """
+                (() => { for (const animation of document.getAnimations()) animation.finish();
+                         const rect = document.querySelector('#board .card[data-key="\(cards[1].key)"] button').getBoundingClientRect();
+                         return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
+                """
+            ).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) } ?? cards[1].remove
         try await page.click(at: (removeAt[0], removeAt[1]))
         try await waitUntil("card \(cards[1].key) is deleted") {
             try await writer.count(FetchRequest(entity: "Card", predicate: .key("id") == cards[1].key)) == 0
@@ -298,7 +341,9 @@ struct BoardDrive {
     }
 
     func geometry(_ page: BrowserPage) async throws -> [CardBox] {
-        guard let json = try await page.evaluate(Self.readGeometry) else { throw Failure(description: "the page returned nothing") }
+        guard let json = try await page.evaluate(Self.readGeometry) else {
+            throw Failure(description: "the page returned nothing")
+        }
         return try JSONDecoder().decode([CardBox].self, from: Data(json.utf8))
     }
 
@@ -307,9 +352,14 @@ struct BoardDrive {
         var lanes: [PageState.Lane] = []
         for row in try await writer.fetch(Board.request(where: predicate)) {
             let lane = row["lane", as: String.self] ?? ""
-            let card = PageState.Card(key: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "",
-                                      done: row["done", as: Bool.self] ?? false)
-            if lanes.last?.name == lane { lanes[lanes.count - 1].cards.append(card) } else { lanes.append(.init(name: lane, cards: [card])) }
+            let card = PageState.Card(
+                key: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "",
+                done: row["done", as: Bool.self] ?? false)
+            if lanes.last?.name == lane {
+                lanes[lanes.count - 1].cards.append(card)
+            } else {
+                lanes.append(.init(name: lane, cards: [card]))
+            }
         }
         return lanes
     }
@@ -320,7 +370,9 @@ struct BoardDrive {
 
     /// Waits until the page's DOM shows exactly the database's rows for its request, in order.
     @discardableResult
-    func waitUntilShowsDatabase(_ page: BrowserPage, _ predicate: FetchPredicate, _ when: String) async throws -> PageState {
+    func waitUntilShowsDatabase(_ page: BrowserPage, _ predicate: FetchPredicate, _ when: String) async throws
+        -> PageState
+    {
         let deadline = ContinuousClock.now + .seconds(30)
         var last: (page: PageState, database: [PageState.Lane])?
         while ContinuousClock.now < deadline {
@@ -331,8 +383,10 @@ struct BoardDrive {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw Failure(description: "\(when), the page for '\(predicate)' shows \(last.map { "\($0.page)" } ?? "nothing"); "
-                      + "the database has \(last.map { PageState(results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [], lanes: $0.database) }.map { "\($0)" } ?? "?")")
+        throw Failure(
+            description: "\(when), the page for '\(predicate)' shows \(last.map { "\($0.page)" } ?? "nothing"); "
+                + "the database has \(last.map { PageState(results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [], lanes: $0.database) }.map { "\($0)" } ?? "?")"
+        )
     }
 
     @discardableResult
@@ -340,9 +394,13 @@ struct BoardDrive {
         let deadline = ContinuousClock.now + .seconds(15)
         while ContinuousClock.now < deadline {
             guard let state = try await pageState(page) else { throw Failure(description: "the page is gone") }
-            if !state.errors.isEmpty { throw Failure(description: "the page fell out of step with the server: \(state.errors)") }
+            if !state.errors.isEmpty {
+                throw Failure(description: "the page fell out of step with the server: \(state.errors)")
+            }
             if !state.serverErrors.isEmpty || !state.moveErrors.isEmpty {
-                throw Failure(description: "the server refused: \(state.serverErrors + state.moveErrors) (moves sent: \(state.sentMoves))")
+                throw Failure(
+                    description:
+                        "the server refused: \(state.serverErrors + state.moveErrors) (moves sent: \(state.sentMoves))")
             }
             if state.moves >= count { return state }
             try await Task.sleep(for: .milliseconds(50))

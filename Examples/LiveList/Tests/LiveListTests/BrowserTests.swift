@@ -3,6 +3,7 @@ import FetchKitPostgres
 import FetchKitSQLite
 import Foundation
 import Testing
+
 @testable import LiveList
 
 /// The live board in headless Chromium, on each backend: after writes through another connection and drags in
@@ -11,7 +12,9 @@ import Testing
 struct BrowserTests {
     @Test("SQLite: the page follows another connection's writes and the user's drags", .timeLimit(.minutes(5)))
     func sqlite() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("live-list-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "live-list-\(UUID().uuidString).sqlite"
+        ).path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try await SQLiteStore.open(path: path, schema: try Board.schema())
         let writer = try await SQLiteStore.open(path: path, schema: try Board.schema())
@@ -50,12 +53,17 @@ struct BrowserTests {
     @Test("The page's commands are checked before anything is written")
     func commands() throws {
         #expect(try ClientCommand(json: #"{"type":"move","key":3,"before":7}"#) == .move(key: 3, .before(7)))
-        #expect(try ClientCommand(json: #"{"type":"move","key":3,"section":"Done"}"#) == .move(key: 3, .endOfSection("Done")))
-        #expect(try ClientCommand(json: #"{"type":"add","title":"  Write tests ","lane":"Doing"}"#)
+        #expect(
+            try ClientCommand(json: #"{"type":"move","key":3,"section":"Done"}"#)
+                == .move(key: 3, .endOfSection("Done")))
+        #expect(
+            try ClientCommand(json: #"{"type":"add","title":"  Write tests ","lane":"Doing"}"#)
                 == .add(title: "Write tests", lane: "Doing"))
-        for bad in [#"{"type":"add","title":"","lane":"Doing"}"#, #"{"type":"add","title":"x","lane":"Elsewhere"}"#,
-                    #"{"type":"move","key":3}"#, #"{"type":"move","key":3,"before":1,"section":"Done"}"#,
-                    #"{"type":"toggle"}"#, #"{"type":"drop table"}"#, "not json"] {
+        for bad in [
+            #"{"type":"add","title":"","lane":"Doing"}"#, #"{"type":"add","title":"x","lane":"Elsewhere"}"#,
+            #"{"type":"move","key":3}"#, #"{"type":"move","key":3,"before":1,"section":"Done"}"#,
+            #"{"type":"toggle"}"#, #"{"type":"drop table"}"#, "not json"
+        ] {
             #expect(throws: ClientCommand.Invalid.self) { try ClientCommand(json: bad) }
         }
     }

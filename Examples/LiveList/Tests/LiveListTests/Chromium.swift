@@ -13,22 +13,25 @@ final class Chromium: Sendable {
 
     /// Starts Chromium with a throwaway profile and waits for its DevTools endpoint.
     static func launch() async throws -> Chromium {
-        guard let executable = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        guard
+            let executable = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
             throw Failure(description: "no Chromium: install Debian's chromium package (.ci/run does)")
         }
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("live-list-chromium-\(UUID().uuidString)")
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "live-list-chromium-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--no-default-browser-check", "--window-size=1400,1800", "--remote-debugging-port=0", "--remote-allow-origins=*",
+            "--no-default-browser-check", "--window-size=1400,1800", "--remote-debugging-port=0",
+            "--remote-allow-origins=*",
             // Pages in background tabs keep running their animations and timers.
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows",
-            "--user-data-dir=\(profile.path)", "about:blank",
+            "--user-data-dir=\(profile.path)", "about:blank"
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -39,7 +42,8 @@ final class Chromium: Sendable {
             if let text = try? String(contentsOf: portFile, encoding: .utf8) {
                 let lines = text.split(separator: "\n")
                 if lines.count >= 2 {
-                    return Chromium(process: process, profile: profile, devToolsURL: "ws://127.0.0.1:\(lines[0])\(lines[1])")
+                    return Chromium(
+                        process: process, profile: profile, devToolsURL: "ws://127.0.0.1:\(lines[0])\(lines[1])")
                 }
             }
             guard process.isRunning else { break }

@@ -49,15 +49,15 @@ final class DevTools: Sendable {
             let logger = Logger(label: "devtools")
             do {
                 try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 1 << 24), logger: logger
-            ) { inbound, outbound, _ in
-                let (messages, messageSink) = AsyncStream.makeStream(of: String.self)
-                readySink.yield((outbound, messages))
-                for try await message in inbound.messages(maxSize: 1 << 24) {
-                    if case .text(let text) = message { messageSink.yield(text) }
+                    url: url, configuration: .init(maxFrameSize: 1 << 24), logger: logger
+                ) { inbound, outbound, _ in
+                    let (messages, messageSink) = AsyncStream.makeStream(of: String.self)
+                    readySink.yield((outbound, messages))
+                    for try await message in inbound.messages(maxSize: 1 << 24) {
+                        if case .text(let text) = message { messageSink.yield(text) }
+                    }
+                    messageSink.finish()
                 }
-                messageSink.finish()
-            }
             } catch {
                 failure.withLock { $0 = error }
             }
@@ -65,7 +65,10 @@ final class DevTools: Sendable {
         }
         var iterator = ready.makeAsyncIterator()
         guard let (outbound, messages) = await iterator.next() else {
-            throw Failure(description: "could not connect to Chromium's DevTools at \(url): \(failure.withLock { $0.map { "\($0)" } ?? "closed" })")
+            throw Failure(
+                description:
+                    "could not connect to Chromium's DevTools at \(url): \(failure.withLock { $0.map { "\($0)" } ?? "closed" })"
+            )
         }
         let client = DevTools(outbound: outbound, connection: connection)
         Task { await client.dispatch(messages) }
@@ -76,7 +79,9 @@ final class DevTools: Sendable {
     @discardableResult
     func send(_ method: String, _ params: JSONValue = [:], session: String? = nil) async throws -> JSONValue {
         let text = try withID { id in
-            String(decoding: try JSONEncoder().encode(Command(id: id, method: method, params: params, sessionId: session)), as: UTF8.self)
+            String(
+                decoding: try JSONEncoder().encode(Command(id: id, method: method, params: params, sessionId: session)),
+                as: UTF8.self)
         }
         return try await withCheckedThrowingContinuation { continuation in
             let failed = state.withLock { state -> (any Error)? in
@@ -84,7 +89,10 @@ final class DevTools: Sendable {
                 state.waiting[text.id] = continuation
                 return nil
             }
-            if let failed { continuation.resume(throwing: failed); return }
+            if let failed {
+                continuation.resume(throwing: failed)
+                return
+            }
             Task {
                 do {
                     try await outbound.write(.text(text.json))
@@ -106,7 +114,9 @@ final class DevTools: Sendable {
 
     private func dispatch(_ messages: AsyncStream<String>) async {
         for await text in messages {
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(text.utf8)), let id = answer.id else { continue }
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(text.utf8)), let id = answer.id else {
+                continue
+            }
             let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
             if let failure = answer.error {
                 continuation?.resume(throwing: Failure(description: "DevTools: \(failure.message)"))
@@ -119,7 +129,9 @@ final class DevTools: Sendable {
             defer { state.waiting = [:] }
             return state.waiting.values
         }
-        for continuation in waiting { continuation.resume(throwing: Failure(description: "the DevTools connection closed")) }
+        for continuation in waiting {
+            continuation.resume(throwing: Failure(description: "the DevTools connection closed"))
+        }
     }
 
     /// Closes the connection.
@@ -137,18 +149,25 @@ struct BrowserPage: Sendable {
     /// Opens `url` in a new tab.
     static func open(_ url: String, in devTools: DevTools) async throws -> BrowserPage {
         let target = try await devTools.send("Target.createTarget", ["url": .string(url)])
-        guard let targetID = target["targetId"]?.string else { throw DevTools.Failure(description: "no target for \(url)") }
-        let attached = try await devTools.send("Target.attachToTarget", ["targetId": .string(targetID), "flatten": true])
-        guard let session = attached["sessionId"]?.string else { throw DevTools.Failure(description: "no session for \(url)") }
+        guard let targetID = target["targetId"]?.string else {
+            throw DevTools.Failure(description: "no target for \(url)")
+        }
+        let attached = try await devTools.send(
+            "Target.attachToTarget", ["targetId": .string(targetID), "flatten": true])
+        guard let session = attached["sessionId"]?.string else {
+            throw DevTools.Failure(description: "no session for \(url)")
+        }
         return BrowserPage(devTools: devTools, session: session)
     }
 
     /// Evaluates `expression` in the page; returns its value (a string: expressions end in JSON.stringify).
     func evaluate(_ expression: String) async throws -> String? {
         let result = try await devTools.send(
-            "Runtime.evaluate", ["expression": .string(expression), "returnByValue": true, "awaitPromise": true], session: session)
+            "Runtime.evaluate", ["expression": .string(expression), "returnByValue": true, "awaitPromise": true],
+            session: session)
         if let exception = result["exceptionDetails"] {
-            throw DevTools.Failure(description: "the page threw: \(exception["exception"]?["description"]?.string ?? "\(exception)")")
+            throw DevTools.Failure(
+                description: "the page threw: \(exception["exception"]?["description"]?.string ?? "\(exception)")")
         }
         return result["result"]?["value"]?.string
     }
@@ -183,9 +202,11 @@ struct BrowserPage: Sendable {
     }
 
     private func mouse(_ type: String, at point: (x: Double, y: Double), buttons: Int) async throws {
-        try await devTools.send("Input.dispatchMouseEvent", [
-            "type": .string(type), "x": .number(point.x), "y": .number(point.y), "button": "left",
-            "buttons": .number(Double(buttons)), "clickCount": 1,
-        ], session: session)
+        try await devTools.send(
+            "Input.dispatchMouseEvent",
+            [
+                "type": .string(type), "x": .number(point.x), "y": .number(point.y), "button": "left",
+                "buttons": .number(Double(buttons)), "clickCount": 1
+            ], session: session)
     }
 }

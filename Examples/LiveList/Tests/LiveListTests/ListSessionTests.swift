@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+
 @testable import LiveList
 
 /// The session without a browser: a client that applies every message with FetchKit's Swift client
@@ -70,8 +71,9 @@ struct ListSessionTests {
         }
     }
 
-    @Test("Moves, adds, toggles and deletes racing another writer: every message applies, the end is exact",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "Moves, adds, toggles and deletes racing another writer: every message applies, the end is exact",
+        .timeLimit(.minutes(2)))
     func racingWriters() async throws {
         let (store, session, client, commandSink, serving) = try await startSession()
 
@@ -92,7 +94,8 @@ struct ListSessionTests {
                 commandSink.yield(#"{"type":"move","key":\#(key),\#(destination)}"#)
                 movesSent += 1
             case 2:
-                commandSink.yield(#"{"type":"add","title":"Added \#(step)","lane":"\#(Board.lanes[random.int(0..<3)])"}"#)
+                commandSink.yield(
+                    #"{"type":"add","title":"Added \#(step)","lane":"\#(Board.lanes[random.int(0..<3)])"}"#)
             case 3 where !keys.isEmpty:
                 commandSink.yield(#"{"type":"toggle","key":\#(keys[random.int(0..<keys.count)])}"#)
             default:
@@ -104,12 +107,14 @@ struct ListSessionTests {
                 try await store.write { tx in
                     switch kind {
                     case 0 where key != 0:
-                        try tx.update("Card", key: .integer(key), set: ["lane": .text(lane), "position": .double(position)])
+                        try tx.update(
+                            "Card", key: .integer(key), set: ["lane": .text(lane), "position": .double(position)])
                     case 1 where key != 0 && keys.count > 4:
                         try tx.delete("Card", key: .integer(key))
                     default:
-                        _ = try tx.insert(["title": .text("Written \(step)"), "lane": .text(lane), "position": .double(position)],
-                                          into: "Card")
+                        _ = try tx.insert(
+                            ["title": .text("Written \(step)"), "lane": .text(lane), "position": .double(position)],
+                            into: "Card")
                     }
                 }
             }
@@ -124,8 +129,10 @@ struct ListSessionTests {
         try await waitUntil("every move is answered") { client.state.withLock { $0.moved } == movesSent }
         await session.controller.sync()
         let fresh = try await store.fetch(Board.request()).map { row in
-            Card(id: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "", lane: row["lane", as: String.self] ?? "",
-                 position: row["position", as: Double.self] ?? .nan, done: row["done", as: Bool.self] ?? false)
+            Card(
+                id: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "",
+                lane: row["lane", as: String.self] ?? "",
+                position: row["position", as: Double.self] ?? .nan, done: row["done", as: Bool.self] ?? false)
         }
         do {
             try await waitUntil("the client equals a fresh fetch") {
@@ -133,8 +140,9 @@ struct ListSessionTests {
             }
         } catch {
             let state = client.state.withLock { $0 }
-            throw ConformanceFailure("\(error): the client has \(state.list.sections.flatMap(\.objects).map(\.id)), a fresh fetch "
-                                     + "\(fresh.map(\.id)); mismatches \(state.mismatches), errors \(state.errors)")
+            throw ConformanceFailure(
+                "\(error): the client has \(state.list.sections.flatMap(\.objects).map(\.id)), a fresh fetch "
+                    + "\(fresh.map(\.id)); mismatches \(state.mismatches), errors \(state.errors)")
         }
         commandSink.finish()
         try await serving.value
@@ -142,14 +150,16 @@ struct ListSessionTests {
         #expect(final.mismatches.isEmpty, "messages that did not apply: \(final.mismatches)")
         #expect(final.results == 1 && final.batches > 50, "\(final.results) results, \(final.batches) batches")
         // A move can fail only because its card or neighbour left meanwhile; then nothing was written.
-        #expect(final.failedMoves.allSatisfy { $0.contains("not in the results") || $0.contains("no such section") },
-                "moves that failed otherwise: \(final.failedMoves)")
+        #expect(
+            final.failedMoves.allSatisfy { $0.contains("not in the results") || $0.contains("no such section") },
+            "moves that failed otherwise: \(final.failedMoves)")
         try await ResultsOracle.checkMatchesFreshFetch(session.controller, in: store)
         await store.close()
     }
 
-    @Test("A move that empties a lane: the lane's deletion reaches the client after the move, never before",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "A move that empties a lane: the lane's deletion reaches the client after the move, never before",
+        .timeLimit(.minutes(2)))
     func movesThatEmptyALane() async throws {
         let (store, session, client, commandSink, serving) = try await startSession()
         for round in 1...25 {
@@ -159,15 +169,19 @@ struct ListSessionTests {
             let key = try await store.write { tx in
                 try tx.insert(["title": .text("Alone \(round)"), "lane": .text(lane), "position": 0.0], into: "Card")
             }
-            try await waitUntil("lane \(lane) is shown") { client.state.withLock { $0.list.sections.contains { $0.name == lane } } }
+            try await waitUntil("lane \(lane) is shown") {
+                client.state.withLock { $0.list.sections.contains { $0.name == lane } }
+            }
             commandSink.yield(#"{"type":"move","key":\#(key),"section":"Backlog"}"#)
             try await waitUntil("move \(round) is answered") { client.state.withLock { $0.moved } == round }
             let state = client.state.withLock { $0 }
-            #expect(state.mismatches.isEmpty && state.failedMoves.isEmpty,
-                    "round \(round): \(state.mismatches) \(state.failedMoves)")
+            #expect(
+                state.mismatches.isEmpty && state.failedMoves.isEmpty,
+                "round \(round): \(state.mismatches) \(state.failedMoves)")
             #expect(!state.list.sections.contains { $0.name == lane }, "round \(round): lane \(lane) is still shown")
-            #expect(state.list.sections.first { $0.name == "Backlog" }?.objects.last.map { Value.integer($0.id) } == key,
-                    "round \(round): card \(key) should end Backlog")
+            #expect(
+                state.list.sections.first { $0.name == "Backlog" }?.objects.last.map { Value.integer($0.id) } == key,
+                "round \(round): card \(key) should end Backlog")
         }
         commandSink.finish()
         try await serving.value

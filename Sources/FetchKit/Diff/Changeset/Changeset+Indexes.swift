@@ -64,7 +64,9 @@ extension Changeset {
             guard sources.insert(try checkOld(path, "row delete")) else { throw fail("row \(path) deleted twice") }
         }
         for path in rowInserts {
-            guard destinations.insert(try checkNew(path, "row insert")) else { throw fail("row \(path) inserted twice") }
+            guard destinations.insert(try checkNew(path, "row insert")) else {
+                throw fail("row \(path) inserted twice")
+            }
         }
         for move in rowMoves {
             let from = try checkOld(move.from, "row move")

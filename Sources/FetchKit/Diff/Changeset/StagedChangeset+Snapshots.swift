@@ -61,7 +61,9 @@ extension StagedChangeset {
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` when the sides do not have the section and row counts the
     ///   changeset was computed for.
-    @_spi(Benchmarks) public func snapshots<Key>(from old: DiffSide<Key>, to new: DiffSide<Key>) throws -> [DiffSide<Key>] {
+    @_spi(Benchmarks) public func snapshots<Key>(from old: DiffSide<Key>, to new: DiffSide<Key>) throws -> [DiffSide<
+        Key
+    >] {
         let stages = try snapshots(
             from: old.sections.map { (section: $0.name, rows: $0.keys) },
             to: new.sections.map { (section: $0.name, rows: $0.keys) })

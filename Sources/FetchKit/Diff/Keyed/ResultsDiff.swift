@@ -1,4 +1,3 @@
-
 /// The changeset between two snapshots of a controller, through the keyed diff engine.
 enum ResultsDiff {
     /// Matches rows by primary key (the `Int64` fast path when every key is an integer) and flags a matched

@@ -65,9 +65,11 @@ enum LocalChangeset {
                     changeset.rowMoves.append(.init(from: fromPath, to: toPath, isUpdated: !isSame(old, new, item)))
                 default:
                     // Same section: the unaffected rows before it, before and after, tell whether it crossed one.
-                    let unaffectedBefore = from - old.sectionStarts[fromPath.section]
+                    let unaffectedBefore =
+                        from - old.sectionStarts[fromPath.section]
                         - count(oldAffected, in: old.sectionStarts[fromPath.section]..<from)
-                    let unaffectedAfter = to - new.sectionStarts[toPath.section]
+                    let unaffectedAfter =
+                        to - new.sectionStarts[toPath.section]
                         - count(newAffected, in: new.sectionStarts[toPath.section]..<to)
                     if unaffectedBefore != unaffectedAfter {
                         let isUpdated = !isSame(old, new, item)

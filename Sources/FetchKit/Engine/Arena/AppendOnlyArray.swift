@@ -52,7 +52,8 @@ struct AppendOnlyArray<Element> {
         } else {
             let chunk = directory.base[chunkIndex]
             if !chunk.append(element, at: slot) {
-                let capacity = slot < chunk.capacity ? chunk.capacity : Swift.min(chunk.capacity * 2, Self.chunkCapacity)
+                let capacity =
+                    slot < chunk.capacity ? chunk.capacity : Swift.min(chunk.capacity * 2, Self.chunkCapacity)
                 let copy = chunk.prefix(slot, capacity: capacity)
                 _ = copy.append(element, at: slot)
                 setChunk(copy, at: chunkIndex)
@@ -64,7 +65,7 @@ struct AppendOnlyArray<Element> {
     /// Makes `chunk` the directory's entry `index` (the last one, or one past it), copying the directory
     /// when the slot is not this array's to write.
     private mutating func setChunk(_ chunk: AppendOnlyBuffer<Element>, at index: Int) {
-        let chunks = (count + Self.chunkCapacity - 1) &>> Self.chunkShift   // directory entries in use
+        let chunks = (count + Self.chunkCapacity - 1) &>> Self.chunkShift  // directory entries in use
         if index == chunks, directory.append(chunk, at: index) { return }
         let capacity = Swift.max(4, directory.capacity * (index < directory.capacity ? 1 : 2))
         let copy = directory.prefix(index, capacity: capacity)

@@ -31,7 +31,7 @@ final class AppendOnlyBuffer<Element> {
     /// buffer is full or another value claimed the slot first.
     func append(_ element: Element, at index: Int) -> Bool {
         guard index < capacity,
-              filled.compareExchange(expected: index, desired: index + 1, ordering: .relaxed).exchanged
+            filled.compareExchange(expected: index, desired: index + 1, ordering: .relaxed).exchanged
         else { return false }
         (base + index).initialize(to: element)
         return true

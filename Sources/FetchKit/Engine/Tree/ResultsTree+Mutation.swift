@@ -87,7 +87,9 @@ extension ResultsTree {
             return removed
         }
         let minimum = node.branches[child].child.isLeaf ? leafCapacity / 4 : branchCapacity / 4
-        if node.branches[child].child.width < minimum && node.branches.count > 1 { rebalance(node, at: child, separator) }
+        if node.branches[child].child.width < minimum && node.branches.count > 1 {
+            rebalance(node, at: child, separator)
+        }
         return removed
     }
 

@@ -17,12 +17,16 @@ extension ResultsTree {
                 return nil
             }
             if node.branches.count > Self.branchCapacity { return "branch over capacity" }
-            if node.total != node.branches.reduce(0, { $0 + $1.count }) { return "branch total \(node.total) != sum of counts" }
+            if node.total != node.branches.reduce(0, { $0 + $1.count }) {
+                return "branch total \(node.total) != sum of counts"
+            }
             for (index, branch) in node.branches.enumerated() {
                 let child = branch.child
                 if branch.count != child.total { return "count of child \(index) is stale" }
                 if child.total == 0 { return "empty child \(index)" }
-                if !isEqual(branch.last, child.lastSeparator(separator)) { return "separator of child \(index) is stale" }
+                if !isEqual(branch.last, child.lastSeparator(separator)) {
+                    return "separator of child \(index) is stale"
+                }
                 if let problem = check(child, depth: depth + 1, isRoot: false) { return problem }
             }
             return nil

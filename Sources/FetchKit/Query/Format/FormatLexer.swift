@@ -29,7 +29,8 @@ struct FormatLexer {
         case UInt8(ascii: "."):
             if FormatBytes.isDigit(peek(at: 1)) { kind = try lexNumber() } else { kind = single(.dot) }
         case UInt8(ascii: "-"):
-            let startsNumber = FormatBytes.isDigit(peek(at: 1))
+            let startsNumber =
+                FormatBytes.isDigit(peek(at: 1))
                 || (peek(at: 1) == UInt8(ascii: ".") && FormatBytes.isDigit(peek(at: 2)))
             kind = startsNumber && !afterOperand ? try lexNumber() : single(.arithmetic(.subtract))
         case UInt8(ascii: "'"), UInt8(ascii: "\""): kind = try lexString()
@@ -101,7 +102,9 @@ struct FormatLexer {
             for conversion in ["d", "i", "u", "x", "X", "o"] { specifiers.append(.integer("%" + length + conversion)) }
         }
         for length in ["L", "l", ""] {
-            for conversion in ["f", "F", "e", "E", "g", "G", "a", "A"] { specifiers.append(.double("%" + length + conversion)) }
+            for conversion in ["f", "F", "e", "E", "g", "G", "a", "A"] {
+                specifiers.append(.double("%" + length + conversion))
+            }
         }
         specifiers += [.string("%s"), .string("%S"), .character("%c"), .character("%C")]
         // Longest first.

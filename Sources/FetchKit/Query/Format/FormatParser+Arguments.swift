@@ -75,7 +75,8 @@ extension FormatParser {
             let rest = Array(components[(at + 1)...])
             if name == "count" && rest.isEmpty { return .count(collection) }
             if let function = FetchPredicate.AggregateFunction(rawValue: name), !rest.isEmpty {
-                return .aggregate(function, collection: collection, value: FetchPredicate.Key(components: rest, offset: offset))
+                return .aggregate(
+                    function, collection: collection, value: FetchPredicate.Key(components: rest, offset: offset))
             }
         }
         guard parts.allSatisfy(FormatBytes.isName) else {
@@ -87,7 +88,8 @@ extension FormatParser {
     }
 
     /// Why a `%K` argument is refused: keys are names, and a column named otherwise is mapped to one.
-    static let notAKeyPathReason = " (keys are names of letters, digits and '_' joined by dots; declare a "
+    static let notAKeyPathReason =
+        " (keys are names of letters, digits and '_' joined by dots; declare a "
         + "column named otherwise as an attribute with such a name and column:)"
 
     // MARK: - CAST

@@ -154,10 +154,11 @@ extension PredicateExpressions.RangeExpressionContains: FetchPredicateTranslatab
         if closed {
             return .predicate(.comparison(.init(subject, .between, .list([lower, upper]))))
         }
-        return .predicate(.and([
-            .comparison(.init(subject, .greaterThanOrEqual, .value(lower))),
-            .comparison(.init(subject, .lessThan, .value(upper))),
-        ]))
+        return .predicate(
+            .and([
+                .comparison(.init(subject, .greaterThanOrEqual, .value(lower))),
+                .comparison(.init(subject, .lessThan, .value(upper)))
+            ]))
     }
 }
 

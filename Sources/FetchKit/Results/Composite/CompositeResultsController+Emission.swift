@@ -76,10 +76,14 @@ extension CompositeResultsController {
                 let new = { (path: RowPath) in RowPath(section: path.section + newBase, row: path.row) }
                 result.sectionDeletes += changeset.sectionDeletes.map { $0 + oldBase }
                 result.sectionInserts += changeset.sectionInserts.map { $0 + newBase }
-                result.sectionMoves += changeset.sectionMoves.map { .init(from: $0.from + oldBase, to: $0.to + newBase) }
+                result.sectionMoves += changeset.sectionMoves.map {
+                    .init(from: $0.from + oldBase, to: $0.to + newBase)
+                }
                 result.rowDeletes += changeset.rowDeletes.map(old)
                 result.rowInserts += changeset.rowInserts.map(new)
-                result.rowMoves += changeset.rowMoves.map { .init(from: old($0.from), to: new($0.to), isUpdated: $0.isUpdated) }
+                result.rowMoves += changeset.rowMoves.map {
+                    .init(from: old($0.from), to: new($0.to), isUpdated: $0.isUpdated)
+                }
                 result.rowUpdates += changeset.rowUpdates.map { .init(from: old($0.from), to: new($0.to)) }
             }
             result.sectionCountsBefore += before.counts
@@ -90,8 +94,9 @@ extension CompositeResultsController {
             newBase += after.names.count
             applied[part] = after
         }
-        return CompositeUpdate(changeset: result, sectionNamesBefore: namesBefore, sectionNamesAfter: namesAfter,
-                               transactionID: group.first?.transactionID)
+        return CompositeUpdate(
+            changeset: result, sectionNamesBefore: namesBefore, sectionNamesAfter: namesAfter,
+            transactionID: group.first?.transactionID)
     }
 
     /// A batch to emit: the update, what the composite showed before and after it, and the delegate.
@@ -108,8 +113,8 @@ extension CompositeResultsController {
         delegate.receive(.willChange, from: self)
         update.changeset.forEachChange(
             oldSection: { Self.section($0, in: before) }, newSection: { Self.section($0, in: after) },
-            oldObject: { Self.row(at: $0, in: before) }, newObject: { Self.row(at: $0, in: after) }
-        ) { delegate.receive($0, from: self) }
+            oldObject: { Self.row(at: $0, in: before) }, newObject: { Self.row(at: $0, in: after) },
+            { delegate.receive($0, from: self) })
         delegate.receive(.didChange, from: self)
         delegate.receive(.didApply(update), from: self)
     }

@@ -23,7 +23,8 @@ extension CompositeResultsController {
     public func object<Object>(at path: RowPath, in part: ResultsPart<Object>) -> Object? {
         state.withLock { state in
             guard let (index, local) = Self.locate(path.section, in: state.applied), index == part.index,
-                  let window = state.applied[index].window as? ResultsSnapshot<Object> else { return nil }
+                let window = state.applied[index].window as? ResultsSnapshot<Object>
+            else { return nil }
             return window.object(at: RowPath(section: local, row: path.row))
         }
     }

@@ -88,7 +88,9 @@ public final class CompositeResultsController: Sendable {
     ///
     /// - Throws: ``FetchKitError/Code/unsupported`` after ``performFetch()``.
     @discardableResult
-    public func add<Object: Sendable>(_ controller: ResultsController<Object>, limit: Int? = nil) throws -> ResultsPart<Object> {
+    public func add<Object: Sendable>(_ controller: ResultsController<Object>, limit: Int? = nil) throws -> ResultsPart<
+        Object
+    > {
         let index = state.withLock { $0.parts.count }
         let source = ResultsPartSource(
             controller: controller, limit: limit.map { max(0, $0) }, index: index,
@@ -142,7 +144,9 @@ public final class CompositeResultsController: Sendable {
         var statuses: [ResultsStatus] = []
         for case .results(let source) in parts { statuses.append(source.status) }
         if let failed = statuses.first(where: \.isFailed) { return failed }
-        if let resyncing = statuses.first(where: { if case .resyncing = $0 { true } else { false } }) { return resyncing }
+        if let resyncing = statuses.first(where: { if case .resyncing = $0 { true } else { false } }) {
+            return resyncing
+        }
         if statuses.contains(.fetching) { return .fetching }
         if statuses.contains(.idle) { return .idle }
         return .live
@@ -160,12 +164,16 @@ public final class CompositeResultsController: Sendable {
     }
 
     /// A part's change, computed under the lock from what the part last reported.
-    private func receive(_ part: Int, _ transactionID: UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?) {
+    private func receive(
+        _ part: Int, _ transactionID: UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?
+    ) {
         let added = state.withLock { state -> Bool in
             guard state.started, state.latest.indices.contains(part),
-                  let (changeset, content) = try? make(state.latest[part]) else { return false }
+                let (changeset, content) = try? make(state.latest[part])
+            else { return false }
             state.latest[part] = content
-            state.pending.append(Pending(part: part, transactionID: transactionID, changeset: changeset, content: content))
+            state.pending.append(
+                Pending(part: part, transactionID: transactionID, changeset: changeset, content: content))
             return true
         }
         if added { signals.yield() }

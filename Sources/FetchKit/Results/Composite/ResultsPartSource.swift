@@ -9,9 +9,11 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
     /// Reports the part's permanent failure to the composite.
     let reportFailure: @Sendable (FetchKitError) -> Void
 
-    init(controller: ResultsController<Object>, limit: Int?, index: Int,
-         report: @escaping @Sendable (Int, UInt64?, (PartContent) throws -> (Changeset, PartContent)?) -> Void,
-         reportFailure: @escaping @Sendable (FetchKitError) -> Void) {
+    init(
+        controller: ResultsController<Object>, limit: Int?, index: Int,
+        report: @escaping @Sendable (Int, UInt64?, (PartContent) throws -> (Changeset, PartContent)?) -> Void,
+        reportFailure: @escaping @Sendable (FetchKitError) -> Void
+    ) {
         self.controller = controller
         self.reportFailure = reportFailure
         self.limit = limit
@@ -35,7 +37,8 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
         let next = content(of: update.snapshot)
         report(index, update.transactionID) { last in
             guard let shown = last.window as? ResultsSnapshot<Object>,
-                  let nextWindow = next.window as? ResultsSnapshot<Object> else { return nil }
+                let nextWindow = next.window as? ResultsSnapshot<Object>
+            else { return nil }
             let changeset = try ResultsDiff.changeset(from: shown, to: nextWindow)
             return changeset.isEmpty ? nil : (changeset, next)
         }

@@ -70,8 +70,10 @@ extension ResultsController {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
             // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
             let shared = ResultsUpdate(
-                previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
-                    sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
+                previous: previous, snapshot: snapshot,
+                changeset: changeset
+                    ?? Changeset(
+                        sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID, transactions: nil, preparingChanges: true)
             let version = group.forward(shared)
             state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
@@ -81,12 +83,15 @@ extension ResultsController {
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
         guard hasChanges || reconcile, delegate != nil || subscribers != nil else { return nil }
-        let update = if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
-            ResultsUpdate(
-                previous: previous, snapshot: snapshot, changeset: changeset ?? Changeset(
-                    sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
-                transactionID: transactionID, transactions: covered)
-        }
+        let update =
+            if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
+                ResultsUpdate(
+                    previous: previous, snapshot: snapshot,
+                    changeset: changeset
+                        ?? Changeset(
+                            sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
+                    transactionID: transactionID, transactions: covered)
+            }
         if hasChanges { router.metrics.batchesDelivered.increment() }
         if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
             state.withLock { $0.coalescedDeliveries += 1 }

@@ -64,7 +64,9 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
         /// The next batch, handed out on the caller's actor: a move the reader makes on that actor
         /// (``ResultsUpdates/userMovedRow(from:to:)``) falls before or after it, never between the batch
         /// leaving the buffer and the reader taking it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsUpdate<Object>? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsUpdate<
+            Object
+        >? {
             let buffer = subscription.buffer
             while true {
                 switch try buffer.poll() {

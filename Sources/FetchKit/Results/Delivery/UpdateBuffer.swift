@@ -80,7 +80,8 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
             } else if state.pending.count >= limit, let first = state.pending.first {
                 let transactions = state.pending.reduce(nil) { Self.merge($0, $1.update.transactions) }
                 state.coalesced = Coalesced(
-                    snapshot: update.snapshot, transactionID: update.transactionID ?? state.pending.last?.update.transactionID,
+                    snapshot: update.snapshot,
+                    transactionID: update.transactionID ?? state.pending.last?.update.transactionID,
                     transactions: Self.merge(transactions, update.transactions),
                     isInitial: first.update.changeset == nil, through: number)
                 state.pending.removeAll()
@@ -261,7 +262,9 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
 
     /// `update` from `base`, what the reader showed: as it is when `base` is its previous results (or it is
     /// the first element), else the diff from `base`; `nil` when that changes nothing.
-    private static func batch(_ update: ResultsUpdate<Object>, from base: ResultsSnapshot<Object>?) -> ResultsUpdate<Object>? {
+    private static func batch(_ update: ResultsUpdate<Object>, from base: ResultsSnapshot<Object>?) -> ResultsUpdate<
+        Object
+    >? {
         guard update.changeset != nil, let base else { return update }
         if base.isIdentical(to: update.previous) { return update.changeset?.isEmpty == false ? update : nil }
         // Both sides are results the controller published, or a user move of them: the diff cannot fail.

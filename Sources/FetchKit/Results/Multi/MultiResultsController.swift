@@ -135,13 +135,16 @@ extension MultiResultsController where Object == Row {
     /// A multi-controller of untyped rows, starting on the request named `initial`.
     ///
     /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
-    public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
-                            logger: Logger? = nil) throws {
+    public convenience init(
+        store: any PersistentStore, requests: [String: FetchRequest], initial: String,
+        logger: Logger? = nil
+    ) throws {
         guard let request = requests[initial] else {
             throw FetchKitError.unknownRequestName(initial, known: requests.keys.sorted())
         }
-        self.init(requests: requests, initial: initial,
-                  controller: ResultsController(store: store, request: request, logger: logger))
+        self.init(
+            requests: requests, initial: initial,
+            controller: ResultsController(store: store, request: request, logger: logger))
     }
 }
 
@@ -149,12 +152,15 @@ extension MultiResultsController where Object: Record {
     /// A multi-controller of typed records, starting on the request named `initial`.
     ///
     /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
-    public convenience init(store: any PersistentStore, requests: [String: FetchRequest], initial: String,
-                            as type: Object.Type = Object.self, logger: Logger? = nil) throws {
+    public convenience init(
+        store: any PersistentStore, requests: [String: FetchRequest], initial: String,
+        as type: Object.Type = Object.self, logger: Logger? = nil
+    ) throws {
         guard let request = requests[initial] else {
             throw FetchKitError.unknownRequestName(initial, known: requests.keys.sorted())
         }
-        self.init(requests: requests, initial: initial,
-                  controller: ResultsController(store: store, request: request, as: type, logger: logger))
+        self.init(
+            requests: requests, initial: initial,
+            controller: ResultsController(store: store, request: request, as: type, logger: logger))
     }
 }

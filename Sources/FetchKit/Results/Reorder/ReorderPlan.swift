@@ -24,7 +24,9 @@ struct ReorderPlan: Equatable {
     /// section without it, in order, as (primary key, order value).
     ///
     /// - Complexity: O(*k*) for the *k* rows it shifts; O(*n*) for a section of *n* rows to renumber.
-    static func plan(inserting position: Int, into destination: [(key: Value, order: Value)], fractional: Bool) -> ReorderPlan {
+    static func plan(inserting position: Int, into destination: [(key: Value, order: Value)], fractional: Bool)
+        -> ReorderPlan
+    {
         let make: (Double) -> Value = { fractional ? .double($0) : .integer(Int64($0)) }
         let orders = destination.map { number($0.order) }
         if orders.contains(where: { $0 == nil }) {

@@ -54,7 +54,9 @@ extension ResultsController {
     ///
     /// - Throws: ``FetchKitError/Code/unsupported`` when the request cannot take moves,
     ///   ``FetchKitError/Code/invalidValue`` for a path outside `current`.
-    func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: FetchRequest) throws -> MovePlan? {
+    func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: FetchRequest) throws
+        -> MovePlan?
+    {
         let schema = store.schema
         let entity = try schema.entity(named: request.entityName)
         let shape = try MoveShape(request: request, entity: entity, schema: schema)
@@ -62,7 +64,8 @@ extension ResultsController {
             current.sectionRange(section).map { current.entries[$0].row }
         }
         guard sections.indices.contains(from.section), sections[from.section].indices.contains(from.row) else {
-            throw FetchKitError.invalidValue("no row at \(from) to move: the results have \(current.sectionCounts) rows per section")
+            throw FetchKitError.invalidValue(
+                "no row at \(from) to move: the results have \(current.sectionCounts) rows per section")
         }
         var dragged = sections[from.section].remove(at: from.row)
         guard sections.indices.contains(to.section), (0...sections[to.section].count).contains(to.row) else {
@@ -102,7 +105,8 @@ extension ResultsController {
         let names = current.sectionNames
         let shown = try snapshot(of: sections, names: names, key: key, order: order)
         let kept = sections.indices.filter { !sections[$0].isEmpty }
-        let expected = try snapshot(of: kept.map { sections[$0] }, names: kept.map { names[$0] }, key: key, order: order)
+        let expected = try snapshot(
+            of: kept.map { sections[$0] }, names: kept.map { names[$0] }, key: key, order: order)
         let successor = sections[to.section].dropFirst(to.row + 1).first.map { $0[key] ?? .null }
         return MovePlan(
             key: dragged[key] ?? .null, changes: changes, shifted: plan.shifted.map { ($0.key, $0.value) },
@@ -129,15 +133,20 @@ extension ResultsController {
         } catch {
             // The UI shows the move, the database does not: move the row back.
             let back = try ResultsDiff.changeset(from: plan.shown, to: current)
-            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }?.perform()
+            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }?
+                .perform()
             throw error
         }
         let changeset = try ResultsDiff.changeset(from: plan.shown, to: plan.expected)
-        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) { _ in }?.perform()
+        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) {
+            _ in
+        }?.perform()
     }
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.
-    private func snapshot(of sections: [[Row]], names: [String], key: String, order: SortKeyOrder?) throws -> ResultsSnapshot<Object> {
+    private func snapshot(of sections: [[Row]], names: [String], key: String, order: SortKeyOrder?) throws
+        -> ResultsSnapshot<Object>
+    {
         let named = try zip(names, sections).map { name, rows in
             (name: name, entries: Array(zip(rows, try materializer.make(rows))).map { (row: $0.0, object: $0.1) })
         }
@@ -159,7 +168,8 @@ struct MoveShape {
 
     init(request: FetchRequest, entity: Entity, schema: Schema) throws {
         let sorts = request.sortDescriptors
-        let expected = "sorted by " + (request.sectionNameKeyPath.map { "'\($0)' then " } ?? "")
+        let expected =
+            "sorted by " + (request.sectionNameKeyPath.map { "'\($0)' then " } ?? "")
             + "one integer or double order attribute, ascending"
         var orderIndex = 0
         var sectionColumns: [String] = []
@@ -187,14 +197,15 @@ struct MoveShape {
                 written = [foreignKey]
             } else {
                 throw FetchKitError.unsupported(
-                    "moveObject can change a section keyed by an attribute or a to-one relationship, not '\(sectionKey)'")
+                    "moveObject can change a section keyed by an attribute or a to-one relationship, not '\(sectionKey)'"
+                )
             }
         } else if sorts.count != 1 {
             throw FetchKitError.unsupported("moveObject needs a request \(expected)")
         }
         let descriptor = sorts[orderIndex]
         guard descriptor.ascending, let attribute = entity.attribute(named: descriptor.key),
-              attribute.type == .integer || attribute.type == .double
+            attribute.type == .integer || attribute.type == .double
         else {
             throw FetchKitError.unsupported("moveObject needs a request \(expected); '\(descriptor.key)' is not one")
         }

@@ -37,14 +37,16 @@ extension ResultsController {
         case .before(let successor):
             if successor == key { return (from, from) }
             guard let next = current.rowPath(forKey: successor) else {
-                throw FetchKitError.invalidValue("cannot move row \(key) before row \(successor): that row is not in the results")
+                throw FetchKitError.invalidValue(
+                    "cannot move row \(key) before row \(successor): that row is not in the results")
             }
             // The destination is counted without the dragged row in its old place.
             let shift = next.section == from.section && next.row > from.row ? 1 : 0
             return (from, RowPath(section: next.section, row: next.row - shift))
         case .endOfSection(let name):
             guard let section = current.sectionNames.sectionIndex(of: name) else {
-                throw FetchKitError.invalidValue("cannot move row \(key) to the end of section '\(name)': no such section")
+                throw FetchKitError.invalidValue(
+                    "cannot move row \(key) to the end of section '\(name)': no such section")
             }
             let count = current.sectionRange(section).count
             return (from, RowPath(section: section, row: count - (section == from.section ? 1 : 0)))

@@ -100,14 +100,18 @@ extension ResultsController {
             result = .failure(error)
         }
         let current = state.withLock { $0.snapshot }
-        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) { _ in }?.perform()
+        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) {
+            _ in
+        }?.perform()
         return result
     }
 }
 
 /// The outcome of a queued move, awaited by the task a view's move returns.
 final class MoveCompletion: Sendable {
-    private let state = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Result<Void, any Error>, Never>])>(
+    private let state = Mutex<
+        (result: Result<Void, any Error>?, waiters: [CheckedContinuation<Result<Void, any Error>, Never>])
+    >(
         (nil, []))
 
     /// Records the outcome and wakes whoever waits for it.

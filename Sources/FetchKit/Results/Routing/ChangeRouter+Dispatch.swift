@@ -21,8 +21,9 @@ extension ChangeRouter {
             do {
                 reread[table] = try await read(spec)
             } catch {
-                logger.debug("re-reading changed rows failed; their controllers read for themselves",
-                             metadata: ["table": "\(table)", "error": "\(error)"])
+                logger.debug(
+                    "re-reading changed rows failed; their controllers read for themselves",
+                    metadata: ["table": "\(table)", "error": "\(error)"])
                 unread.insert(table)
             }
         }
@@ -30,8 +31,10 @@ extension ChangeRouter {
         // The routes to consider, copied under the lock with the busy ones (read together: a route that stops
         // being busy has its held keys in the copy); the predicates are evaluated outside it.
         let (busy, routes, readers) = state.withLock { state in
-            (state.busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
-             unread.flatMap { state.readers[$0] ?? [] })
+            (
+                state.busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
+                unread.flatMap { state.readers[$0] ?? [] }
+            )
         }
         var ids = directIDs.union(busy).union(readers)
         for (table, entityRoutes) in routes {
@@ -82,15 +85,17 @@ extension ChangeRouter {
                     alternatives.append(.comparison(.init(.key(.init(foreignKey)), .in, .list(Array(related)))))
                 }
             }
-            let pointing = try await store.fetch(FetchRequest(
-                entity: spec.entityName, predicate: .or(alternatives), propertiesToFetch: [spec.primaryKey]))
+            let pointing = try await store.fetch(
+                FetchRequest(
+                    entity: spec.entityName, predicate: .or(alternatives), propertiesToFetch: [spec.primaryKey]))
             for row in pointing { keys.insert(row[spec.primaryKey] ?? .null) }
         }
         var rows: [Value: Row] = [:]
         if !keys.isEmpty {
-            let fetched = try await store.fetch(FetchRequest(
-                entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(Array(keys)))),
-                sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
+            let fetched = try await store.fetch(
+                FetchRequest(
+                    entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(Array(keys)))),
+                    sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
             rows.reserveCapacity(fetched.count)
             for row in fetched { rows[row[spec.primaryKey] ?? .null] = row }
         }
@@ -123,7 +128,9 @@ extension ChangeRouter.State {
             if own != nil { spec = make() }
             for (related, foreignKeys) in routes.foreignKeys {
                 guard let relatedChange = change.tables[related] else { continue }
-                if relatedChange.isWholeTable || !relatedChange.deleted.isEmpty || relatedChange.allKeys.count > keyLimit {
+                if relatedChange.isWholeTable || !relatedChange.deleted.isEmpty
+                    || relatedChange.allKeys.count > keyLimit
+                {
                     // Deletions (and what foreign-key actions did) and unnamed rows: the readers refetch.
                     ids.formUnion(readers[related] ?? [])
                     continue
@@ -149,7 +156,9 @@ extension ChangeRouter.EntityRoutes {
     ///
     /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
     func candidates(for rows: RereadRows, into ids: inout Set<Int>) {
-        for key in rows.keys { holders[key]?.forEach { ids.insert($0) } }
+        for key in rows.keys {
+            if let held = holders[key] { ids.formUnion(held) }
+        }
         for row in rows.rows.values {
             for (column, byValue) in equality {
                 guard let indexed = byValue[row[column] ?? .null] else { continue }

@@ -79,12 +79,16 @@ extension ChangeRouter {
             var routes = entities[plan.entityTable] ?? EntityRoutes()
             routes.count += 1
             if let index = memory.index {
-                for value in Set(index.values) { routes.equality[index.column, default: [:]][value, default: []].insert(id) }
+                for value in Set(index.values) {
+                    routes.equality[index.column, default: [:]][value, default: []].insert(id)
+                }
                 routes.indexed[id] = memory.predicate
             } else {
                 routes.unindexed[id] = memory.predicate
             }
-            for (table, foreignKey) in memory.relatedForeignKeys { routes.foreignKeys[table, default: [:]][foreignKey, default: 0] += 1 }
+            for (table, foreignKey) in memory.relatedForeignKeys {
+                routes.foreignKeys[table, default: [:]][foreignKey, default: 0] += 1
+            }
             for column in memory.relatedColumns { routes.relatedColumns[column, default: 0] += 1 }
             entities[plan.entityTable] = routes
         }
@@ -101,7 +105,9 @@ extension ChangeRouter {
             if let index = memory.index {
                 for value in Set(index.values) {
                     routes.equality[index.column]?[value]?.remove(id)
-                    if routes.equality[index.column]?[value]?.isEmpty == true { routes.equality[index.column]?[value] = nil }
+                    if routes.equality[index.column]?[value]?.isEmpty == true {
+                        routes.equality[index.column]?[value] = nil
+                    }
                 }
                 if routes.equality[index.column]?.isEmpty == true { routes.equality[index.column] = nil }
                 routes.indexed[id] = nil
@@ -147,7 +153,11 @@ extension ChangeRouter {
                 case .many(var ids):
                     routes.holders[key] = nil
                     ids.remove(id)
-                    if ids.count == 1, let last = ids.first { routes.holders[key] = .one(last) } else if !ids.isEmpty { routes.holders[key] = .many(ids) }
+                    if ids.count == 1, let last = ids.first {
+                        routes.holders[key] = .one(last)
+                    } else if !ids.isEmpty {
+                        routes.holders[key] = .many(ids)
+                    }
                 default: break
                 }
             }

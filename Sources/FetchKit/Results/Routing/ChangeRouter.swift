@@ -177,7 +177,8 @@ final class ChangeRouter: Sendable {
                 }
                 entry.plan = replacement.plan
                 state.install(replacement.plan, id: id)
-                state.addHolder(id, keys: replacement.newKeys, table: replacement.plan.entityTable, plan: replacement.plan)
+                state.addHolder(
+                    id, keys: replacement.newKeys, table: replacement.plan.entityTable, plan: replacement.plan)
             }
             entry.refreshing -= 1
             state.entries[id] = entry

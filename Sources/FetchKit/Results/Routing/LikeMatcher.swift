@@ -13,7 +13,10 @@ struct LikeMatcher: Sendable {
     private let shape: Shape?
 
     private enum Shape: Sendable {
-        case equal([UInt8]), prefix([UInt8]), suffix([UInt8]), contains([UInt8])
+        case equal([UInt8])
+        case prefix([UInt8])
+        case suffix([UInt8])
+        case contains([UInt8])
     }
 
     /// Parses a pattern as ``LikePattern`` writes them.
@@ -69,7 +72,8 @@ struct LikeMatcher: Sendable {
                 case .equal(let literal): return bytes.elementsEqual(literal)
                 case .prefix(let literal): return bytes.starts(with: literal)
                 case .suffix(let literal):
-                    return bytes.count >= literal.count && bytes[(bytes.count - literal.count)...].elementsEqual(literal)
+                    return bytes.count >= literal.count
+                        && bytes[(bytes.count - literal.count)...].elementsEqual(literal)
                 case .contains(let literal):
                     if literal.isEmpty { return true }
                     guard bytes.count >= literal.count else { return false }

@@ -42,7 +42,8 @@ extension ResultsController {
         }
         router.dropPlan(routeID, heldKeys: heldKeys)
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version)) { state in
+        await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version))
+        { state in
             state.request = request
             state.tables = leaderState.tables
             state.primaryKeyName = leaderState.primaryKeyName
@@ -114,13 +115,17 @@ extension ResultsController {
         }
         guard let current else { return nil }
         if update.previous.isIdentical(to: current) {
-            return publish(update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
-                    origin: .adopted(version), batch: update) { _ in }
+            return publish(
+                update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
+                origin: .adopted(version), batch: update
+            ) { _ in }
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
             let changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
-            return publish(update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
-                    origin: .adopted(version)) { _ in }
+            return publish(
+                update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
+                origin: .adopted(version)
+            ) { _ in }
         }
     }
 

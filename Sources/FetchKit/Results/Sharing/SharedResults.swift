@@ -87,7 +87,9 @@ final class SharedResults<Object: Sendable>: Sendable {
                     for start in stride(from: 0, to: followers.count, by: slice) {
                         let part = followers[start..<Swift.min(start + slice, followers.count)]
                         tasks.addTask {
-                            for follower in part { await follower.run(.adopt(update.erased, version: version, group: group)) }
+                            for follower in part {
+                                await follower.run(.adopt(update.erased, version: version, group: group))
+                            }
                         }
                     }
                 }

@@ -9,7 +9,8 @@ extension ResultsController {
     /// A reader that falls behind sees the newest statuses (up to eight wait); the sequence ends when the
     /// controller goes away.
     public func statusUpdates() -> AsyncStream<ResultsStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ResultsStatus.self, bufferingPolicy: .bufferingNewest(8))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ResultsStatus.self, bufferingPolicy: .bufferingNewest(8))
         let id = state.withLock { state -> Int in
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1

@@ -50,7 +50,8 @@ public struct StoreConfiguration: Sendable {
         var logger = Logger(label: "fetchkit", factory: { _ in SwiftLogNoOpLogHandler() })
         if let level = reader.string(forKey: "fetchkit.log.level") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw FetchKitError.invalidValue("fetchkit.log.level '\(level)' is not one of trace, debug, info, notice, warning, error, critical")
+                throw FetchKitError.invalidValue(
+                    "fetchkit.log.level '\(level)' is not one of trace, debug, info, notice, warning, error, critical")
             }
             logger = Logger(label: "fetchkit")
             logger.logLevel = parsed
@@ -89,7 +90,8 @@ public struct StoreConfiguration: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment, jsonFile: String? = nil
     ) async throws -> ConfigReader {
         let variables = EnvironmentVariablesProvider(
-            environmentVariables: environment, secretsSpecifier: .dynamic { name, _ in name.hasSuffix("_URL") || name.hasSuffix("PASSWORD") })
+            environmentVariables: environment,
+            secretsSpecifier: .dynamic { name, _ in name.hasSuffix("_URL") || name.hasSuffix("PASSWORD") })
         guard let jsonFile else { return ConfigReader(provider: variables) }
         let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(jsonFile))
         return ConfigReader(providers: [variables, file])

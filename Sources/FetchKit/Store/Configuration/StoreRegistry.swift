@@ -49,10 +49,11 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
     private func backend(for configuration: StoreConfiguration) throws -> any StoreBackend.Type {
         let url = configuration.url
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), url.first?.isLetter == true
+            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), url.first?.isLetter == true
         else {
             throw FetchKitError.invalidURL(
-                "'\(configuration.redactedURL)' has no scheme; use one of \(schemes.map { "\($0):" }.joined(separator: ", "))")
+                "'\(configuration.redactedURL)' has no scheme; use one of \(schemes.map { "\($0):" }.joined(separator: ", "))"
+            )
         }
         let scheme = url[..<colon].lowercased()
         guard let backend = backends[scheme] else {
