@@ -157,7 +157,11 @@ extension ChangeRouter.EntityRoutes {
     /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
     func candidates(for rows: RereadRows, into ids: inout Set<Int>) {
         for key in rows.keys {
-            if let held = holders[key] { ids.formUnion(held) }
+            switch holders[key] {
+            case .one(let id)?: ids.insert(id)
+            case .many(let held)?: ids.formUnion(held)
+            case nil: break
+            }
         }
         for row in rows.rows.values {
             for (column, byValue) in equality {
