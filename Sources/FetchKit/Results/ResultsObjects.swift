@@ -46,4 +46,10 @@ extension ResultsObjects: Equatable where Object: Equatable {
     ///
     /// - Complexity: O(n).
     public static func == (lhs: [Object], rhs: ResultsObjects) -> Bool { rhs == lhs }
+
+    /// Whether the view and the array differ in an object or in order.
+    public static func != (lhs: ResultsObjects, rhs: [Object]) -> Bool { !(lhs == rhs) }
+
+    /// Whether the array and the view differ in an object or in order.
+    public static func != (lhs: [Object], rhs: ResultsObjects) -> Bool { !(rhs == lhs) }
 }
