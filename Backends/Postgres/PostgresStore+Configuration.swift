@@ -4,17 +4,24 @@ extension PostgresStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the PostgreSQL keys of its
     /// reader, each left at its default when not set.
     ///
-    /// | Key | Environment variable | Meaning | Default |
-    /// |---|---|---|---|
-    /// | `fetchkit.postgres.keepaliveIdleSeconds` | `FETCHKIT_POSTGRES_KEEPALIVE_IDLE_SECONDS` | TCP keepalive idle time | 5 |
-    /// | `fetchkit.postgres.keepaliveIntervalSeconds` | `FETCHKIT_POSTGRES_KEEPALIVE_INTERVAL_SECONDS` | between keepalive probes | 2 |
-    /// | `fetchkit.postgres.keepaliveCount` | `FETCHKIT_POSTGRES_KEEPALIVE_COUNT` | unanswered probes before a connection is broken | 3 |
-    /// | `fetchkit.postgres.reconnectMinMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS` | first reconnection wait of the listener | 50 |
-    /// | `fetchkit.postgres.reconnectMaxMilliseconds` | `FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS` | longest reconnection wait | 5000 |
-    /// | `fetchkit.postgres.listenerURL` | `FETCHKIT_POSTGRES_LISTENER_URL` | a direct connection for the change listener when the store's URL goes through a transaction-mode pooler (a secret) | the store's URL |
-    /// | `fetchkit.postgres.pingTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS` | how long the listener waits for a ping's answer | 2000 |
-    /// | `fetchkit.postgres.publishTimeoutMilliseconds` | `FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS` | how long a write waits for its change before the listener checks its connection | 2000 |
-    /// | `fetchkit.postgres.notificationRowLimit` | `FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT` | above it a statement notifies a table-level hint | 1000 |
+    /// - `fetchkit.postgres.keepaliveIdleSeconds` (`FETCHKIT_POSTGRES_KEEPALIVE_IDLE_SECONDS`): TCP keepalive idle
+    ///   time, default 5.
+    /// - `fetchkit.postgres.keepaliveIntervalSeconds` (`FETCHKIT_POSTGRES_KEEPALIVE_INTERVAL_SECONDS`): between
+    ///   keepalive probes, default 2.
+    /// - `fetchkit.postgres.keepaliveCount` (`FETCHKIT_POSTGRES_KEEPALIVE_COUNT`): unanswered probes before a
+    ///   connection is broken, default 3.
+    /// - `fetchkit.postgres.reconnectMinMilliseconds` (`FETCHKIT_POSTGRES_RECONNECT_MIN_MILLISECONDS`): first
+    ///   reconnection wait of the listener, default 50.
+    /// - `fetchkit.postgres.reconnectMaxMilliseconds` (`FETCHKIT_POSTGRES_RECONNECT_MAX_MILLISECONDS`): longest
+    ///   reconnection wait, default 5000.
+    /// - `fetchkit.postgres.listenerURL` (`FETCHKIT_POSTGRES_LISTENER_URL`): a direct connection for the change
+    ///   listener when the store's URL goes through a transaction-mode pooler (a secret), default the store's URL.
+    /// - `fetchkit.postgres.pingTimeoutMilliseconds` (`FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS`): how long the
+    ///   listener waits for a ping's answer, default 2000.
+    /// - `fetchkit.postgres.publishTimeoutMilliseconds` (`FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS`): how long a
+    ///   write waits for its change before the listener checks its connection, default 2000.
+    /// - `fetchkit.postgres.notificationRowLimit` (`FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT`): above it a statement
+    ///   notifies a table-level hint, default 1000.
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` naming a key whose value is out of range;
     ///   ``FetchKitError/Code/invalidURL`` for a malformed listener URL (its password redacted).

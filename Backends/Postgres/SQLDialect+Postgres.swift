@@ -12,8 +12,8 @@ extension SQLDialect {
     ///   folds, whatever the database's locale, exactly as SQLite's `fk_casefold` does — `σ`/`ς`/`Σ` alike,
     ///   `ß`/`ẞ`/`ss`/`SS` alike, `ﬁ` as `fi`, the Kelvin sign as `k`, the dotless `ı` as `i` (see
     ///   ``SQLDialect/CaseFoldComposition/lowerUpperLower``). Without ICU they use `lower(x)`, which folds by
-    ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent` extension is installed
-    ///   in the database (the store checks when it opens); otherwise `[d]` throws
+    ///   the database's `LC_CTYPE` (only ASCII under the `C` locale). `[d]` uses `unaccent(x)` when the `unaccent`
+    ///   extension is installed in the database (the store checks when it opens); otherwise `[d]` throws
     ///   ``FetchKitError/Code/unsupported`` saying so.
     /// - `IN` lists longer than 64 values are bound as one array: `x = ANY(CAST($1 AS BIGINT[]))` (of the
     ///   column's own type when a key lookup compares a native column as it is: `uuid[]`, `bpchar[]`).

@@ -6,8 +6,8 @@ extension SQLDialect {
     /// - `?` placeholders, at most 32 766 per statement.
     /// - `[c]` and case-insensitive sorts call `fk_casefold(x)` (`String.fetchKitCaseFolded`:
     ///   `lower(upper(lower(x)))` by Unicode's full mappings, every small sigma `σ`, so `ß` folds to `ss` as
-    ///   PostgreSQL's fold does), `[d]` calls `fk_unaccent(x)` (Swift's diacritic-insensitive folding); the store registers both functions,
-    ///   which pass non-text values through.
+    ///   PostgreSQL's fold does), `[d]` calls `fk_unaccent(x)` (Swift's diacritic-insensitive folding); the store
+    ///   registers both functions, which pass non-text values through.
     /// - Text orders by code point (SQLite's BINARY collation), `IS` / `IS NOT` are the null-safe
     ///   comparisons, `NULLS FIRST` / `NULLS LAST` are understood.
     /// - `IN` lists longer than 64 values are bound as one JSON array: `IN (SELECT value FROM json_each(?))`.

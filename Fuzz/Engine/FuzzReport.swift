@@ -63,7 +63,8 @@ public struct FuzzReport: Sendable, CustomStringConvertible {
             "\($0.rawValue) \(byOrigin[$0, default: 0]) (\(acceptedByOrigin[$0, default: 0]) accepted)"
         }
         var lines = [
-            "seed \(seed): \(inputs) inputs in \(String(format2: seconds)) s, \(Int(Double(inputs) / max(seconds, 1e-9))) inputs/s",
+            "seed \(seed): \(inputs) inputs in \(String(format2: seconds)) s, "
+                + "\(Int(Double(inputs) / max(seconds, 1e-9))) inputs/s",
             "  by origin: " + origins.joined(separator: ", "),
             "  accepted \(accepted) (\(percent(accepted, inputs))), rejected \(rejected)",
             "  validated \(validatedPredicates) predicates, \(validatedPairs) (predicate, entity) pairs",

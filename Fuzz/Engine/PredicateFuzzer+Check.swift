@@ -59,7 +59,8 @@ extension PredicateFuzzer {
             return [
                 (
                     .roundTripDiffers,
-                    "\(String(reflecting: text)) parses to \(String(reflecting: reparsed.predicateFormat)): \(predicate) vs \(reparsed)"
+                    "\(String(reflecting: text)) parses to \(String(reflecting: reparsed.predicateFormat)): "
+                        + "\(predicate) vs \(reparsed)"
                 )
             ]
         }

@@ -123,7 +123,8 @@ struct PostgresBulkInsertTests {
         try await PostgresServer.administer(
             """
             CREATE SCHEMA \(namespace); CREATE SEQUENCE \(namespace).loose START 500;
-            CREATE TABLE \(namespace).item (id bigint PRIMARY KEY DEFAULT nextval('\(namespace).loose'), name text NOT NULL)
+            CREATE TABLE \(namespace).item (id bigint PRIMARY KEY DEFAULT nextval('\(namespace).loose'), name text \
+            NOT NULL)
             """)
         let item = Entity("Item", table: "item", attributes: [Attribute("name", .text)])
         let store = try await PostgresStore.open(

@@ -77,7 +77,8 @@ struct PostgresChangeCaptureTests {
                 """
                 BEGIN;
                 INSERT INTO category (id, name, position) VALUES (7, 'Outside', 9);
-                INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, 'too', false, 1, NULL);
+                INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, \
+                'too', false, 1, NULL);
                 DELETE FROM todo WHERE id = 71;
                 COMMIT;
                 """)
@@ -99,7 +100,8 @@ struct PostgresChangeCaptureTests {
         let collector = Collector(store)
         try await store.write { tx in
             _ = try tx.execute(
-                "INSERT INTO todo (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, 500) AS g",
+                "INSERT INTO todo (id, title, done, priority) SELECT g, 't' || g, false, 1 FROM generate_series(1, "
+                    + "500) AS g",
                 [])
         }
         try await store.write { tx in _ = try tx.execute("TRUNCATE todo", []) }
@@ -113,7 +115,8 @@ struct PostgresChangeCaptureTests {
     static func triggers(in namespace: String) async throws -> [Int64: String] {
         let rows = try await PostgresServer.query(
             "SELECT t.oid::int8 AS oid, c.relname || '.' || t.tgname || ' ' || encode(t.tgargs, 'escape') AS what "
-                + "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+                + "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = "
+                + "c.relnamespace "
                 + "WHERE n.nspname = '\(namespace)' AND t.tgname LIKE 'fetchkit_capture_%'")
         return Dictionary(
             uniqueKeysWithValues: rows.map { ($0["oid", as: Int64.self] ?? 0, $0["what", as: String.self] ?? "") })
@@ -233,7 +236,8 @@ struct PostgresChangeCaptureTests {
             for id in 200..<260 {
                 try await writer.run { connection in
                     _ = try connection.run(
-                        "INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, 1, 2)"
+                        "INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), 'stream', false, "
+                            + "1, 2)"
                     )
                 }
                 try await Task.sleep(for: .milliseconds(2))

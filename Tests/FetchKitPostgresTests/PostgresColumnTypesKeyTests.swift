@@ -147,7 +147,8 @@ extension PostgresColumnTypesKeyTests {
         let changes = store.changes()
         // Three transactions (one PQexec of several statements would be one).
         for statement in [
-            "INSERT INTO letters VALUES (1, 1, 'a', 'x', 0, 'c', 'k', 'k', 'b', 'h', 'e'), (2, 2, 'b', 'y', 5, 'd', 'l', 'm', 'c', 'i', 'f')",
+            "INSERT INTO letters VALUES (1, 1, 'a', 'x', 0, 'c', 'k', 'k', 'b', 'h', 'e'), (2, 2, 'b', 'y', 5, 'd', "
+                + "'l', 'm', 'c', 'i', 'f')",
             "UPDATE letters SET o = 'c' WHERE id = 2",
             "DELETE FROM letters WHERE id = 1"
         ] {

@@ -13,9 +13,12 @@ struct PostgresColumnTypesPgbenchTests {
     /// `pgbench -i -s 1`'s tables with 1,000 accounts (pgbench makes 100,000).
     static let ddl = """
         CREATE TABLE pgbench_branches (bid integer NOT NULL PRIMARY KEY, bbalance integer, filler character(88));
-        CREATE TABLE pgbench_tellers (tid integer NOT NULL PRIMARY KEY, bid integer, tbalance integer, filler character(84));
-        CREATE TABLE pgbench_accounts (aid integer NOT NULL PRIMARY KEY, bid integer, abalance integer, filler character(84));
-        CREATE TABLE pgbench_history (tid integer, bid integer, aid integer, delta integer, mtime timestamp, filler character(22));
+        CREATE TABLE pgbench_tellers (tid integer NOT NULL PRIMARY KEY, bid integer, tbalance integer, filler \
+        character(84));
+        CREATE TABLE pgbench_accounts (aid integer NOT NULL PRIMARY KEY, bid integer, abalance integer, filler \
+        character(84));
+        CREATE TABLE pgbench_history (tid integer, bid integer, aid integer, delta integer, mtime timestamp, filler \
+        character(22));
         INSERT INTO pgbench_branches (bid, bbalance) VALUES (1, 0);
         INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT g, 1, 0 FROM generate_series(1, 10) AS g;
         INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT g, 1, 0, '' FROM generate_series(1, 1000) AS g;
@@ -29,7 +32,8 @@ struct PostgresColumnTypesPgbenchTests {
         SELECT abalance FROM pgbench_accounts WHERE aid = \(aid);
         UPDATE pgbench_tellers SET tbalance = tbalance + \(delta) WHERE tid = \(tid);
         UPDATE pgbench_branches SET bbalance = bbalance + \(delta) WHERE bid = 1;
-        INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (\(tid), 1, \(aid), \(delta), CURRENT_TIMESTAMP);
+        INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (\(tid), 1, \(aid), \(delta), \
+        CURRENT_TIMESTAMP);
         END;
         """
     }

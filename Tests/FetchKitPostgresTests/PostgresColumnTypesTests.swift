@@ -209,7 +209,8 @@ struct PostgresColumnTypesTests {
         try await NativeTables.otherClient(
             """
             BEGIN; UPDATE typed SET mood = 'sad', ref = 'A2EEBC99-9C0B-4EF8-BB6D-6BB9BD380A17' WHERE id = 2;
-            INSERT INTO typed (id, mood, tag, code, at, day) VALUES (7, 'happy', 'Zed', 'q    ', '2001-02-03 04:05:06', '2001-02-03');
+            INSERT INTO typed (id, mood, tag, code, at, day) VALUES \
+            (7, 'happy', 'Zed', 'q    ', '2001-02-03 04:05:06', '2001-02-03');
             DELETE FROM typed WHERE id = 4; COMMIT;
             """, in: namespace)
         try await converge()

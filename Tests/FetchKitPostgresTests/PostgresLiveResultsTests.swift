@@ -79,7 +79,8 @@ struct PostgresLiveResultsTests {
         let (controller, recorder) = try await Self.liveController(on: store)
         try await store.write { tx in
             _ = try tx.execute(
-                "INSERT INTO todo (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 FROM generate_series(100, 50099) AS g",
+                "INSERT INTO todo (id, title, done, priority, category_id) SELECT g, 't' || g, false, 1, 1 + g % 3 "
+                    + "FROM generate_series(100, 50099) AS g",
                 [])
         }
         // Refetching 50,010 rows while the rest of the suite loads the machine can take seconds.
@@ -102,7 +103,8 @@ struct PostgresLiveResultsTests {
         let long = try await PostgresServer.pool(name: "fkt-long", searchPath: namespace)
         try await long.run { connection in
             _ = try connection.run(
-                "BEGIN; UPDATE todo SET title = 'long' WHERE id = 1; INSERT INTO todo (id, title, done, priority) VALUES (30, 'long', false, 1)"
+                "BEGIN; UPDATE todo SET title = 'long' WHERE id = 1; INSERT INTO todo (id, title, done, priority) "
+                    + "VALUES (30, 'long', false, 1)"
             )
         }
         for id in [31, 32, 33] as [Int64] {

@@ -35,19 +35,23 @@ struct SQLiteExpressionSQLTests {
         ),
         (
             "Todo", #"'Buy milk and more' BEGINSWITH title"#,
-            #""todo" AS t0 WHERE (? LIKE replace(replace(replace(t0."title", '\', '\\'), '%', '\%'), '_', '\_') || '%' ESCAPE '\' AND t0."title" <> '')"#
+            #""todo" AS t0 WHERE (? LIKE replace(replace(replace(t0."title", '\', '\\'), '%', '\%'), '_', '\_') || "#
+                + #"'%' ESCAPE '\' AND t0."title" <> '')"#
         ),
         (
             "Category", #"%@ IN todos"#,
-            #""category" AS t0 WHERE EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND s1."id" = ?)"#
+            #""category" AS t0 WHERE EXISTS (SELECT 1 FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND "#
+                + #"s1."id" = ?)"#
         ),
         (
             "Category", #"todos.@sum.priority > 5"#,
-            #""category" AS t0 WHERE (SELECT COALESCE(SUM(s1."priority"), 0) FROM "todo" AS s1 WHERE s1."category_id" = t0."id") > ?"#
+            #""category" AS t0 WHERE (SELECT COALESCE(SUM(s1."priority"), 0) FROM "todo" AS s1 WHERE "#
+                + #"s1."category_id" = t0."id") > ?"#
         ),
         (
             "Category", #"todos.@avg.priority > 2"#,
-            #""category" AS t0 WHERE (SELECT CAST(AVG(s1."priority") AS REAL) FROM "todo" AS s1 WHERE s1."category_id" = t0."id") > ?"#
+            #""category" AS t0 WHERE (SELECT CAST(AVG(s1."priority") AS REAL) FROM "todo" AS s1 WHERE "#
+                + #"s1."category_id" = t0."id") > ?"#
         ),
         (
             "Category", #"todos.@max.title > 'W'"#,
@@ -55,20 +59,26 @@ struct SQLiteExpressionSQLTests {
         ),
         (
             "Todo", #"category.todos.@min.ordering < 1"#,
-            #""todo" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE (SELECT MIN(s1."ordering") FROM "todo" AS s1 WHERE s1."category_id" = t1."id") < ?"#
+            #""todo" AS t0 LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE (SELECT "#
+                + #"MIN(s1."ordering") FROM "todo" AS s1 WHERE s1."category_id" = t1."id") < ?"#
         ),
         (
             "Category", #"SUBQUERY(todos, $t, $t.done == NO AND $t.category.name BEGINSWITH[c] 'w').@count > 0"#,
-            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" WHERE s1."category_id" = t0."id" AND (s1."done" = ? AND fk_casefold(s2."name") LIKE fk_casefold(?) ESCAPE '\')) > ?"#
+            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = "#
+                + #"s1."category_id" WHERE s1."category_id" = t0."id" AND (s1."done" = ? AND fk_casefold(s2."name") "#
+                + #"LIKE fk_casefold(?) ESCAPE '\')) > ?"#
         ),
         (
             "Category",
             #"SUBQUERY(todos, $t, SUBQUERY($t.category.todos, $u, $u.priority > $t.priority).@count == 0).@count == 1"#,
-            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" WHERE s1."category_id" = t0."id" AND ((SELECT COUNT(*) FROM "todo" AS s3 WHERE s3."category_id" = s2."id" AND (s3."priority" > s1."priority")) = ?)) = ?"#
+            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 LEFT JOIN "category" AS s2 ON s2."id" = "#
+                + #"s1."category_id" WHERE s1."category_id" = t0."id" AND ((SELECT COUNT(*) FROM "todo" AS s3 WHERE "#
+                + #"s3."category_id" = s2."id" AND (s3."priority" > s1."priority")) = ?)) = ?"#
         ),
         (
             "Category", #"SUBQUERY(todos, $t, $t == 5 AND $t.priority > position).@count == 1"#,
-            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND (s1."id" = ? AND s1."priority" > t0."position")) = ?"#
+            #""category" AS t0 WHERE (SELECT COUNT(*) FROM "todo" AS s1 WHERE s1."category_id" = t0."id" AND "#
+                + #"(s1."id" = ? AND s1."priority" > t0."position")) = ?"#
         )
     ]
 

@@ -63,17 +63,20 @@ struct FormatErrorTests {
         ("CAST(due, 'NSDate') > 1", "unsupported construct: CAST of anything but a number or a string constant", 5),
         (
             "FUNCTION(a, 'b') == 1",
-            "unsupported construct: the function call FUNCTION(…) (FetchKit compiles no FUNCTION, TERNARY or other call)",
+            "unsupported construct: the function call FUNCTION(…) (FetchKit compiles no FUNCTION, TERNARY or other "
+                + "call)",
             0
         ),
         (
             "TERNARY(a == 1, 2, 3) == 2",
-            "unsupported construct: the function call TERNARY(…) (FetchKit compiles no FUNCTION, TERNARY or other call)",
+            "unsupported construct: the function call TERNARY(…) (FetchKit compiles no FUNCTION, TERNARY or other "
+                + "call)",
             0
         ),
         (
             "a.@allKeys == 1",
-            "unsupported construct: the collection operator '@allKeys' (FetchKit has @count, @sum, @avg, @min and @max)",
+            "unsupported construct: the collection operator '@allKeys' (FetchKit has @count, @sum, @avg, @min and "
+                + "@max)",
             2
         ),
         ("a b 1", "expected a comparison operator", 2),

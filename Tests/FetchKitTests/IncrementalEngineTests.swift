@@ -73,7 +73,10 @@ struct IncrementalEngineTests {
                 let rows = current.fetchedObjects.map { $0.values.map(\.description).joined(separator: "|") }
                 let freshRows = fresh.map { $0.values.map(\.description).joined(separator: "|") }
                 Issue.record(
-                    "step \(step): \(error); sections \(current.sectionNames) \(current.sectionCounts); rows \(rows); fresh \(freshRows); named \(named)"
+                    """
+                    step \(step): \(error); sections \(current.sectionNames) \(current.sectionCounts); rows \(rows); \
+                    fresh \(freshRows); named \(named)
+                    """
                 )
                 return
             }

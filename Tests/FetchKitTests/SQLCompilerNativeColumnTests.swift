@@ -39,7 +39,8 @@ struct SQLCompilerNativeColumnTests {
             FetchRequest(entity: "Item", sortDescriptors: [.ascending("mood"), .descending("at")]))
         #expect(
             fetch.statement.sql.hasPrefix(
-                #"SELECT CAST(t0."id" AS TEXT) AS "id", CAST(t0."mood" AS TEXT) AS "mood", (t0."at" AT TIME ZONE 'UTC') AS "at", "#
+                #"SELECT CAST(t0."id" AS TEXT) AS "id", CAST(t0."mood" AS TEXT) AS "mood", (t0."at" AT TIME ZONE "#
+                    + #"'UTC') AS "at", "#
                     + #"t0."small" AS "small", CAST(t0."code" AS TEXT) AS "code" FROM "item" AS t0 ORDER BY "#))
         #expect(fetch.statement.sql.contains(#"CAST(t0."mood" AS TEXT) COLLATE "C""#))
         #expect(fetch.statement.sql.hasSuffix(#", t0."id" ASC"#), "a uuid orders as it is: as its canonical text")
@@ -88,7 +89,8 @@ struct SQLCompilerNativeColumnTests {
             ["id": .text(Self.key), "mood": "ok", "at": .date(Date(timeIntervalSince1970: 0))], into: Self.entity)
         #expect(
             insert.sql
-                == #"INSERT INTO "item" ("id", "mood", "at", "small", "code") VALUES (CAST($1 AS "pg_catalog"."uuid"), "#
+                == #"INSERT INTO "item" ("id", "mood", "at", "small", "code") VALUES (CAST($1 AS "#
+                + #""pg_catalog"."uuid"), "#
                 + #"CAST($2 AS "app"."Mood"), ($3 AT TIME ZONE 'UTC'), $4, $5) RETURNING "id""#)
         let update = try compiler.update(Self.entity, key: .text(Self.key), set: ["small": 5])
         #expect(update.sql == #"UPDATE "item" SET "small" = $1 WHERE "id" = CAST($2 AS "pg_catalog"."uuid")"#)

@@ -202,7 +202,8 @@ struct PostgresChangeCapture {
                 SELECT array_agg(k) INTO keys FROM (
                     (SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
                     UNION
-                    (SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS changed;
+                    (SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS \#
+        changed;
             END IF;
             IF keys IS NULL THEN
                 RETURN NULL;

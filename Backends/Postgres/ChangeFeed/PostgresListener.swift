@@ -24,9 +24,9 @@ import Synchronization
 ///
 /// A broken connection is noticed by a failed read, by TCP keepalives, or by a ping (`SELECT 1`) after
 /// ``Options/pingInterval`` of silence — or when a write's change is overdue — that goes unanswered for
-/// ``Options/pingTimeout`` (a server process that is stopped or stuck); the listener then reconnects with exponential backoff, issues
-/// `LISTEN` again and publishes a resync, so every live controller refetches whatever committed during the
-/// gap. Its ``state`` says which of those it is doing.
+/// ``Options/pingTimeout`` (a server process that is stopped or stuck); the listener then reconnects with exponential
+/// backoff, issues `LISTEN` again and publishes a resync, so every live controller refetches whatever committed
+/// during the gap. Its ``state`` says which of those it is doing.
 final class PostgresListener: Sendable {
     /// What the listener is doing.
     enum State: Sendable, Equatable {

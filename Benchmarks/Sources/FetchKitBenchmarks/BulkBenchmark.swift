@@ -80,7 +80,8 @@ enum BulkBenchmark {
                 "psql \\copy from file, keys assigned", postgres, rows,
                 {
                     try shell(
-                        "\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench (\(columns)) from '\(keylessFile)'\""
+                        "\(psql) -X -q -v ON_ERROR_STOP=1 '\(urlText)' -c \"\\copy bench (\(columns)) from "
+                            + "'\(keylessFile)'\""
                     )
                 }
             ),
@@ -121,7 +122,8 @@ enum BulkBenchmark {
         }
 
         print(
-            "bulk: \(rows) rows of (id, name, score, count, flag, created), PostgreSQL over loopback with change capture, "
+            "bulk: \(rows) rows of (id, name, score, count, flag, created), PostgreSQL over loopback with change "
+                + "capture, "
                 + "release build, \(iterations) runs each (median; first round discarded)")
         let psqlMedian = PostgresBenchmark.median(samples[0])
         for (index, side) in sides.enumerated() {

@@ -14,7 +14,8 @@ import Synchronization
 enum PeerBenchmark {
     static func run(writes: Int) async throws {
         print(
-            "peer: FetchKit ResultsController vs GRDB ValueObservation, SQLite WAL files, same run, \(writes) writes each"
+            "peer: FetchKit ResultsController vs GRDB ValueObservation, SQLite WAL files, same run, \(writes) writes "
+                + "each"
         )
         for observed in [1, 10, 100] {
             try await compare(groups: max(observed, 2), observed: observed, rows: 100_000, writes: writes)
@@ -113,7 +114,8 @@ enum PeerBenchmark {
         try await pool.write { db in
             try db.execute(
                 sql:
-                    "CREATE TABLE items (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, score DOUBLE NOT NULL, name TEXT NOT NULL)"
+                    "CREATE TABLE items (id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, score DOUBLE NOT NULL, name "
+                    + "TEXT NOT NULL)"
             )
             try db.execute(sql: "CREATE INDEX items_grp ON items(grp)")
             try db.execute(sql: "CREATE INDEX items_score ON items(score)")

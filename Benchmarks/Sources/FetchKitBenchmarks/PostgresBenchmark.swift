@@ -29,7 +29,8 @@ enum PostgresBenchmark {
         try raw.exec(
             """
             INSERT INTO bench (id, name, score, count, flag, created)
-            SELECT g, 'row number ' || g, g * 0.5, g * 7, g % 2 = 0, timestamptz '2023-11-14 22:13:20+00' + g * interval '1 microsecond'
+            SELECT g, 'row number ' || g, g * 0.5, g * 7, g % 2 = 0, timestamptz '2023-11-14 22:13:20+00' + g * \
+            interval '1 microsecond'
             FROM generate_series(1, \(rows)) AS g
             """)
         print("postgres: loopback, \(rows) rows, release build, same run")
@@ -73,7 +74,8 @@ enum PostgresBenchmark {
         controller.delegate = nil
         print(
             line("commit-to-delegate (another client's commit)", latencies)
-                + "   incremental \(controller.statistics.incrementalUpdates), refetches \(controller.statistics.fullRefreshes)"
+                + "   incremental \(controller.statistics.incrementalUpdates), refetches "
+                + "\(controller.statistics.fullRefreshes)"
         )
     }
 

@@ -239,7 +239,8 @@ enum ScaleBenchmark {
         print(
             String(
                 format:
-                    "  CPU per write %.1f µs; controllers that did work per write %.2f; RSS per controller %.0f B; exact: %@",
+                    "  CPU per write %.1f µs; controllers that did work per write %.2f; RSS per controller %.0f B; "
+                    + "exact: %@",
                 ms(cpu) * 1_000 / Double(max(written, 1)), Double(worked) / Double(max(written, 1)),
                 Double(rssAfter - rssBefore) / Double(n), exact ? "yes" : "NO"))
         controllers.removeAll()

@@ -28,9 +28,12 @@ enum StagedBenchmark {
                         ("\(label): diff + staged()", { _ = try input.diff().staged() })
                     ], warmup: 1, iterations: iterations)
                 for result in results { print(reportLine(result)) }
+                let speedup =
+                    Measurement.milliseconds(results[0].median) / Measurement.milliseconds(results[2].median)
                 print(
-                    "  staged() against the set validation alone: \(String(format: "%.1f", Measurement.milliseconds(results[0].median) / Measurement.milliseconds(results[2].median)))x faster; "
-                        + "moves \(changeset.rowMoves.count), inserts \(changeset.rowInserts.count), deletes \(changeset.rowDeletes.count)"
+                    "  staged() against the set validation alone: \(String(format: "%.1f", speedup))x faster; "
+                        + "moves \(changeset.rowMoves.count), inserts \(changeset.rowInserts.count), deletes "
+                        + "\(changeset.rowDeletes.count)"
                 )
             }
         }

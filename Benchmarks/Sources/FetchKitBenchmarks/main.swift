@@ -1,6 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|tree|live|engine|postgres|bulk|scale|memory|peer] [--rows N] [--iterations N]
+// Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|tree|live|engine|postgres|bulk|scale|memory|peer]
+//            [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]

@@ -67,7 +67,8 @@ public struct Schema: Sendable, Hashable {
             }
             guard let destination = byName[relationship.destination].map({ entities[$0] }) else {
                 throw FetchKitError.invalidSchema(
-                    "relationship \(entity.name).\(relationship.name) points at unknown entity '\(relationship.destination)'"
+                    "relationship \(entity.name).\(relationship.name) points at unknown entity "
+                        + "'\(relationship.destination)'"
                 )
             }
             switch relationship.kind {
@@ -78,7 +79,8 @@ public struct Schema: Sendable, Hashable {
                 }
                 guard fk.type == destination.primaryKey.type else {
                     throw FetchKitError.invalidSchema(
-                        "foreign key \(entity.name).\(foreignKey) is \(fk.type), \(destination.name)'s key is \(destination.primaryKey.type)"
+                        "foreign key \(entity.name).\(foreignKey) is \(fk.type), \(destination.name)'s key is "
+                            + "\(destination.primaryKey.type)"
                     )
                 }
             case .toMany(let inverse):
@@ -86,7 +88,8 @@ public struct Schema: Sendable, Hashable {
                     back.destination == entity.name
                 else {
                     throw FetchKitError.invalidSchema(
-                        "inverse '\(inverse)' of \(entity.name).\(relationship.name) is not a to-one relationship of \(destination.name) back to \(entity.name)"
+                        "inverse '\(inverse)' of \(entity.name).\(relationship.name) is not a to-one relationship of "
+                            + "\(destination.name) back to \(entity.name)"
                     )
                 }
             }

@@ -9,7 +9,8 @@ extension Value {
     /// - integers, doubles, booleans (0 and 1) and dates (microseconds since 1970) compare numerically
     ///   with one another, exactly: `2^53 + 1` is greater than the double `2^53`, and `-0.0` equals `0`;
     /// - text compares by UTF-8 bytes (code point order, the binary / `"C"` collation), not by Swift's
-    ///   `String` `<`; with `caseInsensitive` the case-folded texts compare (`fetchKitCaseFolded`), as every backend folds;
+    ///   `String` `<`; with `caseInsensitive` the case-folded texts compare (`fetchKitCaseFolded`), as every
+    ///   backend folds;
     /// - binary data compares byte by byte, then the shorter first.
     ///
     /// A descending sort is this order reversed, `NULL` last included. `NaN` cannot be stored (SQLite

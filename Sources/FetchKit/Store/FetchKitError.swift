@@ -35,15 +35,19 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidSchema = Code(.invalidSchema)
         /// No entity has this name (``FetchKitError/Context-swift.struct/entity``).
         public static let unknownEntity = Code(.unknownEntity)
-        /// A predicate format string does not parse, or an argument is missing (``FetchKitError/Context-swift.struct/offset``).
+        /// A predicate format string does not parse, or an argument is missing
+        /// (``FetchKitError/Context-swift.struct/offset``).
         public static let invalidPredicate = Code(.invalidPredicate)
-        /// A key path names no attribute or relationship of an entity (``FetchKitError/Context-swift.struct/keyPath``, ``FetchKitError/Context-swift.struct/entity``).
+        /// A key path names no attribute or relationship of an entity (``FetchKitError/Context-swift.struct/keyPath``,
+        /// ``FetchKitError/Context-swift.struct/entity``).
         public static let unknownKey = Code(.unknownKey)
-        /// A value does not fit the attribute it is compared with or written to (``FetchKitError/Context-swift.struct/keyPath``).
+        /// A value does not fit the attribute it is compared with or written to
+        /// (``FetchKitError/Context-swift.struct/keyPath``).
         public static let typeMismatch = Code(.typeMismatch)
         /// A construct FetchKit cannot translate for this backend; the message names it.
         public static let unsupported = Code(.unsupported)
-        /// A write violated a constraint (``FetchKitError/Context-swift.struct/constraint``, ``FetchKitError/Context-swift.struct/constraintName``).
+        /// A write violated a constraint (``FetchKitError/Context-swift.struct/constraint``,
+        /// ``FetchKitError/Context-swift.struct/constraintName``).
         public static let constraintViolation = Code(.constraintViolation)
         /// The database stayed locked by another connection or process past the busy timeout.
         public static let busy = Code(.busy)
@@ -59,7 +63,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidURL = Code(.invalidURL)
         /// The store is closed.
         public static let closed = Code(.closed)
-        /// A row could not be turned into a record, or a record into a row (``FetchKitError/Context-swift.struct/entity``).
+        /// A row could not be turned into a record, or a record into a row
+        /// (``FetchKitError/Context-swift.struct/entity``).
         public static let recordMapping = Code(.recordMapping)
         /// A value cannot be stored (for example NaN, or text containing NUL).
         public static let invalidValue = Code(.invalidValue)
@@ -74,7 +79,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         /// Rows of one section are not adjacent in the request's order (``FetchKitError/Context-swift.struct/keyPath``,
         /// ``FetchKitError/Context-swift.struct/section``): sort by the section key path first, case-sensitively.
         public static let sectionOrder = Code(.sectionOrder)
-        /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``, ``FetchKitError/Context-swift.struct/sql``).
+        /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``,
+        /// ``FetchKitError/Context-swift.struct/sql``).
         public static let database = Code(.database)
     }
 

@@ -29,13 +29,15 @@ enum BatchesDemo {
             for (number, step) in try update.staged().enumerated() {
                 let change = step.stage.changeset
                 print(
-                    "   stage \(number + 1) \(step.stage.kind.rawValue): sections −\(change.sectionDeletes) +\(change.sectionInserts) "
-                        + "moved \(change.sectionMoves.map { "\($0.from)→\($0.to)" }); rows −\(change.rowDeletes) +\(change.rowInserts) "
-                        + "moved \(change.rowMoves.map { "\($0.from)→\($0.to)" }) updated \(change.rowUpdates.map(\.from))"
+                    "   stage \(number + 1) \(step.stage.kind.rawValue): sections −\(change.sectionDeletes) "
+                        + "+\(change.sectionInserts) "
+                        + "moved \(change.sectionMoves.map { "\($0.from)→\($0.to)" }); rows −\(change.rowDeletes) "
+                        + "+\(change.rowInserts) "
+                        + "moved \(change.rowMoves.map { "\($0.from)→\($0.to)" }) updated "
+                        + "\(change.rowUpdates.map(\.from))"
                 )
-                print(
-                    "      then \(step.sections.map { "\($0.name.isEmpty ? "(none)" : $0.name): \($0.objects.count)" }.joined(separator: ", "))"
-                )
+                let sections = step.sections.map { "\($0.name.isEmpty ? "(none)" : $0.name): \($0.objects.count)" }
+                print("      then \(sections.joined(separator: ", "))")
             }
         }
         print("")

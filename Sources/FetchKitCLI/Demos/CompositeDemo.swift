@@ -65,7 +65,8 @@ enum CompositeDemo {
         func show() {
             for (index, section) in list.sections.enumerated() {
                 print(
-                    "   ▸ [\(index)] \(section.name.isEmpty ? "(none)" : section.name) — part \(section.part), \(section.count) row(s)"
+                    "   ▸ [\(index)] \(section.name.isEmpty ? "(none)" : section.name) — part \(section.part), "
+                        + "\(section.count) row(s)"
                 )
                 for row in 0..<section.count {
                     let path = RowPath(section: index, row: row)

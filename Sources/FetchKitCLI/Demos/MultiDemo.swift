@@ -36,7 +36,8 @@ enum MultiDemo {
         } catch {
             print("   error: \(error)")
             print(
-                "   still showing '\(todos.currentName)', \(todos.fetchedObjects.count) rows; delegate: \(printer.takeReport())\n"
+                "   still showing '\(todos.currentName)', \(todos.fetchedObjects.count) rows; delegate: "
+                    + "\(printer.takeReport())\n"
             )
         }
         DemoStore.step("a write while 'open' is current: live changes keep flowing")

@@ -16,7 +16,8 @@ enum ReorderDemo {
         controller.delegate = printer
         try await controller.performFetch()
         print(
-            "FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed 002)\n"
+            "FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed "
+                + "002)\n"
         )
         print(DemoRenderer.list(controller.snapshot))
 
@@ -39,7 +40,8 @@ enum ReorderDemo {
                 sortDescriptors: [.ascending("ordering")]))
         for row in rows {
             print(
-                "   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category \(row["categoryID"] ?? .null)"
+                "   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category "
+                    + "\(row["categoryID"] ?? .null)"
             )
         }
         await store.close()

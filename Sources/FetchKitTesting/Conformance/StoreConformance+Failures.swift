@@ -19,7 +19,8 @@ extension StoreConformance {
                 body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
             Check(
                 name:
-                    "failure: a column the request reads renamed under a live controller stops it; performFetch restarts it",
+                    "failure: a column the request reads renamed under a live controller stops it; performFetch "
+                    + "restarts it",
                 body: { try await $0.checkPermanentFailure(on: $1) }),
             Check(
                 name: "failure: multi and composite controllers forward their controllers' failures",

@@ -158,7 +158,8 @@ extension StoreConformance {
             } catch {
                 throw ConformanceFailure(
                     "seed \(seed), a controller of \(requests[entry.request].predicate) "
-                        + "after \(committed) transactions (\(created) created, \(released) released, \(switched) switched): \(error)"
+                        + "after \(committed) transactions (\(created) created, \(released) released, \(switched) "
+                        + "switched): \(error)"
                 )
             }
             entry.controller.delegate = nil

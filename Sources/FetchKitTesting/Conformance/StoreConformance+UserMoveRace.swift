@@ -92,7 +92,8 @@ extension StoreConformance {
         }
     }
 
-    /// The table view's adapter: its callbacks run on the table's actor (``ResultsController/setDelegate(_:isolation:)``).
+    /// The table view's adapter: its callbacks run on the table's actor
+    /// (``ResultsController/setDelegate(_:isolation:)``).
     final class TableAdapter: ResultsControllerDelegate, Sendable {
         let ui: TableUI
         init(ui: TableUI) { self.ui = ui }

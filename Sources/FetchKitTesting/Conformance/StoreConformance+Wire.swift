@@ -44,7 +44,8 @@ extension StoreConformance {
                             try decoder.decode(WireChangeset<Fixtures.TodoRecord>.self, from: message))
                     } catch {
                         throw ConformanceFailure(
-                            "step \(step), request \(index): \(error); batch \(String(decoding: message, as: UTF8.self)); "
+                            "step \(step), request \(index): \(error); batch "
+                                + "\(String(decoding: message, as: UTF8.self)); "
                                 + "client had \(lists[index].sections.map { ($0.name, $0.objects.map(\.id)) })")
                     }
                     batches += 1

@@ -124,7 +124,8 @@ struct BoardDrive {
                     else {
                         throw Failure(
                             description: "the page should have been kept in step by batches alone: \(state.results) "
-                                + "results messages, \(state.batches) batches, errors \(state.errors + state.serverErrors)"
+                                + "results messages, \(state.batches) batches, errors "
+                                + "\(state.errors + state.serverErrors)"
                         )
                     }
                 }
@@ -256,7 +257,8 @@ struct BoardDrive {
         else {
             throw Failure(
                 description:
-                    "card \(kept) should end Done and Doing be gone: \(lanes.map { "\($0.name): \($0.cards.map(\.key))" }) "
+                    "card \(kept) should end Done and Doing be gone: "
+                    + "\(lanes.map { "\($0.name): \($0.cards.map(\.key))" }) "
                     + "(moves sent: \(state.sentMoves))")
         }
     }
@@ -266,7 +268,8 @@ struct BoardDrive {
         guard
             let titleField = try await page.evaluate(
                 """
-                (() => { const field = document.querySelector('#add [name=title]'); field.scrollIntoView(); field.focus();
+                (() => { const field = document.querySelector('#add [name=title]'); field.scrollIntoView(); \
+                field.focus();
                          document.querySelector('#add [name=lane]').value = 'Doing';
                          const rect = document.querySelector('#add button').getBoundingClientRect();
                          return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
@@ -310,7 +313,8 @@ struct BoardDrive {
             try await page.evaluate(
                 """
                 (() => { for (const animation of document.getAnimations()) animation.finish();
-                         const rect = document.querySelector('#board .card[data-key="\(cards[1].key)"] button').getBoundingClientRect();
+                         const rect = \
+                document.querySelector('#board .card[data-key="\(cards[1].key)"] button').getBoundingClientRect();
                          return JSON.stringify([rect.left + rect.width / 2, rect.top + rect.height / 2]); })()
                 """
             ).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) } ?? cards[1].remove
@@ -383,9 +387,14 @@ struct BoardDrive {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+        let databaseState = last.map {
+            PageState(
+                results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [],
+                lanes: $0.database)
+        }
         throw Failure(
             description: "\(when), the page for '\(predicate)' shows \(last.map { "\($0.page)" } ?? "nothing"); "
-                + "the database has \(last.map { PageState(results: 0, batches: 0, moves: 0, errors: [], serverErrors: [], moveErrors: [], sentMoves: [], lanes: $0.database) }.map { "\($0)" } ?? "?")"
+                + "the database has \(databaseState.map { "\($0)" } ?? "?")"
         )
     }
 

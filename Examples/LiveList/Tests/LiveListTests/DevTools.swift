@@ -67,7 +67,8 @@ final class DevTools: Sendable {
         guard let (outbound, messages) = await iterator.next() else {
             throw Failure(
                 description:
-                    "could not connect to Chromium's DevTools at \(url): \(failure.withLock { $0.map { "\($0)" } ?? "closed" })"
+                    "could not connect to Chromium's DevTools at \(url): "
+                    + "\(failure.withLock { $0.map { "\($0)" } ?? "closed" })"
             )
         }
         let client = DevTools(outbound: outbound, connection: connection)

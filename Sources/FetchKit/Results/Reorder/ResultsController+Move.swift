@@ -197,7 +197,8 @@ struct MoveShape {
                 written = [foreignKey]
             } else {
                 throw FetchKitError.unsupported(
-                    "moveObject can change a section keyed by an attribute or a to-one relationship, not '\(sectionKey)'"
+                    "moveObject can change a section keyed by an attribute or a to-one relationship, not "
+                        + "'\(sectionKey)'"
                 )
             }
         } else if sorts.count != 1 {

@@ -9,11 +9,11 @@ import SystemPackage
 ///
 /// The core's keys:
 ///
-/// | Key | Environment variable | Meaning | Default |
-/// |---|---|---|---|
-/// | `fetchkit.store.url` | `FETCHKIT_STORE_URL` | `sqlite:///path`, `sqlite::memory:`, `postgres://…` (a secret) | required |
-/// | `fetchkit.store.readers` | `FETCHKIT_STORE_READERS` | reader connections | the backend's (4) |
-/// | `fetchkit.log.level` | `FETCHKIT_LOG_LEVEL` | `trace` … `critical`; FetchKit logs at info or below | no logging |
+/// - `fetchkit.store.url` (`FETCHKIT_STORE_URL`): `sqlite:///path`, `sqlite::memory:`, `postgres://…` (a secret),
+///   required.
+/// - `fetchkit.store.readers` (`FETCHKIT_STORE_READERS`): reader connections, default the backend's (4).
+/// - `fetchkit.log.level` (`FETCHKIT_LOG_LEVEL`): `trace` … `critical`; FetchKit logs at info or below, default no
+///   logging.
 ///
 /// A backend reads its own keys under its prefix from ``reader`` when it opens (`fetchkit.sqlite.*` in
 /// FetchKitSQLite, `fetchkit.postgres.*` in FetchKitPostgres; their `Options` document them), with
@@ -64,7 +64,8 @@ public struct StoreConfiguration: Sendable {
     /// The value of the integer key `key` in ``reader``, `nil` when it is not set (or there is no reader).
     ///
     /// ```swift
-    /// options.pollInterval = try configuration.positiveInteger("fetchkit.mystore.pollMilliseconds").map { .milliseconds($0) }
+    /// options.pollInterval = try configuration.positiveInteger("fetchkit.mystore.pollMilliseconds")
+    ///     .map { .milliseconds($0) }
     /// ```
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` naming the key when the value is zero or negative.

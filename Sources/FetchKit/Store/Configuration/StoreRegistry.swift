@@ -52,7 +52,8 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
             url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), url.first?.isLetter == true
         else {
             throw FetchKitError.invalidURL(
-                "'\(configuration.redactedURL)' has no scheme; use one of \(schemes.map { "\($0):" }.joined(separator: ", "))"
+                "'\(configuration.redactedURL)' has no scheme; use one of "
+                    + "\(schemes.map { "\($0):" }.joined(separator: ", "))"
             )
         }
         let scheme = url[..<colon].lowercased()
