@@ -2,6 +2,8 @@
 # The whole test suite: starts a throwaway PostgreSQL (DATABASE_URL), builds, runs `swift test`, then the
 # live web example's tests (Examples/LiveList, in headless Chromium), and stops the server whatever happens.
 # Extra arguments go to FetchKit's `swift test` (e.g. --filter Parser); FETCHKIT_SKIP_EXAMPLE=1 skips the example.
+# A test run that hangs fails after FETCHKIT_TEST_TIMEOUT seconds (default 2400; the example's, 900), printing
+# every thread's backtrace and the tests that never ended (Integration/scripts/time-limit.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(bash Integration/scripts/pg-start.sh)"
@@ -10,9 +12,10 @@ echo "test.sh: PostgreSQL running at $DATABASE_URL"
 swift build --build-tests
 # Targets whose names differ only by case overwrite each other's build products on macOS.
 bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path)"
-swift test --skip-build "$@"
+limit="${FETCHKIT_TEST_TIMEOUT:-2400}"
+bash Integration/scripts/time-limit.sh "$limit" swift test --skip-build --verbose "$@"
 if [ "${FETCHKIT_SKIP_EXAMPLE:-}" != "1" ]; then
     echo "test.sh: the live web example (Examples/LiveList) against SQLite and PostgreSQL in headless Chromium"
     swift build --build-tests --package-path Examples/LiveList
-    swift test --skip-build --package-path Examples/LiveList
+    bash Integration/scripts/time-limit.sh 900 swift test --skip-build --package-path Examples/LiveList
 fi

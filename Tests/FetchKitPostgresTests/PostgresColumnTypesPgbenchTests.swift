@@ -83,30 +83,19 @@ struct PostgresColumnTypesPgbenchTests {
 
     @Test func fetchkitWatchFollowsPgbenchAccounts() async throws {
         let namespace = try await NativeTables.namespace(Self.ddl)
-        let process = Process()
-        process.executableURL = try BuildProducts.executable("fetchkit")
-        process.arguments = [
-            "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity",
-            "pgbench_accounts", "--where", "abalance != 0", "--sort=-abalance", "--json"
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        // Ends the watch if a line never comes, so that reading meets the end of its output.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            process.terminate()
-        }
-        let output = OutputLines(pipe.fileHandleForReading)
-        let results = try await output.next()
+        let watch = try ChildProcess(
+            try BuildProducts.executable("fetchkit"),
+            [
+                "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity",
+                "pgbench_accounts", "--where", "abalance != 0", "--sort=-abalance", "--json"
+            ], mergingStandardError: false)
+        let results = try await watch.line(0)
         #expect(results.hasPrefix(#"{"type":"results""#), "\(results)")
         try await NativeTables.otherClient(Self.transaction(aid: 42, tid: 1, delta: 300), in: namespace)
-        let batch = try await output.next()
+        let batch = try await watch.line(1)
         #expect(batch.hasPrefix(#"{"type":"batch""#) && batch.contains("300"), "\(batch)")
         #expect(batch.contains(#""countsBefore":[0]"#) && batch.contains(#""countsAfter":[1]"#), "\(batch)")
-        process.interrupt()
-        process.waitUntilExit()
-        watchdog.cancel()
-        #expect(process.terminationStatus == 0)
+        watch.interrupt()
+        #expect(try await watch.exit() == 0)
     }
 }

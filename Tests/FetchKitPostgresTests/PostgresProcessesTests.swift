@@ -99,37 +99,19 @@ struct PostgresProcessesTests {
         let namespace = PostgresServer.uniqueName("fkt")
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let binary = try BuildProducts.executable("fetchkit")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
-            "--sort", "name", "--json"
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let output = Mutex(Data())
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            output.withLock { $0.append(data) }
-        }
-        try process.run()
-        func lines() -> [String] {
-            output.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while lines().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(
-            lines().first?.contains(#""type":"results""#) == true && lines().first?.contains("Errands") == true,
-            "\(lines())")
+        let watch = try ChildProcess(
+            try BuildProducts.executable("fetchkit"),
+            [
+                "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
+                "--sort", "name", "--json"
+            ], mergingStandardError: false)
+        let results = try await watch.line(0)
+        #expect(results.contains(#""type":"results""#) && results.contains("Errands"), "\(results)")
         try await store.write { tx in _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4)) }
-        while lines().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(
-            lines().count >= 2 && lines()[1].contains(#""type":"batch""#) && lines()[1].contains("Garden"), "\(lines())"
-        )
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let batch = try await watch.line(1)
+        #expect(batch.contains(#""type":"batch""#) && batch.contains("Garden"), "\(batch)")
+        watch.interrupt()
+        #expect(try await watch.exit() == 0)
         await store.close()
     }
 }

@@ -5,12 +5,14 @@ import Testing
 /// prints against a server).
 @Suite("fetchkit capture-sql")
 struct CaptureSQLCommandTests {
-    @Test func itNeedsATableAndAPostgreSQLURL() throws {
-        let noTable = try FetchKitBinary.run(["capture-sql", "--store", "postgres://app@127.0.0.1:1/app"])
+    @Test func itNeedsATableAndAPostgreSQLURL() async throws {
+        let noTable = try await FetchKitBinary.run(["capture-sql", "--store", "postgres://app@127.0.0.1:1/app"])
         #expect(noTable.status != 0 && noTable.output.contains("--entity"), "\(noTable.output)")
-        let sqlite = try FetchKitBinary.run(["capture-sql", "--store", "sqlite:///tmp/app.sqlite", "--entity", "todo"])
+        let sqlite = try await FetchKitBinary.run([
+            "capture-sql", "--store", "sqlite:///tmp/app.sqlite", "--entity", "todo"
+        ])
         #expect(sqlite.status != 0 && sqlite.output.contains("not postgres"), "\(sqlite.output)")
-        let secret = try FetchKitBinary.run([
+        let secret = try await FetchKitBinary.run([
             "capture-sql", "--store", "postgres://app:S3cr-et@127.0.0.1:1/app", "--entity", "todo"
         ])
         #expect(

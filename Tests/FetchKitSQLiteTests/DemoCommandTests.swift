@@ -4,8 +4,8 @@ import Testing
 /// `fetchkit demo <name>` runs each seed's scenario to the end and shows what the seed asked for.
 @Suite("fetchkit demo")
 struct DemoCommandTests {
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try FetchKitBinary.run(arguments)
+    private func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await FetchKitBinary.run(arguments)
     }
 
     @Test(arguments: [
@@ -16,8 +16,8 @@ struct DemoCommandTests {
         ("batches", "largest window: 3 rows; equal to a fresh fetch after 200 of 200 transactions"),
         ("wire", "the Swift client (WireList) now equals the controller: true")
     ])
-    func runs(name: String, expected: String) throws {
-        let (status, output) = try run(["demo", name])
+    func runs(name: String, expected: String) async throws {
+        let (status, output) = try await run(["demo", name])
         #expect(status == 0, "\(output)")
         #expect(output.contains(expected), "\(output)")
         if name == "reorder" { #expect(output.contains("the UI already shows it, so no batch\n   (no batch)")) }

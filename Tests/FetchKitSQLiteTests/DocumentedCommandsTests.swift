@@ -76,7 +76,7 @@ struct DocumentedCommandsTests {
         }
         switch parsed {
         case is DemoCommand, is QueryCommand:
-            try runToTheEnd(command)
+            try await runToTheEnd(command)
         case is WatchCommand:
             try await watch(command)
         case is CaptureSQLCommand:
@@ -87,8 +87,8 @@ struct DocumentedCommandsTests {
     }
 
     /// Runs the line to its end: it succeeds, or prints the output the document shows after it.
-    private func runToTheEnd(_ command: DocumentedCommand) throws {
-        let (status, output) = try FetchKitBinary.run(command.arguments)
+    private func runToTheEnd(_ command: DocumentedCommand) async throws {
+        let (status, output) = try await FetchKitBinary.run(command.arguments)
         if command.expectedOutput.contains(where: { $0.hasPrefix("Error") }) {
             #expect(status != 0, "\(command) succeeded: \(output)")
         } else {
@@ -116,22 +116,15 @@ struct DocumentedCommandsTests {
         } else if let index = arguments.firstIndex(where: { $0.hasPrefix("--store=") }) {
             arguments[index] = "--store=sqlite://\(file)"
         }
-        let process = Process()
-        process.executableURL = try FetchKitBinary.url
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let lines = WatchCommandTests.Lines(pipe.fileHandleForReading)
-        try process.run()
-        let first = try await lines.line(0)
+        let watch = try ChildProcess(try FetchKitBinary.url, arguments)
+        let first = try await watch.line(0)
         #expect(!first.hasPrefix("Error"), "\(command) on SQLite: \(first)")
         if arguments.contains("--json") {
             #expect(first.hasPrefix(#"{"type":"results""#), "\(command) on SQLite: \(first)")
         }
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(command) on SQLite ended with \(process.terminationStatus)")
+        watch.interrupt()
+        let status = try await watch.exit()
+        #expect(status == 0, "\(command) on SQLite ended with \(status)")
     }
 
     /// pgbench's accounts table, as `fetchkit watch --entity pgbench_accounts` reads it.

@@ -58,16 +58,7 @@ enum FetchKitBinary {
     }
 
     /// Runs it with `arguments` to the end: its exit status, and its standard output and error together.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try url
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ChildProcess.run(try url, arguments)
     }
 }

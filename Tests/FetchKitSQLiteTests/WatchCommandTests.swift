@@ -8,38 +8,6 @@ import Testing
 /// writes, one JSON object per line; Ctrl-C (SIGINT) ends it cleanly.
 @Suite("fetchkit watch")
 struct WatchCommandTests {
-    /// Reads a process's output line by line.
-    final class Lines: @unchecked Sendable {
-        // Guarded by `lock`.
-        private var buffer = Data()
-        private var lines: [String] = []
-        private let lock = NSLock()
-
-        init(_ handle: FileHandle) {
-            handle.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self, !data.isEmpty else { return }
-                self.lock.lock()
-                self.buffer.append(data)
-                while let newline = self.buffer.firstIndex(of: 10) {
-                    self.lines.append(String(decoding: self.buffer[..<newline], as: UTF8.self))
-                    self.buffer.removeSubrange(...newline)
-                }
-                self.lock.unlock()
-            }
-        }
-
-        /// Waits (up to 30 s) for line `index`.
-        func line(_ index: Int) async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < deadline {
-                if let line = lock.withLock({ index < lines.count ? lines[index] : nil }) { return line }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            throw CancellationError()
-        }
-    }
-
     @Test func watchesAnExistingSQLiteTable() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -47,31 +15,25 @@ struct WatchCommandTests {
         let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
 
-        let binary = try FetchKitBinary.url
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "watch", "--store", "sqlite://\(file)", "--entity", "todo", "--where", "done == 0",
-            "--sort", "title", "--json"
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let lines = Lines(pipe.fileHandleForReading)
-        try process.run()
+        let watch = try ChildProcess(
+            try FetchKitBinary.url,
+            [
+                "watch", "--store", "sqlite://\(file)", "--entity", "todo", "--where", "done == 0", "--sort",
+                "title", "--json"
+            ], mergingStandardError: false)
 
-        let first = try await lines.line(0)
+        let first = try await watch.line(0)
         #expect(first.hasPrefix(#"{"type":"results""#), "\(first)")
         #expect(first.contains("Write report") && !first.contains("review PR"), "\(first)")
         try await store.write { tx in
             _ = try tx.insert(Fixtures.TodoRecord(title: "Aaa from another process", categoryID: 1))
         }
-        let second = try await lines.line(1)
+        let second = try await watch.line(1)
         #expect(second.hasPrefix(#"{"type":"batch""#) && second.contains("Aaa from another process"), "\(second)")
         #expect(second.contains(#""countsBefore":[6]"#) && second.contains(#""countsAfter":[7]"#), "\(second)")
 
-        process.interrupt()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        watch.interrupt()
+        #expect(try await watch.exit() == 0)
         await store.close()
     }
 
@@ -90,22 +52,15 @@ struct WatchCommandTests {
         }
         let binary = try FetchKitBinary.url
         func run(_ extra: [String]) async throws -> String {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments =
-                [
-                    "watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title",
-                    "--section", "title"
-                ] + extra
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            let lines = Lines(pipe.fileHandleForReading)
-            try process.run()
+            let arguments =
+                ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title", "--section", "title"]
+                + extra
+            let watch = try ChildProcess(binary, arguments, mergingStandardError: false)
             var output: [String] = []
             // The results: a header line, then per section a heading and a table.
-            for index in 0..<(extra.isEmpty ? 1 + hostile.count * 4 : 1) { output.append(try await lines.line(index)) }
-            process.interrupt()
-            process.waitUntilExit()
+            for index in 0..<(extra.isEmpty ? 1 + hostile.count * 4 : 1) { output.append(try await watch.line(index)) }
+            watch.interrupt()
+            _ = try await watch.exit()
             return output.joined(separator: "\n")
         }
         let table = try await run([])
@@ -134,7 +89,7 @@ struct WatchCommandTests {
         ])
     func passwordsStayOutOfTheOutput(_ url: String) async throws {
         // Every password holds "W0rd"; nothing else in the URLs does.
-        let (status, text) = try FetchKitBinary.run(["watch", "--store", url, "--entity", "todo"])
+        let (status, text) = try await FetchKitBinary.run(["watch", "--store", url, "--entity", "todo"])
         #expect(status != 0, "\(text)")
         #expect(!text.contains("W0rd"), "the password reached the output: \(text)")
         #expect(!text.isEmpty, "no message at all")

@@ -64,19 +64,10 @@ struct WireJavaScriptClientTests {
             "fetchkit-wire-\(UUID().uuidString).json")
         try JSONEncoder().encode(recording).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "node", Self.repository.appendingPathComponent("Clients/JavaScript/check.mjs").path, file.path
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "node check.mjs failed (is node installed?): \(text)")
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["node", Self.repository.appendingPathComponent("Clients/JavaScript/check.mjs").path, file.path])
+        #expect(status == 0, "node check.mjs failed (is node installed?): \(text)")
         #expect(text.hasPrefix("ok: \(recording.steps.count) batches"), "\(text)")
     }
 }

@@ -71,7 +71,7 @@ extension StoreConformance {
         let alive = references.filter { $0.1.object != nil }.map(\.0)
         try expect(alive.isEmpty, "released controllers still alive: \(alive)")
         let running = censuses.filter { $0.1.count > 0 }.map { "\($0.0) (\($0.1.count))" }
-        try expect(running.isEmpty, "todos still running after their controllers went: \(running)")
+        try expect(running.isEmpty, "tasks still running after their controllers went: \(running)")
         for reader in readers {
             let received = try await reader.value
             try expect(received >= 1, "an update sequence ended before its first element")

@@ -16,7 +16,7 @@ extension StoreConformance {
                 name: "live results: controllers added, switched and released while 2,000 transactions commit",
                 body: { try await $0.checkControllersComeAndGo(on: $1) }),
             Check(
-                name: "live results: the controllers of a shared request released at once from many todos",
+                name: "live results: the controllers of a shared request released at once from many tasks",
                 body: { try await $0.checkSharedGroupReleasedConcurrently(on: $1) })
         ]
     }

@@ -59,11 +59,16 @@ final class Chromium: Sendable {
         self.devToolsURL = devToolsURL
     }
 
-    /// Stops the browser and removes its profile.
+    /// Stops the browser (killed if it is still running 10 s after SIGTERM) and removes its profile.
+    ///
+    /// Never `waitUntilExit()`: it has no deadline, and Foundation hears of the exit only once the browser's
+    /// helper processes are gone too.
     func close() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: profile)
     }
