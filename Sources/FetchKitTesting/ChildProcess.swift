@@ -22,12 +22,13 @@ import Synchronization
 /// inherits, so a grandchild that outlives the child (a server a script starts) hides the exit.
 ///
 /// Here the child is started with `posix_spawn`, its output goes through a close-on-exec pipe read on a
-/// thread of its own, another thread waits for its exit with `waitid`, and every wait has a deadline, after which the child is stopped (`SIGTERM`, then
-/// `SIGKILL`) and the wait throws a ``Failure`` that names the command and holds its output so far. A child
-/// still running when its `ChildProcess` goes away is killed.
+/// thread of its own, another thread waits for its exit with `waitid`, and every wait has a deadline, after
+/// which the child is stopped (`SIGTERM`, then `SIGKILL`) and the wait throws a ``Failure`` that names the
+/// command and holds its output so far. A child still running when its `ChildProcess` goes away is killed.
 ///
 /// ```swift
-/// let watch = try ChildProcess(try BuildProducts.executable("fetchkit"), ["watch", "--store", url, "--entity", "todo"])
+/// let fetchkit = try BuildProducts.executable("fetchkit")
+/// let watch = try ChildProcess(fetchkit, ["watch", "--store", url, "--entity", "todo"])
 /// let results = try await watch.line(0)
 /// watch.interrupt()
 /// #expect(try await watch.exit() == 0)

@@ -321,6 +321,25 @@ struct ListenerStateMachineTests {
         #expect(machine.deadline == start + .microseconds(350) + .seconds(5))
     }
 
+    /// A transaction of 200,000 single-row statements (a loop of inserts in one write) sends 200,000
+    /// notifications, each folded into its table's change in place. Folded through a copy of the change, every
+    /// notification copied the key sets gathered so far: quadratic, so the scale benchmark's 100,000-row seed
+    /// kept the listener busy for minutes, stalled, and every controller stale; here it ran past five minutes
+    /// (the run's time limit names a test that never ends). The bound is a hang check, not a speed claim:
+    /// folding in place takes a few seconds in a debug build.
+    @Test func aTransactionOfManySingleRowStatementsFoldsInPlace() {
+        var machine = listening()
+        let count = 200_000
+        let payloads = (1...count).map { Self.payload(9, "todos", "i", "\($0)") }
+        let started = ContinuousClock.now
+        #expect(machine.handle(.inputReceived(payloads), at: t0 + .seconds(1)) == [])
+        let actions = machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(2))
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(60), "folding \(count) notifications took \(took)")
+        let keys = Set((1...count).map { Value.integer(Int64($0)) })
+        #expect(actions == [.publish(["todos": TableChange(inserted: keys)])])
+    }
+
     @Test func aStoreWritesTransactionWaitsForItsEndMarker() {
         var machine = listening()
         let start = t0 + .seconds(1)

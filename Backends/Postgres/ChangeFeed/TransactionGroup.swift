@@ -7,15 +7,19 @@ struct TransactionGroup {
     private var tables: [String: TableChange] = [:]
 
     /// Folds `notification` (not an end marker) into the group.
+    ///
+    /// - Complexity: O(k) for a notification of k keys. The table's change is edited in place in the
+    ///   dictionary: a copy taken out and stored back would share its sets with the dictionary's, and every
+    ///   key recorded would copy them — O(n²) for a transaction of n single-row statements.
     mutating func add(_ notification: PostgresNotification) {
         transactionID = notification.transactionID
-        var change = tables[notification.table] ?? TableChange()
         if let keys = notification.keys {
-            for key in keys { change.record(notification.operation, key: key) }
+            for key in keys {
+                tables[notification.table, default: TableChange()].record(notification.operation, key: key)
+            }
         } else {
-            change.isWholeTable = true
+            tables[notification.table, default: TableChange()].isWholeTable = true
         }
-        tables[notification.table] = change
     }
 
     /// The group's change by table — `nil` when it holds none — leaving the group empty.

@@ -243,9 +243,16 @@ enum ScaleBenchmark {
                     + "exact: %@",
                 ms(cpu) * 1_000 / Double(max(written, 1)), Double(worked) / Double(max(written, 1)),
                 Double(rssAfter - rssBefore) / Double(n), exact ? "yes" : "NO"))
+        // A run whose controllers missed changes measured nothing: it fails, saying what the listener was doing.
+        let missed = latencies.count < expected || !exact
+        let listener = (store as? PostgresStore).map { " (change listener: \($0.listenerStatus))" } ?? ""
         controllers.removeAll()
         await store.close()
         if let raw { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }
+        if missed {
+            print("scale: FAILED: \(latencies.count) of \(expected) deliveries, exact: \(exact)\(listener)")
+            exit(1)
+        }
     }
 
     /// The process's resident set size, from /proc/self/statm.
