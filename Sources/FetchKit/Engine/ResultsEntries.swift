@@ -28,6 +28,21 @@ struct ResultsEntries<Object: Sendable>: Sendable {
         tree = ResultsTree(handles, separator: { separator(storage.row(handle: $0)) })
     }
 
+    /// `rows` and their `objects` (parallel arrays), in their order; `separator` makes a row's sort key.
+    /// The arrays are read by index: no entry is made per row (generic code would pay a metadata lookup for
+    /// each — a third of a 100,000-row refetch).
+    ///
+    /// - Complexity: O(n).
+    init(rows: [Row], objects: [Object], separator: (Row) -> SortKey) {
+        precondition(rows.count == objects.count, "\(rows.count) rows and \(objects.count) objects")
+        self.init()
+        var handles: [UInt32] = []
+        handles.reserveCapacity(rows.count)
+        for index in rows.indices { handles.append(storage.append(row: rows[index], object: objects[index])) }
+        let storage = self.storage
+        tree = ResultsTree(handles, separator: { separator(storage.row(handle: $0)) })
+    }
+
     /// The number of entries.
     ///
     /// - Complexity: O(1).
@@ -53,6 +68,18 @@ struct ResultsEntries<Object: Sendable>: Sendable {
     ///
     /// - Complexity: O(1).
     subscript(handle handle: UInt32) -> ResultsEntry<Object> { storage[handle] }
+
+    /// Every row, in order, without its object: what a diff or the keys need, read straight from the
+    /// storage (no entry is made per row, so generic code pays no per-row metadata lookup).
+    ///
+    /// - Complexity: O(n).
+    var rows: [Row] {
+        var rows: [Row] = []
+        rows.reserveCapacity(count)
+        var handles = tree.makeIterator()
+        while let handle = handles.next() { rows.append(storage.row(handle: handle)) }
+        return rows
+    }
 
     /// The entry at `index` (in `0..<count`).
     ///

@@ -31,10 +31,9 @@ extension ResultsSnapshot {
             names = [""]
             starts = [0]
         }
-        let entries = zip(rows, objects).lazy.map { ResultsEntry(row: $0, object: $1) }
         if let order, Self.isStrictlyIncreasing(rows, in: order) {
             let maker = SortKeyMaker(order)
-            let entries = ResultsEntries(entries, separator: maker.key)
+            let entries = ResultsEntries(rows: rows, objects: objects, separator: maker.key)
             self.init(
                 entries: entries, sectionNames: names, sectionStarts: starts,
                 locator: .ordered(order, ResultsKeyMap(entries, primaryKey: primaryKey)), primaryKey: primaryKey)
@@ -44,7 +43,8 @@ extension ResultsSnapshot {
             for (index, row) in rows.enumerated() { positions[row[primaryKey] ?? .null] = index }
             let unordered = SortKeyEncoder().key()
             self.init(
-                entries: ResultsEntries(entries, separator: { _ in unordered }), sectionNames: names,
+                entries: ResultsEntries(rows: rows, objects: objects, separator: { _ in unordered }),
+                sectionNames: names,
                 sectionStarts: starts, locator: .indexed(positions), primaryKey: primaryKey)
         }
     }

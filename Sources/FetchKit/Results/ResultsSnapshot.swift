@@ -75,21 +75,7 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// The primary key of every object, parallel to ``fetchedObjects``.
     ///
     /// - Complexity: O(n): the array is built on each call.
-    public var keys: [Value] {
-        var keys: [Value] = []
-        keys.reserveCapacity(entries.count)
-        // Rows fetched together share a layout: look the key's column up once per layout, not per row.
-        var layout: RowLayout?
-        var column: Int?
-        for entry in entries {
-            if entry.row.layout !== layout {
-                layout = entry.row.layout
-                column = entry.row.layout.index(of: primaryKey)
-            }
-            keys.append(column.map { entry.row.values[$0] } ?? .null)
-        }
-        return keys
-    }
+    public var keys: [Value] { Row.primaryKeys(of: entries.rows, primaryKey: primaryKey) }
 
     /// The sections, in order. Without a section key path there is one section named `""`, also when it has no
     /// row (as in NSFetchedResultsController); the empty snapshot of a controller that has not fetched yet has

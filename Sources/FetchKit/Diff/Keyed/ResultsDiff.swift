@@ -12,10 +12,11 @@ enum ResultsDiff {
     static func changeset<Object>(
         from old: ResultsSnapshot<Object>, to new: ResultsSnapshot<Object>, isOrderedBefore: ((Int, Int) -> Bool)? = nil
     ) throws -> Changeset {
-        let previousRows = old.entries.map(\.row)
-        let rows = new.entries.map(\.row)
+        let previousRows = old.entries.rows
+        let rows = new.entries.rows
         let isContentEqual = { (i: Int, j: Int) in previousRows[i].values == rows[j].values }
-        let (oldKeyValues, newKeyValues) = (old.keys, new.keys)
+        let oldKeyValues = Row.primaryKeys(of: previousRows, primaryKey: old.primaryKey)
+        let newKeyValues = Row.primaryKeys(of: rows, primaryKey: new.primaryKey)
         if let oldKeys = integers(oldKeyValues), let newKeys = integers(newKeyValues) {
             return KeyedDiff.changeset(
                 from: try DiffSide(keys: oldKeys, sectionNames: old.sectionNames, sectionStarts: old.sectionStarts),

@@ -34,11 +34,16 @@ struct EntryStorage<Object: Sendable>: Sendable {
     /// Stores `entry` and returns its handle.
     ///
     /// - Complexity: O(1) amortised.
-    mutating func append(_ entry: ResultsEntry<Object>) -> UInt32 {
+    mutating func append(_ entry: ResultsEntry<Object>) -> UInt32 { append(row: entry.row, object: entry.object) }
+
+    /// Stores `row` and its `object` and returns their handle.
+    ///
+    /// - Complexity: O(1) amortised.
+    mutating func append(row: Row, object: Object) -> UInt32 {
         precondition(objects.count < Int(UInt32.max), "more than 4 billion stored rows")
         let handle = UInt32(objects.count)
-        objects.append(entry.object)
-        rows?.append(entry.row)
+        objects.append(object)
+        rows?.append(row)
         return handle
     }
 }

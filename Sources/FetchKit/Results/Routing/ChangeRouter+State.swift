@@ -77,6 +77,7 @@ extension ChangeRouter {
             }
             for table in memory.unlocalizable { direct[table, default: []].insert(id) }
             var routes = entities[plan.entityTable] ?? EntityRoutes()
+            entities[plan.entityTable] = nil  // unique storage while mutating: no copy of every route per install
             routes.count += 1
             if let index = memory.index {
                 for value in Set(index.values) {
@@ -101,6 +102,7 @@ extension ChangeRouter {
                 if direct[table]?.isEmpty == true { direct[table] = nil }
             }
             guard let memory = plan.memory, var routes = entities[plan.entityTable] else { return }
+            entities[plan.entityTable] = nil  // unique storage while mutating
             routes.count -= 1
             if let index = memory.index {
                 for value in Set(index.values) {
