@@ -145,19 +145,19 @@ package final class ChildProcess: Sendable {
     ///
     /// - Throws: ``Failure`` when the output ends first, or when `timeout` passes (the child is stopped).
     package func line(_ index: Int, within timeout: Duration = .seconds(60)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (line, ended) = state.withLock { state in
-                (index < state.lines.count ? state.lines[index] : nil, state.outputEnded)
-            }
-            if let line { return line }
-            if ended { throw Failure(description: "\(command): its output ended before line \(index): \(output)") }
-            if ContinuousClock.now >= deadline {
-                await stop()
-                throw Failure(
-                    description: "\(command): no line \(index) within \(timeout), so it was stopped: \(output)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        enum Seen {
+            case line(String)
+            case ended
+        }
+        let seen = try await poll(within: timeout) { state -> Seen? in
+            index < state.lines.count ? .line(state.lines[index]) : state.outputEnded ? .ended : nil
+        }
+        switch seen {
+        case .line(let line): return line
+        case .ended: throw Failure(description: "\(command): its output ended before line \(index): \(output)")
+        case nil:
+            await stop()
+            throw Failure(description: "\(command): no line \(index) within \(timeout), so it was stopped: \(output)")
         }
     }
 
@@ -182,10 +182,7 @@ package final class ChildProcess: Sendable {
         }
         // The output ends once every copy of the pipe's write end is closed; a grandchild still holding one
         // must not hold the test, so what was written by then is the output.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !state.withLock({ $0.outputEnded }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = try await poll(within: .seconds(5)) { $0.outputEnded ? true : nil }
         return status
     }
 
@@ -203,9 +200,15 @@ package final class ChildProcess: Sendable {
 
     /// The exit status once the child exits within `timeout`, else `nil`.
     private func status(within timeout: Duration) async throws -> Int32? {
+        try await poll(within: timeout) { $0.status }
+    }
+
+    /// What `found` reads from the state once it is there (checked every 10 ms), or `nil` when `timeout`
+    /// passes first.
+    private func poll<Found>(within timeout: Duration, _ found: (State) -> Found?) async throws -> Found? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let status = state.withLock({ $0.status }) { return status }
+            if let value = state.withLock({ found($0) }) { return value }
             if ContinuousClock.now >= deadline { return nil }
             try await Task.sleep(for: .milliseconds(10))
         }
