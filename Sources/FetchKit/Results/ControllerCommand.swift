@@ -29,6 +29,8 @@ enum ControllerCommand: Sendable {
     /// ``ResultsController/moveObject(at:to:)`` and its key-based forms.
     case moveObject(MoveTarget, ControllerRequest)
     /// A move a view of the results made (``ResultsController/userMovedRow(from:to:)``, an update sequence's
-    /// moves): written, then every view brought back to the results; `done` gets the outcome.
-    case viewMove(MoveTarget, done: @Sendable (Result<Void, any Error>) -> Void)
+    /// moves): written, then `settle` forgets it in the view that made it (its batches no longer apply it), every
+    /// view is brought back to the results, and `done` gets the outcome.
+    case viewMove(
+        MoveTarget, settle: @Sendable () -> Void, done: @Sendable (Result<Void, any Error>) -> Void)
 }

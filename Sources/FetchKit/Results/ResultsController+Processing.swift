@@ -21,8 +21,8 @@ extension ResultsController {
         case .hold(let started, let released):
             started.resume()
             _ = await released.result
-        case .viewMove(let target, let done):
-            done(await performViewMove(target))
+        case .viewMove(let target, let settle, let done):
+            done(await performViewMove(target, settle: settle))
         case .routed(let routed):
             let delta = await apply(routed)
             state.withLock { state in

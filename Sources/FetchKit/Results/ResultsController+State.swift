@@ -14,6 +14,9 @@ extension ResultsController {
         /// still on its way to the delegate's actor, or with a row its UI moved itself
         /// (``ResultsController/userMovedRow(from:to:)``).
         var delegateShown: ResultsSnapshot<Object>?
+        /// The moves the delegate's UI made (``ResultsController/userMovedRow(from:to:)``) that are not written
+        /// yet: its batches lead to the results with them applied.
+        var delegateMoves = PendingMoves()
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0

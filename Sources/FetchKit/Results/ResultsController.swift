@@ -161,7 +161,15 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// for try await update in controller.updates() { render(update.snapshot, update.changeset) }
     /// ```
     public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
-        let buffer = UpdateBuffer<Object>(limit: bufferingLimit)
+        let buffer = UpdateBuffer<Object>(
+            limit: bufferingLimit,
+            reapply: { [weak self] results, moves in
+                guard let self else { return results }
+                return self.results(results, with: moves, request: self.state.withLock { $0.request })
+            },
+            fail: { [weak self] error in
+                self?.failDelivery(error, to: "an update sequence") ?? FetchKitError.inconsistency("\(error)")
+            })
         let id = state.withLock { state -> Int in
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1

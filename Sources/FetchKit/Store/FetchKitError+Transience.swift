@@ -72,6 +72,10 @@ extension FetchKitError {
         FetchKitError(.permissionDenied, message: message)
     }
 
+    package static func inconsistency(_ message: String) -> FetchKitError {
+        FetchKitError(.inconsistency, message: message)
+    }
+
     package static func sectionOrder(key: String, section: String) -> FetchKitError {
         FetchKitError(
             .sectionOrder,

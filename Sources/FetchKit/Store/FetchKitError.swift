@@ -21,7 +21,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             case invalidSchema, unknownEntity, invalidPredicate, unknownKey, typeMismatch, unsupported
             case constraintViolation, busy, schemaMismatch, connectionLost, tooManyConnections
             case serializationFailure, invalidURL, closed, recordMapping, invalidValue, unknownRequestName
-            case diskFull, readOnly, permissionDenied, sectionOrder, database
+            case diskFull, readOnly, permissionDenied, sectionOrder, database, inconsistency
         }
 
         fileprivate let kind: Kind
@@ -82,6 +82,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``,
         /// ``FetchKitError/Context-swift.struct/sql``).
         public static let database = Code(.database)
+        /// FetchKit found its own state contradicting itself (a bug to report): the controller stopped rather
+        /// than show results it cannot vouch for; the message says what did not hold.
+        public static let inconsistency = Code(.inconsistency)
     }
 
     /// The kinds of constraint a write can violate. New kinds may be added in minor releases.
@@ -201,6 +204,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         case .database:
             return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
         case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return c.message
+        case .inconsistency: return "internal inconsistency: \(c.message)"
         }
     }
 

@@ -29,6 +29,8 @@ public final class CompositeResultsController: Sendable {
         /// What the delegate has been told: the composite's content.
         var applied: [PartContent] = []
         var pending: [Pending] = []
+        /// Set when a part's change could not be translated: the composite stopped (see ``status``).
+        var failure: FetchKitError?
         weak var delegate: (any ResultsControllerDelegate<CompositeResultsController>)?
     }
 
@@ -140,7 +142,8 @@ public final class CompositeResultsController: Sendable {
     /// Whether every part follows the database: the first part's failure, else the first part resyncing,
     /// else ``ResultsStatus/fetching`` or ``ResultsStatus/idle`` while a part is, else ``ResultsStatus/live``.
     public var status: ResultsStatus {
-        let parts = state.withLock { $0.parts }
+        let (parts, failure) = state.withLock { ($0.parts, $0.failure) }
+        if let failure { return .failed(failure) }
         var statuses: [ResultsStatus] = []
         for case .results(let source) in parts { statuses.append(source.status) }
         if let failed = statuses.first(where: \.isFailed) { return failed }
@@ -163,19 +166,28 @@ public final class CompositeResultsController: Sendable {
         }
     }
 
-    /// A part's change, computed under the lock from what the part last reported.
+    /// A part's change, computed under the lock from what the part last reported. A change that cannot be
+    /// translated (a state FetchKit never reaches unless it has a bug) stops the composite with an
+    /// ``FetchKitError/Code/inconsistency`` error rather than leave it silently behind its parts.
     private func receive(
         _ part: Int, _ transactionID: UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?
     ) {
+        var failure: FetchKitError?
         let added = state.withLock { state -> Bool in
-            guard state.started, state.latest.indices.contains(part),
-                let (changeset, content) = try? make(state.latest[part])
-            else { return false }
-            state.latest[part] = content
-            state.pending.append(
-                Pending(part: part, transactionID: transactionID, changeset: changeset, content: content))
-            return true
+            guard state.started, state.failure == nil, state.latest.indices.contains(part) else { return false }
+            do {
+                guard let (changeset, content) = try make(state.latest[part]) else { return false }
+                state.latest[part] = content
+                state.pending.append(
+                    Pending(part: part, transactionID: transactionID, changeset: changeset, content: content))
+                return true
+            } catch {
+                failure = FetchKitError.inconsistency("part \(part)'s change could not be translated: \(error)")
+                state.failure = failure
+                return false
+            }
         }
         if added { signals.yield() }
+        if let failure { receiveFailure(failure) }
     }
 }

@@ -1,7 +1,8 @@
 /// Publishing: the controller moves to new results under its lock, then each view of them — the delegate's
 /// and each ``ResultsController/updates(bufferingLimit:)`` sequence's — receives the batch from what *it*
 /// shows. A view that moved a row itself (``ResultsController/userMovedRow(from:to:)``) is a step off the
-/// controller's own results; its next batch is found by the keyed diff from what it shows.
+/// controller's own results until the move is written: its batches lead to the results with its waiting moves
+/// applied (``PendingMoves``), found by the keyed diff from what it shows, so it never hears of the dragged row.
 extension ResultsController {
     /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
     /// then sends the batch to the subscribers and the delegate — or, for a delegate bound to an actor, returns
@@ -20,8 +21,6 @@ extension ResultsController {
         // of followers of one request, and every tuple type is looked up at run time in generic code).
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var delegateActor: (any Actor)?
-        /// What an inline delegate shows before this batch.
-        var delegateBase: ResultsSnapshot<Object>?
         var subscribers: UpdateSubscribers<Object>?
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
@@ -34,17 +33,13 @@ extension ResultsController {
             // What the delegate shows now, and after this publish (nil: the results, in step).
             let view = state.delegateShown ?? state.snapshot
             if delegate != nil, hasChanges || reconcile {
-                if delegateActor == nil {
-                    // Delivered right below, on this task, from what it shows: in step once delivered.
-                    delegateBase = view
-                    state.delegateShown = nil
-                } else {
-                    // Until the delivery runs on the delegate's actor, the delegate shows what it shows now.
-                    state.delegateShown = view
-                }
+                // Until the delivery runs (below, or on the delegate's actor), the delegate shows what it shows.
+                state.delegateShown = view
             } else {
-                // No batch for the delegate: it is in step if it showed this batch's previous results.
-                state.delegateShown = view.isIdentical(to: previous) || delegate == nil ? nil : view
+                // No batch for the delegate: it is in step if it showed this batch's previous results and has
+                // no move waiting.
+                let inStep = (view.isIdentical(to: previous) || delegate == nil) && state.delegateMoves.isEmpty
+                state.delegateShown = inStep ? nil : view
             }
             state.snapshot = snapshot
             state.hasFetched = true
@@ -97,45 +92,42 @@ extension ResultsController {
             state.withLock { $0.coalescedDeliveries += 1 }
             router.metrics.coalescedDeliveries.increment()
         }
-        guard let delegate else { return nil }
+        guard delegate != nil else { return nil }
         if let delegateActor {
             return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
         }
-        deliver(update, to: delegate, from: delegateBase)
+        deliverToDelegate(update)
         return nil
     }
 
-    /// Sends `update` to the delegate on its actor, from what the delegate shows there (a user move on the
-    /// actor may have changed it since the batch was published).
+    /// Sends `update` to the delegate — on its actor when it has one — from what the delegate shows there (a
+    /// user move on the actor may have changed it since the batch was published) to the batch's results with
+    /// the delegate's waiting moves applied.
     private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var shown: ResultsSnapshot<Object>?
+        var target = update.snapshot
         state.withLock { state in
             delegate = state.delegate
             shown = state.delegateShown
-            // In step (nil) when no later batch was published meanwhile.
-            state.delegateShown = state.snapshot.isIdentical(to: update.snapshot) ? nil : update.snapshot
+            if state.delegateMoves.isEmpty {
+                // In step (nil) when no later batch was published meanwhile.
+                state.delegateShown = state.snapshot.isIdentical(to: update.snapshot) ? nil : update.snapshot
+            } else {
+                // Under the lock, so that a move the view makes next starts from what this delivery shows.
+                target = results(update.snapshot, with: state.delegateMoves, request: state.request)
+                state.delegateShown = target
+            }
         }
         guard let delegate else { return }
-        deliver(update, to: delegate, from: shown)
-    }
-
-    /// Sends `update` to `delegate`: as it is when the delegate shows its previous results (`shown` is `nil`
-    /// or them), else the batch from `shown`, what the delegate shows (its UI moved a row meanwhile).
-    private func deliver(
-        _ update: ResultsUpdate<Object>, to delegate: any ResultsControllerDelegate<ResultsController<Object>>,
-        from shown: ResultsSnapshot<Object>?
-    ) {
-        var batch = update
-        if let shown, !shown.isIdentical(to: update.previous) {
-            // Both sides are results the controller published (or a user move of them): the diff cannot fail.
-            guard let changeset = try? ResultsDiff.changeset(from: shown, to: update.snapshot) else { return }
-            batch = ResultsUpdate(
-                previous: shown, snapshot: update.snapshot, changeset: changeset, transactionID: update.transactionID,
-                transactions: update.transactions)
+        let batch: ResultsUpdate<Object>?
+        do {
+            batch = try update.rebased(from: shown, to: target)
+        } catch {
+            failDelivery(error, to: "the delegate")
+            return
         }
-        guard batch.changeset?.isEmpty == false else { return }
-        notify(delegate, of: batch)
+        if let batch { notify(delegate, of: batch) }
     }
 
     /// Calls the delegate's methods for one batch, in contract order.

@@ -6,7 +6,8 @@ import Synchronization
 /// Each batch is handed out from what the reader shows (the results of the last batch it received): as it is
 /// when that is the batch's previous results, else as the keyed diff from what the reader shows — after a
 /// user move the reader made itself, or when batches were coalesced. Coalescing keeps only the newest results,
-/// so a slow reader holds at most ``limit`` batches and two snapshots whatever the commit rate.
+/// so a slow reader holds at most ``limit`` batches and two snapshots whatever the commit rate. While a move the
+/// reader made waits to be written (``PendingMoves``), each batch leads to its results with the move applied.
 final class UpdateBuffer<Object: Sendable>: Sendable {
     /// Batches collapsed into one: the newest results and what they cover.
     struct Coalesced {
@@ -30,6 +31,8 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
         var coalesced: Coalesced?
         /// What the reader shows: the results of the last element handed out, or of a move it made itself.
         var shown: ResultsSnapshot<Object>?
+        /// The moves the reader made that are not written yet.
+        var moves = PendingMoves()
         var waiter: CheckedContinuation<Void, Never>?
         var isFinished = false
         var failure: FetchKitError?
@@ -57,9 +60,20 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     /// How many batches may wait before they collapse into one.
     let limit: Int
     let state = Mutex(State())
+    /// The results with the reader's waiting moves applied (``ResultsController/results(_:with:request:)``).
+    private let reapply: @Sendable (ResultsSnapshot<Object>, PendingMoves) -> ResultsSnapshot<Object>
+    /// Stops the controller when a batch for this reader cannot be built (``ResultsController/failDelivery``),
+    /// returning the error it stopped with.
+    private let fail: @Sendable (any Error) -> FetchKitError
 
-    init(limit: Int) {
+    init(
+        limit: Int,
+        reapply: @escaping @Sendable (ResultsSnapshot<Object>, PendingMoves) -> ResultsSnapshot<Object> = { r, _ in r },
+        fail: @escaping @Sendable (any Error) -> FetchKitError = { FetchKitError.inconsistency("\($0)") }
+    ) {
         self.limit = max(1, limit)
+        self.reapply = reapply
+        self.fail = fail
     }
 
     /// Adds `update` behind the waiting batches (or into the coalesced one); `true` when it started a
@@ -96,28 +110,37 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
         return coalesced
     }
 
-    /// Moves a row in what the reader shows, with `move` computing the moved results from `base`: when
-    /// `shown`, the reader already shows the move (its UI moved the row), otherwise the move enters the
-    /// sequence as the element after those waiting.
+    /// Moves a row in what the reader shows, with `move` planning the move from `base` (`nil`: the row stays):
+    /// when `alreadyShown`, the reader already shows the move (its UI moved the row), otherwise the move enters
+    /// the sequence as the element after those waiting. The move then waits in the reader's view until
+    /// ``settleMove(_:)``; returns its identifier and the move by identity.
     ///
     /// `move` runs under the buffer's lock, so that no batch slips between the results it starts from and
     /// the move.
     func applyMove(
-        alreadyShown: Bool, _ move: (ResultsSnapshot<Object>) throws -> ResultsSnapshot<Object>
-    ) throws {
+        alreadyShown: Bool,
+        _ move: (ResultsSnapshot<Object>) throws -> (
+            shown: ResultsSnapshot<Object>, key: Value, destination: MoveDestination
+        )?
+    ) throws -> (id: Int, key: Value, destination: MoveDestination)? {
+        var installed: (id: Int, key: Value, destination: MoveDestination)?
         let waiter = try state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.isFinished else { throw FetchKitError.unsupported("the update sequence has ended") }
             if alreadyShown {
                 guard let shown = state.shown else {
                     throw FetchKitError.unsupported("the reader moved a row before it received the results")
                 }
-                state.shown = try move(shown)
+                guard let plan = try move(shown) else { return nil }
+                state.shown = plan.shown
+                installed = (state.moves.add(key: plan.key, destination: plan.destination), plan.key, plan.destination)
                 return nil
             }
             guard let base = state.tail else {
                 throw FetchKitError.unsupported("a move before the update sequence has the results")
             }
-            let moved = try move(base)
+            guard let plan = try move(base) else { return nil }
+            let moved = plan.shown
+            installed = (state.moves.add(key: plan.key, destination: plan.destination), plan.key, plan.destination)
             let changeset = try ResultsDiff.changeset(from: base, to: moved)
             state.pushed += 1
             let update = ResultsUpdate(previous: base, snapshot: moved, changeset: changeset, transactionID: nil)
@@ -132,6 +155,16 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
             return state.waiter
         }
         waiter?.resume()
+        return installed
+    }
+
+    /// Forgets the reader's move `id` — it was written, or it failed — for the batches pushed from now on; those
+    /// already waiting were computed before the move's outcome and are still handed out with it applied.
+    func settleMove(_ id: Int) {
+        state.withLock { state in
+            state.moves.settle(id, after: state.pushed)
+            state.moves.prune(through: state.handedThrough)
+        }
     }
 
     /// The number of the last push so far.
@@ -185,8 +218,9 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
 
     /// What ``poll()`` does after looking at the buffer.
     private enum Step {
-        case update(ResultsUpdate<Object>, base: ResultsSnapshot<Object>?)
-        case coalesced(Coalesced, base: ResultsSnapshot<Object>?)
+        /// Hand out `update` (the results of the element, and what it covers) to a reader showing `base`,
+        /// with `moves` waiting.
+        case element(ResultsUpdate<Object>, base: ResultsSnapshot<Object>?, moves: PendingMoves)
         case end(FetchKitError?)
         case wait
     }
@@ -202,7 +236,9 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     /// handing the batch out and the reader taking it happen in one turn (no move of the reader's can slip
     /// between them).
     ///
-    /// - Throws: the failure that ended the sequence, after every batch before it was read.
+    /// - Throws: the failure that ended the sequence, after every batch before it was read; an
+    ///   ``FetchKitError/Code/inconsistency`` error, which also stops the controller, when a batch cannot be
+    ///   built.
     func poll() throws(FetchKitError) -> Poll {
         while true {
             var ready: [CheckedContinuation<Void, Never>] = []
@@ -214,14 +250,30 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
                     let base = state.shown
                     state.shown = next.update.snapshot
                     state.handedThrough = next.number
-                    return .update(next.update, base: base)
+                    let moves = state.moves.waiting(at: next.number)
+                    state.moves.prune(through: next.number)
+                    return .element(next.update, base: base, moves: moves)
                 }
                 if let coalesced = state.coalesced {
                     state.coalesced = nil
                     let base = state.shown
                     state.shown = coalesced.snapshot
                     state.handedThrough = coalesced.through
-                    return .coalesced(coalesced, base: base)
+                    let moves = state.moves.waiting(at: coalesced.through)
+                    state.moves.prune(through: coalesced.through)
+                    guard !coalesced.isInitial, base != nil else {
+                        let initial = ResultsUpdate(
+                            previous: coalesced.snapshot, snapshot: coalesced.snapshot, changeset: nil,
+                            transactionID: nil)
+                        return .element(initial, base: nil, moves: moves)
+                    }
+                    // The one batch from what the reader shows to the newest results is the diff between them
+                    // (``ResultsUpdate/rebased(from:to:)``): the previous results and changeset here only stand in.
+                    let collapsed = ResultsUpdate(
+                        previous: coalesced.snapshot, snapshot: coalesced.snapshot,
+                        changeset: Changeset(sectionCountsBefore: [], sectionCountsAfter: []),
+                        transactionID: coalesced.transactionID, transactions: coalesced.transactions)
+                    return .element(collapsed, base: base, moves: moves)
                 }
                 if state.isFinished {
                     defer { state.failure = nil }
@@ -231,16 +283,37 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
             }
             for waiter in ready { waiter.resume() }
             switch step {
-            case .update(let update, let base):
-                if let batch = Self.batch(update, from: base) { return .element(batch) }
-            case .coalesced(let coalesced, let base):
-                if let batch = Self.batch(of: coalesced, from: base) { return .element(batch) }
+            case .element(let update, let base, let moves):
+                if let batch = try batch(update, from: base, moves: moves) { return .element(batch) }
             case .end(let failure):
                 if let failure { throw failure }
                 return .end
             case .wait:
                 return .empty
             }
+        }
+    }
+
+    /// `update` for a reader showing `base`: the first element as it is; a batch from `base` to the element's
+    /// results with the reader's waiting `moves` applied (what the reader shows afterwards); `nil` when that
+    /// changes nothing.
+    private func batch(
+        _ update: ResultsUpdate<Object>, from base: ResultsSnapshot<Object>?, moves: PendingMoves
+    ) throws(FetchKitError) -> ResultsUpdate<Object>? {
+        guard update.changeset != nil, let base else { return update }
+        var target = update.snapshot
+        if !moves.isEmpty {
+            // Outside the lock (it reads the controller's request); the reader's executor runs both this and
+            // the reader's own moves, so nothing changes what it shows meanwhile.
+            target = reapply(update.snapshot, moves)
+            state.withLock { state in
+                if state.shown?.isIdentical(to: update.snapshot) == true { state.shown = target }
+            }
+        }
+        do {
+            return try update.rebased(from: base, to: target)
+        } catch {
+            throw fail(error)
         }
     }
 
@@ -258,36 +331,6 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
         } onCancel: {
             cancel()
         }
-    }
-
-    /// `update` from `base`, what the reader showed: as it is when `base` is its previous results (or it is
-    /// the first element), else the diff from `base`; `nil` when that changes nothing.
-    private static func batch(_ update: ResultsUpdate<Object>, from base: ResultsSnapshot<Object>?) -> ResultsUpdate<
-        Object
-    >? {
-        guard update.changeset != nil, let base else { return update }
-        if base.isIdentical(to: update.previous) { return update.changeset?.isEmpty == false ? update : nil }
-        // Both sides are results the controller published, or a user move of them: the diff cannot fail.
-        guard let changeset = try? ResultsDiff.changeset(from: base, to: update.snapshot), !changeset.isEmpty else {
-            return nil
-        }
-        return ResultsUpdate(
-            previous: base, snapshot: update.snapshot, changeset: changeset, transactionID: update.transactionID,
-            transactions: update.transactions)
-    }
-
-    /// The one batch that stands for `coalesced`, from `base`; `nil` when the batches it replaced changed
-    /// nothing in sum.
-    private static func batch(of coalesced: Coalesced, from base: ResultsSnapshot<Object>?) -> ResultsUpdate<Object>? {
-        guard !coalesced.isInitial, let base else {
-            return ResultsUpdate(
-                previous: coalesced.snapshot, snapshot: coalesced.snapshot, changeset: nil, transactionID: nil)
-        }
-        guard let changeset = try? ResultsDiff.changeset(from: base, to: coalesced.snapshot), !changeset.isEmpty
-        else { return nil }
-        return ResultsUpdate(
-            previous: base, snapshot: coalesced.snapshot, changeset: changeset,
-            transactionID: coalesced.transactionID, transactions: coalesced.transactions)
     }
 
     private static func merge(_ a: ClosedRange<UInt64>?, _ b: ClosedRange<UInt64>?) -> ClosedRange<UInt64>? {

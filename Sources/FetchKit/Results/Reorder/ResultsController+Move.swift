@@ -13,8 +13,10 @@ extension ResultsController {
     /// which a move cannot place between by writing an order value.
     ///
     /// The UI already shows the move, so the delegate hears only what it does not show: nothing for the
-    /// dragged row, but the deletion of a section the move emptied — and, as usual, whatever other writers
-    /// change. Never a reload.
+    /// dragged row, but the deletion of a section the move emptied, an update of each row whose order value
+    /// the move shifted (an `.integer` order attribute) — and, as usual, whatever other writers change. Never
+    /// a reload. The dragged row's object in the results carries its new order value (and section key); read
+    /// it with ``ResultsSnapshot/object(at:)`` after the move.
     ///
     /// ```swift
     /// // UITableViewDataSource.tableView(_:moveRowAt:to:)
@@ -39,7 +41,8 @@ extension ResultsController {
         /// The attributes written to the dragged row, and the order values of the rows it shifts.
         var changes: Row
         var shifted: [(key: Value, value: Value)]
-        /// The results as the UI shows them once it moved the row (an emptied section still there).
+        /// The results as the UI shows them once it moved the row (an emptied section still there, shifted rows
+        /// with their old order values).
         var shown: ResultsSnapshot<Object>
         /// The results once the move is written (an emptied section gone).
         var expected: ResultsSnapshot<Object>
@@ -91,6 +94,12 @@ extension ResultsController {
             }
             for column in shape.writtenSectionColumns { changes.set(column, to: neighbour[column] ?? .null) }
         }
+        // The results as the UI shows them now: the dragged row in its new place with the values the move
+        // gives it, every other row as it was (an emptied section still there).
+        var shownSections = sections
+        shownSections[to.section].insert(dragged, at: to.row)
+        // The results once the move is written: the shifted rows carry their new order values, so the batch
+        // from what the UI shows reports them as updated (the UI shows their old objects).
         let shifted = Dictionary(plan.shifted.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         sections[to.section] = destination.map { row in
             guard let value = shifted[row[key] ?? .null] else { return row }
@@ -100,10 +109,9 @@ extension ResultsController {
         }
         sections[to.section].insert(dragged, at: to.row)
 
-        // The results as the UI shows them now (an emptied section still there), and as they will be.
         let order = Self.incrementalOrder(for: request, in: schema)
         let names = current.sectionNames
-        let shown = try snapshot(of: sections, names: names, key: key, order: order)
+        let shown = try snapshot(of: shownSections, names: names, key: key, order: order)
         let kept = sections.indices.filter { !sections[$0].isEmpty }
         let expected = try snapshot(
             of: kept.map { sections[$0] }, names: kept.map { names[$0] }, key: key, order: order)

@@ -1,10 +1,11 @@
 import Synchronization
 
 /// Moves a user made in a view of the results — the delegate's UI, or a reader of an update sequence — that
-/// cannot race other writers: the view's results change at once, on the view's own executor, so that every
-/// batch it receives afterwards is relative to what it shows (found by the keyed diff when another writer's
-/// batch was computed before the move); the move's write follows through the controller's queue, resolved by
-/// identity against the results as they are then.
+/// cannot race other writers: the view's results change at once, on the view's own executor, and the move
+/// waits in the view (``PendingMoves``) until it is written, so that every batch the view receives meanwhile
+/// starts from what it shows and leads to the results with the move applied — another writer's batch never
+/// moves the dragged row back. The move's write follows through the controller's queue, resolved by identity
+/// against the results as they are then.
 extension ResultsController {
     /// Tells the controller that the delegate's UI has already moved a row — as `tableView(_:moveRowAt:to:)`
     /// reports a drop — and writes the move.
@@ -47,14 +48,17 @@ extension ResultsController {
                 guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return Task {} }
                 // Installed only if the delegate's results did not change meanwhile (a batch the controller
                 // delivered on another executor): then plan again from them.
-                let installed = state.withLock { state -> Bool in
-                    guard (state.delegateShown ?? state.snapshot).isIdentical(to: base) else { return false }
+                let installed = state.withLock { state -> Int? in
+                    guard (state.delegateShown ?? state.snapshot).isIdentical(to: base) else { return nil }
                     state.delegateShown = plan.shown
-                    return true
+                    return state.delegateMoves.add(key: plan.key, destination: plan.destination)
                 }
-                guard installed else { continue }
+                guard let id = installed else { continue }
                 let completion = MoveCompletion()
-                enqueue(.viewMove(.key(plan.key, plan.destination), done: completion.finish))
+                let settle: @Sendable () -> Void = { [weak self] in
+                    self?.state.withLock { $0.delegateMoves.remove(id) }
+                }
+                enqueue(.viewMove(.key(plan.key, plan.destination), settle: settle, done: completion.finish))
                 return Task { try await completion.result.get() }
             }
         } catch {
@@ -67,16 +71,16 @@ extension ResultsController {
     func viewMove(_ target: MoveTarget, in buffer: UpdateBuffer<Object>, alreadyShown: Bool) -> Task<Void, any Error> {
         do {
             let request = state.withLock { $0.request }
-            var planned: MovePlan?
-            try buffer.applyMove(alreadyShown: alreadyShown) { base in
+            let installed = try buffer.applyMove(alreadyShown: alreadyShown) { base in
                 let (from, to) = try resolve(target, in: base)
-                guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return base }
-                planned = plan
-                return plan.shown
+                return try planMove(from: from, to: to, in: base, request: request).map {
+                    (shown: $0.shown, key: $0.key, destination: $0.destination)
+                }
             }
-            guard let plan = planned else { return Task {} }
+            guard let (id, key, destination) = installed else { return Task {} }
             let completion = MoveCompletion()
-            enqueue(.viewMove(.key(plan.key, plan.destination), done: completion.finish))
+            let settle: @Sendable () -> Void = { [weak buffer] in buffer?.settleMove(id) }
+            enqueue(.viewMove(.key(key, destination), settle: settle, done: completion.finish))
             return Task {
                 let result = await completion.result
                 // The reader has finished with the batch that shows the outcome before the task ends.
@@ -89,8 +93,9 @@ extension ResultsController {
     }
 
     /// Runs a view's move on the controller's task: resolves it against the results as they are now, writes
-    /// it, and brings every view a step off the results back to them.
-    func performViewMove(_ target: MoveTarget) async -> Result<Void, any Error> {
+    /// it, forgets it in the view that made it (`settle`), and brings every view a step off the results back
+    /// to them — with nothing to do when the write went as the view showed it.
+    func performViewMove(_ target: MoveTarget, settle: @Sendable () -> Void) async -> Result<Void, any Error> {
         var result: Result<Void, any Error> = .success(())
         do {
             let (from, to) = try resolve(target)
@@ -99,6 +104,7 @@ extension ResultsController {
         } catch {
             result = .failure(error)
         }
+        settle()
         let current = state.withLock { $0.snapshot }
         await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) {
             _ in

@@ -121,7 +121,13 @@ extension ResultsController {
             ) { _ in }
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
-            let changeset = try? ResultsDiff.changeset(from: current, to: update.snapshot)
+            let changeset: Changeset
+            do {
+                changeset = try ResultsDiff.changeset(from: current, to: update.snapshot)
+            } catch {
+                failDelivery(error, to: "a follower of shared results")
+                return nil
+            }
             return publish(
                 update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
                 origin: .adopted(version)

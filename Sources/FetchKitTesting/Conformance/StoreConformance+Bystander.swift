@@ -1,0 +1,51 @@
+@_spi(Backend) import FetchKit
+import Foundation
+
+/// Another writer that races a user's drags without touching the rows the user drags: it inserts todos into
+/// random sections at random places, and renames or deletes only todos it inserted (their keys are above
+/// `userKeys`). Whatever batch then moves, inserts or deletes one of the user's rows is the controller's doing.
+struct Bystander {
+    /// The user's rows: every todo whose key is at most this.
+    let userKeys: Int64
+    private var own: [Value] = []
+
+    init(userKeys: Int64) {
+        self.userKeys = userKeys
+    }
+
+    /// Writes `count` transactions of one or two operations each.
+    mutating func write(_ count: Int, to store: any PersistentStore, using random: inout SeededRandom) async throws {
+        for _ in 0..<count {
+            let operations = (0..<random.int(1...2)).map { _ in (kind: random.int(0..<10), pick: random.int(0..<1_000))
+            }
+            let owned = own
+            let (inserted, removed) = try await store.write { tx -> ([Value], Set<Value>) in
+                var inserted: [Value] = []
+                var removed: Set<Value> = []
+                for (kind, pick) in operations {
+                    let alive = owned.filter { !removed.contains($0) }
+                    if kind < 6 || alive.isEmpty {
+                        inserted.append(
+                            try tx.insert(
+                                [
+                                    "title": .text("bystander \(pick)"), "priority": .integer(Int64(pick % 7)),
+                                    "done": .bool(pick % 2 == 0), "categoryID": .integer(Int64(1 + pick % 3)),
+                                    "ordering": pick % 5 == 0 ? .null : .double(Double(pick % 40) / 2 - 5)
+                                ], into: "Todo"))
+                    } else if kind < 8 {
+                        let key = alive[pick % alive.count]
+                        try tx.delete("Todo", key: key)
+                        removed.insert(key)
+                    } else {
+                        // Its rows keep their place: a user's drop named "before" one of them moves with it, which
+                        // is the move's meaning, not a bounce.
+                        try tx.update("Todo", key: alive[pick % alive.count], set: ["title": .text("renamed \(pick)")])
+                    }
+                }
+                return (inserted, removed)
+            }
+            own.removeAll { removed.contains($0) }
+            own += inserted
+        }
+    }
+}
