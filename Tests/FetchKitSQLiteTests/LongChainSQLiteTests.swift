@@ -1,0 +1,20 @@
+import FetchKit
+import FetchKitSQLite
+import FetchKitTesting
+import Testing
+
+/// Long `AND`/`OR` chains are one n-ary node in FetchKit and reach SQLite grouped, so that SQLite's limit of
+/// 1,000 levels on an expression's tree (one level per operator of a flat chain) does not refuse them.
+@Suite("Long AND/OR chains on SQLite")
+struct LongChainSQLiteTests {
+    @Test func fiveThousandTermChainsFetch() async throws {
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.seed()
+        let all = try await store.count(FetchRequest(entity: "Todo"))
+        let terms = (0..<5_000).map { "priority == \($0)" }
+        let anyPriority = try FetchPredicate(format: terms.joined(separator: " OR "))
+        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: anyPriority)) == all)
+        let notAny = try FetchPredicate(format: terms.map { "NOT " + $0 }.joined(separator: " AND "))
+        #expect(try await store.count(FetchRequest(entity: "Todo", predicate: notAny)) == 0)
+    }
+}
