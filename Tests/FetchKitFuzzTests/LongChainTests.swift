@@ -50,7 +50,8 @@ struct LongChainTests {
             #expect(code == "invalidPredicate")
             #expect(message == Self.arithmeticLimit)
             let expected =
-                op == "+-*/" ? Self.offsetOfOperator(100, among: "+-", in: format)
+                op == "+-*/"
+                ? Self.offsetOfOperator(100, among: "+-", in: format)
                 : Self.offsetOfOperator(101, among: op, in: format)
             #expect(offset == expected, "\(op)")
         }
@@ -78,7 +79,8 @@ struct LongChainTests {
     /// A SUBQUERY's tree counts toward the depth of the arithmetic it stands in, so nesting both cannot
     /// multiply the depth.
     @Test func subqueryDepthCountsInTheArithmeticAroundIt() {
-        let inner = "SUBQUERY(todos, $t, " + Array(repeating: "$t.priority", count: 90).joined(separator: " + ")
+        let inner =
+            "SUBQUERY(todos, $t, " + Array(repeating: "$t.priority", count: 90).joined(separator: " + ")
             + " > 0).@count"
         let outer = inner + String(repeating: " + 1", count: 20) + " > 0"
         do {

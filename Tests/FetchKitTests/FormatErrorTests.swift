@@ -108,7 +108,10 @@ struct FormatErrorTests {
         ("file UTI-EQUALS 'public.png'", "UTI-CONFORMS-TO and UTI-EQUALS", nil, 5),
         ("CAST(due, 'NSDate') > 1", "CAST of anything but a number or a string constant", nil, 5),
         ("a == CAST(b, 'NSDate')", "CAST of anything but a number or a string constant", nil, 10),
-        ("a == CAST(1, 'NSFoo')", "the CAST type 'NSFoo'", "FetchKit casts to NSDate, NSNumber, NSString and NSData", 13),
+        (
+            "a == CAST(1, 'NSFoo')", "the CAST type 'NSFoo'", "FetchKit casts to NSDate, NSNumber, NSString and NSData",
+            13
+        ),
         ("FUNCTION(a, 'b') == 1", "the function call FUNCTION(…)", Self.noCall, 0),
         ("TERNARY(a == 1, 2, 3) == 2", "the function call TERNARY(…)", Self.noCall, 0),
         ("a.@allKeys == 1", "the collection operator '@allKeys'", "FetchKit has @count, @sum, @avg, @min and @max", 2),
@@ -142,8 +145,9 @@ struct FormatErrorTests {
                 try FetchPredicate(format: format)
             }
         }
-        #expect(FetchKitError.invalidPredicate("empty format string", offset: 0).description
-            == "empty format string at offset 0")
+        #expect(
+            FetchKitError.invalidPredicate("empty format string", offset: 0).description
+                == "empty format string at offset 0")
     }
 
     @Test func errorDescriptionNamesTheOffset() {

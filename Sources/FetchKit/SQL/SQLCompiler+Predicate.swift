@@ -375,7 +375,8 @@ extension SQLCompiler {
         }
         if options.contains(.diacriticInsensitive) {
             guard let unaccent = dialect.diacriticFoldFunction else {
-                throw FetchKitError.unsupported("diacritic-insensitive comparison ([d]) on \(dialect.name)", offset: nil)
+                throw FetchKitError.unsupported(
+                    "diacritic-insensitive comparison ([d]) on \(dialect.name)", offset: nil)
             }
             result = unaccent + "(" + result + ")"
         }

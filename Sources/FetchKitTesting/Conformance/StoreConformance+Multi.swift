@@ -142,7 +142,7 @@ extension StoreConformance {
                         error == .unknownRequestName("nope", known: Self.multiRequests.keys.sorted()), "\(error)")
                     try expect(
                         error.requestName == "nope" && error.knownRequestNames == Self.multiRequests.keys.sorted(),
-                        "fields \(String(describing: error.requestName)), \(String(describing: error.knownRequestNames))")
+                        "fields \(error.requestName ?? "nil"), \(error.knownRequestNames ?? [])")
                 }
             }
             try expect(
