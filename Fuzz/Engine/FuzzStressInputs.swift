@@ -1,8 +1,13 @@
 /// Long and deeply nested format strings: each must be parsed (or rejected) well within the time bound,
-/// which a parser that is not linear in its input would miss.
+/// which a parser that is not linear in its input would miss, and without a deep recursion: long flat chains
+/// of every binary operator (``FuzzChains``) among them.
 enum FuzzStressInputs {
     static func make(_ index: Int) -> String {
         let n = 20_000
+        let chains = FuzzChains.operators
+        if index % (12 + chains.count) >= 12 {
+            return FuzzChains.chain(chains[index % (12 + chains.count) - 12], bytes: 100_000)
+        }
         switch index % 12 {
         case 0: return String(repeating: "(", count: n) + "title == 'a'" + String(repeating: ")", count: n)
         case 1: return String(repeating: "(", count: 100) + "title == 'a'" + String(repeating: ")", count: 100)

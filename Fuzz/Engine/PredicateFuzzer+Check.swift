@@ -18,8 +18,9 @@ extension PredicateFuzzer {
         do {
             predicate = try FetchPredicate(format: input.format, argumentArray: input.arguments)
         } catch {
-            if let error = error as? FetchKitError, error.code == .invalidPredicate, let offset = error.offset,
-                !(0...input.format.utf8.count).contains(offset)
+            // A parse error is malformed input or a refused construct, and says where.
+            if let error = error as? FetchKitError, error.code == .invalidPredicate || error.code == .unsupported,
+                !(0...input.format.utf8.count).contains(error.offset ?? -1)
             {
                 outcome.failures.append((.offsetOutOfRange, "\(error)"))
             }

@@ -72,7 +72,9 @@ struct SQLiteDialectTests {
                     + #""position" INTEGER NOT NULL)"#,
                 #"CREATE INDEX IF NOT EXISTS "category_name_idx" ON "category" ("name")"#
             ])
-        #expect(throws: FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")) {
+        let matches = FetchKitError.unsupported(
+            "MATCHES", detail: "regular expressions differ between backends", offset: 0)
+        #expect(throws: matches) {
             let predicate = try FetchPredicate(format: "title MATCHES 'a.*'")
             return try compiler.count(FetchRequest(entity: "Todo", predicate: predicate))
         }

@@ -51,7 +51,7 @@ struct ExpressionValidationTests {
                 == (try FetchPredicate(format: "priority == nil")))
         #expect(
             try failure("priority == 9223372036854775807 + 1")
-                == "9223372036854775807 + 1 overflows a 64-bit integer")
+                == "9223372036854775807 + 1 overflows a 64-bit integer at offset 0")
         #expect(try failure("priority == 'a' + 1")?.contains("arithmetic needs numbers") == true)
     }
 

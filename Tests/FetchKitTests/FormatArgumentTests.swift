@@ -163,9 +163,9 @@ struct FormatArgumentTests {
         ("a == %@ AND b == %d", [1], "%d has no argument", 17),
         ("%K == 1", [], "%K has no argument", 0),
         ("a == %lld", [], "%lld has no argument", 5),
-        ("a == 1", [1], "1 argument given, 0 used", nil),
-        ("a == %@", [1, 2], "2 arguments given, 1 used", nil),
-        ("a == '%@'", ["x"], "1 argument given, 0 used", nil),
+        ("a == 1", [1], "1 argument given, 0 used", 6),
+        ("a == %@", [1, 2], "2 arguments given, 1 used", 7),
+        ("a == '%@'", ["x"], "1 argument given, 0 used", 9),
         (
             "%K == 1", ["name; DROP TABLE todo"],
             "%K argument 'name; DROP TABLE todo' is not a key path" + FormatArgumentTests.notAKeyPath, 0

@@ -4,9 +4,9 @@ import Testing
 @Suite("Format parser: errors and their offsets")
 struct FormatErrorTests {
     /// (format, message, offset): the exact error each malformed string throws.
-    static let syntaxErrors: [(String, String, Int?)] = [
-        ("", "empty format string", nil),
-        ("   \n\t", "empty format string", nil),
+    static let syntaxErrors: [(String, String, Int)] = [
+        ("", "empty format string", 0),
+        ("   \n\t", "empty format string", 0),
         ("a ==", "unexpected end of input", 4),
         ("a == 1 AND", "unexpected end of input", 10),
         ("NOT", "unexpected end of input", 3),
@@ -40,45 +40,6 @@ struct FormatErrorTests {
         ("a == %y", "stray '%'", 5),
         ("a == %lw", "stray '%'", 5),
         ("a == %%", "unexpected '%%'", 5),
-        ("a & b", "unsupported construct: the bitwise operator '&'", 2),
-        ("a | b", "unsupported construct: the bitwise operator '|'", 2),
-        ("flags & 4 == 4", "unsupported construct: the bitwise operator '&'", 6),
-        ("a ^ 1 == 0", "unsupported construct: the bitwise operator '^'", 2),
-        ("~a == 0", "unsupported construct: the bitwise operator '~'", 0),
-        (
-            "tags[FIRST] == 'x'",
-            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
-        ),
-        (
-            "tags[SIZE] > 2",
-            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
-        ),
-        (
-            "info['key'] == 1",
-            "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", 4
-        ),
-        ("x isKindOfClass: %@", "unsupported construct: the custom selector 'isKindOfClass:'", 2),
-        ("file UTI-CONFORMS-TO 'public.image'", "unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", 5),
-        ("file UTI-EQUALS 'public.png'", "unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", 5),
-        ("CAST(due, 'NSDate') > 1", "unsupported construct: CAST of anything but a number or a string constant", 5),
-        (
-            "FUNCTION(a, 'b') == 1",
-            "unsupported construct: the function call FUNCTION(…) (FetchKit compiles no FUNCTION, TERNARY or other "
-                + "call)",
-            0
-        ),
-        (
-            "TERNARY(a == 1, 2, 3) == 2",
-            "unsupported construct: the function call TERNARY(…) (FetchKit compiles no FUNCTION, TERNARY or other "
-                + "call)",
-            0
-        ),
-        (
-            "a.@allKeys == 1",
-            "unsupported construct: the collection operator '@allKeys' (FetchKit has @count, @sum, @avg, @min and "
-                + "@max)",
-            2
-        ),
         ("a b 1", "expected a comparison operator", 2),
         ("a == - ", "unexpected end of input", 7),
         ("a == 1 AND é == 2", "unexpected character U+00E9", 11),
@@ -101,10 +62,6 @@ struct FormatErrorTests {
         ("a. == 1", "expected a key after '.'", 3),
         ("a.@sum > 1", "@sum needs a key after it, as in a.@sum.estimate", 2),
         ("a.@ > 1", "expected a name after '@'", 2),
-        (
-            "SUBQUERY(todos, $t, $t.done == YES) > 0",
-            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36
-        ),
         ("a ==[x] 'b'", "unknown option 'x' (expected c, d, n or l)", 5),
         ("a ==[cx] 'b'", "unknown option 'x' (expected c, d, n or l)", 6),
         ("a ==[] 'b'", "expected options such as c, d or cd", 5),
@@ -119,22 +76,78 @@ struct FormatErrorTests {
         ("a IN {1, {2}}", "a list cannot contain a list", 9),
         ("SUBQUERY(todos, t, t.done == YES).@count > 0", "SUBQUERY needs a variable such as $x second", 16),
         ("ANY == 1", "unexpected '=='", 4),
-        ("a == CAST(1, 'NSFoo')", "unsupported CAST type 'NSFoo'", 13),
         ("a == CAST('x', 'NSNumber')", "CAST to NSNumber needs a number", 10),
         ("a == CAST('abc', 'NSData')", "CAST to NSData needs hexadecimal digits", 10),
         ("a == CAST('x', 'NSDate')", "cannot CAST this constant to NSDate", 10),
         ("a == CAST 1", "expected '(' after CAST", 10),
-        ("a == CAST(b, 'NSDate')", "unsupported construct: CAST of anything but a number or a string constant", 10),
         ("a == CAST(1 'NSDate')", "expected ','", 12),
         ("a == CAST(1, NSDate)", "CAST needs a type name such as 'NSDate'", 13),
         ("a == CAST(1, 'NSDate'", "expected ')'", 21)
     ]
 
     @Test("syntax errors have an exact message and offset", arguments: syntaxErrors)
-    func syntaxError(format: String, message: String, offset: Int?) {
+    func syntaxError(format: String, message: String, offset: Int) {
         #expect(throws: FetchKitError.invalidPredicate(message, offset: offset)) {
             try FetchPredicate(format: format)
         }
+    }
+
+    /// (format, construct, detail, offset): well-formed constructs of Foundation's grammar FetchKit refuses.
+    static let unsupportedConstructs: [(String, String, String?, Int)] = [
+        ("a & b", "the bitwise operator '&'", nil, 2),
+        ("a | b", "the bitwise operator '|'", nil, 2),
+        ("flags & 4 == 4", "the bitwise operator '&'", nil, 6),
+        ("a ^ 1 == 0", "the bitwise operator '^'", nil, 2),
+        ("~a == 0", "the bitwise operator '~'", nil, 0),
+        ("a ** 2 > 3", "the power operator '**'", nil, 2),
+        ("tags[FIRST] == 'x'", Self.index, nil, 4),
+        ("tags[SIZE] > 2", Self.index, nil, 4),
+        ("info['key'] == 1", Self.index, nil, 4),
+        ("x isKindOfClass: %@", "the custom selector 'isKindOfClass:'", nil, 2),
+        ("file UTI-CONFORMS-TO 'public.image'", "UTI-CONFORMS-TO and UTI-EQUALS", nil, 5),
+        ("file UTI-EQUALS 'public.png'", "UTI-CONFORMS-TO and UTI-EQUALS", nil, 5),
+        ("CAST(due, 'NSDate') > 1", "CAST of anything but a number or a string constant", nil, 5),
+        ("a == CAST(b, 'NSDate')", "CAST of anything but a number or a string constant", nil, 10),
+        (
+            "a == CAST(1, 'NSFoo')", "the CAST type 'NSFoo'", "FetchKit casts to NSDate, NSNumber, NSString and NSData",
+            13
+        ),
+        ("FUNCTION(a, 'b') == 1", "the function call FUNCTION(…)", Self.noCall, 0),
+        ("TERNARY(a == 1, 2, 3) == 2", "the function call TERNARY(…)", Self.noCall, 0),
+        ("a.@allKeys == 1", "the collection operator '@allKeys'", "FetchKit has @count, @sum, @avg, @min and @max", 2),
+        (
+            "SUBQUERY(todos, $t, $t.done == YES) > 0", "a SUBQUERY not followed by .@count",
+            "FetchKit compiles SUBQUERY as a count", 36
+        )
+    ]
+    static let index = "an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path"
+    static let noCall = "FetchKit compiles no FUNCTION, TERNARY or other call"
+
+    @Test("refused constructs are unsupported, with the construct and its offset", arguments: unsupportedConstructs)
+    func unsupportedConstruct(format: String, construct: String, detail: String?, offset: Int) {
+        do {
+            _ = try FetchPredicate(format: format)
+            Issue.record("\(format) parsed")
+        } catch let error as FetchKitError {
+            #expect(error.code == .unsupported)
+            #expect(error.construct == construct)
+            #expect(error.offset == offset)
+            #expect(error.message == construct + (detail.map { " (\($0))" } ?? ""))
+            #expect(error.description == "unsupported: \(error.message) at offset \(offset)")
+        } catch {
+            Issue.record("\(format): \(error)")
+        }
+    }
+
+    @Test func emptyInputIsMalformedAtOffsetZero() {
+        for format in ["", " ", "\n\t "] {
+            #expect(throws: FetchKitError.invalidPredicate("empty format string", offset: 0)) {
+                try FetchPredicate(format: format)
+            }
+        }
+        #expect(
+            FetchKitError.invalidPredicate("empty format string", offset: 0).description
+                == "empty format string at offset 0")
     }
 
     @Test func errorDescriptionNamesTheOffset() {

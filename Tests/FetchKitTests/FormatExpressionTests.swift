@@ -134,13 +134,8 @@ struct FormatExpressionTests {
         ("(a > 3", "expected ')'", 6),
         ("(a) >", "unexpected end of input", 5),
         ("a + > 3", "unexpected '>'", 4),
-        ("a ** 2 > 3", "unsupported construct: the power operator '**'", 2),
         ("todos.@sum > 3", "@sum needs a key after it, as in todos.@sum.estimate", 6),
         ("@avg.todos > 3", "@avg needs a to-many key path and a key, as in @avg.todos.estimate", 5),
-        (
-            "SUBQUERY(todos, $t, $t.done == YES) > 0",
-            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)", 36
-        ),
         ("SUBQUERY(todos $t, x == 1).@count > 0", "expected ','", 15),
         ("SUBQUERY(todos, $t, $t.done == YES.@count > 0", "unexpected '.'", 34),
         ("SUBQUERY(1, $t, x == 1).@count > 0", "expected a key after 'SUBQUERY('", 9),

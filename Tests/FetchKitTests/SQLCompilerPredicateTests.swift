@@ -110,7 +110,7 @@ struct SQLCompilerPredicateTests {
         #expect(
             try filter(compare(key("title"), .lessThan, .value("a"), options: .caseInsensitive), dollar).sql
                 == #"lower(t0."title") COLLATE "C" < lower($1)"#)
-        #expect(throws: FetchKitError.unsupported("diacritic-insensitive comparison ([d]) on DollarSQL")) {
+        #expect(throws: FetchKitError.unsupported("diacritic-insensitive comparison ([d]) on DollarSQL", offset: nil)) {
             try filter(compare(key("title"), .equal, .value("a"), options: .diacriticInsensitive), dollar)
         }
     }
@@ -262,13 +262,17 @@ struct SQLCompilerPredicateTests {
             try filter(compare(key("title"), .endsWith, key("notes"))).sql
                 == #"(t0."title" LIKE '%' || replace(replace(replace(t0."notes", '\', '\\'), '%', '\%'), '_', '\_') "#
                 + #"ESCAPE '\' AND t0."notes" <> '')"#)
-        #expect(throws: FetchKitError.unsupported("LIKE with a key path as the pattern")) {
+        #expect(throws: FetchKitError.unsupported("LIKE with a key path as the pattern", offset: nil)) {
             try filter(compare(key("title"), .like, key("notes")))
         }
     }
 
     @Test func matchesIsUnsupported() throws {
-        #expect(throws: FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")) {
+        let matches = FetchKitError.unsupported(
+            "MATCHES", detail: "regular expressions differ between backends", offset: nil)
+        #expect(matches.message == "MATCHES (regular expressions differ between backends)")
+        #expect(matches.construct == "MATCHES")
+        #expect(throws: matches) {
             try filter(compare(key("title"), .matches, .value("a.*")))
         }
         var dialect = TestDialects.question

@@ -31,12 +31,24 @@ extension FetchPredicate {
             return .or(try predicates.map { try $0.validated(by: validator) })
         case .not(let predicate):
             return .not(try predicate.validated(by: validator))
-        case .comparison(var comparison):
-            comparison.lhs = try ConstantFolding.folded(comparison.lhs)
-            comparison.rhs = try ConstantFolding.folded(comparison.rhs)
-            if let truth = try ConstantFolding.fold(comparison) { return .constant(truth) }
-            return .comparison(try validator.validate(comparison))
+        case .comparison(let comparison):
+            do {
+                return try Self.validated(comparison, by: validator)
+            } catch let error as FetchKitError {
+                // A constant that does not compute has no position of its own: report its comparison's.
+                throw error.located(at: comparison.lhs.offset ?? comparison.rhs.offset)
+            }
         }
+    }
+
+    private static func validated(
+        _ comparison: FetchPredicate.Comparison, by validator: ComparisonValidator
+    ) throws -> FetchPredicate {
+        var comparison = comparison
+        comparison.lhs = try ConstantFolding.folded(comparison.lhs)
+        comparison.rhs = try ConstantFolding.folded(comparison.rhs)
+        if let truth = try ConstantFolding.fold(comparison) { return .constant(truth) }
+        return .comparison(try validator.validate(comparison))
     }
 }
 

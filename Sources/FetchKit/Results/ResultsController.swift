@@ -121,6 +121,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// refetches and emits the difference as a normal batch.
     ///
     /// - Throws: ``FetchKitError`` for an invalid request or a database error; the results stay as they were.
+    ///   ``FetchKitError/Code/sectionOrder`` before fetching when the request's order can split a section (a
+    ///   case-insensitive sort descriptor on its section key path, or another sort descriptor before that one's).
     ///   `CancellationError` when the calling task is cancelled before the fetch starts (it then does nothing;
     ///   a fetch that has started completes).
     public func performFetch() async throws {
@@ -129,7 +131,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
 
     /// Replaces the request and emits the batch from the old results to the new ones (not a silent reload).
     ///
-    /// - Throws: ``FetchKitError`` for an invalid request or a database error; the request, the results
+    /// - Throws: ``FetchKitError`` for an invalid request (``FetchKitError/Code/sectionOrder`` when its order can
+    ///   split a section, as for ``performFetch()``) or a database error; the request, the results
     ///   and the delegate's view stay exactly as they were. `CancellationError` when the calling task is
     ///   cancelled before the switch starts (it then does nothing).
     public func setRequest(_ request: FetchRequest) async throws {

@@ -63,17 +63,41 @@ extension SQLCompiler {
     }
 
     /// `parts` joined by `AND` or `OR`, in parentheses.
+    ///
+    /// A long chain is grouped by ``chainGroupSize`` terms, and the groups again, so that no parenthesised run
+    /// is longer: SQLite parses `a OR b OR c …` into a tree one level deeper per operator and refuses one
+    /// deeper than 1,000 levels. The grouping is a loop, not a recursion, and changes no answer.
     private func combined(_ parts: [SQLCondition], with keyword: String, empty: SQLCondition) -> SQLCondition {
         guard let first = parts.first else { return empty }
         if parts.count == 1 { return first }
-        return SQLCondition(
-            sql: parts.map(\.sql).joined(separator: " \(keyword) ").parenthesized,
-            isNullable: parts.contains { $0.isNullable }, isGrouped: true)
+        var level = parts
+        while level.count > 1 {
+            level = stride(from: 0, to: level.count, by: Self.chainGroupSize).map { start in
+                let group = level[start..<min(start + Self.chainGroupSize, level.count)]
+                if group.count == 1, let only = group.first { return only }
+                return SQLCondition(
+                    sql: group.map(\.sql).joined(separator: " \(keyword) ").parenthesized,
+                    isNullable: group.contains { $0.isNullable }, isGrouped: true)
+            }
+        }
+        return level[0]
     }
+
+    /// The most terms of an `AND` or `OR` chain compiled into one parenthesised run.
+    static let chainGroupSize = 100
 
     // MARK: - Comparisons
 
+    /// The comparison compiled; an error without a position of its own is placed where the comparison starts.
     private func comparison(_ comparison: FetchPredicate.Comparison, in scope: QueryScope) throws -> SQLCondition {
+        do {
+            return try compiled(comparison, in: scope)
+        } catch let error as FetchKitError {
+            throw error.located(at: comparison.lhs.offset ?? comparison.rhs.offset)
+        }
+    }
+
+    private func compiled(_ comparison: FetchPredicate.Comparison, in scope: QueryScope) throws -> SQLCondition {
         if comparison.quantifier != .one {
             return try quantified(comparison, in: scope)
         }
@@ -224,7 +248,8 @@ extension SQLCompiler {
             return try patternMatch(op, lhs, rhs, options: options, in: scope)
         case .matches:
             guard let regex = dialect.regexOperator else {
-                throw FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")
+                throw FetchKitError.unsupported(
+                    "MATCHES", detail: "regular expressions differ between backends", offset: nil)
             }
             let right = try operand(rhs, in: scope)
             let sql = try folded(lhs.sql, options) + " \(regex) " + folded(right.sql, options)
@@ -311,7 +336,7 @@ extension SQLCompiler {
             return .alwaysFalse
         case .key:
             guard op != .like else {
-                throw FetchKitError.unsupported("LIKE with a key path as the pattern")
+                throw FetchKitError.unsupported("LIKE with a key path as the pattern", offset: nil)
             }
             let right = try operand(rhs, in: scope)
             isNullable = isNullable || right.isNullable
@@ -350,7 +375,8 @@ extension SQLCompiler {
         }
         if options.contains(.diacriticInsensitive) {
             guard let unaccent = dialect.diacriticFoldFunction else {
-                throw FetchKitError.unsupported("diacritic-insensitive comparison ([d]) on \(dialect.name)")
+                throw FetchKitError.unsupported(
+                    "diacritic-insensitive comparison ([d]) on \(dialect.name)", offset: nil)
             }
             result = unaccent + "(" + result + ")"
         }

@@ -24,6 +24,14 @@ extension FetchKitError {
 
     package static func unsupported(_ what: String) -> FetchKitError { FetchKitError(.unsupported, message: what) }
 
+    /// A construct of a predicate FetchKit refuses, at `offset` in its format string: the message is
+    /// `construct`, then `detail` in parentheses.
+    package static func unsupported(_ construct: String, detail: String? = nil, offset: Int?) -> FetchKitError {
+        FetchKitError(
+            .unsupported, message: construct + (detail.map { " (\($0))" } ?? ""), offset: offset,
+            construct: construct)
+    }
+
     package static func constraintViolation(_ kind: Constraint, name: String?, message: String) -> FetchKitError {
         FetchKitError(.constraintViolation, message: message, constraint: kind, constraintName: name)
     }
@@ -61,7 +69,8 @@ extension FetchKitError {
 
     package static func unknownRequestName(_ name: String, known: [String]) -> FetchKitError {
         FetchKitError(
-            .unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))")
+            .unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))",
+            requestName: name, knownRequestNames: known)
     }
 
     package static func diskFull(_ message: String) -> FetchKitError { FetchKitError(.diskFull, message: message) }

@@ -35,8 +35,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidSchema = Code(.invalidSchema)
         /// No entity has this name (``FetchKitError/Context-swift.struct/entity``).
         public static let unknownEntity = Code(.unknownEntity)
-        /// A predicate format string does not parse, or an argument is missing
-        /// (``FetchKitError/Context-swift.struct/offset``).
+        /// A predicate is malformed: its format string does not parse, an argument is missing, left over or of
+        /// the wrong kind, it nests too deeply, or it does not fit the entity's key paths
+        /// (``FetchKitError/Context-swift.struct/offset``, where the input has one).
         public static let invalidPredicate = Code(.invalidPredicate)
         /// A key path names no attribute or relationship of an entity (``FetchKitError/Context-swift.struct/keyPath``,
         /// ``FetchKitError/Context-swift.struct/entity``).
@@ -44,7 +45,10 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         /// A value does not fit the attribute it is compared with or written to
         /// (``FetchKitError/Context-swift.struct/keyPath``).
         public static let typeMismatch = Code(.typeMismatch)
-        /// A construct FetchKit cannot translate for this backend; the message names it.
+        /// A construct FetchKit refuses: well formed, but not compiled (a bitwise operator, `FUNCTION`, an index,
+        /// `MATCHES`) or not for this backend (``FetchKitError/Context-swift.struct/construct``,
+        /// ``FetchKitError/Context-swift.struct/offset`` when it comes from a format string); the message names
+        /// it.
         public static let unsupported = Code(.unsupported)
         /// A write violated a constraint (``FetchKitError/Context-swift.struct/constraint``,
         /// ``FetchKitError/Context-swift.struct/constraintName``).
@@ -68,7 +72,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let recordMapping = Code(.recordMapping)
         /// A value cannot be stored (for example NaN, or text containing NUL).
         public static let invalidValue = Code(.invalidValue)
-        /// A ``MultiResultsController`` has no fetch request of this name; the message lists the names it has.
+        /// A ``MultiResultsController`` has no fetch request of this name
+        /// (``FetchKitError/Context-swift.struct/requestName``,
+        /// ``FetchKitError/Context-swift.struct/knownRequestNames``).
         public static let unknownRequestName = Code(.unknownRequestName)
         /// The database or its disk is full; the write was rolled back whole.
         public static let diskFull = Code(.diskFull)
@@ -78,6 +84,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let permissionDenied = Code(.permissionDenied)
         /// Rows of one section are not adjacent in the request's order (``FetchKitError/Context-swift.struct/keyPath``,
         /// ``FetchKitError/Context-swift.struct/section``): sort by the section key path first, case-sensitively.
+        /// A controller refuses a request whose order can split a section before it fetches (`section` is `nil`
+        /// then).
         public static let sectionOrder = Code(.sectionOrder)
         /// Any other error the database reported (``FetchKitError/Context-swift.struct/databaseCode``,
         /// ``FetchKitError/Context-swift.struct/sql``).
@@ -133,6 +141,13 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public let table: String?
         /// The position in the predicate format string, in UTF-8 bytes, when the error comes from one.
         public let offset: Int?
+        /// The construct refused (``FetchKitError/Code/unsupported``), as the message names it: `the bitwise
+        /// operator '&'`, `MATCHES`.
+        public let construct: String?
+        /// The request name asked for (``FetchKitError/Code/unknownRequestName``).
+        public let requestName: String?
+        /// The request names there are, sorted (``FetchKitError/Code/unknownRequestName``).
+        public let knownRequestNames: [String]?
         /// The section value concerned (``FetchKitError/Code/sectionOrder``).
         public let section: String?
         /// The kind of constraint violated (``FetchKitError/Code/constraintViolation``).
@@ -166,13 +181,15 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
     /// implies.
     public init(
         _ code: Code, message: String, keyPath: String? = nil, entity: String? = nil, table: String? = nil,
-        offset: Int? = nil, section: String? = nil, constraint: Constraint? = nil, constraintName: String? = nil,
+        offset: Int? = nil, construct: String? = nil, requestName: String? = nil, knownRequestNames: [String]? = nil,
+        section: String? = nil, constraint: Constraint? = nil, constraintName: String? = nil,
         databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
     ) {
         self.code = code
         self.box = ContextBox(
             Context(
-                message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, section: section,
+                message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, construct: construct,
+                requestName: requestName, knownRequestNames: knownRequestNames, section: section,
                 constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
                 underlying: underlying,
                 isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
@@ -186,7 +203,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidSchema: return "invalid schema: \(c.message)"
         case .invalidPredicate: return c.offset.map { "\(c.message) at offset \($0)" } ?? c.message
         case .unknownKey, .typeMismatch: return c.message + at
-        case .unsupported: return "unsupported: \(c.message)"
+        case .unsupported: return "unsupported: \(c.message)" + (c.offset.map { " at offset \($0)" } ?? "")
         case .constraintViolation:
             return "\((c.constraint ?? .other).rawValue) constraint violated"
                 + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
@@ -213,7 +230,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         let l = lhs.context
         let r = rhs.context
         return lhs.code == rhs.code && l.message == r.message && l.keyPath == r.keyPath && l.entity == r.entity
-            && l.table == r.table && l.offset == r.offset && l.section == r.section && l.constraint == r.constraint
+            && l.table == r.table && l.offset == r.offset && l.construct == r.construct
+            && l.requestName == r.requestName && l.knownRequestNames == r.knownRequestNames
+            && l.section == r.section && l.constraint == r.constraint
             && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql
             && l.isTransient == r.isTransient
     }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The failure channel and section identity, on every backend: sections are told apart byte for byte, an
-/// order that cannot keep a section together is a typed error at fetch time and a reported failure later,
+/// order that cannot keep every section together is a typed error before the fetch,
 /// and a controller that stops following the database says so (status, delegate, update sequence, `sync()`).
 extension StoreConformance {
     static var failureChecks: [Check] {
@@ -15,7 +15,7 @@ extension StoreConformance {
                 name: "sections: an order that splits a section is refused by performFetch and setRequest",
                 body: { try await $0.checkSectionOrderRefused(on: $1) }),
             Check(
-                name: "sections: a write that splits a live controller's section stops it with the error",
+                name: "sections: an order a write could split is refused before fetching, so no write stops it",
                 body: { try await $0.checkSectionOrderBrokenLive(on: $1) }),
             Check(
                 name:
@@ -86,9 +86,7 @@ extension StoreConformance {
             try await controller.performFetch()
             throw ConformanceFailure("performFetch accepted an order that splits section 'apple'")
         } catch let error as FetchKitError where error.code == .sectionOrder {
-            let key = (error.keyPath ?? "")
-            let section = (error.section ?? "")
-            try expect(key == "title" && section == "apple", "error names \(key), \(section)")
+            try Self.expectSectionOrderRefusal(error, fix: "with a case-sensitive comparison")
         }
         try expect(controller.status == .idle, "status \(controller.status) after a refused first fetch")
         // setRequest refuses it too and keeps the request, the results and the delegate's view.
@@ -98,8 +96,7 @@ extension StoreConformance {
             try await harness.controller.setRequest(Self.titled(caseInsensitive: true))
             throw ConformanceFailure("setRequest accepted an order that splits section 'apple'")
         } catch let error as FetchKitError where error.code == .sectionOrder {
-            let key = (error.keyPath ?? "")
-            try expect(key == "title", "error names \(key)")
+            try Self.expectSectionOrderRefusal(error, fix: "with a case-sensitive comparison")
         }
         try expect(
             harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
@@ -110,6 +107,35 @@ extension StoreConformance {
         try expect(
             harness.controller.sections.map(\.name) == ["Apple", "apple"],
             "sections \(harness.controller.sections.map(\.name))")
+        // Another sort descriptor before the section key path's spreads a section over its order.
+        var priorityFirst = Self.titled()
+        priorityFirst.sortDescriptors.insert(.ascending("priority"), at: 0)
+        do {
+            try await harness.controller.setRequest(priorityFirst)
+            throw ConformanceFailure("setRequest accepted a sort descriptor before the section key path's")
+        } catch let error as FetchKitError where error.code == .sectionOrder {
+            try Self.expectSectionOrderRefusal(error, fix: "leave 'title' out of the sort descriptors")
+        }
+        // A multi-controller refuses at performFetch when any of its requests could split a section.
+        let multi = try MultiResultsController(
+            store: store, requests: ["byTitle": Self.titled(), "folded": Self.titled(caseInsensitive: true)],
+            initial: "byTitle")
+        do {
+            try await multi.performFetch()
+            throw ConformanceFailure("a multi-controller accepted a request whose order splits a section")
+        } catch let error as FetchKitError where error.code == .sectionOrder {
+            try Self.expectSectionOrderRefusal(error, fix: "with a case-sensitive comparison")
+        }
+        try expect(multi.status == .idle, "multi status \(multi.status) after a refused fetch")
+    }
+
+    /// A request refused before fetching: the section key path named, no section, the fix in the message.
+    private static func expectSectionOrderRefusal(_ error: FetchKitError, fix: String) throws {
+        try expect(
+            error.keyPath == "title" && error.section == nil,
+            "error names \(String(describing: error.keyPath)), \(String(describing: error.section))")
+        try expect(
+            error.message.contains("sort by 'title' first") && error.message.contains(fix), "message \(error.message)")
     }
 
     func checkSectionOrderBrokenLive(on store: any PersistentStore) async throws {
@@ -118,46 +144,25 @@ extension StoreConformance {
                 try tx.insert(["id": .integer(Int64(id)), "title": "apple", "priority": 9, "done": false], into: "Todo")
             }
         }
-        let harness = try await ControllerHarness(store, Self.titled(caseInsensitive: true))
-        let statuses = harness.controller.statusUpdates()
-        let updates = harness.controller.updates()
-        let before = harness.controller.fetchedObjects
-        // "Apple" between the two "apple" rows: section "apple" would appear twice.
-        try await store.write { tx in
+        // Nothing splits a section yet, but "Apple" could sort between the two "apple" rows: the request is
+        // refused before a write can stop the controller.
+        let refused = ResultsController(store: store, request: Self.titled(caseInsensitive: true))
+        do {
+            try await refused.performFetch()
+            throw ConformanceFailure("performFetch accepted an order that a write can split")
+        } catch let error as FetchKitError where error.code == .sectionOrder {
+            try Self.expectSectionOrderRefusal(error, fix: "with a case-sensitive comparison")
+        }
+        // The case-sensitive order takes the same write live, in a section of its own.
+        let harness = try await ControllerHarness(store, Self.titled())
+        let changeset = try await harness.batch { tx in
             _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Todo")
         }
-        await harness.controller.sync()  // returns: a failed controller has nothing to catch up with
-        guard case .failed(let error) = harness.controller.status, error.code == .sectionOrder,
-            let key = error.keyPath, let section = error.section
-        else {
-            throw ConformanceFailure("status \(harness.controller.status), expected a section-order failure")
-        }
-        try expect(key == "title" && section == "apple", "error names \(key), \(section)")
-        try expect(harness.recorder.failures.count == 1, "delegate heard \(harness.recorder.failures.count) failures")
+        try expect(changeset.sectionInserts.count == 1, "batch \(changeset)")
+        try expect(harness.controller.status == .live, "status \(harness.controller.status)")
         try expect(
-            harness.controller.fetchedObjects == before && harness.recorder.updates.isEmpty,
-            "the failed change was half applied")
-        var seen: [ResultsStatus] = []
-        for await status in statuses {
-            seen.append(status)
-            if status.isFailedForCheck { break }
-        }
-        try expect(seen.first == .live && seen.last?.isFailedForCheck == true, "status sequence \(seen)")
-        var elements = 0
-        do throws(FetchKitError) {
-            for try await _ in updates { elements += 1 }
-        } catch {
-            guard error.code == .sectionOrder else { throw ConformanceFailure("updates() ended with \(error)") }
-            try expect(elements == 1, "\(elements) elements before the error (the current results only)")
-            elements = -1
-        }
-        try expect(elements == -1, "updates() ended without the error")
-        // Later writes are not applied; a fixed request starts it again.
-        try await store.write { tx in _ = try tx.update("Todo", key: 103, set: ["title": "banana"]) }
-        await harness.controller.sync()
-        try expect(harness.controller.fetchedObjects == before, "a failed controller applied a change")
-        try await harness.controller.setRequest(Self.titled())
-        try expect(harness.controller.status == .live, "status \(harness.controller.status) after setRequest")
+            harness.controller.sections.map(\.name) == ["Apple", "apple"],
+            "sections \(harness.controller.sections.map(\.name))")
         try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
         try harness.recorder.checkCallbackOrder()
         for update in harness.recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
@@ -229,11 +234,5 @@ extension StoreConformance {
         let deadline = ContinuousClock.now + .seconds(10)
         while recorder.failures.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try expect(recorder.failures.count == 1, "the composite delegate heard \(recorder.failures.count) failures")
-    }
-}
-
-extension ResultsStatus {
-    fileprivate var isFailedForCheck: Bool {
-        if case .failed = self { true } else { false }
     }
 }

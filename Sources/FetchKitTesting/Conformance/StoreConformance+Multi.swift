@@ -140,6 +140,9 @@ extension StoreConformance {
                 if name == "nope" {
                     try expect(
                         error == .unknownRequestName("nope", known: Self.multiRequests.keys.sorted()), "\(error)")
+                    try expect(
+                        error.requestName == "nope" && error.knownRequestNames == Self.multiRequests.keys.sorted(),
+                        "fields \(error.requestName ?? "nil"), \(error.knownRequestNames ?? [])")
                 }
             }
             try expect(
@@ -151,7 +154,9 @@ extension StoreConformance {
         do {
             _ = try MultiResultsController(store: store, requests: Self.multiRequests, initial: "nope")
             throw ConformanceFailure("a multi-controller started on an unknown name")
-        } catch let error as FetchKitError where error.code == .unknownRequestName {}
+        } catch let error as FetchKitError where error.code == .unknownRequestName {
+            try expect(error.requestName == "nope", "requestName \(String(describing: error.requestName))")
+        }
 
         // Live changes reach the delegate through the current request, sectioned or not.
         for name in ["byCategory", "open"] {

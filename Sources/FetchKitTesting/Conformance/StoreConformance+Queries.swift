@@ -79,7 +79,11 @@ extension StoreConformance {
         do {
             _ = try await store.fetch(FetchRequest(entity: "Todo", predicate: predicate))
             throw ConformanceFailure("MATCHES compiled")
-        } catch is FetchKitError {}
+        } catch let error as FetchKitError {
+            try expect(
+                error.code == .unsupported && error.construct == "MATCHES" && error.offset == 0,
+                "MATCHES refused with \(error.code) \(error.construct ?? "nil") at \(error.offset ?? -1)")
+        }
     }
 
     func checkTextPrimaryKey(on store: any PersistentStore) async throws {

@@ -136,7 +136,7 @@ struct FormatLexer {
 
     /// The error for a bitwise operator, which Foundation's grammar has and FetchKit does not compile.
     private static func bitwise(_ symbol: String, at offset: Int) -> FetchKitError {
-        .invalidPredicate("unsupported construct: the bitwise operator '\(symbol)'", offset: offset)
+        .unsupported("the bitwise operator '\(symbol)'", offset: offset)
     }
 
     private mutating func lexPunctuation(_ byte: UInt8) throws(FetchKitError) -> FormatToken.Kind {
@@ -153,7 +153,7 @@ struct FormatLexer {
         case UInt8(ascii: "/"): return single(.arithmetic(.divide))
         case UInt8(ascii: "*"):
             if next == UInt8(ascii: "*") {
-                throw FetchKitError.invalidPredicate("unsupported construct: the power operator '**'", offset: position)
+                throw FetchKitError.unsupported("the power operator '**'", offset: position)
             }
             return single(.arithmetic(.multiply))
         case UInt8(ascii: "="):

@@ -106,8 +106,7 @@ extension FormatParser {
         case .double(let number): value = .double(number)
         case .string(let text): value = .text(text)
         default:
-            throw FetchKitError.invalidPredicate(
-                "unsupported construct: CAST of anything but a number or a string constant", offset: token.start)
+            throw FetchKitError.unsupported("CAST of anything but a number or a string constant", offset: token.start)
         }
         try advance()
         try expect("','") { if case .comma = $0 { true } else { false } }
@@ -144,8 +143,9 @@ extension FormatParser {
         case ("NSDate", _), ("NSNumber", _), ("NSString", _), ("NSData", _):
             throw FetchKitError.invalidPredicate("cannot CAST this constant to \(type)", offset: valueStart)
         default:
-            throw FetchKitError.invalidPredicate(
-                "unsupported CAST type '\(FormatBytes.excerpt(ArraySlice(type.utf8)))'", offset: typeStart)
+            throw FetchKitError.unsupported(
+                "the CAST type '\(FormatBytes.excerpt(ArraySlice(type.utf8)))'",
+                detail: "FetchKit casts to NSDate, NSNumber, NSString and NSData", offset: typeStart)
         }
     }
 }

@@ -30,9 +30,8 @@ extension FormatParser {
         case .word(let name, keyword: nil):
             throw unsupportedOperator(name)
         case .openBracket:
-            throw FetchKitError.invalidPredicate(
-                "unsupported construct: an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path",
-                offset: token.start)
+            throw FetchKitError.unsupported(
+                "an index such as [FIRST], [LAST], [SIZE], [0] or ['key'] after a key path", offset: token.start)
         default:
             throw FetchKitError.invalidPredicate("expected a comparison operator", offset: token.start)
         }
@@ -45,10 +44,10 @@ extension FormatParser {
     private func unsupportedOperator(_ name: String) -> FetchKitError {
         let after = token.end < lexer.bytes.count ? lexer.bytes[token.end] : 0
         if after == UInt8(ascii: ":") {
-            return .invalidPredicate("unsupported construct: the custom selector '\(name):'", offset: token.start)
+            return .unsupported("the custom selector '\(name):'", offset: token.start)
         }
         if name.uppercased() == "UTI" && after == UInt8(ascii: "-") {
-            return .invalidPredicate("unsupported construct: UTI-CONFORMS-TO and UTI-EQUALS", offset: token.start)
+            return .unsupported("UTI-CONFORMS-TO and UTI-EQUALS", offset: token.start)
         }
         return .invalidPredicate("expected a comparison operator", offset: token.start)
     }
@@ -202,9 +201,8 @@ extension FormatParser {
             }
         }
         if components.count == 1, case .openParen = token.kind {
-            throw FetchKitError.invalidPredicate(
-                "unsupported construct: the function call \(components[0])(…) (FetchKit compiles no FUNCTION, "
-                    + "TERNARY or other call)",
+            throw FetchKitError.unsupported(
+                "the function call \(components[0])(…)", detail: "FetchKit compiles no FUNCTION, TERNARY or other call",
                 offset: start)
         }
         return .key(FetchPredicate.Key(components: components, offset: start))

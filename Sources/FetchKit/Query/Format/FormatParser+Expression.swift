@@ -4,39 +4,54 @@ extension FormatParser {
     /// An operand with `+`, `-`, `*`, `/`, unary minus and parentheses: `price * quantity`, `-(a + 1)`.
     ///
     /// `*` and `/` bind tighter than `+` and `-`; operators of one precedence group to the left. Parentheses
-    /// count towards ``maximumDepth`` like those of predicates.
+    /// count towards ``maximumDepth`` like those of predicates, and so does each operator of a chain: the tree
+    /// of `a + b + c` is `(a + b) + c`, one level deeper per operator. The limit is checked as the chain is
+    /// read, so a chain too long for it is refused before a deep tree exists.
     mutating func parseExpression() throws(FetchKitError) -> FetchPredicate.Operand {
-        try parseOperations(binding: 1)
+        try parseOperations(binding: 1).operand
     }
 
-    /// Operands joined by the operators of `precedence` (1: `+ -`, 2: `* /`), each operand binding tighter.
-    private mutating func parseOperations(binding precedence: Int) throws(FetchKitError) -> FetchPredicate.Operand {
-        var lhs = precedence == 1 ? try parseOperations(binding: 2) : try parseUnary()
+    /// Operands joined by the operators of `precedence` (1: `+ -`, 2: `* /`), each operand binding tighter,
+    /// with the depth of the tree they make (0 for a lone operand without arithmetic).
+    private mutating func parseOperations(
+        binding precedence: Int
+    ) throws(FetchKitError) -> (operand: FetchPredicate.Operand, depth: Int) {
+        var (lhs, depth) = precedence == 1 ? try parseOperations(binding: 2) : try parseUnary()
         while case .arithmetic(let op) = token.kind, op.precedence == precedence {
+            let at = token.start
             try advance()
-            lhs = .arithmetic(lhs, op, precedence == 1 ? try parseOperations(binding: 2) : try parseUnary())
+            let (rhs, rhsDepth) = precedence == 1 ? try parseOperations(binding: 2) : try parseUnary()
+            depth = max(depth, rhsDepth) + 1
+            try reach(depth, at: at)
+            lhs = .arithmetic(lhs, op, rhs)
         }
-        return lhs
+        return (lhs, depth)
     }
 
-    /// `-x` (as `0 - x`), `(expression)` or an operand.
-    private mutating func parseUnary() throws(FetchKitError) -> FetchPredicate.Operand {
+    /// `-x` (as `0 - x`), `(expression)` or an operand, with the depth of its tree.
+    private mutating func parseUnary() throws(FetchKitError) -> (operand: FetchPredicate.Operand, depth: Int) {
         switch token.kind {
         case .arithmetic(.subtract):
             try enterNesting()
             try advance()
-            let operand = try parseUnary()
+            let (operand, depth) = try parseUnary()
             nesting -= 1
-            return .arithmetic(.value(.integer(0)), .subtract, operand)
+            return (.arithmetic(.value(.integer(0)), .subtract, operand), depth + 1)
         case .openParen:
             try enterNesting()
             try advance()
-            let inner = try parseExpression()
+            let inner = try parseOperations(binding: 1)
             try expect("')'") { if case .closeParen = $0 { true } else { false } }
             nesting -= 1
             return inner
         default:
-            return try parseOperand()
+            // A SUBQUERY's predicate makes the operand as deep as the levels reached inside it.
+            let outer = deepestLevel
+            deepestLevel = nesting
+            let operand = try parseOperand()
+            let depth = deepestLevel - nesting
+            deepestLevel = max(outer, deepestLevel)
+            return (operand, depth)
         }
     }
 
@@ -46,6 +61,19 @@ extension FormatParser {
         guard nesting <= Self.maximumDepth else {
             throw FetchKitError.invalidPredicate("nesting deeper than \(Self.maximumDepth)", offset: token.start)
         }
+        deepestLevel = max(deepestLevel, nesting)
+    }
+
+    /// Records an arithmetic tree `depth` levels deep at the current nesting, failing when the two together
+    /// pass ``maximumDepth``; `offset` is the operator's.
+    private mutating func reach(_ depth: Int, at offset: Int) throws(FetchKitError) {
+        let level = nesting + depth
+        guard level <= Self.maximumDepth else {
+            throw FetchKitError.invalidPredicate(
+                "nesting deeper than \(Self.maximumDepth) (each arithmetic operator of a chain counts one level)",
+                offset: offset)
+        }
+        deepestLevel = max(deepestLevel, level)
     }
 
     // MARK: - Key paths
@@ -83,9 +111,8 @@ extension FormatParser {
         let lowered = name.lowercased()
         if lowered == "count" { return nil }
         guard let function = FetchPredicate.AggregateFunction(rawValue: lowered) else {
-            throw FetchKitError.invalidPredicate(
-                "unsupported construct: the collection operator '@\(name)' (FetchKit has @count, @sum, @avg, "
-                    + "@min and @max)",
+            throw FetchKitError.unsupported(
+                "the collection operator '@\(name)'", detail: "FetchKit has @count, @sum, @avg, @min and @max",
                 offset: offset)
         }
         return function
@@ -138,8 +165,7 @@ extension FormatParser {
     }
 
     private static func subqueryNeedsCount(at offset: Int) -> FetchKitError {
-        .invalidPredicate(
-            "unsupported construct: a SUBQUERY not followed by .@count (FetchKit compiles SUBQUERY as a count)",
-            offset: offset)
+        .unsupported(
+            "a SUBQUERY not followed by .@count", detail: "FetchKit compiles SUBQUERY as a count", offset: offset)
     }
 }

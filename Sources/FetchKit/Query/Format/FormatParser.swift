@@ -1,14 +1,19 @@
 /// Parses an NSPredicate-style format string into a ``FetchPredicate``.
 ///
 /// The predicate level (`AND`, `OR`, `NOT`, parentheses) is parsed with an explicit stack, so hostile
-/// input such as 100,000 `(` cannot overflow the call stack. Nesting is limited to ``maximumDepth`` so that
-/// the recursive code that later walks the tree (equality, hashing, `predicateFormat`, substitution, the SQL
-/// compiler) stays well within a 512 KB thread stack even in debug builds: at a depth of 1000, synthesized
-/// `==` alone needs more than that. Comparisons have no nesting of their own.
+/// input such as 100,000 `(` cannot overflow the call stack. `AND` and `OR` are n-ary: a chain of any length
+/// is one level of the tree (a list its walks iterate over). Everything else that deepens the tree counts
+/// toward one limit, ``maximumDepth``: parentheses, `NOT`s, unary minuses, `SUBQUERY`s and each operator of
+/// an arithmetic chain (`a + b + c` is `(a + b) + c`). It is checked as the input is read, before a deeper
+/// tree exists, so that the recursive code that later walks the tree (equality, hashing, deallocation,
+/// `predicateFormat`, substitution, validation, constant folding, the SQL compiler, the in-memory evaluator)
+/// stays well within a 512 KB thread stack even in debug builds: at a depth of 1000, synthesized `==` alone
+/// needs more than that. Lists cannot nest.
 ///
 /// - Complexity: O(n) in the length of the format string.
 struct FormatParser {
-    /// How deeply parentheses and `NOT`s may nest, counted together.
+    /// How deeply parentheses, `NOT`s, unary minuses, `SUBQUERY`s and arithmetic operators may nest,
+    /// counted together.
     static let maximumDepth = 100
 
     var lexer: FormatLexer
@@ -19,6 +24,9 @@ struct FormatParser {
     var nextArgument = 0
     /// How deeply the current token is nested in parentheses, `NOT`s, unary minuses and `SUBQUERY`s.
     var nesting = 0
+    /// The deepest level (nesting plus arithmetic depth) reached since the operand being read began: how
+    /// deep a `SUBQUERY` operand's tree is.
+    var deepestLevel = 0
     /// The error of a `(` read as the start of an operand, kept in case reading it as a group fails too.
     var deferredError: FetchKitError?
 
@@ -30,7 +38,7 @@ struct FormatParser {
 
     /// Parses the whole format string and checks that every argument was used.
     mutating func parse() throws(FetchKitError) -> FetchPredicate {
-        if case .end = token.kind { throw FetchKitError.invalidPredicate("empty format string", offset: nil) }
+        if case .end = token.kind { throw FetchKitError.invalidPredicate("empty format string", offset: 0) }
         let predicate: FetchPredicate
         do {
             predicate = try parsePredicate()
@@ -45,7 +53,7 @@ struct FormatParser {
         guard nextArgument == arguments.count else {
             let given = arguments.count
             throw FetchKitError.invalidPredicate(
-                "\(given) argument\(given == 1 ? "" : "s") given, \(nextArgument) used", offset: nil)
+                "\(given) argument\(given == 1 ? "" : "s") given, \(nextArgument) used", offset: lexer.bytes.count)
         }
         return predicate
     }
@@ -201,9 +209,9 @@ struct FormatParser {
 }
 
 extension FetchKitError {
-    /// The offset of an ``invalidPredicate(_:offset:)`` error.
+    /// The offset of an error the parser throws (``Code/invalidPredicate`` or ``Code/unsupported``).
     var predicateOffset: Int? {
-        if code == .invalidPredicate { return self.offset }
+        if code == .invalidPredicate || code == .unsupported { return self.offset }
         return nil
     }
 }

@@ -91,7 +91,14 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     public func statusUpdates() -> AsyncStream<ResultsStatus> { controller.statusUpdates() }
 
     /// Fetches the current request's results; calls no delegate method.
-    public func performFetch() async throws { try await controller.performFetch() }
+    ///
+    /// - Throws: ``FetchKitError/Code/sectionOrder`` before fetching when the order of any of the requests can
+    ///   split a section (a case-insensitive sort descriptor on its section key path, or another sort descriptor
+    ///   before that one's); else the errors of ``ResultsController/performFetch()``.
+    public func performFetch() async throws {
+        for name in requests.keys.sorted() { try requests[name]?.checkSectionOrder() }
+        try await controller.performFetch()
+    }
 
     /// Waits until the results reflect every change the store published before this call.
     public func sync() async { await controller.sync() }

@@ -6,6 +6,7 @@ extension ResultsController {
     /// request when another controller keeps them, otherwise fetches and leads.
     func fetchOrJoin(_ request: FetchRequest) async throws {
         _ = try request.validated(in: store.schema)
+        try request.checkSectionOrder()
         let key = SharedResultsKey(objectType: ObjectIdentifier(Object.self), request: request)
         leaveGroup()
         if let group = router.sharedResults(key, as: Object.self), try await join(group, request: request) { return }
