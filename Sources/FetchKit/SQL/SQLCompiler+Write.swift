@@ -128,7 +128,7 @@ extension SQLCompiler {
     /// Appends the value `row` gives each attribute of `entity` to `values`, in declaration order: the
     /// row's value, else the attribute's default, else `NULL`, each checked to be storable. An integer
     /// primary key that is absent or `NULL` is appended as `NULL` (the database assigns it).
-    func appendInsertValues(of row: Row, into entity: Entity, to values: inout [Value]) throws {
+    package func appendInsertValues(of row: Row, into entity: Entity, to values: inout [Value]) throws {
         try rejectUnknownNames(row, of: entity)
         for (index, attribute) in entity.attributes.enumerated() {
             try appendInsertValue(row[attribute.name], of: attribute, at: index, into: entity, to: &values)
@@ -153,9 +153,23 @@ extension SQLCompiler {
 
     /// `UPDATE "t" SET "a" = ?, …` for the attributes `values` names, in declaration order.
     private func setClause(_ entity: Entity, _ values: Row, keeping key: Value?) throws -> SQLFragment {
+        let assignments = try assignments(of: values, to: entity, keeping: key).map { attribute, value in
+            quote(attribute.column) + " = " + (try written(value, for: attribute, of: entity))
+        }
+        return "UPDATE " + quote(entity.table) + " SET " + assignments.joined(separator: ", ")
+    }
+
+    /// The attributes `values` sets on a row of `entity` and their storable values, in declaration order, the
+    /// primary key left out (it may only be set to `key`, its current value).
+    ///
+    /// - Throws: the value errors of ``insert(_:into:)``, and ``FetchKitError/Code/invalidValue`` when `values`
+    ///   sets nothing or changes the primary key.
+    package func assignments(
+        of values: Row, to entity: Entity, keeping key: Value?
+    ) throws -> [(attribute: Attribute, value: Value)] {
         try rejectUnknownNames(values, of: entity)
         let keyAttribute = entity.primaryKeyAttribute
-        var assignments: [SQLFragment] = []
+        var assignments: [(attribute: Attribute, value: Value)] = []
         for attribute in entity.attributes {
             guard let given = values[attribute.name] else { continue }
             let value = try storable(given, for: attribute, of: entity)
@@ -166,12 +180,12 @@ extension SQLCompiler {
                 }
                 continue
             }
-            assignments.append(quote(attribute.column) + " = " + (try written(value, for: attribute, of: entity)))
+            assignments.append((attribute, value))
         }
         guard !assignments.isEmpty else {
             throw FetchKitError.invalidValue("an update of \(entity.name) must set at least one attribute")
         }
-        return "UPDATE " + quote(entity.table) + " SET " + assignments.joined(separator: ", ")
+        return assignments
     }
 
     /// ` WHERE …` for an `UPDATE` or `DELETE` of `entity`: against the table itself when the predicate
@@ -199,7 +213,7 @@ extension SQLCompiler {
     }
 
     /// `key` as a value of `entity`'s primary key type.
-    private func primaryKey(_ key: Value, of entity: Entity) throws -> Value {
+    package func primaryKey(_ key: Value, of entity: Entity) throws -> Value {
         let attribute = entity.primaryKeyAttribute
         guard !key.isNull else {
             throw FetchKitError.invalidValue("the primary key '\(attribute.name)' of \(entity.name) cannot be NULL")

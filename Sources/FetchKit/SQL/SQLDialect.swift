@@ -107,6 +107,10 @@ public struct SQLDialect: Sendable, Hashable {
     /// The type an integer expression is cast to for a floating-point division or average
     /// (`DOUBLE PRECISION`; SQLite's `REAL`).
     @_spi(Backend) public var floatingPointCastType: String
+    /// Whether the store runs SQL at all: `false` for a store that answers requests in memory
+    /// (FetchKitTesting's `InMemoryStore`), whose ``WriteTransaction/execute(_:_:)`` throws
+    /// ``FetchKitError/Code/unsupported``. Code that would send raw SQL asks this, never the dialect's name.
+    @_spi(Backend) public var runsSQL: Bool
 
     /// How a backend compares an integer with a double (`bigint_column < 2.5`).
     @_spi(Backend) public enum MixedNumberComparison: Sendable, Hashable {
@@ -140,7 +144,8 @@ public struct SQLDialect: Sendable, Hashable {
         caseFoldMatchesMemory: Bool = false,
         diacriticFoldMatchesMemory: Bool = false,
         mixedNumberComparison: MixedNumberComparison = .asDouble,
-        floatingPointCastType: String = "DOUBLE PRECISION"
+        floatingPointCastType: String = "DOUBLE PRECISION",
+        runsSQL: Bool = true
     ) {
         self.name = name
         self.placeholderStyle = placeholderStyle
@@ -165,6 +170,7 @@ public struct SQLDialect: Sendable, Hashable {
         self.diacriticFoldMatchesMemory = diacriticFoldMatchesMemory
         self.mixedNumberComparison = mixedNumberComparison
         self.floatingPointCastType = floatingPointCastType
+        self.runsSQL = runsSQL
     }
 
     /// `expression` folded for case: ``caseFoldFunction`` over it (composed as ``caseFoldComposition`` says),

@@ -88,9 +88,15 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
             try tx.update("Todo", key: .integer(id), set: ["categoryID": category.map(Value.integer) ?? .null])
         case .setPayload(let id, let notes):
             try tx.update("Todo", key: .integer(id), set: ["notes": notes.map(Value.text) ?? .null])
-        case .noOpUpdate(let id):
+        case .noOpUpdate(let id) where dialect.runsSQL:
             _ = try tx.execute(
                 "UPDATE todo SET priority = priority WHERE id = \(dialect.placeholder(1))", [.integer(id)])
+        case .noOpUpdate(let id):
+            // Without SQL: the same update through the write API, the priority set to what it is.
+            let rows = try tx.fetch(FetchRequest(entity: "Todo", predicate: .key("id") == id))
+            if let priority = rows.first?["priority"] {
+                try tx.update("Todo", key: .integer(id), set: ["priority": priority])
+            }
         case .bulkUpdate(let below, let done):
             try tx.update("Todo", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):

@@ -8,14 +8,19 @@ extension StoreConformance {
         public let name: String
         /// The schema of the check's store; `nil` for ``Fixtures/schema`` seeded with the fixtures.
         let schema: Schema?
+        /// Whether the check changes the database behind the store's back with raw SQL (renaming a column).
+        /// On a store whose dialect runs no SQL (``SQLDialect/runsSQL``), ``StoreConformance/run(_:)`` checks
+        /// instead that the store refuses raw SQL with ``FetchKitError/Code/unsupported`` and loses nothing.
+        public let requiresSQL: Bool
         let body: @Sendable (StoreConformance, any PersistentStore) async throws -> Void
 
         init(
-            name: String, schema: Schema? = nil,
+            name: String, schema: Schema? = nil, requiresSQL: Bool = false,
             body: @escaping @Sendable (StoreConformance, any PersistentStore) async throws -> Void
         ) {
             self.name = name
             self.schema = schema
+            self.requiresSQL = requiresSQL
             self.body = body
         }
 

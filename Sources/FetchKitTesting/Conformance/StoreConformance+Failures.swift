@@ -21,9 +21,10 @@ extension StoreConformance {
                 name:
                     "failure: a column the request reads renamed under a live controller stops it; performFetch "
                     + "restarts it",
+                requiresSQL: true,
                 body: { try await $0.checkPermanentFailure(on: $1) }),
             Check(
-                name: "failure: multi and composite controllers forward their controllers' failures",
+                name: "failure: multi and composite controllers forward their controllers' failures", requiresSQL: true,
                 body: { try await $0.checkFailuresForwarded(on: $1) })
         ]
     }

@@ -22,6 +22,7 @@ extension StoreConformance {
 
     func checkExecute(on store: any PersistentStore) async throws {
         let dialect = store.dialect
+        guard dialect.runsSQL else { return try await checkRawSQLRefused(on: store) }
         let (changed, selected, created) = try await store.write { tx in
             (
                 try tx.execute(
@@ -45,6 +46,25 @@ extension StoreConformance {
         }
         let count = try await store.count(FetchRequest(entity: "Todo"))
         try expect(count == 10, "refused statements changed the todos: \(count)")
+    }
+
+    /// A store that runs no SQL (``SQLDialect/runsSQL`` is `false`) refuses every `execute` with
+    /// ``FetchKitError/Code/unsupported``, and the write it was part of rolls back whole.
+    func checkRawSQLRefused(on store: any PersistentStore) async throws {
+        let before = try await store.count(FetchRequest(entity: "Todo"))
+        for sql in ["UPDATE todo SET priority = priority + 1", "SELECT 1", "COMMIT"] {
+            do {
+                try await store.write { tx in
+                    try tx.insert(Fixtures.TodoRecord(title: "before the SQL"))
+                    _ = try tx.execute(sql, [])
+                }
+                throw ConformanceFailure("a store that runs no SQL ran \(sql)")
+            } catch let error as FetchKitError {
+                try expect(error.code == .unsupported, "\(sql) failed with \(error), not as unsupported")
+            }
+        }
+        let after = try await store.count(FetchRequest(entity: "Todo"))
+        try expect(after == before, "the refused writes changed the todos: \(before) then \(after)")
     }
 
     func checkConstraintViolations(on store: any PersistentStore) async throws {

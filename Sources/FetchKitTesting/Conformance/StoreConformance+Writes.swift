@@ -177,7 +177,11 @@ extension StoreConformance {
         let error = try await failure("a write that throws") {
             try await store.write { tx in
                 try tx.insert(Category(id: 11, name: "a"))
-                _ = try tx.execute("UPDATE category SET name = \(dialect.placeholder(1))", ["changed"])
+                if dialect.runsSQL {
+                    _ = try tx.execute("UPDATE category SET name = \(dialect.placeholder(1))", ["changed"])
+                } else {
+                    _ = try tx.update("Category", where: .true, set: ["name": "changed"])
+                }
                 throw DeliberateRollback()
             }
         }

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// The behaviour every backend must share, as checks a backend's tests run against its own store: the one
@@ -68,7 +68,11 @@ public struct StoreConformance: Sendable {
         let store = try await makeStore(check.schema ?? Fixtures.schema)
         do {
             if check.schema == nil { try await store.write { tx in try Fixtures.insertSampleData(tx) } }
-            try await check.body(self, store)
+            if check.requiresSQL && !store.dialect.runsSQL {
+                try await checkRawSQLRefused(on: store)
+            } else {
+                try await check.body(self, store)
+            }
         } catch {
             await store.close()
             throw error

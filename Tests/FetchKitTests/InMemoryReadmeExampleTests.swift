@@ -1,0 +1,46 @@
+import FetchKit
+import FetchKitTesting
+import Testing
+
+/// The README's "Testing controllers without a database" example, compiled and run, so it stays true.
+@Suite("README: testing controllers with InMemoryStore")
+struct InMemoryReadmeExampleTests {
+    struct Todo: Record {
+        static let entity = Entity(
+            "Todo", table: "todo", primaryKey: .integer("id"),
+            attributes: [
+                Attribute("title", .text), Attribute("done", .bool, default: false), Attribute("position", .double)
+            ])
+        var id: Int64?
+        var title: String
+        var done = false
+        var position: Double
+    }
+
+    // README: begin
+    @Test func openTodosFollowWrites() async throws {
+        let store = InMemoryStore(schema: try Schema([Todo.entity]))
+        try await store.write { tx in
+            try tx.insert(Todo(title: "Ship it", position: 2))
+            try tx.insert(Todo(title: "Write the README", position: 1))
+        }
+        let open = FetchRequest(
+            Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")])
+        let controller = ResultsController(store: store, request: open, as: Todo.self)
+        let recorder = ChangesetRecorder<ResultsController<Todo>>()
+        controller.delegate = recorder
+        try await controller.performFetch()
+        #expect(controller.fetchedObjects.map(\.title) == ["Write the README", "Ship it"])
+
+        try await store.write { tx in
+            try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true])
+        }
+        await controller.sync()  // the write has reached the controller and its delegate
+        #expect(controller.fetchedObjects.map(\.title) == ["Write the README"])
+        #expect(recorder.takeBatches().last?.changeset?.rowDeletes == [RowPath(section: 0, row: 1)])
+        let fresh = try await store.fetch(open, as: Todo.self)  // the controller equals a fresh fetch
+        #expect(controller.fetchedObjects.map(\.title) == fresh.map(\.title))
+        await store.close()
+    }
+    // README: end
+}
