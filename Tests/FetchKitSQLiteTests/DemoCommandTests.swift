@@ -20,6 +20,11 @@ struct DemoCommandTests {
         let (status, output) = try await run(["demo", name])
         #expect(status == 0, "\(output)")
         #expect(output.contains(expected), "\(output)")
-        if name == "reorder" { #expect(output.contains("the UI already shows it, so no batch\n   (no batch)")) }
+        if name == "reorder" {
+            // The dragged row is silent; the two rows whose NULL-including order values were renumbered are updated.
+            #expect(
+                output.contains("row update [0, 0] → [0, 0] 'Buy milk'\n   row update [0, 2] → [0, 2] 'Café order'"))
+            #expect(!output.contains("'Fix sink'\n"))
+        }
     }
 }

@@ -96,7 +96,7 @@ extension Schema {
 
 extension FetchPredicate.Operand {
     /// Where the operand came from in a format string, when known.
-    var offset: Int? {
+    package var offset: Int? {
         switch self {
         case .key(let key), .count(let key): return key.offset
         case .variable(_, let offset): return offset

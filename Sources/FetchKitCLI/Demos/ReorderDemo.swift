@@ -21,7 +21,9 @@ enum ReorderDemo {
         )
         print(DemoRenderer.list(controller.snapshot))
 
-        DemoStore.step("drag [1, 0] 'Fix sink' to [0, 1] (Home → Errands): the UI already shows it, so no batch")
+        DemoStore.step(
+            "drag [1, 0] 'Fix sink' to [0, 1] (Home → Errands): the UI already shows it; Errands' order values are "
+                + "renumbered (one was NULL), so those rows are updated")
         try await controller.moveObject(from: RowPath(section: 1, row: 0), to: RowPath(section: 0, row: 1))
         await controller.sync()
         print(printer.takeReport())

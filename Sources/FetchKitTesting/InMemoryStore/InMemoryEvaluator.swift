@@ -64,9 +64,14 @@ final class InMemoryEvaluator {
         case .not(let inner):
             return try !evaluate(inner, in: scope)
         case .comparison(let comparison):
-            guard comparison.quantifier == .one else { return try quantified(comparison, in: scope) }
-            let left = try operand(comparison.lhs, in: scope)
-            return try compare(left, comparison.op, comparison.rhs, options: comparison.options, in: scope)
+            do {
+                guard comparison.quantifier == .one else { return try quantified(comparison, in: scope) }
+                let left = try operand(comparison.lhs, in: scope)
+                return try compare(left, comparison.op, comparison.rhs, options: comparison.options, in: scope)
+            } catch let error as FetchKitError {
+                // An error without a position of its own takes its comparison's, as the SQL compiler's do.
+                throw error.located(at: comparison.lhs.offset ?? comparison.rhs.offset)
+            }
         }
     }
 
@@ -135,7 +140,8 @@ final class InMemoryEvaluator {
             predicate = cached
         } else {
             if op == .matches {
-                throw FetchKitError.unsupported("MATCHES (regular expressions differ between backends)")
+                throw FetchKitError.unsupported(
+                    "MATCHES", detail: "regular expressions differ between backends", offset: nil)
             }
             let (entity, schema) = try pairSchema(key.types)
             guard
