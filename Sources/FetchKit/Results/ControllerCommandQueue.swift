@@ -1,7 +1,7 @@
 /// The commands waiting to run, and whether a task is running them.
 ///
 /// A controller slower than the commits (a slow delegate) never queues without bound: once
-/// ``backlogLimit`` store changes wait, they collapse into one ``ControllerCommand/catchUp(count:through:)``
+/// ``backlogLimit`` store changes wait, they collapse into one ``ControllerCommand/catchUp(count:through:since:)``
 /// (one refetch, one batch from what the delegate last saw to the current results), and later changes join
 /// it while it waits; once as many shared batches wait, a new one replaces the newest waiting one (a follower
 /// diffs from what it shows to the batch's results).
@@ -25,6 +25,19 @@ struct ControllerCommandQueue: ~Copyable {
     var catchUpIndex: Int?
     /// Where the newest waiting shared batch is, while it waits.
     var adoptIndex: Int?
+    /// When the store change running now (a routed change or a catch-up: its oldest) was published.
+    var running: ContinuousClock.Instant?
+
+    /// When the oldest store change not yet applied — running or waiting — was published (for the delivery lag).
+    ///
+    /// - Complexity: O(w) for the w commands waiting before the first store change.
+    var oldestUnapplied: ContinuousClock.Instant? {
+        if let running { return running }
+        for index in head..<pending.count {
+            if let published = pending[index].published { return published }
+        }
+        return nil
+    }
 
     /// Queues `command`, collapsing the backlog when it is full.
     ///
@@ -33,8 +46,8 @@ struct ControllerCommandQueue: ~Copyable {
         switch command {
         case .routed(let routed):
             let through = routed.change.transactionID
-            if let index = catchUpIndex, case .catchUp(let count, let previous) = pending[index] {
-                pending[index] = .catchUp(count: count + 1, through: max(previous, through))
+            if let index = catchUpIndex, case .catchUp(let count, let previous, let since) = pending[index] {
+                pending[index] = .catchUp(count: count + 1, through: max(previous, through), since: since)
                 return (0, false)
             }
             guard routedWaiting >= Self.backlogLimit else {
@@ -46,11 +59,13 @@ struct ControllerCommandQueue: ~Copyable {
             // Collapse every waiting routed change into one catch-up, where the first of them waits.
             var collapsed = 1
             var first: Int?
+            var since = routed.change.publishedAt
             var kept: [ControllerCommand] = []
             kept.reserveCapacity(pending.count - head)
             for index in head..<pending.count {
-                if case .routed = pending[index] {
+                if case .routed(let waiting) = pending[index] {
                     collapsed += 1
+                    since = min(since, waiting.change.publishedAt)
                     if first == nil {
                         first = kept.count
                         kept.append(.retry)
@@ -64,7 +79,7 @@ struct ControllerCommandQueue: ~Copyable {
             pending.removeSubrange(head...)
             pending.append(contentsOf: kept)
             if position == pending.count { pending.append(.retry) }
-            pending[position] = .catchUp(count: collapsed, through: through)
+            pending[position] = .catchUp(count: collapsed, through: through, since: since)
             catchUpIndex = position
             let change = 1 - routedWaiting
             backlog += change
@@ -94,9 +109,11 @@ struct ControllerCommandQueue: ~Copyable {
             pending.removeAll(keepingCapacity: false)
             head = 0
             isDraining = false
+            running = nil
             return nil
         }
         let command = pending[head]
+        running = command.published
         if head == catchUpIndex { catchUpIndex = nil }
         if head == adoptIndex { adoptIndex = nil }
         head += 1
@@ -120,6 +137,17 @@ struct ControllerCommandQueue: ~Copyable {
             return (command, -1)
         default:
             return (command, 0)
+        }
+    }
+}
+
+extension ControllerCommand {
+    /// When the store change this command applies was published (a catch-up: its oldest); `nil` for other work.
+    var published: ContinuousClock.Instant? {
+        switch self {
+        case .routed(let routed): return routed.change.publishedAt
+        case .catchUp(_, _, let since): return since
+        default: return nil
         }
     }
 }

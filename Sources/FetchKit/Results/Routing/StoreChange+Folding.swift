@@ -1,0 +1,52 @@
+/// Folding several committed changes into one that covers them all: what the router does with a backlog
+/// (see ``ChangeInbox``).
+extension StoreChange {
+    /// `self` followed by `later`, as one change: the later transaction's ID, the earlier publication instant
+    /// (the oldest change it covers, for the delivery lag), every key either names, a resync when either is.
+    ///
+    /// The result names keys conservatively, as every change does: a key in any set of either change is in
+    /// the same set of the result (a deletion stays a deletion even when a later transaction re-inserted the
+    /// key), so a consumer that re-reads every named key reaches the same rows. A table naming more than
+    /// `keyLimit` keys becomes a whole-table change.
+    ///
+    /// - Complexity: O(k) for the k keys `later` names.
+    func folding(_ later: StoreChange, keyLimit: Int) -> StoreChange {
+        var folded = StoreChange(
+            transactionID: max(transactionID, later.transactionID), tables: [:], isResync: isResync || later.isResync)
+        folded.publishedAt = min(publishedAt, later.publishedAt)
+        // A resync names no table: every live result refetches anyway.
+        guard !folded.isResync else { return folded }
+        folded.tables = tables
+        for (table, change) in later.tables {
+            guard var merged = folded.tables.removeValue(forKey: table) else {
+                folded.tables[table] = change.bounded(keyLimit: keyLimit)
+                continue
+            }
+            merged.absorb(change, keyLimit: keyLimit)
+            folded.tables[table] = merged
+        }
+        return folded
+    }
+}
+
+extension TableChange {
+    /// Adds `later`'s keys to this change's sets; past `keyLimit` keys in all, the whole table.
+    ///
+    /// - Complexity: O(k) for the k keys `later` names.
+    mutating func absorb(_ later: TableChange, keyLimit: Int) {
+        guard !isWholeTable else { return }
+        guard !later.isWholeTable else {
+            self = TableChange(isWholeTable: true)
+            return
+        }
+        inserted.formUnion(later.inserted)
+        updated.formUnion(later.updated)
+        deleted.formUnion(later.deleted)
+        self = bounded(keyLimit: keyLimit)
+    }
+
+    /// This change, or the whole table when it names more than `keyLimit` keys.
+    func bounded(keyLimit: Int) -> TableChange {
+        inserted.count + updated.count + deleted.count > keyLimit ? TableChange(isWholeTable: true) : self
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+
+@testable import FetchKit
+
+/// The controller's queue knows when the oldest store change it has not applied was published, also once its
+/// backlog collapsed into a catch-up.
+@Suite("Controller queue lag")
+struct ControllerCommandQueueLagTests {
+    let start = ContinuousClock.now
+
+    func routed(_ id: UInt64, at offset: Duration) -> ControllerCommand {
+        var change = StoreChange(transactionID: id, tables: ["t": TableChange(updated: [.integer(1)])])
+        change.publishedAt = start + offset
+        return .routed(RoutedChange(change: change, rows: [:]))
+    }
+
+    @Test func theOldestIsTheRunningChangeThenTheFirstWaiting() {
+        var queue = ControllerCommandQueue()
+        #expect(queue.oldestUnapplied == nil)
+        _ = queue.append(.retry)
+        _ = queue.append(routed(1, at: .milliseconds(10)))
+        _ = queue.append(routed(2, at: .milliseconds(20)))
+        #expect(queue.oldestUnapplied == start + .milliseconds(10))
+        _ = queue.next()  // the retry runs: the first change still waits
+        #expect(queue.oldestUnapplied == start + .milliseconds(10))
+        _ = queue.next()  // change 1 runs
+        #expect(queue.oldestUnapplied == start + .milliseconds(10))
+        _ = queue.next()  // change 2 runs
+        #expect(queue.oldestUnapplied == start + .milliseconds(20))
+        #expect(queue.next() == nil)
+        #expect(queue.oldestUnapplied == nil)
+    }
+
+    @Test func aCollapsedBacklogKeepsItsOldestChange() {
+        var queue = ControllerCommandQueue()
+        let total = ControllerCommandQueue.backlogLimit + 3
+        for id in 1...total { _ = queue.append(routed(UInt64(id), at: .milliseconds(id))) }
+        #expect(queue.backlog == 1)
+        #expect(queue.oldestUnapplied == start + .milliseconds(1))
+        guard case .catchUp(let count, let through, let since)? = queue.next()?.command else {
+            Issue.record("expected a catch-up")
+            return
+        }
+        #expect(count == total && through == UInt64(total) && since == start + .milliseconds(1))
+    }
+}
