@@ -43,4 +43,19 @@ struct ControllerCommandQueueLagTests {
         }
         #expect(count == total && through == UInt64(total) && since == start + .milliseconds(1))
     }
+
+    @Test func aResyncCollapsesTheChangesWaitingBeforeIt() {
+        var queue = ControllerCommandQueue()
+        _ = queue.append(routed(1, at: .milliseconds(1)))
+        var resync = StoreChange.resync(transactionID: 2)
+        resync.publishedAt = start + .milliseconds(2)
+        _ = queue.append(.routed(RoutedChange(change: resync, rows: [:])))
+        _ = queue.append(routed(3, at: .milliseconds(3)))
+        #expect(queue.backlog == 1)
+        guard case .catchUp(let count, let through, let since)? = queue.next()?.command else {
+            Issue.record("expected a catch-up")
+            return
+        }
+        #expect(count == 3 && through == 3 && since == start + .milliseconds(1))
+    }
 }

@@ -19,7 +19,8 @@ struct OutsideWriter {
             "pgbench", ["-n", "-c", "\(clients)", "-j", "\(clients)", "-T", "\(seconds)", "-f", script.path, url])
     }
 
-    /// A python3 loop committing one update at a time into the SQLite file at `path`.
+    /// A python3 loop committing one update at a time into the SQLite file at `path`, pausing 0.1 ms after each
+    /// commit (without a pause the loop holds the write lock so continuously that no other writer gets it).
     static func sqlite(path: String, rows: Int, seconds: Int) throws -> OutsideWriter {
         let program = """
             import random, sqlite3, sys, time
@@ -29,15 +30,20 @@ struct OutsideWriter {
             while time.time() < end:
                 db.execute("UPDATE hot SET v = v + 1, at = ? WHERE id = ?", (time.time(), random.randint(1, rows)))
                 n += 1
+                time.sleep(0.0001)
             print("transactions: %d, tps %.0f" % (n, n / float(sys.argv[3])))
             """
         return try start("python3", ["-c", program, path, "\(rows)", "\(seconds)"])
     }
 
+    /// Starts `tool` with no signal blocked: a child inherits the spawning thread's signal mask, and pgbench's
+    /// `-T` ends on a SIGALRM that the Swift runtime's threads block.
     private static func start(_ tool: String, _ arguments: [String]) throws -> OutsideWriter {
+        let unblock =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.arguments = ["python3", "-c", unblock, tool] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

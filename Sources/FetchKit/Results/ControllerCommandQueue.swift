@@ -1,7 +1,7 @@
 /// The commands waiting to run, and whether a task is running them.
 ///
 /// A controller slower than the commits (a slow delegate) never queues without bound: once
-/// ``backlogLimit`` store changes wait, they collapse into one ``ControllerCommand/catchUp(count:through:since:)``
+/// ``backlogLimit`` store changes wait, or a resync arrives while others wait, they collapse into one ``ControllerCommand/catchUp(count:through:since:)``
 /// (one refetch, one batch from what the delegate last saw to the current results), and later changes join
 /// it while it waits; once as many shared batches wait, a new one replaces the newest waiting one (a follower
 /// diffs from what it shows to the batch's results).
@@ -50,7 +50,8 @@ struct ControllerCommandQueue: ~Copyable {
                 pending[index] = .catchUp(count: count + 1, through: max(previous, through), since: since)
                 return (0, false)
             }
-            guard routedWaiting >= Self.backlogLimit else {
+            // A resync refetches anyway: the changes waiting before it join its refetch.
+            guard routedWaiting >= Self.backlogLimit || (routed.change.isResync && routedWaiting > 0) else {
                 pending.append(command)
                 routedWaiting += 1
                 backlog += 1
