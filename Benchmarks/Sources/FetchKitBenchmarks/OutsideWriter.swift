@@ -40,7 +40,8 @@ struct OutsideWriter {
     /// `-T` ends on a SIGALRM that the Swift runtime's threads block.
     private static func start(_ tool: String, _ arguments: [String]) throws -> OutsideWriter {
         let unblock =
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "os.execvp(sys.argv[1], sys.argv[1:])"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", unblock, tool] + arguments
