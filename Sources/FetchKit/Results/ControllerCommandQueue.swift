@@ -3,8 +3,8 @@
 /// A controller slower than the commits (a slow delegate) never queues without bound: once
 /// ``backlogLimit`` store changes wait, or a resync arrives while others wait, they collapse into one
 /// ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one batch from what the delegate last
-/// saw to the current results), and later changes join it while it waits; once as many shared batches wait, a new one replaces the newest waiting one (a follower
-/// diffs from what it shows to the batch's results).
+/// saw to the current results), and later changes join it while it waits; once as many shared batches wait,
+/// a new one replaces the newest waiting one (a follower diffs from what it shows to the batch's results).
 struct ControllerCommandQueue: ~Copyable {
     /// How many store changes, or shared batches, may wait before they collapse.
     static let backlogLimit = 64
