@@ -36,7 +36,9 @@ final class ChangeRouter: Sendable {
     let logger: Logger
     /// The store's counters and gauges, shared by its controllers.
     let metrics = FetchKitMetrics()
-    private let task = Mutex<(feed: Task<Void, Never>, routing: Task<Void, Never>)?>(nil)
+    private let task = Mutex<(feed: Task<Void, Never>?, routing: Task<Void, Never>)?>(nil)
+    /// The store's feed calling the inbox, when the store offers it (else the feed task reads its stream).
+    private let subscription: ChangeFeed.Subscription?
     /// The committed changes waiting to be routed: bounded, a backlog folds (see ``ChangeInbox``).
     let inbox: RouterInbox
     /// Shared results by object type and request (``SharedResults``).
@@ -63,18 +65,22 @@ final class ChangeRouter: Sendable {
     private init(store: any PersistentStore, logger: Logger) {
         self.store = store
         self.logger = logger
-        // Subscribe first, then read the last ID: nothing published in between is missed.
-        let changes = store.changes()
-        state = Mutex(State(routedThrough: store.lastTransactionID))
         let inbox = RouterInbox()
         self.inbox = inbox
-        // The feed task only moves changes into the bounded inbox (folding a backlog there), so the feed's
-        // stream never holds more than the few changes published since it last ran.
-        let feed = Task { [weak self] in
-            for await change in changes {
-                if inbox.receive(change) { self?.startLagMonitor() }
+        // Subscribe first, then read the last ID: nothing published in between is missed. Where the store
+        // allows it, its publishing thread puts each change in the bounded inbox itself (folding a backlog
+        // there); otherwise a task moves them from the store's stream as fast as the pool runs it.
+        let subscription = store.subscribeChanges(
+            receive: { change in if inbox.receive(change) { inbox.backlogStarted() } },
+            finish: { inbox.finish() })
+        let changes = subscription == nil ? store.changes() : nil
+        state = Mutex(State(routedThrough: store.lastTransactionID))
+        self.subscription = subscription
+        let feed = changes.map { changes in
+            Task {
+                for await change in changes where inbox.receive(change) { inbox.backlogStarted() }
+                inbox.finish()
             }
-            inbox.finish()
         }
         let task = Task { [weak self] in
             while let (change, covers) = await inbox.next() {
@@ -86,13 +92,17 @@ final class ChangeRouter: Sendable {
             self?.finishFeed()
         }
         self.task.withLock { $0 = (feed, task) }
+        inbox.onBacklog { [weak self] in self?.startLagMonitor() }
     }
 
     deinit {
+        subscription?.cancel()
         task.withLock { tasks in
-            tasks?.feed.cancel()
+            tasks?.feed?.cancel()
             tasks?.routing.cancel()
         }
+        // Ends the routing task once it has taken what waits.
+        inbox.finish()
         finishFeed()
     }
 

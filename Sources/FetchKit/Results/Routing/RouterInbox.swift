@@ -17,6 +17,8 @@ final class RouterInbox: Sendable {
     }
 
     private let guarded: Mutex<Guarded>
+    /// Starts the lag monitor (set by the router once it exists).
+    private let monitor = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(limits: ChangeInbox.Limits = .init()) {
         guarded = Mutex(Guarded(machine: ChangeInbox(limits: limits)))
@@ -35,6 +37,18 @@ final class RouterInbox: Sendable {
         }
         waiter?.resume()
         return startMonitor
+    }
+
+    /// Sets what starts the lag monitor.
+    func onBacklog(_ start: @escaping @Sendable () -> Void) {
+        monitor.withLock { $0 = start }
+        // A change that arrived before the router existed asked for the monitor in vain.
+        if guarded.withLock({ $0.isMonitored }) { start() }
+    }
+
+    /// ``receive(_:)`` said the monitor should start: starts it.
+    func backlogStarted() {
+        monitor.withLock { $0 }?()
     }
 
     /// The feed ended.
