@@ -194,6 +194,8 @@ enum SustainedBenchmark {
                 format: "  RSS start %.1f MiB, after warm-up %.1f MiB, max %.1f MiB, end %.1f MiB (growth %.1f %%)",
                 mib(rss.first?.1 ?? 0), mib(base), mib(afterWarmUp.max() ?? 0), mib(rss.last?.1 ?? 0),
                 growth * 100))
+        let tens = rss.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element.1)) }
+        print("  RSS every 10 s (MiB): \(tens.joined(separator: " "))")
         let sortedSyncs = syncs.sorted()
         print(
             String(

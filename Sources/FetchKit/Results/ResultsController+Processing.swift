@@ -31,7 +31,7 @@ extension ResultsController {
                     state.appliedThrough = max(state.appliedThrough, routed.change.transactionID)
                 }
             }
-            router.finish(routeID, entered: delta.entered, left: delta.left)
+            router.finish(routeID, entered: delta.entered, left: delta.left, count: routed.covers)
         case .catchUp(let count, let through, _):
             await catchUp(through: through)
             state.withLock { state in

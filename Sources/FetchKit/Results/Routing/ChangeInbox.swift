@@ -68,7 +68,7 @@ struct ChangeInbox: Sendable {
     mutating func receive(_ change: StoreChange) -> Bool {
         guard !isFinished else { return false }
         if isFolding, var last = waiting.popLast() {
-            last.change = last.change.folding(change, keyLimit: limits.keysPerTable)
+            last.change.absorb(change, keyLimit: limits.keysPerTable)
             last.covers += 1
             waiting.append(last)
         } else {
@@ -130,7 +130,7 @@ struct ChangeInbox: Sendable {
         guard head < waiting.count else { return }
         var fold = waiting[head]
         for item in waiting[(head + 1)...] {
-            fold.change = fold.change.folding(item.change, keyLimit: limits.keysPerTable)
+            fold.change.absorb(item.change, keyLimit: limits.keysPerTable)
             fold.covers += item.covers
         }
         waiting.removeAll(keepingCapacity: true)

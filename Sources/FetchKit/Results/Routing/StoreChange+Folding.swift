@@ -11,21 +11,31 @@ extension StoreChange {
     ///
     /// - Complexity: O(k) for the k keys `later` names.
     func folding(_ later: StoreChange, keyLimit: Int) -> StoreChange {
-        var folded = StoreChange(
-            transactionID: max(transactionID, later.transactionID), tables: [:], isResync: isResync || later.isResync)
-        folded.publishedAt = min(publishedAt, later.publishedAt)
+        var folded = self
+        folded.absorb(later, keyLimit: keyLimit)
+        return folded
+    }
+
+    /// Folds `later` into this change (see ``folding(_:keyLimit:)``), in place.
+    ///
+    /// - Complexity: O(k) for the k keys `later` names.
+    mutating func absorb(_ later: StoreChange, keyLimit: Int) {
+        transactionID = max(transactionID, later.transactionID)
+        publishedAt = min(publishedAt, later.publishedAt)
+        isResync = isResync || later.isResync
         // A resync names no table: every live result refetches anyway.
-        guard !folded.isResync else { return folded }
-        folded.tables = tables
+        guard !isResync else {
+            tables = [:]
+            return
+        }
         for (table, change) in later.tables {
-            guard var merged = folded.tables.removeValue(forKey: table) else {
-                folded.tables[table] = change.bounded(keyLimit: keyLimit)
+            guard var merged = tables.removeValue(forKey: table) else {
+                tables[table] = change.bounded(keyLimit: keyLimit)
                 continue
             }
             merged.absorb(change, keyLimit: keyLimit)
-            folded.tables[table] = merged
+            tables[table] = merged
         }
-        return folded
     }
 }
 
