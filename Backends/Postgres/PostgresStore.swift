@@ -159,6 +159,14 @@ public final class PostgresStore: PersistentStore {
     /// with ``TableChange/isWholeTable``.
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
+    /// Calls `receive` with every committed change on the listener's thread (the change router's subscription).
+    @_spi(Backend)
+    public func subscribeChanges(
+        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
+    ) -> ChangeFeed.Subscription? {
+        feed.subscribe(receive: receive, finish: finish)
+    }
+
     /// What the change listener is doing: listening, checking a stalled connection, or reconnecting after a
     /// failure (and why).
     public var listenerStatus: ListenerStatus { ListenerStatus(listener?.state) }

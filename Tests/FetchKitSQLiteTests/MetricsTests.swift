@@ -1,5 +1,5 @@
 import CoreMetrics
-import FetchKit
+@_spi(Testing) import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 import MetricsTestKit
@@ -63,6 +63,38 @@ struct MetricsTests {
         )
         _ = try metrics.expectMeter("fetchkit_delivery_backlog")
         controllers.removeAll()
+        await store.close()
+    }
+
+    @Test("a controller behind the store reports .catchingUp and fetchkit_delivery_lag_seconds, then .live")
+    func reportsDeliveryLag() async throws {
+        let metrics = Self.metrics
+        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let request = FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")])
+        let controller = ResultsController(store: store, request: request)
+        try await controller.performFetch()
+        #expect(controller.status == .live)
+        // Held, the controller cannot apply the change routed to it: its lag grows past the threshold.
+        let hold = await controller.holdProcessing()
+        try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": .text("behind")]) }
+        await hold.waitForRoutedChanges()
+        var reported: Duration?
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while reported == nil, clock.now < deadline {
+            if case .catchingUp(let lag) = controller.status { reported = lag }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        hold.release()
+        let lag = try #require(reported, "the status stayed \(controller.status)")
+        #expect(lag >= .seconds(1))
+        let gauge = try metrics.expectGauge("fetchkit_delivery_lag_seconds")
+        #expect(gauge.values.contains { $0 >= 1 }, "fetchkit_delivery_lag_seconds: \(gauge.values.suffix(8))")
+        // Caught up: live again, and the results are the database's.
+        await controller.sync()
+        #expect(controller.status == .live)
+        #expect(controller.fetchedObjects.map { $0 } == (try await store.fetch(request)))
         await store.close()
     }
 }

@@ -25,4 +25,12 @@ extension SQLiteStore {
     public func changes() -> AsyncStream<StoreChange> {
         changeCollector.feed.subscribe()
     }
+
+    /// Calls `receive` with every committed change on the writer's thread (the change router's subscription).
+    @_spi(Backend)
+    public func subscribeChanges(
+        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
+    ) -> ChangeFeed.Subscription? {
+        changeCollector.feed.subscribe(receive: receive, finish: finish)
+    }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
 
 // Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|tree|live|engine|postgres|bulk|scale|memory|peer]
 //            [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
+//        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -24,9 +26,11 @@ func value(after name: String) -> String? {
     return arguments[arguments.index(after: index)]
 }
 let path = value(after: "--path")
+let controllerCounts = value(after: "--controllers")
 let sides = value(after: "--sides")
 let variantName = value(after: "--variant")
-let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && $0 != path && $0 != sides && $0 != variantName }
+let options = [path, controllerCounts, sides, variantName].compactMap { $0 }
+let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && !options.contains($0) }
 let rows = option("--rows", default: 100_000)
 let iterations = option("--iterations", default: 11)
 
@@ -106,4 +110,17 @@ if words.contains("memory") {
 }
 if words.contains("peer") {
     runBlocking { try await PeerBenchmark.run(writes: option("--writes", default: 200)) }
+}
+if words.contains("sustained") {
+    // Every run of the list; exits 1 afterwards when any exceeded its budget.
+    let counts = (controllerCounts ?? "1").split(separator: ",").compactMap { Int($0) }
+    let exceeded = Atomic<Bool>(false)
+    for count in counts {
+        let settings = SustainedBenchmark.Settings(
+            controllers: count, seconds: option("--seconds", default: 120), postgres: arguments.contains("--postgres"))
+        runBlocking {
+            if try await !SustainedBenchmark.run(settings).budgetMet { exceeded.store(true, ordering: .relaxed) }
+        }
+    }
+    if exceeded.load(ordering: .relaxed) { exit(1) }
 }

@@ -25,6 +25,13 @@ package struct FetchKitMetrics: Sendable {
     package let coalescedDeliveries: Counter
     /// `fetchkit_delivery_backlog`: store changes and shared batches queued in controllers, not yet applied.
     package let deliveryBacklog: Meter
+    /// `fetchkit_delivery_lag_seconds`: how far behind the store the store's furthest-behind controller is — the
+    /// time since the oldest change it has not applied was published; measured while changes wait, 0 once
+    /// none do (a gauge).
+    package let deliveryLag: Gauge
+    /// `fetchkit_folded_changes_total`: committed changes the change router folded into another (a backlog
+    /// routed as one change).
+    package let foldedChanges: Counter
 
     /// The metrics, from the bootstrapped backend (`MetricsSystem.factory`).
     package init(factory: any MetricsFactory = MetricsSystem.factory) {
@@ -41,5 +48,7 @@ package struct FetchKitMetrics: Sendable {
             label: "fetchkit_failures_total", dimensions: [("kind", "permanent")], factory: factory)
         coalescedDeliveries = Counter(label: "fetchkit_coalesced_deliveries_total", factory: factory)
         deliveryBacklog = Meter(label: "fetchkit_delivery_backlog", factory: factory)
+        deliveryLag = Gauge(label: "fetchkit_delivery_lag_seconds", factory: factory)
+        foldedChanges = Counter(label: "fetchkit_folded_changes_total", factory: factory)
     }
 }

@@ -5,9 +5,9 @@
 enum ControllerCommand: Sendable {
     /// A change the router handed over.
     case routed(RoutedChange)
-    /// `count` routed changes, through transaction `through`, collapsed into one refetch: the controller fell
-    /// behind (see ``ControllerCommandQueue/backlogLimit``).
-    case catchUp(count: Int, through: UInt64)
+    /// `count` routed changes, through transaction `through`, the oldest published at `since`, collapsed into
+    /// one refetch: a resync arrived while the controller was behind (see ``ControllerCommandQueue``).
+    case catchUp(count: Int, through: UInt64, since: ContinuousClock.Instant)
     /// `sync()`: resumed when every command before it has run (and the controller is not stale).
     case barrier(CheckedContinuation<Void, Never>)
     /// A stale controller's next attempt to refetch.

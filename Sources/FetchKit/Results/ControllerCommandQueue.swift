@@ -1,10 +1,12 @@
 /// The commands waiting to run, and whether a task is running them.
 ///
-/// A controller slower than the commits (a slow delegate) never queues without bound: once
-/// ``backlogLimit`` store changes wait, they collapse into one ``ControllerCommand/catchUp(count:through:)``
-/// (one refetch, one batch from what the delegate last saw to the current results), and later changes join
-/// it while it waits; once as many shared batches wait, a new one replaces the newest waiting one (a follower
-/// diffs from what it shows to the batch's results).
+/// A controller slower than the commits (a slow delegate, thousands of controllers on a busy store) never
+/// queues without bound: once ``backlogLimit`` store changes wait, they fold into one routed change
+/// (``RoutedChange/absorb(_:keyLimit:)``: every key, the latest re-read rows — applied incrementally, one batch)
+/// that later changes join while it waits; a resync arriving while others wait collapses them into one
+/// ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one batch from what the delegate last
+/// saw to the current results), and later changes join it while it waits; once as many shared batches wait,
+/// a new one replaces the newest waiting one (a follower diffs from what it shows to the batch's results).
 struct ControllerCommandQueue: ~Copyable {
     /// How many store changes, or shared batches, may wait before they collapse.
     static let backlogLimit = 64
@@ -25,6 +27,63 @@ struct ControllerCommandQueue: ~Copyable {
     var catchUpIndex: Int?
     /// Where the newest waiting shared batch is, while it waits.
     var adoptIndex: Int?
+    /// Where the waiting fold of routed changes is, while it waits.
+    var foldIndex: Int?
+    /// When the store change running now (a routed change or a catch-up: its oldest) was published.
+    var running: ContinuousClock.Instant?
+
+    /// When the oldest store change not yet applied — running or waiting — was published (for the delivery lag).
+    ///
+    /// - Complexity: O(w) for the w commands waiting before the first store change.
+    var oldestUnapplied: ContinuousClock.Instant? {
+        if let running { return running }
+        for index in head..<pending.count {
+            if let published = pending[index].published { return published }
+        }
+        return nil
+    }
+
+    /// How many keys of one table a fold of routed changes names before it becomes a whole-table change.
+    static let foldKeyLimit = 1_000
+
+    /// Folds every waiting routed change, and `routed`, into one routed change where the first of them waits.
+    ///
+    /// - Complexity: O(c + k) for the c commands waiting and the k keys they name.
+    private mutating func foldWaiting(_ routed: RoutedChange) -> (backlog: Int, collapsed: Bool) {
+        var fold: RoutedChange?
+        var first: Int?
+        var kept: [ControllerCommand] = []
+        kept.reserveCapacity(pending.count - head)
+        for index in head..<pending.count {
+            if case .routed(let waiting) = pending[index] {
+                if fold == nil {
+                    fold = waiting
+                    first = kept.count
+                    kept.append(.retry)
+                } else {
+                    fold?.absorb(waiting, keyLimit: Self.foldKeyLimit)
+                }
+            } else {
+                if index == adoptIndex { adoptIndex = kept.count + head }
+                kept.append(pending[index])
+            }
+        }
+        guard var fold, let first else {
+            pending.append(.routed(routed))
+            routedWaiting += 1
+            backlog += 1
+            return (1, false)
+        }
+        fold.absorb(routed, keyLimit: Self.foldKeyLimit)
+        pending.removeSubrange(head...)
+        pending.append(contentsOf: kept)
+        pending[head + first] = .routed(fold)
+        foldIndex = head + first
+        let change = 1 - routedWaiting
+        backlog += change
+        routedWaiting = 1
+        return (change, true)
+    }
 
     /// Queues `command`, collapsing the backlog when it is full.
     ///
@@ -33,24 +92,35 @@ struct ControllerCommandQueue: ~Copyable {
         switch command {
         case .routed(let routed):
             let through = routed.change.transactionID
-            if let index = catchUpIndex, case .catchUp(let count, let previous) = pending[index] {
-                pending[index] = .catchUp(count: count + 1, through: max(previous, through))
+            if let index = catchUpIndex, case .catchUp(let count, let previous, let since) = pending[index] {
+                pending[index] = .catchUp(count: count + 1, through: max(previous, through), since: since)
                 return (0, false)
             }
-            guard routedWaiting >= Self.backlogLimit else {
+            if !routed.change.isResync, let index = foldIndex, case .routed(var fold) = pending[index] {
+                pending[index] = .retry  // unique storage while folding
+                fold.absorb(routed, keyLimit: Self.foldKeyLimit)
+                pending[index] = .routed(fold)
+                return (0, false)
+            }
+            // A resync refetches anyway: the changes waiting before it join its refetch.
+            let isResync = routed.change.isResync && routedWaiting > 0
+            guard routedWaiting >= Self.backlogLimit || isResync else {
                 pending.append(command)
                 routedWaiting += 1
                 backlog += 1
                 return (1, false)
             }
+            if !isResync { return foldWaiting(routed) }
             // Collapse every waiting routed change into one catch-up, where the first of them waits.
             var collapsed = 1
             var first: Int?
+            var since = routed.change.publishedAt
             var kept: [ControllerCommand] = []
             kept.reserveCapacity(pending.count - head)
             for index in head..<pending.count {
-                if case .routed = pending[index] {
+                if case .routed(let waiting) = pending[index] {
                     collapsed += 1
+                    since = min(since, waiting.change.publishedAt)
                     if first == nil {
                         first = kept.count
                         kept.append(.retry)
@@ -64,8 +134,9 @@ struct ControllerCommandQueue: ~Copyable {
             pending.removeSubrange(head...)
             pending.append(contentsOf: kept)
             if position == pending.count { pending.append(.retry) }
-            pending[position] = .catchUp(count: collapsed, through: through)
+            pending[position] = .catchUp(count: collapsed, through: through, since: since)
             catchUpIndex = position
+            foldIndex = nil
             let change = 1 - routedWaiting
             backlog += change
             routedWaiting = 0
@@ -94,16 +165,20 @@ struct ControllerCommandQueue: ~Copyable {
             pending.removeAll(keepingCapacity: false)
             head = 0
             isDraining = false
+            running = nil
             return nil
         }
         let command = pending[head]
+        running = command.published
         if head == catchUpIndex { catchUpIndex = nil }
         if head == adoptIndex { adoptIndex = nil }
+        if head == foldIndex { foldIndex = nil }
         head += 1
         if head >= 64 && head * 2 >= pending.count {
             pending.removeFirst(head)
             catchUpIndex = catchUpIndex.map { $0 - head }
             adoptIndex = adoptIndex.map { $0 - head }
+            foldIndex = foldIndex.map { $0 - head }
             head = 0
         }
         switch command {
@@ -120,6 +195,17 @@ struct ControllerCommandQueue: ~Copyable {
             return (command, -1)
         default:
             return (command, 0)
+        }
+    }
+}
+
+extension ControllerCommand {
+    /// When the store change this command applies was published (a catch-up: its oldest); `nil` for other work.
+    var published: ContinuousClock.Instant? {
+        switch self {
+        case .routed(let routed): return routed.change.publishedAt
+        case .catchUp(_, _, let since): return since
+        default: return nil
         }
     }
 }

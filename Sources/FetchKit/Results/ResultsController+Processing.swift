@@ -31,8 +31,8 @@ extension ResultsController {
                     state.appliedThrough = max(state.appliedThrough, routed.change.transactionID)
                 }
             }
-            router.finish(routeID, entered: delta.entered, left: delta.left)
-        case .catchUp(let count, let through):
+            router.finish(routeID, entered: delta.entered, left: delta.left, count: routed.covers)
+        case .catchUp(let count, let through, _):
             await catchUp(through: through)
             state.withLock { state in
                 if !state.isStale && !state.status.isFailed {
@@ -43,6 +43,8 @@ extension ResultsController {
         case .fail(let error):
             if !hasFailed { fail(with: error) }
         case .barrier(let continuation):
+            // Everything routed before the barrier is applied: the status may say so at once.
+            updateLagStatus(unroutedSince: router.inbox.oldestUnrouted, at: .now)
             let ready = state.withLock { state -> Bool in
                 if !state.isStale { return true }
                 state.staleWaiters.append(continuation)

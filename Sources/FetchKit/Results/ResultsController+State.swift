@@ -50,6 +50,8 @@ extension ResultsController {
         var retryDelay: Duration = .milliseconds(50)
         /// Whether the controller follows the database (see ``ResultsStatus``).
         var status = ResultsStatus.idle
+        /// Whether it reports itself behind the store (``ResultsStatus/catchingUp(lag:)``).
+        var lag = DeliveryLag()
         /// The readers of ``ResultsController/statusUpdates()``.
         var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
         /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.

@@ -8,13 +8,43 @@ import Synchronization
 /// consumer, so a slow consumer cannot hold up the writer thread (its undelivered changes pile up
 /// in its buffer instead). Ending a stream's iteration (or cancelling its task) unsubscribes it.
 ///
+/// A handler subscriber (``subscribe(receive:finish:)``) is called on the publishing thread instead: it
+/// holds nothing of its own, so what it keeps is what it decides to keep (the change router folds a backlog
+/// in a bounded inbox).
+///
 /// Every change gets the next transaction ID under one lock and is yielded to every subscriber
 /// before the next change is numbered, so all subscribers see the same changes in the same order.
 @_spi(Backend) public final class ChangeFeed: Sendable {
+    private struct Handler: Sendable {
+        let receive: @Sendable (StoreChange) -> Void
+        let finish: @Sendable () -> Void
+    }
+
     private struct Subscribers {
         var continuations: [Int: AsyncStream<StoreChange>.Continuation] = [:]
+        var handlers: [Int: Handler] = [:]
         var nextID = 0
         var isFinished = false
+    }
+
+    /// A handler's subscription: cancelling it, or releasing it, unsubscribes the handler.
+    public final class Subscription: Sendable {
+        private let cancelled: Mutex<(@Sendable () -> Void)?>
+
+        init(cancel: @escaping @Sendable () -> Void) {
+            cancelled = Mutex(cancel)
+        }
+
+        deinit { cancel() }
+
+        /// Unsubscribes the handler: no publication that starts after this returns calls it.
+        public func cancel() {
+            let cancel = cancelled.withLock { cancel in
+                defer { cancel = nil }
+                return cancel
+            }
+            cancel?()
+        }
     }
 
     private let subscribers = Mutex(Subscribers())
@@ -44,9 +74,34 @@ import Synchronization
         return stream
     }
 
-    /// How many streams are subscribed.
+    /// Calls `receive` with every change published from now on, in order, on the thread that publishes it
+    /// (a writer's, a listener's), and `finish` once the feed ends (at once when it already has).
+    ///
+    /// `receive` runs while the feed holds its publishing lock: it must return promptly, never wait, and never
+    /// call back into the feed.
+    public func subscribe(
+        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
+    ) -> Subscription {
+        let id = subscribers.withLock { state -> Int? in
+            guard !state.isFinished else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.handlers[id] = Handler(receive: receive, finish: finish)
+            return id
+        }
+        guard let id else {
+            finish()
+            return Subscription {}
+        }
+        return Subscription { [weak self] in
+            guard let self else { return }
+            _ = self.subscribers.withLock { $0.handlers.removeValue(forKey: id) }
+        }
+    }
+
+    /// How many streams and handlers are subscribed.
     public var subscriberCount: Int {
-        subscribers.withLock { $0.continuations.count }
+        subscribers.withLock { $0.continuations.count + $0.handlers.count }
     }
 
     /// Publishes one committed transaction's changes under the next transaction ID.
@@ -61,13 +116,17 @@ import Synchronization
 
     /// Ends every subscriber's stream; later subscriptions end at once and publishing does nothing.
     public func finish() {
-        let ended = subscribers.withLock { state -> [AsyncStream<StoreChange>.Continuation] in
+        let (ended, handlers) = subscribers.withLock { state in
             state.isFinished = true
-            defer { state.continuations.removeAll() }
-            return Array(state.continuations.values)
+            defer {
+                state.continuations.removeAll()
+                state.handlers.removeAll()
+            }
+            return (Array(state.continuations.values), Array(state.handlers.values))
         }
         // Outside the lock: finishing runs each stream's onTermination, which takes it.
         for continuation in ended { continuation.finish() }
+        for handler in handlers { handler.finish() }
     }
 
     /// The ID of the last change published (0 before the first).
@@ -77,12 +136,13 @@ import Synchronization
 
     private func publish(_ makeChange: (UInt64) -> StoreChange) {
         publishing.withLock { lastID in
-            let targets = subscribers.withLock { state in
-                state.isFinished ? [] : Array(state.continuations.values)
+            let (targets, handlers) = subscribers.withLock { state in
+                state.isFinished ? ([], []) : (Array(state.continuations.values), Array(state.handlers.values))
             }
             lastID += 1
             let change = makeChange(lastID)
             for continuation in targets { continuation.yield(change) }
+            for handler in handlers { handler.receive(change) }
         }
     }
 

@@ -34,4 +34,22 @@ public protocol PersistentStore: AnyObject, Sendable {
     var lastTransactionID: UInt64 { get }
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
+    /// Calls `receive` with the changes ``changes()`` would deliver, on the thread that publishes them, and
+    /// `finish` when they end — or returns `nil` when the store offers only ``changes()`` (the default).
+    ///
+    /// The change router subscribes this way when it can: it folds a backlog as it arrives, so nothing queues
+    /// without bound between the store and the router however busy the concurrency pool is.
+    @_spi(Backend)
+    func subscribeChanges(
+        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
+    ) -> ChangeFeed.Subscription?
+}
+
+extension PersistentStore {
+    @_spi(Backend)
+    public func subscribeChanges(
+        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
+    ) -> ChangeFeed.Subscription? {
+        nil
+    }
 }

@@ -140,7 +140,8 @@ public final class CompositeResultsController: Sendable {
     }
 
     /// Whether every part follows the database: the first part's failure, else the first part resyncing,
-    /// else ``ResultsStatus/fetching`` or ``ResultsStatus/idle`` while a part is, else ``ResultsStatus/live``.
+    /// else ``ResultsStatus/fetching`` or ``ResultsStatus/idle`` while a part is, else the part furthest behind
+    /// (``ResultsStatus/catchingUp(lag:)``), else ``ResultsStatus/live``.
     public var status: ResultsStatus {
         let (parts, failure) = state.withLock { ($0.parts, $0.failure) }
         if let failure { return .failed(failure) }
@@ -152,7 +153,10 @@ public final class CompositeResultsController: Sendable {
         }
         if statuses.contains(.fetching) { return .fetching }
         if statuses.contains(.idle) { return .idle }
-        return .live
+        let lags = statuses.compactMap { status -> Duration? in
+            if case .catchingUp(let lag) = status { lag } else { nil }
+        }
+        return lags.max().map { .catchingUp(lag: $0) } ?? .live
     }
 
     /// A part stopped with a permanent failure: the delegate hears of it after the batches before it.

@@ -54,6 +54,8 @@ extension ChangeRouter {
         /// Routes applying a change or refetching: they receive every change until they are done, so no
         /// change slips past a row they are about to hold.
         var busy: Set<Int> = []
+        /// Routes whose controllers report that they are behind (``ResultsStatus/catchingUp(lag:)``).
+        var lagging: Set<Int> = []
         var routedThrough: UInt64
         var waiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
 

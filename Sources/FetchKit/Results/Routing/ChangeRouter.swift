@@ -5,6 +5,13 @@ import Synchronization
 protocol RouteTarget: AnyObject, Sendable {
     /// Takes one routed change; called in commit order, never concurrently for one target.
     func receive(_ change: RoutedChange)
+    /// Measures how far behind the store the controller is at `now`, counting changes not yet routed since
+    /// `unroutedSince`, and reports it in its status.
+    ///
+    /// - Returns: the lag, and whether the controller reports itself behind (``ResultsStatus/catchingUp(lag:)``).
+    func observeLag(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
+        lag: Duration, isBehind: Bool
+    )
 }
 
 /// The one subscriber to a store's change feed: hands each committed change, in one hop, to the live
@@ -29,7 +36,11 @@ final class ChangeRouter: Sendable {
     let logger: Logger
     /// The store's counters and gauges, shared by its controllers.
     let metrics = FetchKitMetrics()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Mutex<(feed: Task<Void, Never>?, routing: Task<Void, Never>)?>(nil)
+    /// The store's feed calling the inbox, when the store offers it (else the feed task reads its stream).
+    private let subscription: ChangeFeed.Subscription?
+    /// The committed changes waiting to be routed: bounded, a backlog folds (see ``ChangeInbox``).
+    let inbox: RouterInbox
     /// Shared results by object type and request (``SharedResults``).
     let groups = Mutex<[SharedResultsKey: WeakGroup]>([:])
 
@@ -54,21 +65,44 @@ final class ChangeRouter: Sendable {
     private init(store: any PersistentStore, logger: Logger) {
         self.store = store
         self.logger = logger
-        // Subscribe first, then read the last ID: nothing published in between is missed.
-        let changes = store.changes()
+        let inbox = RouterInbox()
+        self.inbox = inbox
+        // Subscribe first, then read the last ID: nothing published in between is missed. Where the store
+        // allows it, its publishing thread puts each change in the bounded inbox itself (folding a backlog
+        // there); otherwise a task moves them from the store's stream as fast as the pool runs it.
+        let subscription = store.subscribeChanges(
+            receive: { change in if inbox.receive(change) { inbox.backlogStarted() } },
+            finish: { inbox.finish() })
+        let changes = subscription == nil ? store.changes() : nil
         state = Mutex(State(routedThrough: store.lastTransactionID))
+        self.subscription = subscription
+        let feed = changes.map { changes in
+            Task {
+                for await change in changes where inbox.receive(change) { inbox.backlogStarted() }
+                inbox.finish()
+            }
+        }
         let task = Task { [weak self] in
-            for await change in changes {
+            while let (change, covers) = await inbox.next() {
                 guard let self else { return }
+                if covers > 1 { self.metrics.foldedChanges.increment(by: Int64(covers - 1)) }
                 await self.route(change)
+                inbox.routed()
             }
             self?.finishFeed()
         }
-        self.task.withLock { $0 = task }
+        self.task.withLock { $0 = (feed, task) }
+        inbox.onBacklog { [weak self] in self?.startLagMonitor() }
     }
 
     deinit {
-        task.withLock { $0?.cancel() }
+        subscription?.cancel()
+        task.withLock { tasks in
+            tasks?.feed?.cancel()
+            tasks?.routing.cancel()
+        }
+        // Ends the routing task once it has taken what waits.
+        inbox.finish()
         finishFeed()
     }
 
@@ -84,7 +118,8 @@ final class ChangeRouter: Sendable {
         }
     }
 
-    /// Waits until the router has handed out every change up to `transactionID`.
+    /// Waits until the router has handed out every change up to `transactionID`; what waits to be routed then
+    /// folds into one change, so the wait does not grow with the backlog.
     func waitRouted(through transactionID: UInt64) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
@@ -92,7 +127,12 @@ final class ChangeRouter: Sendable {
                 state.waiters.append((transactionID, continuation))
                 return false
             }
-            if ready { continuation.resume() }
+            if ready {
+                continuation.resume()
+            } else {
+                // Route what waits as one change rather than one by one.
+                inbox.expedite()
+            }
         }
     }
 
@@ -133,6 +173,7 @@ final class ChangeRouter: Sendable {
                 state.removeHolder(id, keys: heldKeys, table: plan.entityTable, plan: plan)
             }
             state.busy.remove(id)
+            state.lagging.remove(id)
         }
     }
 

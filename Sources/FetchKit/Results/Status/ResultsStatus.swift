@@ -4,6 +4,7 @@
 /// for await status in controller.statusUpdates() {
 ///     switch status {
 ///     case .live: hideBanner()
+///     case .catchingUp(let lag): showBanner("updating… \(lag) behind")
 ///     case .resyncing(let error): showBanner("reconnecting: \(error)")
 ///     case .failed(let error): showError(error)            // stopped: call performFetch() to start again
 ///     case .idle, .fetching: break
@@ -21,6 +22,15 @@ public enum ResultsStatus: Sendable, Hashable, CustomStringConvertible {
     case fetching
     /// The results are current: every committed change reaches them.
     case live
+    /// The results follow the database but are behind it by more than a second: `lag` is the time since the
+    /// oldest committed change they do not show yet was published (in steps of 100 ms).
+    ///
+    /// Writers outpacing the controller (a sustained load, a slow delegate, thousands of controllers on a
+    /// small machine) do not queue without bound: the backlog folds into one catch-up per controller, and the
+    /// status says the controller is behind until its lag is back under half a second, then ``live``. The
+    /// results stay consistent meanwhile (every batch passes the batch contract), and
+    /// ``ResultsController/sync()`` still returns once the controller covers the writes made before the call.
+    case catchingUp(lag: Duration)
     /// A transient failure (the connection was lost, the database was busy) stopped the controller from
     /// reading a change: it keeps its last results, retries with backoff and, once a read succeeds, refetches
     /// and emits one batch to the current results. ``ResultsController/sync()`` waits meanwhile.
@@ -34,7 +44,7 @@ public enum ResultsStatus: Sendable, Hashable, CustomStringConvertible {
     public var error: FetchKitError? {
         switch self {
         case .resyncing(let error), .failed(let error): return error
-        case .idle, .fetching, .live: return nil
+        case .idle, .fetching, .live, .catchingUp: return nil
         }
     }
 
@@ -43,6 +53,7 @@ public enum ResultsStatus: Sendable, Hashable, CustomStringConvertible {
         case .idle: return "idle"
         case .fetching: return "fetching"
         case .live: return "live"
+        case .catchingUp(let lag): return "catching up (\(lag) behind)"
         case .resyncing(let error): return "resyncing after: \(error)"
         case .failed(let error): return "failed: \(error)"
         }

@@ -1,0 +1,229 @@
+@_spi(Backend) import FetchKit
+import FetchKitPostgres
+import FetchKitSQLite
+import Foundation
+
+/// An outside writer at the highest rate it sustains, for a long time, against N live controllers
+/// (`fetchkit-benchmarks sustained [--postgres] [--controllers 1,100,1000] [--seconds 120]`).
+///
+/// The table `hot` has 100 rows (`grp = id % 10`); another process updates one random row per transaction
+/// (`pgbench -c 2` on PostgreSQL, a python3 loop on SQLite), stamping `at` with its clock. One controller reads
+/// the whole table; with more, controller k reads `grp == k % 10 AND v >= -k` (distinct requests: none share
+/// results), ordered by `v` descending, so each write moves a row in a tenth of them. Measured from outside:
+/// - lag: every 100 ms, each controller's lag is the sample time minus the newest `at` it shows (an upper
+///   bound: it counts the gap since the last write to its rows); the worst controller's p99 over the load;
+/// - resident memory every second: growth after the warm-up (a quarter of the run, at most 20 s);
+/// - `sync()` after a write through the store, every 2 s during the load;
+/// - after the load: the time until every controller equals a fresh fetch.
+///
+/// The budget: p99 lag ≤ 1 s, exact within 1 s after the load, resident memory growth ≤ 10 %. Exceeding it exits 1.
+enum SustainedBenchmark {
+    static let hot = Entity(
+        "Hot", table: "hot", primaryKey: .integer("id"),
+        attributes: [Attribute("grp", .integer, indexed: true), Attribute("v", .integer), Attribute("at", .double)])
+    static let rows = 100
+
+    struct Settings {
+        var controllers: Int
+        var seconds: Int
+        var postgres: Bool
+        var clients = 2
+    }
+
+    struct Outcome {
+        var p99Lag: Double
+        var maxLag: Double
+        var converged: Double?
+        var growth: Double
+        var budgetMet: Bool
+    }
+
+    static func request(_ k: Int, of n: Int) -> FetchRequest {
+        let order: [FetchSortDescriptor] = [.descending("v"), .ascending("id")]
+        guard n > 1 else { return FetchRequest(entity: "Hot", sortDescriptors: order) }
+        return FetchRequest(
+            entity: "Hot", predicate: .and([.key("grp") == Int64(k % 10), .key("v") >= Int64(-k)]),
+            sortDescriptors: order)
+    }
+
+    @discardableResult
+    static func run(_ settings: Settings) async throws -> Outcome {
+        let schema = try Schema([hot])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-sustained-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any PersistentStore
+        var namespace = ""
+        var raw: RawConnection?
+        var databaseURL = ""
+        let path = directory.appendingPathComponent("sustained.sqlite").path
+        if settings.postgres {
+            guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
+                print("sustained: DATABASE_URL is not set; run: eval \"$(bash Integration/scripts/pg-start.sh)\"")
+                exit(2)
+            }
+            databaseURL = text
+            namespace = "fksustained_\(ProcessInfo.processInfo.processIdentifier)"
+            let connection = try RawConnection(text)
+            try connection.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace)")
+            let url = try PostgresURL(
+                text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
+            store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+            raw = connection
+        } else {
+            store = try await SQLiteStore.open(path: path, schema: schema)
+        }
+        let now = Date().timeIntervalSince1970
+        try await store.write { tx in
+            for id in 1...rows {
+                try tx.insert(
+                    ["id": .integer(Int64(id)), "grp": .integer(Int64(id % 10)), "v": 0, "at": .double(now)],
+                    into: "Hot")
+            }
+        }
+        let n = settings.controllers
+        var controllers: [ResultsController<Row>] = []
+        controllers.reserveCapacity(n)
+        for k in 0..<n {
+            let controller = ResultsController(store: store, request: request(k, of: n))
+            try await controller.performFetch()
+            controllers.append(controller)
+        }
+
+        let writer =
+            settings.postgres
+            ? try OutsideWriter.pgbench(
+                url: databaseURL, table: "\(namespace).hot", rows: rows, clients: settings.clients,
+                seconds: settings.seconds)
+            : try OutsideWriter.sqlite(path: path, rows: rows, seconds: settings.seconds)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let warmUp = Duration.seconds(min(20, max(1, settings.seconds / 4)))
+        var lags = [[Double]](repeating: [], count: n)
+        var rss: [(Duration, Int)] = []
+        var catchingUpSamples = 0
+        var samples = 0
+        var nextRSS = start
+        // Read-your-writes under load, beside the sampling: every 2 s, a write through the store, then sync() on
+        // one controller.
+        let probe = Task { [controllers] in
+            var syncs: [Double] = []
+            var key: Int64 = 1_000_000
+            while clock.now - start < .seconds(settings.seconds) - .seconds(3) {
+                try await Task.sleep(for: .seconds(2))
+                key += 1
+                let inserted = key
+                let began = clock.now
+                do {
+                    _ = try await store.write { tx in
+                        try tx.insert(
+                            ["id": .integer(inserted), "grp": .integer(inserted % 10), "v": -1, "at": .double(0)],
+                            into: "Hot")
+                    }
+                } catch {
+                    // SQLite: the outside writer held the lock past the busy timeout. Not FetchKit's to measure.
+                    print("  (a probe write failed: \(error))")
+                    continue
+                }
+                await controllers[Int(inserted) % n].sync()
+                syncs.append(Measurement.milliseconds(clock.now - began))
+            }
+            return syncs
+        }
+        while writer.process.isRunning {
+            let tick = clock.now
+            let sampleTime = Date().timeIntervalSince1970
+            for (k, controller) in controllers.enumerated() {
+                var newest = 0.0
+                for row in controller.fetchedObjects {
+                    if case .double(let at) = row["at"] ?? .null { newest = max(newest, at) }
+                }
+                lags[k].append(max(0, sampleTime - newest))
+                if case .catchingUp = controller.status { catchingUpSamples += 1 }
+            }
+            samples += 1
+            if tick >= nextRSS {
+                rss.append((tick - start, ScaleBenchmark.residentBytes()))
+                nextRSS = tick + .seconds(1)
+            }
+            try await Task.sleep(until: tick + .milliseconds(100), clock: clock)
+        }
+        let loadEnd = clock.now
+        let writerOutput = try await writer.finish()
+        let syncs = try await probe.value
+
+        // After the load: until every controller equals a fresh fetch.
+        var converged: Duration?
+        while clock.now - loadEnd < .seconds(30) {
+            let all = try await store.fetch(FetchRequest(entity: "Hot", sortDescriptors: [.ascending("id")]))
+            var exact = true
+            for (k, controller) in controllers.enumerated() where exact {
+                exact = expected(all, k: k, n: n) == controller.fetchedObjects.map(\.values)
+            }
+            if exact {
+                converged = clock.now - loadEnd
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let tps = writerOutput.split(separator: "\n").first { $0.hasPrefix("tps") || $0.hasPrefix("transactions:") }
+
+        var worst: [Double] = []
+        var maxLag = 0.0
+        for series in lags where !series.isEmpty {
+            let sorted = series.sorted()
+            worst.append(sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+            maxLag = max(maxLag, sorted.last ?? 0)
+        }
+        let p99 = worst.max() ?? 0
+        let afterWarmUp = rss.filter { $0.0 >= warmUp }.map(\.1)
+        let base = afterWarmUp.first ?? 1
+        let growth = Double((afterWarmUp.max() ?? base) - base) / Double(max(base, 1))
+        func mib(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+        let convergedSeconds = converged.map { Measurement.milliseconds($0) / 1_000 }
+        print(
+            String(
+                format: "sustained %@: %d controllers, %d s, writer %@",
+                settings.postgres ? "postgres" : "sqlite", n, settings.seconds, String(tps ?? "?")))
+        print(
+            String(
+                format: "  lag (worst controller) p99 %.3f s, max %.3f s; catching-up samples %.1f %%",
+                p99, maxLag, Double(catchingUpSamples) * 100 / Double(max(samples * n, 1))))
+        print(
+            String(
+                format: "  RSS start %.1f MiB, after warm-up %.1f MiB, max %.1f MiB, end %.1f MiB (growth %.1f %%)",
+                mib(rss.first?.1 ?? 0), mib(base), mib(afterWarmUp.max() ?? 0), mib(rss.last?.1 ?? 0),
+                growth * 100))
+        let tens = rss.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element.1)) }
+        print("  RSS every 10 s (MiB): \(tens.joined(separator: " "))")
+        let sortedSyncs = syncs.sorted()
+        print(
+            String(
+                format: "  sync() after a write: median %.0f ms, max %.0f ms (%d samples); exact after the load in %@",
+                sortedSyncs.isEmpty ? 0 : sortedSyncs[sortedSyncs.count / 2], sortedSyncs.last ?? 0, syncs.count,
+                convergedSeconds.map { String(format: "%.2f s", $0) } ?? "never (30 s)"))
+        let budgetMet = p99 <= 1 && (convergedSeconds ?? .infinity) <= 1 && growth <= 0.10
+        print("  budget (p99 lag ≤ 1 s, exact ≤ 1 s after, RSS growth ≤ 10 %): \(budgetMet ? "met" : "EXCEEDED")")
+        controllers.removeAll()
+        await store.close()
+        if let raw { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }
+        return Outcome(
+            p99Lag: p99, maxLag: maxLag, converged: convergedSeconds, growth: growth, budgetMet: budgetMet)
+    }
+
+    /// Controller k's results computed from every row (ordered by id): its filter, then `v` descending, `id`.
+    static func expected(_ all: [Row], k: Int, n: Int) -> [[Value]] {
+        let kept =
+            n == 1
+            ? all
+            : all.filter { row in
+                guard case .integer(let group) = row["grp"] ?? .null, case .integer(let v) = row["v"] ?? .null else {
+                    return false
+                }
+                return group == Int64(k % 10) && v >= Int64(-k)
+            }
+        func v(_ row: Row) -> Int64 { if case .integer(let v) = row["v"] ?? .null { v } else { .min } }
+        func id(_ row: Row) -> Int64 { if case .integer(let id) = row["id"] ?? .null { id } else { .min } }
+        return kept.sorted { v($0) != v($1) ? v($0) > v($1) : id($0) < id($1) }.map(\.values)
+    }
+}

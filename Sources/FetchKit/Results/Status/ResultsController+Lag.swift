@@ -1,0 +1,44 @@
+/// The controller's delivery lag: how long ago the oldest change it has not applied was published — still
+/// waiting to be routed, waiting in its queue, or being applied — and what its status says of it
+/// (``ResultsStatus/catchingUp(lag:)`` past a second, see ``DeliveryLag``).
+extension ResultsController {
+    func observeLag(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
+        lag: Duration, isBehind: Bool
+    ) {
+        updateLagStatus(unroutedSince: unroutedSince, at: now)
+    }
+
+    /// Measures the lag at `now`, counting changes not yet routed since `unroutedSince`, and sets the status
+    /// from it while the controller follows the store (``ResultsStatus/live`` or
+    /// ``ResultsStatus/catchingUp(lag:)``; any other status is left alone).
+    @discardableResult
+    func updateLagStatus(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
+        lag: Duration, isBehind: Bool
+    ) {
+        let queued = queue.withLock { $0.oldestUnapplied }
+        let since = [queued, unroutedSince].compactMap { $0 }.min()
+        let lag = since.map { max(.zero, now - $0) } ?? .zero
+        let (readers, status, isBehind, entered) = state.withLock { state in
+            let wasBehind = state.lag.isBehind
+            _ = state.lag.observe(lag)
+            let status = state.lag.status
+            var readers: [AsyncStream<ResultsStatus>.Continuation] = []
+            switch state.status {
+            case .live, .catchingUp: readers = Self.setStatus(status, in: &state)
+            default: break
+            }
+            return (readers, status, state.lag.isBehind, wasBehind == state.lag.isBehind ? nil : state.lag.isBehind)
+        }
+        if let entered {
+            let entity = state.withLock { $0.request.entityName }
+            if entered {
+                logger.info(
+                    "results are behind the store; catching up", metadata: ["entity": "\(entity)", "lag": "\(lag)"])
+            } else {
+                logger.info("results caught up with the store", metadata: ["entity": "\(entity)"])
+            }
+        }
+        for reader in readers { reader.yield(status) }
+        return (lag, isBehind)
+    }
+}
