@@ -5,7 +5,7 @@
 /// transaction (which the store begins and ends).
 ///
 /// Confined to the writer thread and valid only while the closure runs.
-package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTransaction {
+package final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWriteTransaction {
     package let schema: Schema
     let connection: Connection
     let compiler: SQLCompiler
@@ -31,7 +31,7 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
         isActive = false
     }
 
-    func entity(named name: String) throws -> Entity {
+    package func entity(named name: String) throws -> Entity {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
         }
@@ -56,7 +56,7 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
         try insert(row, into: entity(named: entityName))
     }
 
-    private func insert(_ row: Row, into entity: Entity) throws -> Value {
+    package func insert(_ row: Row, into entity: Entity) throws -> Value {
         let statement = try compiler.insert(row, into: entity)
         let keyType = entity.primaryKey.type
         let given = row[entity.primaryKey.name].flatMap { $0.isNull ? nil : keyType.coerce($0) ?? $0 }
@@ -74,22 +74,7 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
 
     // MARK: - Upsert
 
-    package func upsert<R: Record>(_ record: R) throws {
-        let entity = try entity(named: R.entity.name)
-        let row = try RecordCoding.encode(record)
-        guard let key = row[entity.primaryKey.name], !key.isNull else {
-            // Without a key nothing can conflict: the store assigns one.
-            _ = try insert(row.removing(entity.primaryKey.name), into: entity)
-            return
-        }
-        try upsert(row, into: entity)
-    }
-
-    package func upsert(_ row: Row, into entityName: String) throws {
-        try upsert(row, into: entity(named: entityName))
-    }
-
-    private func upsert(_ row: Row, into entity: Entity) throws {
+    package func upsert(_ row: Row, into entity: Entity) throws {
         try run(compiler.upsert(row, into: entity))
         if let key = row[entity.primaryKey.name], !key.isNull {
             noteChosenKey(entity.primaryKey.type.coerce(key) ?? key, of: entity)
@@ -194,12 +179,5 @@ package final class SQLWriteTransaction<Connection: SQLWriteConnection>: WriteTr
     @discardableResult
     private func run(_ statement: SQLStatement) throws -> Int {
         try connection.changedRows(statement)
-    }
-}
-
-extension Row {
-    /// The row without column `name`.
-    package func removing(_ name: String) -> Row {
-        Row(zip(names, values).filter { $0.0 != name })
     }
 }

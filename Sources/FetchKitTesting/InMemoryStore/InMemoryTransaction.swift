@@ -6,7 +6,7 @@
 /// The store commits by making the copy the committed state and publishing the log; a rollback drops both.
 /// Each operation checks everything before it changes anything, so an operation that throws leaves the copy
 /// as it was (as a failed statement leaves a SQL transaction), whether or not the closure goes on.
-final class InMemoryTransaction: WriteTransaction {
+final class InMemoryTransaction: EntityWriteTransaction {
     let schema: Schema
     /// The tables as this transaction sees them.
     var database: InMemoryDatabase
@@ -27,7 +27,7 @@ final class InMemoryTransaction: WriteTransaction {
     /// Ends the transaction: later calls throw.
     func end() { isActive = false }
 
-    func entity(named name: String) throws -> Entity {
+    package func entity(named name: String) throws -> Entity {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
         }
@@ -50,7 +50,7 @@ final class InMemoryTransaction: WriteTransaction {
         try insert(row, into: entity(named: entityName))
     }
 
-    private func insert(_ row: Row, into entity: Entity) throws -> Value {
+    package func insert(_ row: Row, into entity: Entity) throws -> Value {
         var values = try insertValues(row, into: entity)
         var table = database.tables[entity.name] ?? InMemoryTable(entity: entity)
         if values[0].isNull { values[0] = try table.assignKey() }
@@ -69,24 +69,9 @@ final class InMemoryTransaction: WriteTransaction {
         return key
     }
 
-    func upsert<R: Record>(_ record: R) throws {
-        let entity = try entity(named: R.entity.name)
-        let row = try RecordCoding.encode(record)
-        guard let key = row[entity.primaryKey.name], !key.isNull else {
-            // Without a key nothing can conflict: the store assigns one.
-            _ = try insert(row.removing(entity.primaryKey.name), into: entity)
-            return
-        }
-        try upsert(row, into: entity)
-    }
-
-    func upsert(_ row: Row, into entityName: String) throws {
-        try upsert(row, into: entity(named: entityName))
-    }
-
     /// Inserts `row`, or sets the attributes it names on the row with its key (`ON CONFLICT DO UPDATE`): the
     /// whole insert is checked first, as the backends check the row they would insert.
-    private func upsert(_ row: Row, into entity: Entity) throws {
+    package func upsert(_ row: Row, into entity: Entity) throws {
         let values = try insertValues(row, into: entity)
         guard !values[0].isNull, var existing = database.row(of: entity.name, key: values[0]) else {
             _ = try insert(row, into: entity)
@@ -222,12 +207,5 @@ final class InMemoryTransaction: WriteTransaction {
 
     func record(_ operation: TableChange.Operation, key: Value, in entity: Entity) {
         changes[entity.table, default: TableChange()].record(operation, key: key)
-    }
-}
-
-extension Row {
-    /// The row without the column `name`.
-    fileprivate func removing(_ name: String) -> Row {
-        Row(zip(names, values).filter { $0.0 != name })
     }
 }

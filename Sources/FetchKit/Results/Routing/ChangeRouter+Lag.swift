@@ -10,6 +10,8 @@ extension ChangeRouter {
     func startLagMonitor() {
         Task { [weak self] in
             while true {
+                // Throws only when the task is cancelled, and nothing cancels it: it ends by itself once no
+                // backlog is left (`measureLag()` returns false), and when the router is gone.
                 try? await Task.sleep(for: Self.lagInterval)
                 guard let self else { return }
                 if !self.measureLag() { return }
