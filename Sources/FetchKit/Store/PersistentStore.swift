@@ -46,6 +46,7 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// No direct subscription: the change router reads ``changes()`` on a task of its own instead.
     @_spi(Backend)
     public func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
