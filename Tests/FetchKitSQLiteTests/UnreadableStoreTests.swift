@@ -76,6 +76,13 @@ struct UnreadableStoreTests {
             for controller in waiting { await controller.sync() }
             synced.withLock { $0 = true }
         }
+        // Each controller tries to read the change and fails; on a loaded machine that can take a while (its
+        // status may say it is catching up meanwhile), so wait for it, then give sync() time to return wrongly.
+        let deadline = ContinuousClock.now + .seconds(30)
+        func allResyncing() -> Bool {
+            controllers.allSatisfy { if case .resyncing = $0.0.status { true } else { false } }
+        }
+        while !allResyncing(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         try await Task.sleep(for: .milliseconds(400))
         #expect(!synced.withLock { $0 }, "sync() returned while no controller could read the change")
         // The failure is not silent: each controller says it is resyncing, and why.
