@@ -48,7 +48,7 @@ struct DeliveryFailureTests {
         let (store, controller) = try await fetched()
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder
-        controller.state.withLock { $0.delegateShown = Self.brokenResults() }
+        controller.state.withLock { $0.machine.delegateShown = Self.brokenResults() }
         try await insertTodo(store)
         await controller.sync()
         expectInconsistency(controller.status)
@@ -81,7 +81,7 @@ struct DeliveryFailureTests {
         let follower = first.state.withLock { $0.isLeader } ? second : first
         #expect(follower.state.withLock { !$0.isLeader && $0.group != nil })
         follower.state.withLock { state in
-            state.snapshot = Self.brokenResults()
+            state.machine.results = Self.brokenResults()
             state.sharedVersion = nil
         }
         try await insertTodo(store)

@@ -25,28 +25,21 @@ extension ResultsController {
             done(await performViewMove(target, settle: settle))
         case .routed(let routed):
             let delta = await apply(routed)
-            state.withLock { state in
-                // Applied, whether it needed a batch or not (a stale controller has applied nothing).
-                if !state.isStale && !state.status.isFailed {
-                    state.appliedThrough = max(state.appliedThrough, routed.change.transactionID)
-                }
-            }
+            // Applied, whether it needed a batch or not (a stale controller has applied nothing).
+            send(.applied(through: routed.change.transactionID))
             router.finish(routeID, entered: delta.entered, left: delta.left, count: routed.covers)
         case .catchUp(let count, let through, _):
             await catchUp(through: through)
-            state.withLock { state in
-                if !state.isStale && !state.status.isFailed {
-                    state.appliedThrough = max(state.appliedThrough, through)
-                }
-            }
+            send(.applied(through: through))
             router.finish(routeID, entered: [], left: [], count: count)
         case .fail(let error):
             if !hasFailed { fail(with: error) }
         case .barrier(let continuation):
             // Everything routed before the barrier is applied: the status may say so at once.
             updateLagStatus(unroutedSince: router.inbox.oldestUnrouted, at: .now)
+            // A stale controller holds the caller until it has caught up.
             let ready = state.withLock { state -> Bool in
-                if !state.isStale { return true }
+                if decide(.syncRequested, in: &state).resumesSync { return true }
                 state.staleWaiters.append(continuation)
                 return false
             }
@@ -63,24 +56,14 @@ extension ResultsController {
     /// Runs ``performFetch()`` or ``setRequest(_:)``: the status is ``ResultsStatus/fetching`` meanwhile, then
     /// ``ResultsStatus/live`` — or, when the fetch throws, what it was before.
     private func fetchCommand(_ request: FetchRequest, _ continuation: ControllerRequest) async {
-        let before = state.withLock { $0.status }
-        setStatus(.fetching)
+        send(.fetchStarted)
         do {
             try await fetchOrJoin(request)
-            let waiters = state.withLock { state in
-                // A fetch that worked catches a stale controller up.
-                state.isStale = false
-                state.retry?.cancel()
-                state.retry = nil
-                state.retryDelay = .milliseconds(50)
-                defer { state.staleWaiters.removeAll() }
-                return state.staleWaiters
-            }
-            setStatus(.live)
-            for waiter in waiters { waiter.resume() }
+            // A fetch that worked catches a stale controller up.
+            send(.fetchSucceeded)
             continuation.resume()
         } catch {
-            setStatus(before)
+            send(.fetchFailed)
             continuation.resume(throwing: error)
         }
     }

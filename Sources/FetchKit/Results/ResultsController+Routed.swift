@@ -51,33 +51,12 @@ extension ResultsController: RouteTarget {
         return .init()
     }
 
-    /// The controller could not read the database for a transient reason: it keeps its results, holds back
-    /// `sync()` callers, and refetches after a delay (doubling up to 2 s) until it succeeds.
-    func becomeStale(after error: FetchKitError) {
-        logger.warning(
-            "results refresh failed; retrying",
-            metadata: [
-                "entity": "\(state.withLock { $0.request.entityName })", "error": "\(error)"
-            ])
-        router.metrics.transientFailures.increment()
-        let readers = state.withLock { state in
-            state.isStale = true
-            let delay = state.retryDelay
-            state.retryDelay = min(state.retryDelay * 2, .seconds(2))
-            state.retry?.cancel()
-            state.retry = census.start { [weak self] in
-                try? await Task.sleep(for: delay)
-                self?.enqueue(.retry)
-            }
-            return Self.setStatus(.resyncing(error), in: &state)
-        }
-        for reader in readers { reader.yield(.resyncing(error)) }
-    }
-
-    /// A stale controller's next attempt: refetch, and release the `sync()` callers when it worked.
+    /// A stale controller's retry is due: refetch, and release the `sync()` callers when it worked (see
+    /// ``ControllerMachine``: a transient failure retries after a delay doubling up to 2 s, until it succeeds).
     func retryRefresh() async {
-        let (request, isStale) = state.withLock { ($0.request, $0.isStale) }
-        guard isStale else { return }
+        let (effects, request) = state.withLock { (decide(.retryDue, in: &$0), $0.request) }
+        perform(effects)
+        guard effects.refetches else { return }
         // The refetch reflects every transaction routed before it: its batch names them all.
         let through = router.routedThrough
         do {
@@ -86,20 +65,8 @@ extension ResultsController: RouteTarget {
             handleFailure(error)
             return
         }
-        var readers: [AsyncStream<ResultsStatus>.Continuation] = []
-        let waiters = state.withLock { state in
-            state.isStale = false
-            state.retryDelay = .milliseconds(50)
-            state.retry = nil
-            state.fullRefreshes += 1
-            readers = Self.setStatus(.live, in: &state)
-            defer { state.staleWaiters.removeAll() }
-            return state.staleWaiters
-        }
-        router.metrics.resyncs.increment()
-        logger.info("results caught up after a failure", metadata: ["entity": "\(request.entityName)"])
-        for reader in readers { reader.yield(.live) }
-        for waiter in waiters { waiter.resume() }
+        state.withLock { $0.fullRefreshes += 1 }
+        send(.caughtUp)
     }
 
     /// The routed rows of the changed keys that the request matches, as the controller's own rows (its

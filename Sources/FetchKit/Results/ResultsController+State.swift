@@ -2,21 +2,14 @@ extension ResultsController {
     /// Everything the controller's lock protects.
     struct State {
         var request: FetchRequest
-        var snapshot = ResultsSnapshot<Object>()
-        var hasFetched = false
+        /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
+        var machine = ControllerMachine<Object>()
         /// The tables the request reads (its entity's, and those its key paths cross).
         var tables: Set<String> = []
         var primaryKeyName = "id"
         weak var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
         var delegateActor: (any Actor)?
-        /// What the delegate shows when it is not ``snapshot`` (`nil`: in step): the results before a batch
-        /// still on its way to the delegate's actor, or with a row its UI moved itself
-        /// (``ResultsController/userMovedRow(from:to:)``).
-        var delegateShown: ResultsSnapshot<Object>?
-        /// The moves the delegate's UI made (``ResultsController/userMovedRow(from:to:)``) that are not written
-        /// yet: its batches lead to the results with them applied.
-        var delegateMoves = PendingMoves()
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
         var nextSubscriberID = 0
@@ -27,10 +20,6 @@ extension ResultsController {
         /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
         /// differ, so the next batch is found by diffing.
         var sharedVersion: UInt64? = 0
-        /// The last transaction a batch was emitted for.
-        var lastBatchThrough: UInt64 = 0
-        /// The last transaction applied (with or without a batch).
-        var appliedThrough: UInt64 = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
         /// The columns of the controller's rows, for rows the router re-read.
@@ -40,18 +29,10 @@ extension ResultsController {
         /// Routed changes up to this transaction were re-read while the last fetch ran, possibly before it:
         /// the controller re-reads their rows itself.
         var ownReadsThrough: UInt64 = 0
-        /// `true` after the controller failed to read the database: it refetches until it succeeds, and
-        /// `sync()` callers wait for that.
-        var isStale = false
         /// Callers of `sync()` waiting for a stale controller to catch up.
         var staleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// The pending retry of a stale controller, and its next delay.
+        /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).
         var retry: Task<Void, Never>?
-        var retryDelay: Duration = .milliseconds(50)
-        /// Whether the controller follows the database (see ``ResultsStatus``).
-        var status = ResultsStatus.idle
-        /// Whether it reports itself behind the store (``ResultsStatus/catchingUp(lag:)``).
-        var lag = DeliveryLag()
         /// The readers of ``ResultsController/statusUpdates()``.
         var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
         /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.
@@ -74,6 +55,17 @@ extension ResultsController {
         init(request: FetchRequest) {
             self.request = request
         }
+
+        /// The current results.
+        var snapshot: ResultsSnapshot<Object> { machine.results }
+        /// Whether the results were fetched at least once.
+        var hasFetched: Bool { machine.hasFetched }
+        /// Whether the controller follows the database.
+        var status: ResultsStatus { machine.status }
+        /// `true` while the controller cannot read the database and retries.
+        var isStale: Bool { machine.isStale }
+        /// The last transaction applied.
+        var appliedThrough: UInt64 { machine.appliedThrough }
     }
 }
 

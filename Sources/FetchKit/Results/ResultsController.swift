@@ -79,11 +79,12 @@ public final class ResultsController<Object: Sendable>: Sendable {
     public func setDelegate(
         _ delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?, isolation actor: (any Actor)?
     ) {
-        state.withLock { state in
+        let effects = state.withLock { state in
             state.delegate = delegate
             state.delegateActor = delegate == nil ? nil : actor
-            state.delegateShown = nil
+            return decide(.delegateChanged(delegate != nil), in: &state)
         }
+        perform(effects)
     }
 
     /// The current request.

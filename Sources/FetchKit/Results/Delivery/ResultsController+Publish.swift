@@ -25,30 +25,18 @@ extension ResultsController {
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
         var covered: ClosedRange<UInt64>?
+        var toDelegate = false
         let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
             update(&state)
             delegate = state.delegate
             delegateActor = state.delegateActor
-            // What the delegate shows now, and after this publish (nil: the results, in step).
-            let view = state.delegateShown ?? state.snapshot
-            if delegate != nil, hasChanges || reconcile {
-                // Until the delivery runs (below, or on the delegate's actor), the delegate shows what it shows.
-                state.delegateShown = view
-            } else {
-                // No batch for the delegate: it is in step if it showed this batch's previous results and has
-                // no move waiting.
-                let inStep = (view.isIdentical(to: previous) || delegate == nil) && state.delegateMoves.isEmpty
-                state.delegateShown = inStep ? nil : view
-            }
-            state.snapshot = snapshot
-            state.hasFetched = true
-            if let transactionID {
-                if hasChanges {
-                    covered = min(state.lastBatchThrough + 1, transactionID)...transactionID
-                    state.lastBatchThrough = max(state.lastBatchThrough, transactionID)
-                }
-                state.appliedThrough = max(state.appliedThrough, transactionID)
+            // The machine moves to the new results and says whether the delegate gets a batch.
+            let publication = Machine.Publication(
+                snapshot: snapshot, previous: previous, hasChanges: hasChanges, transactionID: transactionID,
+                reconcile: reconcile)
+            for action in state.machine.handle(.published(publication), at: .now) {
+                if case .publish(let covering, let delegated) = action { (covered, toDelegate) = (covering, delegated) }
             }
             if !state.awaitingInitial.isEmpty {
                 awaiting = state.awaitingInitial
@@ -92,7 +80,7 @@ extension ResultsController {
             state.withLock { $0.coalescedDeliveries += 1 }
             router.metrics.coalescedDeliveries.increment()
         }
-        guard delegate != nil else { return nil }
+        guard delegate != nil, toDelegate else { return nil }
         if let delegateActor {
             return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
         }
@@ -104,37 +92,8 @@ extension ResultsController {
     /// user move on the actor may have changed it since the batch was published) to the batch's results with
     /// the delegate's waiting moves applied.
     private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
-        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
-        var shown: ResultsSnapshot<Object>?
-        var target = update.snapshot
-        state.withLock { state in
-            delegate = state.delegate
-            shown = state.delegateShown
-            if state.delegateMoves.isEmpty {
-                // In step (nil) when no later batch was published meanwhile.
-                state.delegateShown = state.snapshot.isIdentical(to: update.snapshot) ? nil : update.snapshot
-            } else {
-                // Under the lock, so that a move the view makes next starts from what this delivery shows.
-                target = results(update.snapshot, with: state.delegateMoves, request: state.request)
-                state.delegateShown = target
-            }
-        }
-        guard let delegate else { return }
-        let batch: ResultsUpdate<Object>?
-        do {
-            batch = try update.rebased(from: shown, to: target)
-        } catch {
-            failDelivery(error, to: "the delegate")
-            return
-        }
-        if let batch { notify(delegate, of: batch) }
-    }
-
-    /// Calls the delegate's methods for one batch, in contract order.
-    private func notify(
-        _ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of update: ResultsUpdate<Object>
-    ) {
-        update.forEachCallback { delegate.receive($0, from: self) }
+        // Under the lock, so that a move the view makes next starts from what this delivery shows.
+        send { state in .delegateDelivery(update, place: placer(for: state.request)) }
     }
 }
 

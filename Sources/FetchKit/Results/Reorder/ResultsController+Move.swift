@@ -124,31 +124,61 @@ extension ResultsController {
 
     /// Runs a move on the controller's task (see ``moveObject(from:to:)``); `delegateShowsMove` when the
     /// delegate's UI already shows it (``moveObject(from:to:)``'s contract), so that it hears only the rest.
+    ///
+    /// The move is planned twice: on the results, for what the UI shows at once, then again inside the write's
+    /// transaction, by identity, on the rows as the database has them then — so that a writer's commit the
+    /// results do not show yet (a row inserted into the same gap, appended to the same section) cannot put the
+    /// dragged row anywhere but where the view shows it.
+    ///
+    /// - Complexity: O(*n*) for *n* results, plus one fetch of the request inside the write.
     func performMove(from: RowPath, to: RowPath, delegateShowsMove: Bool = true) async throws {
         let (request, current) = state.withLock { ($0.request, $0.snapshot) }
-        guard let plan = try planMove(from: from, to: to, in: current, request: request) else { return }
-        if delegateShowsMove {
-            state.withLock { state in
-                if (state.delegateShown ?? state.snapshot).isIdentical(to: current) { state.delegateShown = plan.shown }
-            }
-        }
+        guard let staged = try planMove(from: from, to: to, in: current, request: request) else { return }
+        if delegateShowsMove { send(.moveShown(current: current, shown: staged.shown)) }
+        let target = MoveTarget.key(staged.key, staged.destination)
+        let fetch = request.sectionOrdered
+        let schema = store.schema
+        let written: MovePlan?
         do {
-            try await store.write { [plan = (plan.key, plan.changes, plan.shifted, plan.entityName, plan.order)] tx in
-                let (key, changes, shifted, entityName, order) = plan
-                try tx.update(entityName, key: key, set: changes)
-                for (rowKey, value) in shifted { try tx.update(entityName, key: rowKey, set: [order: value]) }
+            written = try await store.write { tx in
+                let rows = try tx.fetch(fetch)
+                let entity = try schema.entity(named: request.entityName)
+                let latest = ResultsSnapshot(
+                    rows: rows, objects: try self.materializer.make(rows), primaryKey: entity.primaryKey.name,
+                    sectionKey: request.sectionNameKeyPath, order: Self.incrementalOrder(for: request, in: schema))
+                let (from, to) = try self.resolve(target, in: latest)
+                guard let plan = try self.planMove(from: from, to: to, in: latest, request: request) else {
+                    return nil
+                }
+                try tx.update(plan.entityName, key: plan.key, set: plan.changes)
+                for (key, value) in plan.shifted { try tx.update(plan.entityName, key: key, set: [plan.order: value]) }
+                return plan
             }
         } catch {
             // The UI shows the move, the database does not: move the row back.
-            let back = try ResultsDiff.changeset(from: plan.shown, to: current)
-            await publish(current, previous: plan.shown, changeset: back, transactionID: nil, origin: .local) { _ in }?
-                .perform()
+            let back = try ResultsDiff.changeset(from: staged.shown, to: current)
+            await publish(current, previous: staged.shown, changeset: back, transactionID: nil, origin: .local) { _ in
+            }?
+            .perform()
             throw error
         }
-        let changeset = try ResultsDiff.changeset(from: plan.shown, to: plan.expected)
-        await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) {
+        // Nothing written: the database already has the row where the view shows it; its commits bring the
+        // results there.
+        guard let plan = written else { return }
+        // From what the UI shows (the move as planned on the results) to the results once written, which show
+        // what the database had when the move was planned again.
+        let changeset = try ResultsDiff.changeset(from: staged.shown, to: plan.expected)
+        await publish(plan.expected, previous: staged.shown, changeset: changeset, transactionID: nil, origin: .local) {
             _ in
         }?.perform()
+        // The results now show commits they did not show before the write: the router follows the keys that
+        // entered and left with them (their own changes, still on their way, then change nothing).
+        let before = Set(current.keys)
+        let after = Set(plan.expected.keys)
+        if before != after {
+            router.finish(
+                routeID, entered: Array(after.subtracting(before)), left: Array(before.subtracting(after)), count: 0)
+        }
     }
 
     /// A snapshot of `sections` (rows in order, possibly empty sections) named `names`.

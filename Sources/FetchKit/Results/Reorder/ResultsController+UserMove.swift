@@ -43,22 +43,21 @@ extension ResultsController {
     private func userMoved(_ target: MoveTarget) -> Task<Void, any Error> {
         do {
             while true {
-                let (base, request) = state.withLock { ($0.delegateShown ?? $0.snapshot, $0.request) }
+                let (base, request) = state.withLock { ($0.machine.delegateView, $0.request) }
                 let (from, to) = try resolve(target, in: base)
                 guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return Task {} }
                 // Installed only if the delegate's results did not change meanwhile (a batch the controller
-                // delivered on another executor): then plan again from them.
-                let installed = state.withLock { state -> Int? in
-                    guard (state.delegateShown ?? state.snapshot).isIdentical(to: base) else { return nil }
-                    state.delegateShown = plan.shown
-                    return state.delegateMoves.add(key: plan.key, destination: plan.destination)
+                // delivered on another executor): else the machine says to plan again from them.
+                let effects = state.withLock { state in
+                    decide(
+                        .userMoved(base: base, shown: plan.shown, key: plan.key, destination: plan.destination),
+                        in: &state)
                 }
-                guard let id = installed else { continue }
+                perform(effects)
+                guard let (id, key, destination) = effects.moveToWrite else { continue }
                 let completion = MoveCompletion()
-                let settle: @Sendable () -> Void = { [weak self] in
-                    self?.state.withLock { $0.delegateMoves.remove(id) }
-                }
-                enqueue(.viewMove(.key(plan.key, plan.destination), settle: settle, done: completion.finish))
+                let settle: @Sendable () -> Void = { [weak self] in self?.send(.moveSettled(id: id)) }
+                enqueue(.viewMove(.key(key, destination), settle: settle, done: completion.finish))
                 return Task { try await completion.result.get() }
             }
         } catch {

@@ -18,27 +18,10 @@ extension ResultsController {
         let queued = queue.withLock { $0.oldestUnapplied }
         let since = [queued, unroutedSince].compactMap { $0 }.min()
         let lag = since.map { max(.zero, now - $0) } ?? .zero
-        let (readers, status, isBehind, entered) = state.withLock { state in
-            let wasBehind = state.lag.isBehind
-            _ = state.lag.observe(lag)
-            let status = state.lag.status
-            var readers: [AsyncStream<ResultsStatus>.Continuation] = []
-            switch state.status {
-            case .live, .catchingUp: readers = Self.setStatus(status, in: &state)
-            default: break
-            }
-            return (readers, status, state.lag.isBehind, wasBehind == state.lag.isBehind ? nil : state.lag.isBehind)
+        let (effects, isBehind) = state.withLock { state in
+            (decide(.lagMeasured(lag), in: &state), state.machine.lag.isBehind)
         }
-        if let entered {
-            let entity = state.withLock { $0.request.entityName }
-            if entered {
-                logger.info(
-                    "results are behind the store; catching up", metadata: ["entity": "\(entity)", "lag": "\(lag)"])
-            } else {
-                logger.info("results caught up with the store", metadata: ["entity": "\(entity)"])
-            }
-        }
-        for reader in readers { reader.yield(status) }
+        perform(effects)
         return (lag, isBehind)
     }
 }

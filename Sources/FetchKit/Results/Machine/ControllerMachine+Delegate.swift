@@ -1,0 +1,84 @@
+/// The delegate's view as state: what it shows, the batches on their way to its executor, and the moves its
+/// UI made that are not written yet.
+///
+/// A batch is published under the controller's lock and delivered later on the delegate's executor, where the
+/// UI may have moved a row in between. So delivery is two events: ``Event/published(_:)`` moves the results
+/// and says whether the delegate gets a batch; ``Event/delegateDelivery(_:place:)``, on the executor, builds
+/// that batch from what the delegate shows *then* to the batch's results with its waiting moves made again.
+extension ControllerMachine {
+    mutating func published(_ publication: Publication) -> [Action] {
+        let view = delegateView
+        let toDelegate = hasDelegate && (publication.hasChanges || publication.reconcile)
+        if toDelegate {
+            // Until the delivery runs, the delegate shows what it shows.
+            delegateShown = view
+        } else {
+            // No batch for the delegate: it is in step if it showed this batch's previous results and has no
+            // move waiting.
+            let inStep = (view.isIdentical(to: publication.previous) || !hasDelegate) && delegateMoves.isEmpty
+            delegateShown = inStep ? nil : view
+        }
+        results = publication.snapshot
+        hasFetched = true
+        var covered: ClosedRange<UInt64>?
+        if let transactionID = publication.transactionID {
+            if publication.hasChanges {
+                covered = min(lastBatchThrough + 1, transactionID)...transactionID
+                lastBatchThrough = max(lastBatchThrough, transactionID)
+            }
+            appliedThrough = max(appliedThrough, transactionID)
+        }
+        return [.publish(covering: covered, toDelegate: toDelegate)]
+    }
+
+    /// Records that the changes through `transactionID` are applied, even without a batch (not while the
+    /// controller is stale or stopped: it applied nothing then).
+    mutating func markApplied(through transactionID: UInt64) {
+        guard !isStale, !hasFailed else { return }
+        appliedThrough = max(appliedThrough, transactionID)
+    }
+
+    mutating func delegateChanged(_ attached: Bool) -> [Action] {
+        hasDelegate = attached
+        delegateShown = nil
+        return []
+    }
+
+    /// The batch the delegate receives for `update`: from what it shows now to `update`'s results with its
+    /// waiting moves made again — nothing when those are equal.
+    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, place: Placer) -> [Action] {
+        let shown = delegateShown
+        let target: ResultsSnapshot<Object>
+        if delegateMoves.isEmpty {
+            target = update.snapshot
+            // In step (nil) when no later batch was published meanwhile.
+            delegateShown = results.isIdentical(to: update.snapshot) ? nil : update.snapshot
+        } else {
+            target = delegateMoves.applied(to: update.snapshot, place)
+            delegateShown = target
+        }
+        guard hasDelegate, !hasFailed else { return [] }
+        do {
+            guard let batch = try update.rebased(from: shown, to: target) else { return [] }
+            return [.notifyDelegate(batch)]
+        } catch {
+            return stop(.inconsistency("a batch for the delegate could not be built: \(error)"))
+        }
+    }
+
+    /// The UI moved a row: from now on the delegate shows `shown`, and the move waits to be written — unless
+    /// what the delegate shows changed since the move was planned from `base`.
+    mutating func userMoved(
+        base: ResultsSnapshot<Object>, shown: ResultsSnapshot<Object>, key: Value, destination: MoveDestination
+    ) -> [Action] {
+        guard delegateView.isIdentical(to: base) else { return [.replanMove] }
+        delegateShown = shown
+        let id = delegateMoves.add(key: key, destination: destination)
+        return [.writeMove(id: id, key: key, destination: destination)]
+    }
+
+    mutating func moveShown(current: ResultsSnapshot<Object>, shown: ResultsSnapshot<Object>) -> [Action] {
+        if delegateView.isIdentical(to: current) { delegateShown = shown }
+        return []
+    }
+}

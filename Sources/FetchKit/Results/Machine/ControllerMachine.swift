@@ -1,0 +1,180 @@
+/// A results controller's decisions, without its I/O: what its status is, when it retries, whom `sync()`
+/// waits for, which results it holds, and what its delegate shows and must receive — including the moves the
+/// delegate's UI made that are not written yet.
+///
+/// ``ResultsController`` fetches, re-reads, writes moves and calls the delegate; it tells the machine what
+/// happened with ``handle(_:at:)``, passing the current instant (the machine reads no clock), and performs
+/// the returned ``Action``s in order. Every race of the live path — a writer's batch published while the
+/// user drags a row on the delegate's actor, a read that fails while a `sync()` waits, a batch that cannot be
+/// built — is a sequence of events here, so tests walk those interleavings without a database
+/// (`ControllerMachineInterleavingTests`).
+///
+/// The incremental engine (which rows a change touches, the new results) and the update sequences' buffers
+/// stay outside: the engine hands the machine new results with ``Event/published(_:)``; the buffers keep
+/// their own moves (``UpdateBuffer``).
+struct ControllerMachine<Object: Sendable>: Sendable {
+    /// Makes one waiting move again on results: the results with the move made, or `nil` when it no longer
+    /// applies (its row or its neighbour left). The controller's is ``ResultsController/planMove``'s.
+    typealias Placer = (ResultsSnapshot<Object>, PendingMoves.Move) -> ResultsSnapshot<Object>?
+
+    /// New results for the controller and its views.
+    struct Publication {
+        /// The new results.
+        var snapshot: ResultsSnapshot<Object>
+        /// The results the batch starts from.
+        var previous: ResultsSnapshot<Object>
+        /// Whether the batch changes anything.
+        var hasChanges: Bool
+        /// The last transaction the results show, when they come from the store (`nil`: a local change).
+        var transactionID: UInt64?
+        /// Deliver to the delegate even an empty batch, so that a view a step off the results comes back.
+        var reconcile = false
+    }
+
+    /// What happened to the controller.
+    enum Event {
+        /// ``ResultsController/performFetch()`` or ``ResultsController/setRequest(_:)`` starts its fetch.
+        case fetchStarted
+        /// That fetch worked (its results were published).
+        case fetchSucceeded
+        /// That fetch threw: nothing changed.
+        case fetchFailed
+        /// The engine, a refetch, a leader or a move produced new results.
+        case published(Publication)
+        /// The store's changes through this transaction are applied, with or without a batch.
+        case applied(through: UInt64)
+        /// A delegate was set (`true`) or removed.
+        case delegateChanged(Bool)
+        /// A published batch's delivery runs on the delegate's executor now: build what it receives, with
+        /// `place` for its waiting moves.
+        case delegateDelivery(ResultsUpdate<Object>, place: Placer)
+        /// The delegate's UI moved a row itself: it showed `base`, it shows `shown` now, and the move by
+        /// identity is `key` to `destination`.
+        case userMoved(
+            base: ResultsSnapshot<Object>, shown: ResultsSnapshot<Object>, key: Value, destination: MoveDestination)
+        /// ``ResultsController/moveObject(from:to:)`` is about to write a move from `current`: a delegate in
+        /// step with it shows `shown` from now on.
+        case moveShown(current: ResultsSnapshot<Object>, shown: ResultsSnapshot<Object>)
+        /// The delegate's move `id` was written (or failed): the results show its outcome.
+        case moveSettled(id: Int)
+        /// Reading the store failed: transiently (the controller retries) or for good.
+        case readFailed(FetchKitError)
+        /// The retry scheduled by ``Action/scheduleRetry(after:)`` is due.
+        case retryDue
+        /// The refetch of ``Action/refetch`` worked.
+        case caughtUp
+        /// The controller stops for good (its leader failed, a batch could not be built).
+        case stopped(FetchKitError)
+        /// `sync()` reached the controller's queue: every change routed before it is applied.
+        case syncRequested
+        /// The controller's delivery lag was measured.
+        case lagMeasured(Duration)
+    }
+
+    /// What the controller does next, in order.
+    enum Action {
+        /// Tell the status readers.
+        case reportStatus(ResultsStatus)
+        /// Build the batch of the publication just handled, naming the transactions `covering`, for the update
+        /// sequences — and for the delegate when `toDelegate` (then deliver it, on its executor, with
+        /// ``Event/delegateDelivery(_:place:)``).
+        case publish(covering: ClosedRange<UInt64>?, toDelegate: Bool)
+        /// Call the delegate's methods for this batch.
+        case notifyDelegate(ResultsUpdate<Object>)
+        /// Write the delegate's move `id` (by identity), then report ``Event/moveSettled(id:)``.
+        case writeMove(id: Int, key: Value, destination: MoveDestination)
+        /// The delegate's results changed since the move was planned: plan it again from them.
+        case replanMove
+        /// Refetch after ``retryDue``, and report ``Event/caughtUp`` or ``Event/readFailed(_:)``.
+        case refetch
+        /// Report ``Event/retryDue`` after this delay (replacing any retry scheduled before).
+        case scheduleRetry(after: Duration)
+        /// Forget the scheduled retry.
+        case cancelRetry
+        /// Resume the `sync()` call that was just requested.
+        case resumeSync
+        /// Resume every `sync()` call held while the controller could not read.
+        case releaseSyncs
+        /// Stop: log, tell the delegate, end the update sequences and stop the followers with this error.
+        case stop(FetchKitError)
+        /// Log that the controller fell behind the store (`true`), or caught up (`false`).
+        case logLag(behind: Bool, lag: Duration)
+        /// Log a transient read failure and that the controller retries.
+        case logRetry(FetchKitError)
+        /// Log that a stale controller caught up.
+        case logCaughtUp
+    }
+
+    // MARK: Lifecycle
+
+    /// Whether the controller follows the database (see ``ResultsStatus``).
+    var status = ResultsStatus.idle
+    /// The status to restore when a fetch of ``ResultsController/performFetch()`` throws.
+    var statusBeforeFetch: ResultsStatus?
+    /// `true` after a transient read failure, until a refetch works: changes are not applied meanwhile, and
+    /// `sync()` waits.
+    var isStale = false
+    /// The delay before the next retry (doubling up to ``maximumRetryDelay``).
+    var retryDelay = Self.firstRetryDelay
+    /// When the scheduled retry is due, while one is.
+    var retryAt: ContinuousClock.Instant?
+    /// The `sync()` calls waiting for a stale controller to catch up.
+    var heldSyncs = 0
+    /// Whether the status says the controller is behind the store.
+    var lag = DeliveryLag()
+
+    static var firstRetryDelay: Duration { .milliseconds(50) }
+    static var maximumRetryDelay: Duration { .seconds(2) }
+
+    // MARK: Results and the delegate's view
+
+    /// The controller's results.
+    var results = ResultsSnapshot<Object>()
+    /// Whether the results were fetched at least once.
+    var hasFetched = false
+    /// The last transaction a batch was emitted for.
+    var lastBatchThrough: UInt64 = 0
+    /// The last transaction applied (with or without a batch).
+    var appliedThrough: UInt64 = 0
+    /// Whether a delegate is set.
+    var hasDelegate = false
+    /// What the delegate shows when it is not ``results`` (`nil`: in step): the results before a batch still
+    /// on its way to the delegate's executor, or with a row its UI moved itself.
+    var delegateShown: ResultsSnapshot<Object>?
+    /// The moves the delegate's UI made that are not written yet: its batches lead to the results with them
+    /// applied, so it never hears of the dragged row.
+    var delegateMoves = PendingMoves()
+
+    /// What the delegate shows.
+    var delegateView: ResultsSnapshot<Object> { delegateShown ?? results }
+
+    /// `true` once the controller stopped for good.
+    var hasFailed: Bool { status.isFailed }
+
+    /// Handles `event`, which happened at `now`, and returns what to do, in order.
+    mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
+        switch event {
+        case .fetchStarted: return fetchStarted()
+        case .fetchSucceeded: return fetchSucceeded()
+        case .fetchFailed: return fetchFailed()
+        case .published(let publication): return published(publication)
+        case .applied(let transactionID):
+            markApplied(through: transactionID)
+            return []
+        case .delegateChanged(let attached): return delegateChanged(attached)
+        case .delegateDelivery(let update, let place): return delegateDelivery(update, place: place)
+        case .userMoved(let base, let shown, let key, let destination):
+            return userMoved(base: base, shown: shown, key: key, destination: destination)
+        case .moveShown(let current, let shown): return moveShown(current: current, shown: shown)
+        case .moveSettled(let id):
+            delegateMoves.remove(id)
+            return []
+        case .readFailed(let error): return readFailed(error, at: now)
+        case .retryDue: return retryDue(at: now)
+        case .caughtUp: return caughtUp()
+        case .stopped(let error): return stop(error)
+        case .syncRequested: return syncRequested()
+        case .lagMeasured(let measured): return lagMeasured(measured)
+        }
+    }
+}

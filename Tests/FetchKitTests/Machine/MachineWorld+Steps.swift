@@ -1,0 +1,221 @@
+import FetchKitTesting
+
+@testable import FetchKit
+
+/// A step of the world went against the controller's contract.
+struct WorldViolation: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension MachineWorld {
+    /// What can happen next.
+    var enabledSteps: [Step] {
+        var steps: [Step] = []
+        if !writes.isEmpty {
+            steps.append(.commit(failingRead: false))
+            if failuresLeft > 0 { steps.append(.commit(failingRead: true)) }
+        }
+        // The controller waits for the delegate's delivery before its next command.
+        if inFlight == nil, !queue.isEmpty { steps.append(.runCommand) }
+        if inFlight != nil { steps.append(.deliver) }
+        if !drags.isEmpty { steps.append(.drag) }
+        if retryScheduled { steps.append(.retryTimer) }
+        return steps
+    }
+
+    /// Takes `step`.
+    ///
+    /// - Throws: ``WorldViolation`` when the controller breaks its contract: a batch that does not apply to what
+    ///   the UI shows, a batch that cannot be built, a controller that stopped.
+    mutating func take(_ step: Step) throws {
+        trace.append(step)
+        now += .milliseconds(1)
+        switch step {
+        case .commit(let failingRead):
+            commit(writes.removeFirst())
+            if failingRead { failuresLeft -= 1 }
+            queue.append(.routed(fails: failingRead))
+        case .runCommand:
+            try run(queue.removeFirst())
+        case .deliver:
+            try deliver()
+        case .drag:
+            try drag(drags.removeFirst())
+        case .retryTimer:
+            retryScheduled = false
+            // The timer fires once the delay is over.
+            if let due = machine.retryAt { now = max(now, due) }
+            queue.append(.retry)
+        }
+    }
+
+    /// The checks once nothing more can happen: the UI equals the results, which equal a fresh fetch; the
+    /// delegate is in step with no move waiting; nothing bounced.
+    func checkSettled() throws {
+        let fresh = Self.cells(of: fetch())
+        guard Self.same(Self.cells(of: machine.results), fresh) else {
+            throw violation("the results differ from a fresh fetch: \(Self.cells(of: machine.results)) ≠ \(fresh)")
+        }
+        guard Self.same(ui, fresh) else { throw violation("the UI differs from a fresh fetch: \(ui) ≠ \(fresh)") }
+        guard machine.delegateShown == nil, machine.delegateMoves.isEmpty else {
+            throw violation("the delegate is not back in step with the results")
+        }
+        guard machine.status == .live, machine.heldSyncs == 0 else {
+            throw violation("the controller is \(machine.status), holding \(machine.heldSyncs) sync() calls")
+        }
+        guard bounces.isEmpty else { throw violation("a dragged row bounced: \(bounces)") }
+    }
+
+    func violation(_ message: String) -> WorldViolation {
+        WorldViolation(
+            description: "\(message)\n  drags: \(allDrags)\n  writes: \(allWrites)\n  after: "
+                + trace.map(\.description).joined(separator: ", "))
+    }
+
+    static func same(_ lhs: [(section: String, cells: [Cell])], _ rhs: [(section: String, cells: [Cell])]) -> Bool {
+        lhs.map(\.section) == rhs.map(\.section) && lhs.map(\.cells) == rhs.map(\.cells)
+    }
+
+    // MARK: Steps
+
+    private mutating func commit(_ write: Write) {
+        switch write {
+        case .insert(let item): database[item.id] = item
+        case .delete(let id):
+            database[id] = nil
+            // A drop just above this row no longer applies: its row comes back, rightly — and so does a row
+            // dropped just above that one.
+            var lost: Set<Int64> = [id]
+            while true {
+                let next = lost.union(
+                    allDrags.filter { drag in lost.contains { drag.destination == .before(.integer($0)) } }.map(\.key))
+                if next == lost { break }
+                lost = next
+            }
+            lost.remove(id)
+            dragged.subtract(lost)
+            deletedNeighbours.formUnion(lost)
+        case .rename(let id, let title): database[id]?.title = title
+        }
+    }
+
+    private mutating func run(_ command: Command) throws {
+        switch command {
+        case .routed(let fails):
+            // A stale controller's retry refetches everything, a failed one applies nothing.
+            guard !machine.isStale, !machine.hasFailed else { return }
+            if fails {
+                try expectNoStop(
+                    machine.handle(.readFailed(FetchKitError(.connectionLost, message: "injected")), at: now))
+                return
+            }
+            try publish(fetch(), previous: machine.results, transactionID: nil)
+        case .moveWrite(let id, let key, let destination):
+            // Planned again inside the write, by identity, on the rows as the database has them, as the
+            // controller does.
+            guard let shown = Self.place(fetch(), key: key, destination: destination) else {
+                // The move no longer applies: nothing is written, the delegate gets the row back.
+                queue.insert(contentsOf: [.moveSettle(id: id), .reconcile], at: 0)
+                return
+            }
+            let written = Self.item(shown.entries.rows.first { $0["id"] == .integer(key) }!)
+            database[key] = written
+            try publish(fetch(), previous: shown, transactionID: nil)
+            queue.insert(contentsOf: [.moveSettle(id: id), .reconcile], at: 0)
+            // The store notifies the move's own transaction too.
+            queue.append(.routed(fails: false))
+        case .moveSettle(let id):
+            _ = machine.handle(.moveSettled(id: id), at: now)
+        case .reconcile:
+            let current = machine.results
+            try publish(current, previous: current, transactionID: nil, reconcile: true)
+        case .retry:
+            let actions = machine.handle(.retryDue, at: now)
+            if actions.contains(where: { if case .refetch = $0 { true } else { false } }) {
+                try publish(fetch(), previous: machine.results, transactionID: nil)
+                try expectNoStop(machine.handle(.caughtUp, at: now))
+            } else if machine.isStale {
+                retryScheduled = true
+            }
+        }
+    }
+
+    private mutating func publish(
+        _ snapshot: ResultsSnapshot<Row>, previous: ResultsSnapshot<Row>, transactionID: UInt64?,
+        reconcile: Bool = false
+    ) throws {
+        let changeset = try ResultsDiff.changeset(from: previous, to: snapshot)
+        let publication = Machine.Publication(
+            snapshot: snapshot, previous: previous, hasChanges: !changeset.isEmpty, transactionID: transactionID,
+            reconcile: reconcile)
+        for case .publish(_, true) in machine.handle(.published(publication), at: now) {
+            inFlight = ResultsUpdate(
+                previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID)
+        }
+    }
+
+    private mutating func expectNoStop(_ actions: [Machine.Action]) throws {
+        for action in actions {
+            switch action {
+            case .stop(let error): throw violation("the controller stopped: \(error)")
+            case .scheduleRetry: retryScheduled = true
+            default: break
+            }
+        }
+    }
+
+    /// The delivery runs on the delegate's actor: the UI applies what it receives.
+    private mutating func deliver() throws {
+        guard let update = inFlight else { return }
+        inFlight = nil
+        let actions = machine.handle(.delegateDelivery(update, place: Self.placer), at: now)
+        try expectNoStop(actions)
+        for case .notifyDelegate(let batch) in actions { try apply(batch) }
+    }
+
+    /// Applies `batch` to the UI as a table view would, and records a bounce when it moves, inserts or deletes
+    /// a dragged row.
+    private mutating func apply(_ batch: ResultsUpdate<Row>) throws {
+        guard let changeset = batch.changeset else { return }
+        let expected = Self.cells(of: batch.snapshot)
+        do {
+            let old = ui.map { (section: $0.section, rows: $0.cells) }
+            let new = expected.map { (section: $0.section, rows: $0.cells) }
+            ui = try ListSimulator.apply(changeset, to: old, expecting: new, identifiedBy: \.id).map {
+                (section: $0.section, cells: $0.rows)
+            }
+        } catch {
+            throw violation("a batch does not apply to what the UI shows: \(error)\n  UI: \(ui)\n  batch: \(changeset)")
+        }
+        func key(_ snapshot: ResultsSnapshot<Row>, _ path: RowPath) -> Int64 {
+            Self.item(snapshot.object(at: path)!).id
+        }
+        var touched = changeset.rowMoves.map { key(batch.previous, $0.from) }
+        touched += changeset.rowDeletes.map { key(batch.previous, $0) }
+        touched += changeset.rowInserts.map { key(batch.snapshot, $0) }
+        for section in changeset.sectionDeletes {
+            touched += batch.previous.sections[section].objects.map { Self.item($0).id }
+        }
+        for section in changeset.sectionInserts {
+            touched += batch.snapshot.sections[section].objects.map { Self.item($0).id }
+        }
+        for id in touched where dragged.contains(id) { bounces.append("row \(id) in \(changeset)") }
+    }
+
+    /// The user drops a row on the actor: the UI shows it moved at once, and the controller is told.
+    private mutating func drag(_ drag: Drag) throws {
+        let base = machine.delegateView
+        guard Self.same(ui, Self.cells(of: base)) else {
+            throw violation("the delegate's view is not what the UI shows: \(Self.cells(of: base)) ≠ \(ui)")
+        }
+        guard let shown = Self.place(base, key: drag.key, destination: drag.destination) else { return }
+        let actions = machine.handle(
+            .userMoved(base: base, shown: shown, key: .integer(drag.key), destination: drag.destination), at: now)
+        guard case .writeMove(let id, _, _)? = actions.first, actions.count == 1 else {
+            throw violation("a drop on the delegate's own view was not taken: \(actions)")
+        }
+        ui = Self.cells(of: shown)
+        if !deletedNeighbours.contains(drag.key) { dragged.insert(drag.key) }
+        queue.append(.moveWrite(id: id, key: drag.key, destination: drag.destination))
+    }
+}
