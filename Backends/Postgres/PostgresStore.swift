@@ -34,6 +34,8 @@ public final class PostgresStore: PersistentStore {
     let feed: ChangeFeed
     /// Turns the triggers' notifications into changes; `nil` without change capture.
     let listener: PostgresListener?
+    /// The change router of this store's live controllers.
+    @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,

@@ -36,6 +36,8 @@ public final class SQLiteStore: PersistentStore {
     let changeCollector: SQLiteChangeCollector
     /// Watches for other connections' commits; `nil` for an in-memory store or when disabled.
     let dataVersionPoller: DataVersionPoller?
+    /// The change router of this store's live controllers.
+    @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>,

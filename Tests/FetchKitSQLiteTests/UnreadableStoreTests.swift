@@ -9,6 +9,9 @@ final class UnreadableStore: PersistentStore {
     let base: SQLiteStore
     let failing = Mutex(false)
 
+    /// Its own router: its controllers read through it, not through `base`.
+    let liveResultsRouting = LiveResultsRouting()
+
     init(_ base: SQLiteStore) { self.base = base }
 
     var schema: Schema { base.schema }

@@ -34,6 +34,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     var lastTransactionID: UInt64 { get }
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
+    /// Where the change router of this store's live controllers lives: one ``LiveResultsRouting`` the store
+    /// makes when it is made and keeps as a `let` (`let liveResultsRouting = LiveResultsRouting()`), returned
+    /// every time. Never another store's, even when this store wraps one: its controllers read through it.
+    @_spi(Backend)
+    var liveResultsRouting: LiveResultsRouting { get }
     /// Calls `receive` with the changes ``changes()`` would deliver, on the thread that publishes them, and
     /// `finish` when they end — or returns `nil` when the store offers only ``changes()`` (the default).
     ///

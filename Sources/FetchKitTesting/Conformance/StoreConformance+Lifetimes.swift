@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 extension StoreConformance {
@@ -10,8 +10,8 @@ extension StoreConformance {
 
     /// A controller's tasks end with it: controllers of every kind — with a delegate, with an update reader,
     /// sharing one request, a multi-controller, a composite and its part — released while their writes'
-    /// batches are still on their way, all go away, every task they started ends, and their update
-    /// sequences end normally.
+    /// batches are still on their way, all go away, every task they started ends, their update sequences end
+    /// normally, and the store's change router goes with them.
     func checkTasksEndWithControllers(on store: any PersistentStore) async throws {
         let request = FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")])
         var censuses: [(String, TaskCensus)] = []
@@ -65,13 +65,14 @@ extension StoreConformance {
         while ContinuousClock.now < deadline {
             let alive = references.filter { $0.1.object != nil }.map(\.0)
             let running = censuses.filter { $0.1.count > 0 }.map(\.0)
-            if alive.isEmpty && running.isEmpty { break }
+            if alive.isEmpty && running.isEmpty && store.liveResultsRouting.routerID == nil { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         let alive = references.filter { $0.1.object != nil }.map(\.0)
         try expect(alive.isEmpty, "released controllers still alive: \(alive)")
         let running = censuses.filter { $0.1.count > 0 }.map { "\($0.0) (\($0.1.count))" }
         try expect(running.isEmpty, "tasks still running after their controllers went: \(running)")
+        try expect(store.liveResultsRouting.routerID == nil, "the store's change router outlived its controllers")
         for reader in readers {
             let received = try await reader.value
             try expect(received >= 1, "an update sequence ended before its first element")

@@ -38,7 +38,9 @@ public final class InMemoryStore: PersistentStore {
     /// backends' writer threads).
     private let writer = DispatchQueue(label: "fetchkit.memory.writer")
     /// The subscribers of ``changes()``.
-    private let feed = ChangeFeed()
+    package let feed = ChangeFeed()
+    /// The change router of this store's live controllers.
+    @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
 
     private struct State {
         var database: InMemoryDatabase

@@ -29,7 +29,9 @@ protocol RouteTarget: AnyObject, Sendable {
 /// 3. hands each candidate the change with the re-read rows; a controller that cannot be affected does no
 ///    work and is not woken.
 ///
-/// Routers are shared: ``shared(for:)`` returns the one of a store while any controller uses it.
+/// Each store has its own, made with its first controller and shared by all of them: the store keeps it in
+/// its ``PersistentStore/liveResultsRouting``, weakly (the router holds the store). It goes with its last
+/// controller, and leaves the store once the store's feed ends (``PersistentStore/close()``).
 final class ChangeRouter: Sendable {
     let store: any PersistentStore
     let state: Mutex<State>
@@ -44,25 +46,8 @@ final class ChangeRouter: Sendable {
     /// Shared results by object type and request (``SharedResults``).
     let groups = Mutex<[SharedResultsKey: WeakGroup]>([:])
 
-    private struct WeakRouter: Sendable {
-        weak var router: ChangeRouter?
-    }
-
-    private static let registry = Mutex<[ObjectIdentifier: WeakRouter]>([:])
-
-    /// The router of `store`, made when the store has none.
-    static func shared(for store: any PersistentStore, logger: Logger) -> ChangeRouter {
-        registry.withLock { routers in
-            let id = ObjectIdentifier(store)
-            if let router = routers[id]?.router { return router }
-            routers = routers.filter { $0.value.router != nil }
-            let router = ChangeRouter(store: store, logger: logger)
-            routers[id] = WeakRouter(router: router)
-            return router
-        }
-    }
-
-    private init(store: any PersistentStore, logger: Logger) {
+    /// A router for `store`'s controllers; only the store's ``LiveResultsRouting`` makes one.
+    init(store: any PersistentStore, logger: Logger) {
         self.store = store
         self.logger = logger
         let inbox = RouterInbox()
@@ -89,7 +74,7 @@ final class ChangeRouter: Sendable {
                 await self.route(change)
                 inbox.routed()
             }
-            self?.finishFeed()
+            self?.endFeed()
         }
         self.task.withLock { $0 = (feed, task) }
         inbox.onBacklog { [weak self] in self?.startLagMonitor() }
@@ -136,7 +121,15 @@ final class ChangeRouter: Sendable {
         }
     }
 
-    /// The feed ended (the store closed): nothing more will be routed, so no one waits for it.
+    /// The feed ended (the store closed): the router unsubscribes and leaves the store, whose next controller
+    /// gets a new one; the controllers that still hold it wait for nothing more.
+    private func endFeed() {
+        subscription?.cancel()
+        finishFeed()
+        store.liveResultsRouting.release(self)
+    }
+
+    /// Nothing more will be routed, so no one waits for it.
     private func finishFeed() {
         let waiters = state.withLock { state in
             state.routedThrough = .max

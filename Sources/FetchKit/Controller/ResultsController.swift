@@ -37,7 +37,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
         self.state = Mutex(State(request: request))
         // The store's change router hands this controller the changes that can affect it; registered before
         // the first fetch, so no commit between the fetch and the registration is missed.
-        self.router = ChangeRouter.shared(for: store, logger: logger)
+        self.router = LiveResultsRouting.router(of: store, logger: logger)
         self.routeID = router.reserveRoute()
         router.attach(self, to: routeID)
         router.metrics.controllers.increment()
