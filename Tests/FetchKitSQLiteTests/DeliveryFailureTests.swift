@@ -1,5 +1,6 @@
 import FetchKitSQLite
 import FetchKitTesting
+import Synchronization
 import Testing
 
 @testable import FetchKit
@@ -87,5 +88,31 @@ struct DeliveryFailureTests {
         try await insertTodo(store)
         await follower.sync()
         expectInconsistency(follower.status)
+    }
+
+    @Test func compositeChangeThatCannotBeTranslatedStopsTheComposite() async throws {
+        let (store, controller) = try await fetched()
+        let composite = CompositeResultsController()
+        _ = try composite.add(controller)
+        let recorder = CompositeFailures()
+        composite.delegate = recorder
+        try await composite.performFetch()
+        // What the composite last showed of the part cannot be diffed from.
+        composite.state.withLock { $0.latest[0].window = Self.brokenResults() }
+        try await insertTodo(store)
+        await controller.sync()
+        for _ in 0..<200 where recorder.failures.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(recorder.failures.map(\.code) == [.inconsistency])
+        expectInconsistency(composite.status)
+    }
+}
+
+/// Records a composite's failures.
+private final class CompositeFailures: ResultsControllerDelegate, Sendable {
+    private let recorded = Mutex<[FetchKitError]>([])
+    var failures: [FetchKitError] { recorded.withLock { $0 } }
+
+    func controller(_ controller: CompositeResultsController, didFailWith error: FetchKitError) {
+        recorded.withLock { $0.append(error) }
     }
 }

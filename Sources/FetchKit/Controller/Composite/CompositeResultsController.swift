@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// One sectioned list built from parts — fixed sections and live results controllers of different
@@ -47,14 +48,16 @@ public final class CompositeResultsController: Sendable {
     }
 
     let state = Mutex(State())
+    let logger: Logger
     private let signals: AsyncStream<Void>.Continuation
     private let emission = TransitionLock()
     private let processor: Mutex<Task<Void, Never>?> = Mutex(nil)
     /// The tasks the composite starts for its own work (see ``TaskCensus``).
     package let census = TaskCensus()
 
-    /// An empty composite; add parts, then call ``performFetch()``.
-    public init() {
+    /// An empty composite; add parts, then call ``performFetch()``. `logger` receives its failures.
+    public init(logger: Logger? = nil) {
+        self.logger = logger ?? Logger(label: "fetchkit.composite", factory: { _ in SwiftLogNoOpLogHandler() })
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         signals = continuation
         let task = census.start { [weak self] in
@@ -192,6 +195,9 @@ public final class CompositeResultsController: Sendable {
             }
         }
         if added { signals.yield() }
-        if let failure { receiveFailure(failure) }
+        if let failure {
+            logger.error("composite results stopped", metadata: ["part": "\(part)", "error": "\(failure)"])
+            receiveFailure(failure)
+        }
     }
 }
