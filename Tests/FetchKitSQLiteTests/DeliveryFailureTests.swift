@@ -63,7 +63,7 @@ struct DeliveryFailureTests {
         var iterator = updates.makeAsyncIterator()
         let initial = try await iterator.next()
         #expect(initial?.changeset == nil)
-        updates.subscription.buffer.state.withLock { $0.shown = Self.brokenResults() }
+        updates.subscription.buffer.state.withLock { $0.machine.shown = Self.brokenResults() }
         try await insertTodo(store)
         await controller.sync()
         do {

@@ -73,6 +73,25 @@ struct ControllerMachineInterleavingTests {
         #expect(try walkAll(world) > 10)
     }
 
+    /// The same race for an update sequence's reader whose UI drags the row, its batches coalescing past two,
+    /// beside the delegate — with and without a failing read.
+    @Test func aReaderDragRacingAnInsertNeverBounces() throws {
+        let world = MachineWorld(
+            rows: [Self.item(1, "A", 1), Self.item(2, "A", 2), Self.item(3, "B", 1)],
+            writes: [.insert(Self.item(4, "A", 3)), .rename(3, "renamed")], drags: [], failures: 1,
+            readerDrags: [.init(key: 2, destination: .before(3))], now: .now)
+        #expect(try walkAll(world) > 1_000)
+    }
+
+    /// The delegate and a reader each drag a row while a writer inserts.
+    @Test func theDelegateAndAReaderDragAtOnce() throws {
+        let world = MachineWorld(
+            rows: [Self.item(1, "A", 1), Self.item(2, "A", 2), Self.item(3, "B", 1)],
+            writes: [.insert(Self.item(4, "B", 2))], drags: [.init(key: 1, destination: .endOfSection("B"))],
+            failures: 0, readerDrags: [.init(key: 3, destination: .before(2))], readerLimit: 1, now: .now)
+        #expect(try walkAll(world) > 1_000)
+    }
+
     /// Longer runs, chosen at random with fixed seeds: many writers, drags back and forth, failing reads.
     @Test(arguments: 0..<40)
     func randomRunsNeverBounce(seed: UInt64) throws {
@@ -102,7 +121,12 @@ struct ControllerMachineInterleavingTests {
         writes.removeAll { write in
             if case .delete(let id) = write { draggedKeys.contains(id) } else { false }
         }
-        let world = MachineWorld(rows: rows, writes: writes, drags: drags, failures: 2, now: .now)
+        // Half the runs add an update sequence's reader that drags rows of its own.
+        let readerDrags = seed.isMultiple(of: 2) ? Array(drags.suffix(2)) : nil
+        if readerDrags != nil { drags.removeLast(2) }
+        let world = MachineWorld(
+            rows: rows, writes: writes, drags: drags, failures: 2, readerDrags: readerDrags,
+            readerLimit: 1 + Int(seed % 3), now: .now)
         for _ in 0..<50 { try walkRandomly(world, &random) }
     }
 }

@@ -20,6 +20,10 @@ extension MachineWorld {
         if inFlight != nil { steps.append(.deliver) }
         if !drags.isEmpty { steps.append(.drag) }
         if retryScheduled { steps.append(.retryTimer) }
+        if let reader {
+            if !reader.pending.isEmpty || reader.coalesced != nil { steps.append(.read) }
+            if !readerDrags.isEmpty, reader.shown != nil { steps.append(.readerDrag) }
+        }
         return steps
     }
 
@@ -41,6 +45,10 @@ extension MachineWorld {
             try deliver()
         case .drag:
             try drag(drags.removeFirst())
+        case .read:
+            try read()
+        case .readerDrag:
+            try readerDrag(readerDrags.removeFirst())
         case .retryTimer:
             retryScheduled = false
             // The timer fires once the delay is over.
@@ -64,11 +72,16 @@ extension MachineWorld {
             throw violation("the controller is \(machine.status), holding \(machine.heldSyncs) sync() calls")
         }
         guard bounces.isEmpty else { throw violation("a dragged row bounced: \(bounces)") }
+        if let reader {
+            guard Self.same(readerUI, fresh), reader.moves.isEmpty else {
+                throw violation("the reader's UI differs from a fresh fetch: \(readerUI) ≠ \(fresh)")
+            }
+        }
     }
 
     func violation(_ message: String) -> WorldViolation {
         WorldViolation(
-            description: "\(message)\n  drags: \(allDrags)\n  writes: \(allWrites)\n  after: "
+            description: "\(message)\n  drags: \(allDrags)\n  reader drags: \(allReaderDrags)\n  writes: \(allWrites)\n  after: "
                 + trace.map(\.description).joined(separator: ", "))
     }
 
@@ -88,12 +101,15 @@ extension MachineWorld {
             var lost: Set<Int64> = [id]
             while true {
                 let next = lost.union(
-                    allDrags.filter { drag in lost.contains { drag.destination == .before(.integer($0)) } }.map(\.key))
+                    (allDrags + allReaderDrags).filter { drag in
+                        lost.contains { drag.destination == .before(.integer($0)) }
+                    }.map(\.key))
                 if next == lost { break }
                 lost = next
             }
             lost.remove(id)
             dragged.subtract(lost)
+            readerDragged.subtract(lost)
             deletedNeighbours.formUnion(lost)
         case .rename(let id, let title): database[id]?.title = title
         }
@@ -110,22 +126,24 @@ extension MachineWorld {
                 return
             }
             try publish(fetch(), previous: machine.results, transactionID: nil)
-        case .moveWrite(let id, let key, let destination):
+        case .moveWrite(let view, let id, let key, let destination):
             // Planned again inside the write, by identity, on the rows as the database has them, as the
             // controller does.
             guard let shown = Self.place(fetch(), key: key, destination: destination) else {
                 // The move no longer applies: nothing is written, the delegate gets the row back.
-                queue.insert(contentsOf: [.moveSettle(id: id), .reconcile], at: 0)
+                queue.insert(contentsOf: [.moveSettle(view, id: id), .reconcile], at: 0)
                 return
             }
             let written = Self.item(shown.entries.rows.first { $0["id"] == .integer(key) }!)
             database[key] = written
             try publish(fetch(), previous: shown, transactionID: nil)
-            queue.insert(contentsOf: [.moveSettle(id: id), .reconcile], at: 0)
+            queue.insert(contentsOf: [.moveSettle(view, id: id), .reconcile], at: 0)
             // The store notifies the move's own transaction too.
             queue.append(.routed(fails: false))
-        case .moveSettle(let id):
+        case .moveSettle(.delegate, let id):
             _ = machine.handle(.moveSettled(id: id), at: now)
+        case .moveSettle(.reader, let id):
+            reader?.settleMove(id)
         case .reconcile:
             let current = machine.results
             try publish(current, previous: current, transactionID: nil, reconcile: true)
@@ -148,9 +166,13 @@ extension MachineWorld {
         let publication = Machine.Publication(
             snapshot: snapshot, previous: previous, hasChanges: !changeset.isEmpty, transactionID: transactionID,
             reconcile: reconcile)
-        for case .publish(_, true) in machine.handle(.published(publication), at: now) {
-            inFlight = ResultsUpdate(
-                previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID)
+        for case .publish(let covering, let toDelegate) in machine.handle(.published(publication), at: now) {
+            let update = ResultsUpdate(
+                previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
+                transactions: covering)
+            if toDelegate { inFlight = update }
+            // The update sequences get every batch, and the reconciling one.
+            if !changeset.isEmpty || reconcile { _ = reader?.push(update) }
         }
     }
 
@@ -187,6 +209,13 @@ extension MachineWorld {
         } catch {
             throw violation("a batch does not apply to what the UI shows: \(error)\n  UI: \(ui)\n  batch: \(changeset)")
         }
+        for id in touchedKeys(batch, changeset) where dragged.contains(id) {
+            bounces.append("row \(id) in \(changeset)")
+        }
+    }
+
+    /// The rows `batch` moves, inserts or deletes.
+    private func touchedKeys(_ batch: ResultsUpdate<Row>, _ changeset: Changeset) -> [Int64] {
         func key(_ snapshot: ResultsSnapshot<Row>, _ path: RowPath) -> Int64 {
             Self.item(snapshot.object(at: path)!).id
         }
@@ -199,7 +228,7 @@ extension MachineWorld {
         for section in changeset.sectionInserts {
             touched += batch.snapshot.sections[section].objects.map { Self.item($0).id }
         }
-        for id in touched where dragged.contains(id) { bounces.append("row \(id) in \(changeset)") }
+        return touched
     }
 
     /// The user drops a row on the actor: the UI shows it moved at once, and the controller is told.
@@ -216,6 +245,60 @@ extension MachineWorld {
         }
         ui = Self.cells(of: shown)
         if !deletedNeighbours.contains(drag.key) { dragged.insert(drag.key) }
-        queue.append(.moveWrite(id: id, key: drag.key, destination: drag.destination))
+        queue.append(.moveWrite(.delegate, id: id, key: drag.key, destination: drag.destination))
+    }
+
+    // MARK: The update sequence's reader
+
+    /// The reader asks for its next element and applies it to its UI, as `for try await` does.
+    private mutating func read() throws {
+        guard var reader else { return }
+        let next = reader.next()
+        self.reader = reader
+        guard case .element(let update, let base, let moves) = next else { return }
+        guard let base, update.changeset != nil else {
+            readerUI = Self.cells(of: update.snapshot)
+            return
+        }
+        let target = moves.applied(to: update.snapshot, Self.placer)
+        self.reader?.showing(target, for: update.snapshot)
+        let batch: ResultsUpdate<Row>?
+        do {
+            batch = try update.rebased(from: base, to: target)
+        } catch {
+            throw violation("a batch for the reader could not be built: \(error)")
+        }
+        guard let batch, let changeset = batch.changeset else { return }
+        do {
+            let old = readerUI.map { (section: $0.section, rows: $0.cells) }
+            let new = Self.cells(of: batch.snapshot).map { (section: $0.section, rows: $0.cells) }
+            readerUI = try ListSimulator.apply(changeset, to: old, expecting: new, identifiedBy: \.id).map {
+                (section: $0.section, cells: $0.rows)
+            }
+        } catch {
+            throw violation("a batch does not apply to what the reader shows: \(error)\n  UI: \(readerUI)")
+        }
+        for id in touchedKeys(batch, changeset) where readerDragged.contains(id) {
+            bounces.append("reader: row \(id) in \(changeset)")
+        }
+    }
+
+    /// The reader's UI drops a row (`userMovedRow` on the sequence): it shows the move at once.
+    private mutating func readerDrag(_ drag: Drag) throws {
+        guard var reader else { return }
+        var shown: ResultsSnapshot<Row>?
+        let (installed, _) = try reader.applyMove(alreadyShown: true) { base in
+            guard Self.same(readerUI, Self.cells(of: base)) else {
+                throw violation("the reader's view is not what its UI shows: \(Self.cells(of: base)) ≠ \(readerUI)")
+            }
+            guard let moved = Self.place(base, key: drag.key, destination: drag.destination) else { return nil }
+            shown = moved
+            return (moved, .integer(drag.key), drag.destination)
+        }
+        self.reader = reader
+        guard let (id, _, _) = installed, let shown else { return }
+        readerUI = Self.cells(of: shown)
+        if !deletedNeighbours.contains(drag.key) { readerDragged.insert(drag.key) }
+        queue.append(.moveWrite(.reader, id: id, key: drag.key, destination: drag.destination))
     }
 }

@@ -40,14 +40,20 @@ struct MachineWorld {
         var destination: MoveDestination
     }
 
+    /// The view of the results that made a move.
+    enum View: Sendable {
+        case delegate
+        case reader
+    }
+
     /// The controller's work, one at a time.
     enum Command: Sendable {
         /// A committed transaction reached the controller; reading it fails transiently when `fails`.
         case routed(fails: Bool)
-        /// Write the delegate's move.
-        case moveWrite(id: Int, key: Int64, destination: MoveDestination)
-        /// The move is written: forget it, then bring the delegate back to the results.
-        case moveSettle(id: Int)
+        /// Write a view's move.
+        case moveWrite(View, id: Int, key: Int64, destination: MoveDestination)
+        /// The move is written: forget it in the view that made it, then bring every view back to the results.
+        case moveSettle(View, id: Int)
         case reconcile
         /// A stale controller's retry.
         case retry
@@ -60,6 +66,10 @@ struct MachineWorld {
         case deliver
         case drag
         case retryTimer
+        /// The update sequence's reader asks for its next element.
+        case read
+        /// The reader's UI moves a row itself.
+        case readerDrag
 
         var description: String {
             switch self {
@@ -68,6 +78,8 @@ struct MachineWorld {
             case .deliver: "deliver"
             case .drag: "drag"
             case .retryTimer: "timer"
+            case .read: "read"
+            case .readerDrag: "reader drag"
             }
         }
     }
@@ -89,19 +101,32 @@ struct MachineWorld {
     var retryScheduled = false
     var now: ContinuousClock.Instant
     var trace: [Step] = []
+    /// An update sequence's reader (``ReaderMachine``), with what its UI shows and the drags it will make.
+    var reader: ReaderMachine<Row>?
+    var readerUI: [(section: String, cells: [Cell])] = []
+    var readerDrags: [Drag] = []
+    var readerDragged: Set<Int64> = []
     /// The scenario: every write and drag, in order.
     let allWrites: [Write]
     let allDrags: [Drag]
+    let allReaderDrags: [Drag]
     /// Dragged rows whose drop went above a row a writer deleted: they may come back.
     var deletedNeighbours: Set<Int64> = []
     private var nextMoveID = 0
 
-    init(rows: [Item], writes: [Write], drags: [Drag], failures: Int, now: ContinuousClock.Instant) {
+    /// A world with a delegate that makes `drags` and, when `readerDrags` is given, an update sequence's reader
+    /// (coalescing past `readerLimit` waiting batches) that makes those.
+    init(
+        rows: [Item], writes: [Write], drags: [Drag], failures: Int, readerDrags: [Drag]? = nil,
+        readerLimit: Int = 2, now: ContinuousClock.Instant
+    ) {
         database = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
         self.writes = writes
         self.drags = drags
         allWrites = writes
         allDrags = drags
+        allReaderDrags = readerDrags ?? []
+        self.readerDrags = readerDrags ?? []
         failuresLeft = failures
         self.now = now
         // The first fetch, with the delegate attached, as `performFetch()` then `setDelegate` leave it.
@@ -110,6 +135,13 @@ struct MachineWorld {
         _ = machine.handle(.fetchSucceeded, at: now)
         _ = machine.handle(.delegateChanged(true), at: now)
         ui = Self.cells(of: machine.results)
+        if readerDrags != nil {
+            // Its first element is the current results.
+            var reader = ReaderMachine<Row>(limit: readerLimit)
+            let results = machine.results
+            _ = reader.push(ResultsUpdate(previous: results, snapshot: results, changeset: nil, transactionID: nil))
+            self.reader = reader
+        }
     }
 
     // MARK: The database
