@@ -107,6 +107,7 @@ extension ResultsController {
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var shown: ResultsSnapshot<Object>?
         var target = update.snapshot
+        var unplaced: Set<Value> = []
         state.withLock { state in
             delegate = state.delegate
             shown = state.delegateShown
@@ -115,14 +116,17 @@ extension ResultsController {
                 state.delegateShown = state.snapshot.isIdentical(to: update.snapshot) ? nil : update.snapshot
             } else {
                 // Under the lock, so that a move the view makes next starts from what this delivery shows.
-                target = results(update.snapshot, with: state.delegateMoves, request: state.request)
+                let moved = results(
+                    update.snapshot, with: state.delegateMoves, request: state.request,
+                    view: shown ?? update.previous)
+                (target, unplaced) = (moved.snapshot, moved.unplaced)
                 state.delegateShown = target
             }
         }
         guard let delegate else { return }
         let batch: ResultsUpdate<Object>?
         do {
-            batch = try update.rebased(from: shown, to: target)
+            batch = try update.rebased(from: shown, to: target, movingFirst: unplaced)
         } catch {
             failDelivery(error, to: "the delegate")
             return

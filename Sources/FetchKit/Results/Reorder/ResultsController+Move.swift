@@ -145,9 +145,14 @@ extension ResultsController {
                 .perform()
             throw error
         }
+        // The router may have re-read the rows of a change published before the write committed — one still
+        // queued behind this move — and those images carry the order values from before it: applied after it,
+        // they would undo what the move wrote (a renumbered section shuffled, the dragged row sent back), until
+        // the move's own change put it back. Every change published so far has its rows re-read by the controller.
+        let writtenThrough = store.lastTransactionID
         let changeset = try ResultsDiff.changeset(from: plan.shown, to: plan.expected)
         await publish(plan.expected, previous: plan.shown, changeset: changeset, transactionID: nil, origin: .local) {
-            _ in
+            $0.ownReadsThrough = max($0.ownReadsThrough, writtenThrough)
         }?.perform()
     }
 
