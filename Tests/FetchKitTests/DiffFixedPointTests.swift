@@ -60,4 +60,16 @@ struct DiffFixedPointTests {
         }
         #expect(sameKept > 0)
     }
+
+    @Test func aPinnedRowStaysWhileTheRowsAroundItMove() throws {
+        // Row 3 went before rows 1 and 2: the minimal batch moves row 3; with row 3 pinned, rows 1 and 2 move.
+        let old = [1, 2, 3]
+        let new = [3, 1, 2]
+        #expect(Self.diff(old, new).rowMoves.map(\.from) == [RowPath(section: 0, row: 2)])
+        let pinned = KeyedDiff.changeset(
+            from: DiffSide(keys: old), to: DiffSide(keys: new), isPinned: { old[$0] == 3 },
+            isContentEqual: { _, _ in true })
+        #expect(pinned.rowMoves.map(\.from) == [RowPath(section: 0, row: 0), RowPath(section: 0, row: 1)])
+        _ = try ListSimulator.apply(pinned, to: [old], expecting: [new])
+    }
 }

@@ -88,6 +88,21 @@ struct DiffInternalsTests {
         #expect(LongestIncreasingSubsequence.keptInPlace(targets: [], preferring: []) == [])
     }
 
+    @Test("rows kept in place: the most preferred first, then the longest run with them")
+    func preferredRowsKept() {
+        // Targets 1 and 2 form the longest run; target 0, preferred, is kept instead, with what fits around it.
+        #expect(
+            LongestIncreasingSubsequence.keptInPlace(targets: [1, 2, 0], preferring: [true, false, false])
+                == [true, true, false])
+        #expect(
+            LongestIncreasingSubsequence.keptInPlace(
+                targets: [1, 2, 0], preferring: [true, false, false], preferenceFirst: true) == [false, false, true])
+        #expect(
+            LongestIncreasingSubsequence.keptInPlace(
+                targets: [1, 2, 0, 3], preferring: [true, false, false, false], preferenceFirst: true)
+                == [false, false, true, true])
+    }
+
     @Test("a row's section is found with empty sections around it")
     func sectionContaining() {
         let layout = SectionLayout(starts: [0, 0, 2, 2, 5, 5], rowCount: 5)

@@ -1,3 +1,4 @@
+import FetchKitTesting
 import Testing
 
 @testable import FetchKit
@@ -56,5 +57,35 @@ struct PendingMovesTests {
         moves.remove(id)
         #expect(moves.moves.map(\.key) == [2])
         #expect(moves.applied(to: results([1, 2, 3, 4]), place).keys == [1, 3, 4, 2])
+    }
+
+    /// A view dropped todo 1 at the end of Home; then Home's other todos left it, so the results have no Home
+    /// section. The view still shows Home, holding todo 1: the move is replayed into that section, not dropped
+    /// (which would send the row back, only for the move's write to bring it into Home again).
+    @Test func aMoveToTheEndOfASectionTheResultsLostKeepsTheSection() async throws {
+        let store = InMemoryStore(schema: Fixtures.schema)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let request = FetchRequest(
+            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
+            sectionNameKeyPath: "category.name")
+        let controller = ResultsController(store: store, request: request)
+        try await controller.performFetch()
+        let before = controller.snapshot
+        let (from, to) = try controller.resolve(.key(1, .endOfSection("Home")), in: before)
+        let view = try #require(try controller.planMove(from: from, to: to, in: before, request: request)).shown
+        var moves = PendingMoves()
+        _ = moves.add(key: 1, destination: .endOfSection("Home"))
+        try await store.write { tx in
+            _ = try tx.update("Todo", key: 5, set: ["categoryID": 3])
+            _ = try tx.update("Todo", key: 6, set: ["categoryID": 3])
+        }
+        await controller.sync()
+        #expect(controller.snapshot.sectionNames == ["", "Errands", "Work"])
+        let moved = controller.results(controller.snapshot, with: moves, request: request, view: view)
+        #expect(moved.snapshot.sectionNames == ["", "Errands", "Home", "Work"])
+        #expect(moved.snapshot.sections[2].objects.map { $0["id"] ?? .null } == [1])
+        #expect(!moved.snapshot.sections[3].objects.contains { $0["id"] == 1 })
+        #expect(moved.unplaced.isEmpty)
+        await store.close()
     }
 }

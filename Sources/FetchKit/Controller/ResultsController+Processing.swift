@@ -127,7 +127,7 @@ extension ResultsController {
             state.rowLayout = layout
             state.fetchedThrough = fetchStart
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
-            state.ownReadsThrough = router.routedThrough
+            state.ownReadsThrough = max(state.ownReadsThrough, router.routedThrough)
         }?.perform()
         if let changeset, previousPlan != nil, previousRequest == request {
             // The same request refetched: the plan stays, and the keys the router holds for it change only by

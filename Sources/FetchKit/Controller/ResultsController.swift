@@ -167,9 +167,9 @@ public final class ResultsController<Object: Sendable>: Sendable {
     public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
         let buffer = UpdateBuffer<Object>(
             limit: bufferingLimit,
-            reapply: { [weak self] results, moves in
-                guard let self else { return results }
-                return self.results(results, with: moves, request: self.state.withLock { $0.request })
+            reapply: { [weak self] results, moves, view in
+                guard let self else { return MovedResults(snapshot: results) }
+                return self.results(results, with: moves, request: self.state.withLock { $0.request }, view: view)
             },
             fail: { [weak self] error in
                 self?.failDelivery(error, to: "an update sequence") ?? FetchKitError.inconsistency("\(error)")

@@ -111,7 +111,9 @@ struct ReaderMachine<Object: Sendable>: Sendable {
             shown = move.shown
             return ((moves.add(key: move.key, destination: move.destination), move.key, move.destination), false)
         }
-        guard let base = tail else { throw FetchKitError.unsupported("a move before the update sequence has the results") }
+        guard let base = tail else {
+            throw FetchKitError.unsupported("a move before the update sequence has the results")
+        }
         guard let move = try plan(base) else { return (nil, false) }
         let changeset = try ResultsDiff.changeset(from: base, to: move.shown)
         let id = moves.add(key: move.key, destination: move.destination)

@@ -34,15 +34,20 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     /// How many batches may wait before they collapse into one.
     let limit: Int
     let state: Mutex<State>
-    /// The results with the reader's waiting moves applied (``ResultsController/results(_:with:request:)``).
-    private let reapply: @Sendable (ResultsSnapshot<Object>, PendingMoves) -> ResultsSnapshot<Object>
+    /// The results with the reader's waiting moves applied, for a reader showing the last snapshot
+    /// (``ResultsController/results(_:with:request:view:)``).
+    private let reapply:
+        @Sendable (ResultsSnapshot<Object>, PendingMoves, ResultsSnapshot<Object>) -> MovedResults<Object>
     /// Stops the controller when a batch for this reader cannot be built (``ResultsController/failDelivery``),
     /// returning the error it stopped with.
     private let fail: @Sendable (any Error) -> FetchKitError
 
     init(
         limit: Int,
-        reapply: @escaping @Sendable (ResultsSnapshot<Object>, PendingMoves) -> ResultsSnapshot<Object> = { r, _ in r },
+        reapply:
+            @escaping @Sendable (ResultsSnapshot<Object>, PendingMoves, ResultsSnapshot<Object>) -> MovedResults<
+                Object
+            > = { results, _, _ in MovedResults(snapshot: results) },
         fail: @escaping @Sendable (any Error) -> FetchKitError = { FetchKitError.inconsistency("\($0)") }
     ) {
         self.limit = max(1, limit)
@@ -171,14 +176,16 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     ) throws(FetchKitError) -> ResultsUpdate<Object>? {
         guard update.changeset != nil, let base else { return update }
         var target = update.snapshot
+        var unplaced: Set<Value> = []
         if !moves.isEmpty {
             // Outside the lock (it reads the controller's request); the reader's executor runs both this and
             // the reader's own moves, so nothing changes what it shows meanwhile.
-            target = reapply(update.snapshot, moves)
+            let moved = reapply(update.snapshot, moves, base)
+            (target, unplaced) = (moved.snapshot, moved.unplaced)
             state.withLock { $0.machine.showing(target, for: update.snapshot) }
         }
         do {
-            return try update.rebased(from: base, to: target)
+            return try update.rebased(from: base, to: target, movingFirst: unplaced)
         } catch {
             throw fail(error)
         }

@@ -195,16 +195,23 @@ struct LongestIncreasingSubsequence: ~Copyable {
 
     /// For each position of `targets` (each old section's new index, -1 when absent), whether it stays in place:
     /// a longest increasing run of targets (among those, one keeping the most `preferring` targets), found with
-    /// a Fenwick tree of prefix maxima. The weighted variant the section diff uses.
-    /// - Complexity: O(sections log sections).
-    static func keptInPlace(targets: [Int], preferring: [Bool]) -> [Bool] {
-        struct Best: Comparable {
+    /// a Fenwick tree of prefix maxima. The weighted variant the section diff uses; with `preferenceFirst`, a
+    /// run keeping the most `preferring` targets (among those, a longest one), which the row diff uses to keep
+    /// rows that must not move.
+    /// - Complexity: O(n log n) for n targets.
+    static func keptInPlace(targets: [Int], preferring: [Bool], preferenceFirst: Bool = false) -> [Bool] {
+        struct Best {
             var length = 0
             var preferred = 0
             var position = -1
-            static func < (lhs: Best, rhs: Best) -> Bool {
-                (lhs.length, lhs.preferred) < (rhs.length, rhs.preferred)
-            }
+        }
+        // The greater of two runs; the second when they are equal (as `max`).
+        func max(_ lhs: Best, _ rhs: Best) -> Best {
+            let isLess =
+                preferenceFirst
+                ? (rhs.preferred, rhs.length) < (lhs.preferred, lhs.length)
+                : (rhs.length, rhs.preferred) < (lhs.length, lhs.preferred)
+            return isLess ? lhs : rhs
         }
         let size = preferring.count
         var tree = [Best](repeating: Best(), count: size + 1)

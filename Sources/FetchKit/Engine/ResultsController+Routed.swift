@@ -29,7 +29,8 @@ extension ResultsController: RouteTarget {
         // A stale controller's retry refetches everything, a failed one applies nothing; a change the last
         // fetch saw is already in.
         guard isRelevant, !isStopped, change.isResync || change.transactionID > fetchedThrough else { return .init() }
-        // Rows re-read before the last fetch's end may be older than it (a fold: its oldest rows).
+        // Rows re-read before the last fetch's end, or before the controller's last move was written, may be
+        // older than its results (a fold: its oldest rows).
         let reread = routed.earliestRead > ownReadsThrough ? routed.rows[table] : nil
         do {
             if let delta = try await applyIncrementally(change, reread: reread) {

@@ -4,6 +4,10 @@ import Foundation
 /// Another writer that races a user's drags without touching the rows the user drags: it inserts todos into
 /// random sections at random places, and renames or deletes only todos it inserted (their keys are above
 /// `userKeys`). Whatever batch then moves, inserts or deletes one of the user's rows is the controller's doing.
+///
+/// It never deletes the todo it inserted last: SQLite gives a new row the largest key plus one, so deleting the
+/// row with the largest key hands its key to the next insert — and a drop named "before" the deleted row would
+/// then follow that new row elsewhere, which is the move's meaning (the key names the row), not a bounce.
 struct Bystander {
     /// The user's rows: every todo whose key is at most this.
     let userKeys: Int64
@@ -23,8 +27,10 @@ struct Bystander {
                 var inserted: [Value] = []
                 var removed: Set<Value> = []
                 for (kind, pick) in operations {
+                    let newest = inserted.last ?? owned.last
                     let alive = owned.filter { !removed.contains($0) }
-                    if kind < 6 || alive.isEmpty {
+                    let deletable = alive.filter { $0 != newest }
+                    if kind < 6 || alive.isEmpty || (kind < 8 && deletable.isEmpty) {
                         inserted.append(
                             try tx.insert(
                                 [
@@ -33,7 +39,7 @@ struct Bystander {
                                     "ordering": pick % 5 == 0 ? .null : .double(Double(pick % 40) / 2 - 5)
                                 ], into: "Todo"))
                     } else if kind < 8 {
-                        let key = alive[pick % alive.count]
+                        let key = deletable[pick % deletable.count]
                         try tx.delete("Todo", key: key)
                         removed.insert(key)
                     } else {

@@ -71,7 +71,17 @@ extension MachineWorld {
         guard machine.status == .live, machine.heldSyncs == 0 else {
             throw violation("the controller is \(machine.status), holding \(machine.heldSyncs) sync() calls")
         }
-        guard bounces.isEmpty else { throw violation("a dragged row bounced: \(bounces)") }
+        var exempt = failedMoves
+        while true {
+            let next = exempt.union(
+                (allDrags + allReaderDrags).filter { drag in
+                    exempt.contains { drag.destination == .before(.integer($0)) }
+                }.map(\.key))
+            if next == exempt { break }
+            exempt = next
+        }
+        let bounced = bounces.filter { !exempt.contains($0.key) }
+        guard bounced.isEmpty else { throw violation("a dragged row bounced: \(bounced.map(\.batch))") }
         if let reader {
             guard Self.same(readerUI, fresh), reader.moves.isEmpty else {
                 throw violation("the reader's UI differs from a fresh fetch: \(readerUI) ≠ \(fresh)")
@@ -81,7 +91,8 @@ extension MachineWorld {
 
     func violation(_ message: String) -> WorldViolation {
         WorldViolation(
-            description: "\(message)\n  drags: \(allDrags)\n  reader drags: \(allReaderDrags)\n  writes: \(allWrites)\n  after: "
+            description:
+                "\(message)\n  drags: \(allDrags)\n  reader drags: \(allReaderDrags)\n  writes: \(allWrites)\n  after: "
                 + trace.map(\.description).joined(separator: ", "))
     }
 
@@ -130,6 +141,7 @@ extension MachineWorld {
             // Planned again inside the write, by identity, on the rows as the database has them, as the
             // controller does.
             guard let shown = Self.place(fetch(), key: key, destination: destination) else {
+                failedMoves.insert(key)
                 // The move no longer applies: nothing is written, the delegate gets the row back.
                 queue.insert(contentsOf: [.moveSettle(view, id: id), .reconcile], at: 0)
                 return
@@ -190,7 +202,7 @@ extension MachineWorld {
     private mutating func deliver() throws {
         guard let update = inFlight else { return }
         inFlight = nil
-        let actions = machine.handle(.delegateDelivery(update, place: Self.placer), at: now)
+        let actions = machine.handle(.delegateDelivery(update, replay: Self.replay), at: now)
         try expectNoStop(actions)
         for case .notifyDelegate(let batch) in actions { try apply(batch) }
     }
@@ -210,7 +222,7 @@ extension MachineWorld {
             throw violation("a batch does not apply to what the UI shows: \(error)\n  UI: \(ui)\n  batch: \(changeset)")
         }
         for id in touchedKeys(batch, changeset) where dragged.contains(id) {
-            bounces.append("row \(id) in \(changeset)")
+            bounces.append((id, "row \(id) in \(changeset)"))
         }
     }
 
@@ -260,11 +272,11 @@ extension MachineWorld {
             readerUI = Self.cells(of: update.snapshot)
             return
         }
-        let target = moves.applied(to: update.snapshot, Self.placer)
-        self.reader?.showing(target, for: update.snapshot)
+        let moved = Self.replay(update.snapshot, moves, base)
+        self.reader?.showing(moved.snapshot, for: update.snapshot)
         let batch: ResultsUpdate<Row>?
         do {
-            batch = try update.rebased(from: base, to: target)
+            batch = try update.rebased(from: base, to: moved.snapshot, movingFirst: moved.unplaced)
         } catch {
             throw violation("a batch for the reader could not be built: \(error)")
         }
@@ -279,7 +291,7 @@ extension MachineWorld {
             throw violation("a batch does not apply to what the reader shows: \(error)\n  UI: \(readerUI)")
         }
         for id in touchedKeys(batch, changeset) where readerDragged.contains(id) {
-            bounces.append("reader: row \(id) in \(changeset)")
+            bounces.append((id, "reader: row \(id) in \(changeset)"))
         }
     }
 

@@ -97,7 +97,10 @@ struct MachineWorld {
     /// Rows the user dragged.
     var dragged: Set<Int64> = []
     /// Batches that moved, inserted or deleted a dragged row.
-    var bounces: [String] = []
+    var bounces: [(key: Int64, batch: String)] = []
+    /// Dragged rows whose move could not be written (its section or neighbour was gone by then): they come
+    /// back, rightly, and so may a row dropped just above one of them.
+    var failedMoves: Set<Int64> = []
     var retryScheduled = false
     var now: ContinuousClock.Instant
     var trace: [Step] = []
@@ -217,9 +220,31 @@ struct MachineWorld {
         return ResultsSnapshot(sections: named, primaryKey: "id", order: nil)
     }
 
-    /// The placer of waiting moves: ``place(_:key:destination:)``.
-    static func placer(_ base: ResultsSnapshot<Row>, _ move: PendingMoves.Move) -> ResultsSnapshot<Row>? {
-        guard case .integer(let key) = move.key else { return nil }
-        return place(base, key: key, destination: move.destination)
+    /// A view's waiting moves made again on `results`, as the controller does: each by
+    /// ``place(_:key:destination:)``; a move to the end of a section the results lost but the view shows keeps
+    /// that section; a move that no longer applies leaves its row where the results have it.
+    static func replay(
+        _ results: ResultsSnapshot<Row>, _ moves: PendingMoves, _ view: ResultsSnapshot<Row>?
+    ) -> MovedResults<Row> {
+        var unplaced: Set<Value> = []
+        let moved = moves.applied(to: results) { base, move in
+            var base = base
+            if case .endOfSection(let name) = move.destination, base.sectionNames.sectionIndex(of: name) == nil,
+                let view, let shown = view.sectionNames.sectionIndex(of: name)
+            {
+                let before = view.sectionNames[..<shown].reversed().compactMap {
+                    base.sectionNames.sectionIndex(of: $0)
+                }
+                base = base.insertingEmptySection(name, at: before.first.map { $0 + 1 } ?? 0)
+            }
+            guard case .integer(let key) = move.key, let placed = place(base, key: key, destination: move.destination)
+            else {
+                unplaced.insert(move.key)
+                return nil
+            }
+            unplaced.remove(move.key)
+            return placed
+        }
+        return MovedResults(snapshot: moved, unplaced: unplaced)
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// A batch is published under the controller's lock and delivered later on the delegate's executor, where the
 /// UI may have moved a row in between. So delivery is two events: ``Event/published(_:)`` moves the results
-/// and says whether the delegate gets a batch; ``Event/delegateDelivery(_:place:)``, on the executor, builds
+/// and says whether the delegate gets a batch; ``Event/delegateDelivery(_:replay:)``, on the executor, builds
 /// that batch from what the delegate shows *then* to the batch's results with its waiting moves made again.
 extension ControllerMachine {
     mutating func published(_ publication: Publication) -> [Action] {
@@ -46,20 +46,23 @@ extension ControllerMachine {
 
     /// The batch the delegate receives for `update`: from what it shows now to `update`'s results with its
     /// waiting moves made again — nothing when those are equal.
-    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, place: Placer) -> [Action] {
+    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, replay: Replay) -> [Action] {
         let shown = delegateShown
         let target: ResultsSnapshot<Object>
+        var unplaced: Set<Value> = []
         if delegateMoves.isEmpty {
             target = update.snapshot
             // In step (nil) when no later batch was published meanwhile.
             delegateShown = results.isIdentical(to: update.snapshot) ? nil : update.snapshot
         } else {
-            target = delegateMoves.applied(to: update.snapshot, place)
+            let moved = replay(update.snapshot, delegateMoves, shown ?? update.previous)
+            (target, unplaced) = (moved.snapshot, moved.unplaced)
             delegateShown = target
         }
         guard hasDelegate, !hasFailed else { return [] }
         do {
-            guard let batch = try update.rebased(from: shown, to: target) else { return [] }
+            // The rows of moves that no longer apply go back; the rows around them stay.
+            guard let batch = try update.rebased(from: shown, to: target, movingFirst: unplaced) else { return [] }
             return [.notifyDelegate(batch)]
         } catch {
             return stop(.inconsistency("a batch for the delegate could not be built: \(error)"))

@@ -13,9 +13,12 @@
 /// stay outside: the engine hands the machine new results with ``Event/published(_:)``; the buffers keep
 /// their own moves (``UpdateBuffer``).
 struct ControllerMachine<Object: Sendable>: Sendable {
-    /// Makes one waiting move again on results: the results with the move made, or `nil` when it no longer
-    /// applies (its row or its neighbour left). The controller's is ``ResultsController/planMove``'s.
-    typealias Placer = (ResultsSnapshot<Object>, PendingMoves.Move) -> ResultsSnapshot<Object>?
+    /// Makes a view's waiting moves again on new results, for a view that shows `view`: the results with the
+    /// moves made, and the dragged rows whose moves no longer apply. The controller's plans each move as a
+    /// user's (``ResultsController/results(_:with:request:view:)``).
+    typealias Replay = (
+        _ results: ResultsSnapshot<Object>, _ moves: PendingMoves, _ view: ResultsSnapshot<Object>?
+    ) -> MovedResults<Object>
 
     /// New results for the controller and its views.
     struct Publication {
@@ -46,8 +49,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         /// A delegate was set (`true`) or removed.
         case delegateChanged(Bool)
         /// A published batch's delivery runs on the delegate's executor now: build what it receives, with
-        /// `place` for its waiting moves.
-        case delegateDelivery(ResultsUpdate<Object>, place: Placer)
+        /// `replay` for its waiting moves.
+        case delegateDelivery(ResultsUpdate<Object>, replay: Replay)
         /// The delegate's UI moved a row itself: it showed `base`, it shows `shown` now, and the move by
         /// identity is `key` to `destination`.
         case userMoved(
@@ -77,7 +80,7 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case reportStatus(ResultsStatus)
         /// Build the batch of the publication just handled, naming the transactions `covering`, for the update
         /// sequences — and for the delegate when `toDelegate` (then deliver it, on its executor, with
-        /// ``Event/delegateDelivery(_:place:)``).
+        /// ``Event/delegateDelivery(_:replay:)``).
         case publish(covering: ClosedRange<UInt64>?, toDelegate: Bool)
         /// Call the delegate's methods for this batch.
         case notifyDelegate(ResultsUpdate<Object>)
@@ -162,7 +165,7 @@ struct ControllerMachine<Object: Sendable>: Sendable {
             markApplied(through: transactionID)
             return []
         case .delegateChanged(let attached): return delegateChanged(attached)
-        case .delegateDelivery(let update, let place): return delegateDelivery(update, place: place)
+        case .delegateDelivery(let update, let replay): return delegateDelivery(update, replay: replay)
         case .userMoved(let base, let shown, let key, let destination):
             return userMoved(base: base, shown: shown, key: key, destination: destination)
         case .moveShown(let current, let shown): return moveShown(current: current, shown: shown)

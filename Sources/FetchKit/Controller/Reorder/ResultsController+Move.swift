@@ -165,11 +165,16 @@ extension ResultsController {
         // Nothing written: the database already has the row where the view shows it; its commits bring the
         // results there.
         guard let plan = written else { return }
+        // The router may have re-read the rows of a change published before the write committed — one still
+        // queued behind this move — and those images carry the order values from before it: applied after it,
+        // they would undo what the move wrote (a renumbered section shuffled, the dragged row sent back), until
+        // the move's own change put it back. Every change published so far has its rows re-read by the controller.
+        let writtenThrough = store.lastTransactionID
         // From what the UI shows (the move as planned on the results) to the results once written, which show
         // what the database had when the move was planned again.
         let changeset = try ResultsDiff.changeset(from: staged.shown, to: plan.expected)
         await publish(plan.expected, previous: staged.shown, changeset: changeset, transactionID: nil, origin: .local) {
-            _ in
+            $0.ownReadsThrough = max($0.ownReadsThrough, writtenThrough)
         }?.perform()
         // The results now show commits they did not show before the write: the router follows the keys that
         // entered and left with them (their own changes, still on their way, then change nothing).

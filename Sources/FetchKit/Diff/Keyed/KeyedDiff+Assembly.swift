@@ -16,11 +16,12 @@ extension KeyedDiff {
     /// Rows of deleted sections and of inserted sections are never reported; a row leaving a deleted section
     /// for a surviving one is an insert, a row leaving a surviving section for an inserted one a delete. Within
     /// each surviving section the rows that stay there keep a longest increasing subsequence in place; the
-    /// others, and every row changing section, are moves (flagged updated when their content changed).
+    /// others, and every row changing section, are moves (flagged updated when their content changed). A row
+    /// that `isPinned` (old index) is kept in place whenever the other rows can move around it.
     /// - Complexity: O(n + m) plus O(k log k) for the k rows that stay in their section out of order.
     static func assemble(
         old: SectionLayout, new: SectionLayout, sections: SectionMatching, matching: RowMatching,
-        isContentEqual: (Int, Int) -> Bool
+        isContentEqual: (Int, Int) -> Bool, isPinned: ((Int) -> Bool)? = nil
     ) -> Changeset {
         var changeset = Changeset(
             sectionDeletes: sections.deletes, sectionInserts: sections.inserts, sectionMoves: sections.moves,
@@ -29,7 +30,7 @@ extension KeyedDiff {
             matching.newToOld.withUnsafeBufferPointer { newToOld in
                 assembleOldRows(
                     into: &changeset, old: old, new: new, sections: sections, oldToNew: oldToNew,
-                    isContentEqual: isContentEqual)
+                    isContentEqual: isContentEqual, isPinned: isPinned)
                 assembleInserts(into: &changeset, old: old, new: new, sections: sections, newToOld: newToOld)
             }
         }
@@ -39,7 +40,7 @@ extension KeyedDiff {
     /// Deletes, moves and updates, found walking the old rows of each surviving section in order.
     private static func assembleOldRows(
         into changeset: inout Changeset, old: SectionLayout, new: SectionLayout, sections: SectionMatching,
-        oldToNew: UnsafeBufferPointer<Int32>, isContentEqual: (Int, Int) -> Bool
+        oldToNew: UnsafeBufferPointer<Int32>, isContentEqual: (Int, Int) -> Bool, isPinned: ((Int) -> Bool)?
     ) {
         var longest = 0
         for section in 0..<old.sectionCount where sections.oldTarget[section] >= 0 {
@@ -93,6 +94,24 @@ extension KeyedDiff {
                         count: rowCount, added: { fates[$0] == .movesInSection }, value: { oldToNew[low + $0] },
                         isFixed: { isSameSection && Int(oldToNew[low + $0] - newLow) == $0 },
                         keep: { fates[$0] = .staysInPlace })
+                }
+                if let isPinned, (0..<rowCount).contains(where: { fates[$0] == .movesInSection && isPinned(low + $0) })
+                {
+                    // A pinned row would move: keep the most pinned rows in place (then as many others as can stay
+                    // with them), so that the others move around them.
+                    let stays = (0..<rowCount).map { fates[$0] == .staysInPlace || fates[$0] == .movesInSection }
+                    var pinnedTargets = [Bool](repeating: false, count: Int(newHigh - newLow))
+                    let targets = (0..<rowCount).map { row -> Int in
+                        guard stays[row] else { return -1 }
+                        let target = Int(oldToNew[low + row] - newLow)
+                        if isPinned(low + row) { pinnedTargets[target] = true }
+                        return target
+                    }
+                    let kept = LongestIncreasingSubsequence.keptInPlace(
+                        targets: targets, preferring: pinnedTargets, preferenceFirst: true)
+                    for row in 0..<rowCount where stays[row] {
+                        fates[row] = kept[row] ? .staysInPlace : .movesInSection
+                    }
                 }
             }
             // Report (room made first: a reversed list of a million rows is a million moves).

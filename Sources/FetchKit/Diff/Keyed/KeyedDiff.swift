@@ -26,17 +26,19 @@
     ///     is reported as minimal section moves.
     ///   - isContentEqual: Whether old row `i` and new row `j`, which have the same key, show the same content.
     ///     It is called once for every matched row that is reported neither deleted nor inserted.
+    ///   - isPinned: Whether old row `i` should stay in place: when rows of a section change their order and
+    ///     either a pinned row or others could move, the others move (a row the user dragged himself, say).
     /// - Returns: Deletes at old paths, inserts at new paths, moves old to new, updates old and new.
     /// - Complexity: O(n + m) for the walk and the assembly, plus hashing of the rows the walk leaves
     ///   unmatched (all rows without a shared order), plus O(k log k) for the k rows out of order.
     public static func changeset<Key: Hashable>(
         from old: DiffSide<Key>, to new: DiffSide<Key>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
-        isContentEqual: (Int, Int) -> Bool
+        isPinned: ((Int) -> Bool)? = nil, isContentEqual: (Int, Int) -> Bool
     ) -> Changeset {
         let (walked, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
         var matching = walked
         matching.matchResidueWithDictionary(residue)
-        return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual)
+        return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual, isPinned: isPinned)
     }
 
     /// The changeset from `old` to `new` for `Int64` keys, hashing with a purpose-built open-addressing table.
@@ -44,12 +46,12 @@
     /// Same contract as the generic ``changeset(from:to:isOrderedBefore:isContentEqual:)-(DiffSide<Key>,_,_,_)``.
     public static func changeset(
         from old: DiffSide<Int64>, to new: DiffSide<Int64>, isOrderedBefore: ((Int, Int) -> Bool)? = nil,
-        isContentEqual: (Int, Int) -> Bool
+        isPinned: ((Int) -> Bool)? = nil, isContentEqual: (Int, Int) -> Bool
     ) -> Changeset {
         let (walked, residue) = walk(old.keys, new.keys, isOrderedBefore: isOrderedBefore)
         var matching = walked
         matching.matchResidue(residue)
-        return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual)
+        return assemble(old: old, new: new, matching: matching, isContentEqual: isContentEqual, isPinned: isPinned)
     }
 
     /// The `Int64` diff with the residue hashed by `Dictionary` instead of the open-addressing table, so that a
@@ -79,13 +81,15 @@
     }
 
     private static func assemble<Key>(
-        old: DiffSide<Key>, new: DiffSide<Key>, matching: RowMatching, isContentEqual: (Int, Int) -> Bool
+        old: DiffSide<Key>, new: DiffSide<Key>, matching: RowMatching, isContentEqual: (Int, Int) -> Bool,
+        isPinned: ((Int) -> Bool)? = nil
     ) -> Changeset {
         let oldLayout = SectionLayout(old)
         let newLayout = SectionLayout(new)
         var sections = SectionMatching(oldNames: old.sectionNames, newNames: new.sectionNames)
         sections.planMoves(old: oldLayout, new: newLayout, matching: matching)
         return assemble(
-            old: oldLayout, new: newLayout, sections: sections, matching: matching, isContentEqual: isContentEqual)
+            old: oldLayout, new: newLayout, sections: sections, matching: matching, isContentEqual: isContentEqual,
+            isPinned: isPinned)
     }
 }
