@@ -71,21 +71,26 @@ extension MachineWorld {
         guard machine.status == .live, machine.heldSyncs == 0 else {
             throw violation("the controller is \(machine.status), holding \(machine.heldSyncs) sync() calls")
         }
-        var exempt = failedMoves
-        while true {
-            let next = exempt.union(
-                (allDrags + allReaderDrags).filter { drag in
-                    exempt.contains { drag.destination == .before(.integer($0)) }
-                }.map(\.key))
-            if next == exempt { break }
-            exempt = next
-        }
+        let exempt = droppedAbove(failedMoves)
         let bounced = bounces.filter { !exempt.contains($0.key) }
         guard bounced.isEmpty else { throw violation("a dragged row bounced: \(bounced.map(\.batch))") }
         if let reader {
             guard Self.same(readerUI, fresh), reader.moves.isEmpty else {
                 throw violation("the reader's UI differs from a fresh fetch: \(readerUI) ≠ \(fresh)")
             }
+        }
+    }
+
+    /// `keys` and the rows dropped just above one of them, and just above those, and so on.
+    func droppedAbove(_ keys: Set<Int64>) -> Set<Int64> {
+        var found = keys
+        while true {
+            let next = found.union(
+                (allDrags + allReaderDrags).filter { drag in
+                    found.contains { drag.destination == .before(.integer($0)) }
+                }.map(\.key))
+            if next == found { return found }
+            found = next
         }
     }
 
@@ -109,15 +114,7 @@ extension MachineWorld {
             database[id] = nil
             // A drop just above this row no longer applies: its row comes back, rightly — and so does a row
             // dropped just above that one.
-            var lost: Set<Int64> = [id]
-            while true {
-                let next = lost.union(
-                    (allDrags + allReaderDrags).filter { drag in
-                        lost.contains { drag.destination == .before(.integer($0)) }
-                    }.map(\.key))
-                if next == lost { break }
-                lost = next
-            }
+            var lost = droppedAbove([id])
             lost.remove(id)
             dragged.subtract(lost)
             readerDragged.subtract(lost)
