@@ -6,8 +6,9 @@
 /// every key, the latest re-read rows — applied incrementally, one batch) that later changes join while it waits,
 /// so a controller behind holds one routed change waiting, not one per transaction; a resync arriving while
 /// others wait collapses them into one ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one
-/// batch from what the delegate last saw to the current results), and later changes join it while it waits; once as many shared batches wait,
-/// a new one replaces the newest waiting one (a follower diffs from what it shows to the batch's results).
+/// batch from what the delegate last saw to the current results), and later changes join it while it waits;
+/// once as many shared batches wait, a new one replaces the newest waiting one (a follower diffs from what it
+/// shows to the batch's results).
 struct ControllerCommandQueue: ~Copyable {
     /// How many store changes, or shared batches, may wait before they collapse.
     static let backlogLimit = 64
