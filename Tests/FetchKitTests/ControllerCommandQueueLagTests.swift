@@ -85,4 +85,23 @@ struct ControllerCommandQueueLagTests {
         }
         #expect(count == 3 && through == 3 && since == start + .milliseconds(1))
     }
+
+    @Test func aControllerBehindHoldsOneRoutedChangeWaiting() {
+        var queue = ControllerCommandQueue()
+        _ = queue.append(routed(1, at: .zero), at: start)
+        // Within the fold age: one batch per transaction.
+        _ = queue.append(routed(2, at: .milliseconds(10)), at: start + .milliseconds(10))
+        #expect(queue.backlog == 2)
+        // The oldest waiting is older than the fold age: everything waiting, and every later arrival, folds.
+        let late = start + ControllerCommandQueue.foldAge + .milliseconds(1)
+        _ = queue.append(routed(3, at: .milliseconds(30)), at: late)
+        _ = queue.append(routed(4, at: .milliseconds(40)), at: late)
+        #expect(queue.backlog == 1)
+        guard case .routed(let fold)? = queue.next()?.command else {
+            Issue.record("expected a fold")
+            return
+        }
+        #expect(fold.covers == 4 && fold.change.transactionID == 4 && fold.change.publishedAt == start)
+        #expect(queue.next() == nil && queue.backlog == 0)
+    }
 }

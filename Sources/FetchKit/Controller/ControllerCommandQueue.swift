@@ -1,15 +1,21 @@
 /// The commands waiting to run, and whether a task is running them.
 ///
 /// A controller slower than the commits (a slow delegate, thousands of controllers on a busy store) never
-/// queues without bound: once ``backlogLimit`` store changes wait, they fold into one routed change
-/// (``RoutedChange/absorb(_:keyLimit:)``: every key, the latest re-read rows — applied incrementally, one batch)
-/// that later changes join while it waits; a resync arriving while others wait collapses them into one
-/// ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one batch from what the delegate last
-/// saw to the current results), and later changes join it while it waits; once as many shared batches wait,
-/// a new one replaces the newest waiting one (a follower diffs from what it shows to the batch's results).
+/// queues without bound: once ``backlogLimit`` store changes wait, or a routed change has waited longer than
+/// ``foldAge`` (the controller is behind), they fold into one routed change (``RoutedChange/absorb(_:keyLimit:)``:
+/// every key, the latest re-read rows — applied incrementally, one batch) that later changes join while it waits,
+/// so a controller behind holds one routed change waiting, not one per transaction; a resync arriving while
+/// others wait collapses them into one ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one
+/// batch from what the delegate last saw to the current results), and later changes join it while it waits;
+/// once as many shared batches wait, a new one replaces the newest waiting one (a follower diffs from what it
+/// shows to the batch's results).
 struct ControllerCommandQueue: ~Copyable {
     /// How many store changes, or shared batches, may wait before they collapse.
     static let backlogLimit = 64
+    /// How long a routed change may wait before the changes arriving after it fold into it: a controller that
+    /// keeps up gets one batch per transaction, one that is behind one batch per turn with everything that
+    /// arrived meanwhile (its work and its queue then do not grow with the rate of the writers).
+    static let foldAge = Duration.milliseconds(50)
 
     var pending: [ControllerCommand] = []
     var head = 0
@@ -31,6 +37,17 @@ struct ControllerCommandQueue: ~Copyable {
     var foldIndex: Int?
     /// When the store change running now (a routed change or a catch-up: its oldest) was published.
     var running: ContinuousClock.Instant?
+
+    /// When the oldest routed change waiting was published.
+    ///
+    /// - Complexity: O(w) for the w commands waiting before it.
+    private var oldestRoutedWaiting: ContinuousClock.Instant? {
+        guard routedWaiting > 0 else { return nil }
+        for index in head..<pending.count {
+            if case .routed(let routed) = pending[index] { return routed.change.publishedAt }
+        }
+        return nil
+    }
 
     /// When the oldest store change not yet applied — running or waiting — was published (for the delivery lag).
     ///
@@ -85,10 +102,13 @@ struct ControllerCommandQueue: ~Copyable {
         return (change, true)
     }
 
-    /// Queues `command`, collapsing the backlog when it is full.
+    /// Queues `command` at `now`, collapsing the backlog when it is full or its oldest routed change is older
+    /// than ``foldAge``.
     ///
     /// - Returns: the change in ``backlog`` (for the delivery-backlog gauge), and whether it collapsed.
-    mutating func append(_ command: ControllerCommand) -> (backlog: Int, collapsed: Bool) {
+    mutating func append(
+        _ command: ControllerCommand, at now: ContinuousClock.Instant = .now
+    ) -> (backlog: Int, collapsed: Bool) {
         switch command {
         case .routed(let routed):
             let through = routed.change.transactionID
@@ -104,7 +124,8 @@ struct ControllerCommandQueue: ~Copyable {
             }
             // A resync refetches anyway: the changes waiting before it join its refetch.
             let isResync = routed.change.isResync && routedWaiting > 0
-            guard routedWaiting >= Self.backlogLimit || isResync else {
+            let isBehind = !routed.change.isResync && oldestRoutedWaiting.map { now - $0 > Self.foldAge } == true
+            guard routedWaiting >= Self.backlogLimit || isResync || isBehind else {
                 pending.append(command)
                 routedWaiting += 1
                 backlog += 1

@@ -28,11 +28,31 @@ extension ChangeRouter {
             }
         }
         let item = RoutedChange(change: change, rows: reread)
-        // The routes to consider, copied under the lock with the busy ones (read together: a route that stops
-        // being busy has its held keys in the copy); the predicates are evaluated outside it.
+        // The keys the change names in a table (`nil`: unknown), as a busy route's pending keys count them.
+        var named: [String: Set<Value>?] = [:]
+        func keys(in table: String) -> Set<Value>? {
+            if let known = named[table] { return known }
+            var keys: Set<Value>?
+            if change.isResync {
+                keys = nil
+            } else if let own = change.tables[table] {
+                keys = own.isWholeTable ? nil : own.allKeys.union(reread[table]?.keys ?? [])
+            } else {
+                keys = reread[table]?.keys ?? []
+            }
+            named[table] = .some(keys)
+            return keys
+        }
+        // The routes to consider, copied under the lock with the busy ones that may hold a row the change names
+        // (read together: a route that stops being busy has its held keys in the copy); the predicates are
+        // evaluated outside it.
         let (busy, routes, readers) = state.withLock { state in
             (
-                state.busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
+                state.busy.filter { id in
+                    guard let entry = state.entries[id] else { return false }
+                    return entry.needsWhileBusy(entry.plan.flatMap { keys(in: $0.entityTable) })
+                },
+                reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
                 unread.flatMap { state.readers[$0] ?? [] }
             )
         }
@@ -46,6 +66,7 @@ extension ChangeRouter {
             for id in ids {
                 guard var entry = state.entries[id], let target = entry.target else { continue }
                 entry.pending += 1
+                if let plan = entry.plan, plan.isKeyBounded { entry.handed(keys(in: plan.entityTable)) }
                 state.entries[id] = entry
                 state.busy.insert(id)
                 targets.append(target)

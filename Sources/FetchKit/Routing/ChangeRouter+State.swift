@@ -7,6 +7,29 @@ extension ChangeRouter {
         var pending = 0
         /// Refetches under way.
         var refreshing = 0
+        /// While the route is busy: the keys of its entity table named by the changes it was handed and has
+        /// not finished — the only rows it may come to hold beyond the router's holder index when its plan
+        /// ``RoutePlan/isKeyBounded``; `nil` when a change it was handed names no keys (a resync, a whole
+        /// table). Emptied when the route is idle.
+        var pendingKeys: Set<Value>? = []
+
+        /// Whether a busy route must receive a change of its entity table naming `keys` (a route that is not
+        /// busy receives only what its plan and held keys call for).
+        func needsWhileBusy(_ keys: Set<Value>?) -> Bool {
+            guard refreshing == 0, let plan, plan.isKeyBounded, let pendingKeys, let keys else { return true }
+            return !pendingKeys.isDisjoint(with: keys)
+        }
+
+        /// Notes a change handed to the route: `keys`, the keys it names in the route's entity table (`nil`:
+        /// unknown).
+        mutating func handed(_ keys: Set<Value>?) {
+            guard pendingKeys != nil else { return }
+            guard let keys else {
+                pendingKeys = nil
+                return
+            }
+            pendingKeys?.formUnion(keys)
+        }
     }
 
     /// The routes whose membership the router decides in memory, of one entity table.
@@ -51,8 +74,9 @@ extension ChangeRouter {
         var direct: [String: Set<Int>] = [:]
         /// In-memory routes by entity table.
         var entities: [String: EntityRoutes] = [:]
-        /// Routes applying a change or refetching: they receive every change until they are done, so no
-        /// change slips past a row they are about to hold.
+        /// Routes applying a change or refetching: until they are done they receive every change that may
+        /// name a row they are about to hold (every change, unless ``RoutePlan/isKeyBounded``: see
+        /// ``Entry/pendingKeys``), so no change slips past such a row.
         var busy: Set<Int> = []
         /// Routes whose controllers report that they are behind (``ResultsStatus/catchingUp(lag:)``).
         var lagging: Set<Int> = []
@@ -64,9 +88,15 @@ extension ChangeRouter {
         }
 
         mutating func updateBusy(_ id: Int) {
-            guard let entry = entries[id], entry.pending > 0 || entry.refreshing > 0 else {
+            guard var entry = entries[id], entry.pending > 0 || entry.refreshing > 0 else {
                 busy.remove(id)
+                if entries[id]?.pendingKeys?.isEmpty != true { entries[id]?.pendingKeys = [] }
                 return
+            }
+            if entry.pending == 0, entry.pendingKeys?.isEmpty != true {
+                // Refetching only: its plan and keys are replaced when the refetch ends.
+                entry.pendingKeys = []
+                entries[id] = entry
             }
             busy.insert(id)
         }

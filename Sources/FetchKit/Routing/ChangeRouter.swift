@@ -210,6 +210,9 @@ final class ChangeRouter: Sendable {
                     state.removeHolder(id, keys: replacement.oldKeys, table: old.entityTable, plan: old)
                 }
                 entry.plan = replacement.plan
+                // Changes handed under the old plan (or none) named keys it did not count: until the route is
+                // idle it receives every change.
+                if entry.pending > 0 { entry.pendingKeys = nil }
                 state.install(replacement.plan, id: id)
                 state.addHolder(
                     id, keys: replacement.newKeys, table: replacement.plan.entityTable, plan: replacement.plan)

@@ -10,6 +10,12 @@ struct RoutePlan: Sendable {
     /// How the router decides whether a change can affect the controller; `nil`: every change to one of
     /// ``tables`` can (the controller asks the database itself).
     let memory: Memory?
+    /// Whether the controller can only come to hold a row that a change it was handed names: its membership is
+    /// decided in memory on the entity's own rows, without a window (no limit or offset: no keyset refill) and
+    /// without related tables (no rows found through a changed related row). The router then sends such a
+    /// controller, while it is busy, only the changes that name a row it holds or was handed (see
+    /// ``ChangeRouter/Entry/pendingKeys``), not every change.
+    let isKeyBounded: Bool
 
     /// The in-memory side of a plan.
     struct Memory: Sendable {
@@ -36,6 +42,7 @@ struct RoutePlan: Sendable {
             let predicate = InMemoryPredicate(effective.predicate, entity: entity, schema: schema, dialect: dialect)
         else {
             memory = nil
+            isKeyBounded = false
             return
         }
         var columns = predicate.columns
@@ -44,6 +51,9 @@ struct RoutePlan: Sendable {
         for property in effective.propertiesToFetch ?? [] { columns.insert(property) }
         let attributes = Set(entity.attributes.map(\.name)).union([entity.primaryKey.name])
         let foreignKeys = try validated.localizableRelatedTables(in: schema)
+        isKeyBounded =
+            validated.fetchLimit == nil && validated.fetchOffset == 0 && foreignKeys.isEmpty
+            && tables == [entity.table]
         memory = Memory(
             predicate: predicate, relatedColumns: columns.subtracting(attributes),
             index: Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema),
