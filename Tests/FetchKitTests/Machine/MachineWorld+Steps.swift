@@ -208,18 +208,26 @@ extension MachineWorld {
     /// a dragged row.
     private mutating func apply(_ batch: ResultsUpdate<Row>) throws {
         guard let changeset = batch.changeset else { return }
-        let expected = Self.cells(of: batch.snapshot)
+        ui = try applying(changeset, leadingTo: batch.snapshot, to: ui, in: "the UI")
+        for id in touchedKeys(batch, changeset) where dragged.contains(id) {
+            bounces.append((id, "row \(id) in \(changeset)"))
+        }
+    }
+
+    /// `ui` with `changeset` applied as a table view would, checked to lead to `results`.
+    private func applying(
+        _ changeset: Changeset, leadingTo results: ResultsSnapshot<Row>, to ui: [(section: String, cells: [Cell])],
+        in view: String
+    ) throws -> [(section: String, cells: [Cell])] {
         do {
             let old = ui.map { (section: $0.section, rows: $0.cells) }
-            let new = expected.map { (section: $0.section, rows: $0.cells) }
-            ui = try ListSimulator.apply(changeset, to: old, expecting: new, identifiedBy: \.id).map {
+            let new = Self.cells(of: results).map { (section: $0.section, rows: $0.cells) }
+            return try ListSimulator.apply(changeset, to: old, expecting: new, identifiedBy: \.id).map {
                 (section: $0.section, cells: $0.rows)
             }
         } catch {
-            throw violation("a batch does not apply to what the UI shows: \(error)\n  UI: \(ui)\n  batch: \(changeset)")
-        }
-        for id in touchedKeys(batch, changeset) where dragged.contains(id) {
-            bounces.append((id, "row \(id) in \(changeset)"))
+            throw violation(
+                "a batch does not apply to what \(view) shows: \(error)\n  UI: \(ui)\n  batch: \(changeset)")
         }
     }
 
@@ -278,15 +286,7 @@ extension MachineWorld {
             throw violation("a batch for the reader could not be built: \(error)")
         }
         guard let batch, let changeset = batch.changeset else { return }
-        do {
-            let old = readerUI.map { (section: $0.section, rows: $0.cells) }
-            let new = Self.cells(of: batch.snapshot).map { (section: $0.section, rows: $0.cells) }
-            readerUI = try ListSimulator.apply(changeset, to: old, expecting: new, identifiedBy: \.id).map {
-                (section: $0.section, cells: $0.rows)
-            }
-        } catch {
-            throw violation("a batch does not apply to what the reader shows: \(error)\n  UI: \(readerUI)")
-        }
+        readerUI = try applying(changeset, leadingTo: batch.snapshot, to: readerUI, in: "the reader's UI")
         for id in touchedKeys(batch, changeset) where readerDragged.contains(id) {
             bounces.append((id, "reader: row \(id) in \(changeset)"))
         }
