@@ -101,6 +101,7 @@ enum SustainedBenchmark {
         let warmUp = Duration.seconds(min(20, max(1, settings.seconds / 4)))
         var lags = [[Double]](repeating: [], count: n)
         var rss: [(Duration, Int)] = []
+        var heap: [Int] = []
         var catchingUpSamples = 0
         var samples = 0
         var nextRSS = start
@@ -144,6 +145,7 @@ enum SustainedBenchmark {
             samples += 1
             if tick >= nextRSS {
                 rss.append((tick - start, ScaleBenchmark.residentBytes()))
+                heap.append(HeapUsage.current().inUse)
                 nextRSS = tick + .seconds(1)
             }
             try await Task.sleep(until: tick + .milliseconds(100), clock: clock)
@@ -196,6 +198,19 @@ enum SustainedBenchmark {
                 growth * 100))
         let tens = rss.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element.1)) }
         print("  RSS every 10 s (MiB): \(tens.joined(separator: " "))")
+        let heapTens = heap.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element)) }
+        print("  heap in use every 10 s (MiB): \(heapTens.joined(separator: " "))")
+        let statistics = controllers.map(\.statistics)
+        let loadSeconds = max(Measurement.milliseconds(loadEnd - start) / 1_000, 0.001)
+        print(
+            String(
+                format: "  applied per controller per second: %.1f incremental (%.1f routed), %.2f refetches; "
+                    + "%.1f coalesced; largest backlog %d",
+                Double(statistics.map(\.incrementalUpdates).reduce(0, +)) / Double(n) / loadSeconds,
+                Double(statistics.map(\.routedUpdates).reduce(0, +)) / Double(n) / loadSeconds,
+                Double(statistics.map(\.fullRefreshes).reduce(0, +)) / Double(n) / loadSeconds,
+                Double(statistics.map(\.coalescedDeliveries).reduce(0, +)) / Double(n) / loadSeconds,
+                statistics.map(\.largestBacklog).max() ?? 0))
         let sortedSyncs = syncs.sorted()
         print(
             String(

@@ -54,9 +54,14 @@ struct ResultsEntries<Object: Sendable>: Sendable {
     /// The number of entries stored, live or not (the handles in use).
     var storedCount: Int { storage.count }
 
-    /// `true` when rows that left hold more storage than half the live ones (and a thousand more):
-    /// time for ``compacted(separator:)``.
-    var isWasteful: Bool { storedCount - count > count / 2 + 1_024 }
+    /// `true` when rows that left hold more storage than half the live ones (and sixteen more): time for
+    /// ``compacted(separator:)``.
+    ///
+    /// The dead rows of a controller are bounded by its live ones, not by a constant: a server's thousands of
+    /// small controllers, each rewriting its ten rows several times a second, would otherwise each keep a
+    /// thousand dead rows (hundreds of megabytes between them). Compacting copies the live rows, so its cost
+    /// stays O(1) amortised per row that left.
+    var isWasteful: Bool { storedCount - count > count / 2 + 16 }
 
     /// The row stored under `handle`.
     ///
