@@ -37,7 +37,9 @@ extension CompositeMachine {
 
     /// Removes and returns the pending changes of the next transaction: the earliest one when every change
     /// names its transaction, otherwise the first change's (a fetch or a request change comes in order);
-    /// `nil` when there is none, or the next one is after `through`.
+    /// `nil` when there is none, or the next one is after `through`. Only a part's first pending change is
+    /// taken: a part's change is translated from its previous one, so a part that reported a fetch (or a
+    /// later transaction) in between gives the transaction its change in a later batch.
     static func takeNextGroup(from pending: inout [Pending], through: UInt64) -> [Pending]? {
         guard let first = pending.first else { return nil }
         let id: UInt64?
@@ -51,8 +53,18 @@ extension CompositeMachine {
             return [first]
         }
         guard id <= through else { return nil }
-        let group = pending.filter { $0.transactionID == id }
-        pending.removeAll { $0.transactionID == id }
+        var group: [Pending] = []
+        var rest: [Pending] = []
+        var seen: Set<Int> = []
+        for change in pending {
+            if change.transactionID == id && !seen.contains(change.part) {
+                group.append(change)
+            } else {
+                rest.append(change)
+            }
+            seen.insert(change.part)
+        }
+        pending = rest
         return group
     }
 
