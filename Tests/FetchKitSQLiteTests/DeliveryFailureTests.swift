@@ -98,7 +98,7 @@ struct DeliveryFailureTests {
         composite.delegate = recorder
         try await composite.performFetch()
         // What the composite last showed of the part cannot be diffed from.
-        composite.state.withLock { $0.latest[0].window = Self.brokenResults() }
+        composite.state.withLock { $0.machine.latest[0].window = Self.brokenResults() }
         try await insertTodo(store)
         await controller.sync()
         for _ in 0..<200 where recorder.failures.isEmpty { try await Task.sleep(for: .milliseconds(10)) }

@@ -52,14 +52,24 @@ struct DiffPairGenerator {
 
     /// An unordered pair: sections in any order (some empty, some renamed away), rows in any order.
     mutating func unorderedPair() -> (DiffSnapshot, DiffSnapshot) {
-        let oldNames = names.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random))
-        let old = DiffSnapshot(
-            oldNames.map { name in
+        let old = unorderedSnapshot()
+        return (old, unorderedSuccessor(of: old))
+    }
+
+    /// Up to five sections in any order, each of up to eight fresh rows.
+    mutating func unorderedSnapshot() -> DiffSnapshot {
+        let chosen = names.shuffled(using: &random).prefix(Int.random(in: 0...5, using: &random))
+        return DiffSnapshot(
+            chosen.map { name in
                 (name: name, items: (0..<Int.random(in: 0...8, using: &random)).map { _ in DiffItem(freshKey()) })
             })
+    }
+
+    /// What `old` may become: sections dropped, added and swapped, rows deleted, inserted, moved and changed.
+    mutating func unorderedSuccessor(of old: DiffSnapshot) -> DiffSnapshot {
         let churn = Double.random(in: 0...0.5, using: &random)
         // Section order: mostly kept, some swapped; some sections dropped, some added.
-        var newNames = oldNames.filter { _ in !chance(churn / 2) }
+        var newNames = old.sectionNames.filter { _ in !chance(churn / 2) }
         for _ in 0..<Int.random(in: 0...2, using: &random) {
             let added = name()
             if !newNames.contains(added) {
@@ -91,11 +101,10 @@ struct DiffPairGenerator {
             let rank = Double.random(in: 0..<50, using: &random)
             placed[section, default: []].append((rank: rank, item: DiffItem(freshKey())))
         }
-        let new = DiffSnapshot(
+        return DiffSnapshot(
             newNames.map { name in
                 (name: name, items: (placed[name] ?? []).sorted { $0.rank < $1.rank }.map(\.item))
             })
-        return (old, new)
     }
 }
 

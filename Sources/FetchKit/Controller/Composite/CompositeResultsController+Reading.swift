@@ -2,28 +2,28 @@ extension CompositeResultsController {
     /// The sections, in order, across every part.
     public var sections: [CompositeSection] {
         state.withLock { state in
-            state.applied.enumerated().flatMap { part, content in
+            state.machine.applied.enumerated().flatMap { part, content in
                 zip(content.names, content.counts).map { CompositeSection(name: $0, count: $1, part: part) }
             }
         }
     }
 
     /// The number of sections across every part.
-    public var numberOfSections: Int { state.withLock { $0.applied.reduce(0) { $0 + $1.names.count } } }
+    public var numberOfSections: Int { state.withLock { $0.machine.applied.reduce(0) { $0 + $1.names.count } } }
 
     /// The number of rows section `section` shows (0 when out of range).
     public func numberOfRows(inSection section: Int) -> Int {
         state.withLock { state in
-            guard let (part, local) = Self.locate(section, in: state.applied) else { return 0 }
-            return state.applied[part].counts[local]
+            guard let (part, local) = Self.locate(section, in: state.machine.applied) else { return 0 }
+            return state.machine.applied[part].counts[local]
         }
     }
 
     /// The object at global `path` when it belongs to `part`; `nil` otherwise.
     public func object<Object>(at path: RowPath, in part: ResultsPart<Object>) -> Object? {
         state.withLock { state in
-            guard let (index, local) = Self.locate(path.section, in: state.applied), index == part.index,
-                let window = state.applied[index].window as? ResultsSnapshot<Object>
+            guard let (index, local) = Self.locate(path.section, in: state.machine.applied), index == part.index,
+                let window = state.machine.applied[index].window as? ResultsSnapshot<Object>
             else { return nil }
             return window.object(at: RowPath(section: local, row: path.row))
         }
@@ -32,8 +32,10 @@ extension CompositeResultsController {
     /// The fixed row at global `path` when it belongs to `part`; `nil` otherwise.
     public func row(at path: RowPath, in part: FixedPart) -> String? {
         state.withLock { state in
-            guard let (index, _) = Self.locate(path.section, in: state.applied), index == part.index else { return nil }
-            let rows = state.applied[index].fixedRows
+            guard let (index, _) = Self.locate(path.section, in: state.machine.applied), index == part.index else {
+                return nil
+            }
+            let rows = state.machine.applied[index].fixedRows
             return rows.indices.contains(path.row) ? rows[path.row] : nil
         }
     }

@@ -23,34 +23,17 @@ import Synchronization
 /// The composite becomes the delegate of the controllers it is given; read each part through it.
 public final class CompositeResultsController: Sendable {
     struct State {
-        var parts: [Part] = []
-        var started = false
-        /// What each part last reported (pending changes included).
-        var latest: [PartContent] = []
-        /// What the delegate has been told: the composite's content.
-        var applied: [PartContent] = []
-        var pending: [Pending] = []
-        /// Set when a part's change could not be translated: the composite stopped (see ``status``).
-        var failure: FetchKitError?
+        /// The composite's decisions: its parts' content, what the delegate was told, what is pending.
+        var machine = CompositeMachine()
+        /// The results parts' links to their controllers, in the order they were added.
+        var sources: [any CompositeSource] = []
         weak var delegate: (any ResultsControllerDelegate<CompositeResultsController>)?
-    }
-
-    enum Part: Sendable {
-        case fixed(name: String, rows: [String])
-        case results(any CompositeSource)
-    }
-
-    struct Pending: Sendable {
-        var part: Int
-        var transactionID: UInt64?
-        var changeset: Changeset
-        var content: PartContent
     }
 
     let state = Mutex(State())
     let logger: Logger
-    private let signals: AsyncStream<Void>.Continuation
-    private let emission = TransitionLock()
+    let signals: AsyncStream<Void>.Continuation
+    let emission = TransitionLock()
     private let processor: Mutex<Task<Void, Never>?> = Mutex(nil)
     /// The tasks the composite starts for its own work (see ``TaskCensus``).
     package let census = TaskCensus()
@@ -77,7 +60,13 @@ public final class CompositeResultsController: Sendable {
     /// The delegate that receives each batch, in global index paths. Held weakly.
     public var delegate: (any ResultsControllerDelegate<CompositeResultsController>)? {
         get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        set {
+            perform(
+                state.withLock { state in
+                    state.delegate = newValue
+                    return decide(.delegateChanged(newValue != nil), in: &state)
+                })
+        }
     }
 
     /// Adds a section of fixed rows (a menu, a header row) after the parts added so far.
@@ -85,7 +74,8 @@ public final class CompositeResultsController: Sendable {
     /// - Throws: ``FetchKitError/Code/unsupported`` after ``performFetch()``.
     @discardableResult
     public func addFixedSection(_ name: String, rows: [String]) throws -> FixedPart {
-        FixedPart(index: try append(.fixed(name: name, rows: rows)))
+        let content = PartContent(names: [name], counts: [rows.count], window: nil, fixedRows: rows)
+        return FixedPart(index: try append(.fixed(content), source: nil))
     }
 
     /// Adds `controller`'s results after the parts added so far, each of its sections showing at most
@@ -96,40 +86,32 @@ public final class CompositeResultsController: Sendable {
     public func add<Object: Sendable>(_ controller: ResultsController<Object>, limit: Int? = nil) throws -> ResultsPart<
         Object
     > {
-        let index = state.withLock { $0.parts.count }
+        let index = state.withLock { $0.machine.parts.count }
         let source = ResultsPartSource(
             controller: controller, limit: limit.map { max(0, $0) }, index: index,
-            report: { [weak self] part, transactionID, make in self?.receive(part, transactionID, make) },
+            report: { [weak self] part, transactionID, translate in self?.receive(part, transactionID, translate) },
             reportFailure: { [weak self] error in self?.receiveFailure(error) })
-        return ResultsPart(index: try append(.results(source)))
+        return ResultsPart(index: try append(.results, source: source))
     }
 
-    private func append(_ part: Part) throws -> Int {
+    private func append(_ part: CompositeMachine.Part, source: (any CompositeSource)?) throws -> Int {
         try state.withLock { state in
-            guard !state.started else {
+            guard let index = decide(.partAdded(part), in: &state).addedPart else {
                 throw FetchKitError.unsupported("parts are added to a composite before its performFetch()")
             }
-            state.parts.append(part)
-            return state.parts.count - 1
+            if let source { state.sources.append(source) }
+            return index
         }
     }
 
     /// Fetches every results part and starts following them; calls no delegate method.
     public func performFetch() async throws {
-        let parts = state.withLock { $0.parts }
-        for case .results(let source) in parts { try await source.fetch() }
+        let sources = state.withLock { $0.sources }
+        for source in sources { try await source.fetch() }
         try await emission.run {
-            state.withLock { state in
-                state.latest = state.parts.map { part in
-                    switch part {
-                    case .fixed(let name, let rows):
-                        PartContent(names: [name], counts: [rows.count], window: nil, fixedRows: rows)
-                    case .results(let source): source.currentContent()
-                    }
-                }
-                state.applied = state.latest
-                state.pending = []
-                state.started = true
+            self.send { state in
+                .fetchCompleted(
+                    Dictionary(state.sources.map { ($0.index, $0.currentContent()) }, uniquingKeysWith: { $1 }))
             }
         }
     }
@@ -137,8 +119,8 @@ public final class CompositeResultsController: Sendable {
     /// Waits until the composite has told its delegate about every change the store published before this
     /// call.
     public func sync() async {
-        let parts = state.withLock { $0.parts }
-        for case .results(let source) in parts { await source.sync() }
+        let sources = state.withLock { $0.sources }
+        for source in sources { await source.sync() }
         try? await emission.run { await self.emitPending() }
     }
 
@@ -146,10 +128,9 @@ public final class CompositeResultsController: Sendable {
     /// else ``ResultsStatus/fetching`` or ``ResultsStatus/idle`` while a part is, else the part furthest behind
     /// (``ResultsStatus/catchingUp(lag:)``), else ``ResultsStatus/live``.
     public var status: ResultsStatus {
-        let (parts, failure) = state.withLock { ($0.parts, $0.failure) }
+        let (sources, failure) = state.withLock { ($0.sources, $0.machine.failure) }
         if let failure { return .failed(failure) }
-        var statuses: [ResultsStatus] = []
-        for case .results(let source) in parts { statuses.append(source.status) }
+        let statuses = sources.map(\.status)
         if let failed = statuses.first(where: \.isFailed) { return failed }
         if let resyncing = statuses.first(where: { if case .resyncing = $0 { true } else { false } }) {
             return resyncing
@@ -164,40 +145,13 @@ public final class CompositeResultsController: Sendable {
 
     /// A part stopped with a permanent failure: the delegate hears of it after the batches before it.
     private func receiveFailure(_ error: FetchKitError) {
-        census.start { [weak self] in
-            guard let self else { return }
-            try? await self.emission.run {
-                await self.emitPending()
-                self.delegate?.controller(self, didFailWith: error)
-            }
-        }
+        send(.partFailed(error))
     }
 
-    /// A part's change, computed under the lock from what the part last reported. A change that cannot be
+    /// A part's change, translated under the lock from what the part last reported. A change that cannot be
     /// translated (a state FetchKit never reaches unless it has a bug) stops the composite with an
     /// ``FetchKitError/Code/inconsistency`` error rather than leave it silently behind its parts.
-    private func receive(
-        _ part: Int, _ transactionID: UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?
-    ) {
-        var failure: FetchKitError?
-        let added = state.withLock { state -> Bool in
-            guard state.started, state.failure == nil, state.latest.indices.contains(part) else { return false }
-            do {
-                guard let (changeset, content) = try make(state.latest[part]) else { return false }
-                state.latest[part] = content
-                state.pending.append(
-                    Pending(part: part, transactionID: transactionID, changeset: changeset, content: content))
-                return true
-            } catch {
-                failure = FetchKitError.inconsistency("part \(part)'s change could not be translated: \(error)")
-                state.failure = failure
-                return false
-            }
-        }
-        if added { signals.yield() }
-        if let failure {
-            logger.error("composite results stopped", metadata: ["part": "\(part)", "error": "\(failure)"])
-            receiveFailure(failure)
-        }
+    private func receive(_ part: Int, _ transactionID: UInt64?, _ translate: @escaping CompositeMachine.Translate) {
+        send(.partChanged(part: part, transactionID: transactionID, translate: translate))
     }
 }

@@ -1,5 +1,7 @@
 /// A results part, whatever its object type: what the composite asks of it.
 protocol CompositeSource: Sendable {
+    /// The part's position among the composite's parts.
+    var index: Int { get }
     /// Becomes the controller's delegate and fetches its results.
     func fetch() async throws
     /// Waits until the controller has applied (and reported) every change published before the call.

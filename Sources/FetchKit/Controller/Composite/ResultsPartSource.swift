@@ -5,13 +5,13 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
     let limit: Int?
     let index: Int
     /// Reports a part change to the composite, which owns the lock over every part's state.
-    let report: @Sendable (Int, UInt64?, _ make: (PartContent) throws -> (Changeset, PartContent)?) -> Void
+    let report: @Sendable (Int, UInt64?, _ translate: @escaping CompositeMachine.Translate) -> Void
     /// Reports the part's permanent failure to the composite.
     let reportFailure: @Sendable (FetchKitError) -> Void
 
     init(
         controller: ResultsController<Object>, limit: Int?, index: Int,
-        report: @escaping @Sendable (Int, UInt64?, (PartContent) throws -> (Changeset, PartContent)?) -> Void,
+        report: @escaping @Sendable (Int, UInt64?, @escaping CompositeMachine.Translate) -> Void,
         reportFailure: @escaping @Sendable (FetchKitError) -> Void
     ) {
         self.controller = controller
