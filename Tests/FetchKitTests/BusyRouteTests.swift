@@ -6,14 +6,7 @@ import Testing
 /// naming a row it holds or was handed — not every change.
 @Suite("Busy routes")
 struct BusyRouteTests {
-    static let entity = Entity(
-        "Hot", table: "hot", primaryKey: .integer("id"),
-        attributes: [Attribute("grp", .integer), Attribute("v", .integer)])
-    let dialect = SQLDialect(name: "Q", placeholderStyle: .questionMark)
-
-    func plan(_ request: FetchRequest) throws -> RoutePlan {
-        try RoutePlan(request: request, schema: try Schema([Self.entity]), dialect: dialect, incremental: true)
-    }
+    func plan(_ request: FetchRequest) throws -> RoutePlan { try HotTable.plan(request) }
 
     @Test func aKeyBoundedRouteReceivesOnlyTheKeysItWasHanded() throws {
         let request = FetchRequest(

@@ -44,36 +44,58 @@ extension ChangeRouter {
             return keys
         }
         // The routes to consider, copied under the lock with the busy ones that may hold a row the change names
-        // (read together: a route that stops being busy has its held keys in the copy); the predicates are
-        // evaluated outside it.
+        // (read together: a route that stops being busy has its held keys in the copy, or among the keys it was
+        // handed); the predicates are evaluated outside it.
+        var concerns: [Int: Set<Value>] = [:]
         let (busy, routes, readers) = state.withLock { state in
-            (
-                state.busy.filter { id in
-                    guard let entry = state.entries[id] else { return false }
-                    return entry.needsWhileBusy(entry.plan.flatMap { keys(in: $0.entityTable) })
-                },
-                reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
+            var busy: Set<Int> = []
+            for id in state.busy {
+                guard let entry = state.entries[id] else { continue }
+                let named = entry.plan.flatMap { keys(in: $0.entityTable) }
+                guard entry.needsWhileBusy(named) else { continue }
+                busy.insert(id)
+                if entry.isNarrowable, let named, let pending = entry.pendingKeys {
+                    concerns[id] = named.filter(pending.contains)
+                }
+            }
+            return (
+                busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
                 unread.flatMap { state.readers[$0] ?? [] }
             )
         }
         var ids = directIDs.union(busy).union(readers)
         for (table, entityRoutes) in routes {
-            if let rows = reread[table] { entityRoutes.candidates(for: rows, into: &ids) }
+            if let rows = reread[table] { entityRoutes.candidates(for: rows, into: &ids, concerns: &concerns) }
         }
-        let targets = state.withLock { state -> [any RouteTarget] in
-            var targets: [any RouteTarget] = []
+        let targets = state.withLock { state -> [(any RouteTarget, RoutedChange)] in
+            var targets: [(any RouteTarget, RoutedChange)] = []
             targets.reserveCapacity(ids.count)
             for id in ids {
                 guard var entry = state.entries[id], let target = entry.target else { continue }
+                var routed = item
+                if let plan = entry.plan, plan.isKeyBounded {
+                    let named = keys(in: plan.entityTable)
+                    if let named, entry.isNarrowable, reread[plan.entityTable] != nil {
+                        // Only the keys it holds, may hold, or whose rows it matches: a change naming none of
+                        // them cannot change its results.
+                        let concern = concerns[id] ?? []
+                        guard !concern.isEmpty else { continue }
+                        if concern.count < named.count || change.tables.count > 1 || reread.count > 1 {
+                            routed = item.narrowed(to: concern, in: plan.entityTable)
+                        }
+                        entry.handed(concern)
+                    } else {
+                        entry.handed(named)
+                    }
+                }
                 entry.pending += 1
-                if let plan = entry.plan, plan.isKeyBounded { entry.handed(keys(in: plan.entityTable)) }
                 state.entries[id] = entry
                 state.busy.insert(id)
-                targets.append(target)
+                targets.append((target, routed))
             }
             return targets
         }
-        for target in targets { target.receive(item) }
+        for (target, routed) in targets { target.receive(routed) }
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.routedThrough = max(state.routedThrough, change.transactionID)
             let through = state.routedThrough
@@ -169,36 +191,4 @@ extension ChangeRouter.State {
         return (ids, reads)
     }
 
-}
-
-extension ChangeRouter.EntityRoutes {
-    /// Adds to `ids` the routes that the re-read `rows` can affect: those holding a changed key, those
-    /// indexed by a value a row has (when the row matches), and the unindexed ones a row matches.
-    ///
-    /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
-    func candidates(for rows: RereadRows, into ids: inout Set<Int>) {
-        for key in rows.keys {
-            switch holders[key] {
-            case .one(let id)?: ids.insert(id)
-            case .many(let held)?: ids.formUnion(held)
-            case nil: break
-            }
-        }
-        for row in rows.rows.values {
-            for (column, byValue) in equality {
-                guard let indexed = byValue[row[column] ?? .null] else { continue }
-                for id in indexed where !ids.contains(id) {
-                    if self.indexed[id]?.matches(row) == true { ids.insert(id) }
-                }
-            }
-        }
-        if unindexed.isEmpty { return }
-        let changed = Array(rows.rows.values)
-        for (id, predicate) in unindexed where !ids.contains(id) {
-            for row in changed where predicate.matches(row) {
-                ids.insert(id)
-                break
-            }
-        }
-    }
 }

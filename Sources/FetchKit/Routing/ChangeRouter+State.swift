@@ -30,12 +30,19 @@ extension ChangeRouter {
             }
             pendingKeys?.formUnion(keys)
         }
+
+        /// Whether the route may be handed only the keys of a change that concern it (see
+        /// ``ChangeRouter/route(_:)``): its plan is key bounded, it is not refetching, and every key it was
+        /// handed while busy is known.
+        var isNarrowable: Bool { refreshing == 0 && pendingKeys != nil && plan?.isKeyBounded == true }
     }
 
     /// The routes whose membership the router decides in memory, of one entity table.
     struct EntityRoutes {
         /// Routes without an indexable conjunct, with their predicates, evaluated on each changed row.
         var unindexed: [Int: InMemoryPredicate] = [:]
+        /// The routes whose plan is ``RoutePlan/isKeyBounded``: the router finds which changed keys concern them.
+        var keyBounded: Set<Int> = []
         /// Routes with an indexable conjunct, with their predicates (checked after an index hit).
         var indexed: [Int: InMemoryPredicate] = [:]
         /// Routes by equality conjunct: column, then value.
@@ -111,6 +118,7 @@ extension ChangeRouter {
             var routes = entities[plan.entityTable] ?? EntityRoutes()
             entities[plan.entityTable] = nil  // unique storage while mutating: no copy of every route per install
             routes.count += 1
+            if plan.isKeyBounded { routes.keyBounded.insert(id) }
             if let index = memory.index {
                 for value in Set(index.values) {
                     routes.equality[index.column, default: [:]][value, default: []].insert(id)
@@ -136,6 +144,7 @@ extension ChangeRouter {
             guard let memory = plan.memory, var routes = entities[plan.entityTable] else { return }
             entities[plan.entityTable] = nil  // unique storage while mutating
             routes.count -= 1
+            routes.keyBounded.remove(id)
             if let index = memory.index {
                 for value in Set(index.values) {
                     routes.equality[index.column]?[value]?.remove(id)

@@ -1,0 +1,45 @@
+extension ChangeRouter.EntityRoutes {
+    /// Adds to `ids` the routes that the re-read `rows` can affect: those holding a changed key, those
+    /// indexed by a value a row has (when the row matches), and the unindexed ones a row matches. For each
+    /// key-bounded route it adds to `concerns` the changed keys that can change its results: the keys it
+    /// holds and the keys of rows it matches (the others can neither leave nor enter it).
+    ///
+    /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
+    func candidates(for rows: RereadRows, into ids: inout Set<Int>, concerns: inout [Int: Set<Value>]) {
+        for key in rows.keys {
+            let held: Set<Int>
+            switch holders[key] {
+            case .one(let id)?: held = [id]
+            case .many(let ids)?: held = ids
+            case nil: continue
+            }
+            for id in held {
+                ids.insert(id)
+                if keyBounded.contains(id) { concerns[id, default: []].insert(key) }
+            }
+        }
+        for (key, row) in rows.rows {
+            for (column, byValue) in equality {
+                guard let indexed = byValue[row[column] ?? .null] else { continue }
+                for id in indexed {
+                    let bounded = keyBounded.contains(id)
+                    // A route that gets the change anyway needs no more evaluation, unless its keys are counted.
+                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { continue }
+                    ids.insert(id)
+                    if bounded { concerns[id, default: []].insert(key) }
+                }
+            }
+        }
+        if unindexed.isEmpty { return }
+        for (id, predicate) in unindexed {
+            if keyBounded.contains(id) {
+                for (key, row) in rows.rows where predicate.matches(row) {
+                    ids.insert(id)
+                    concerns[id, default: []].insert(key)
+                }
+            } else if !ids.contains(id), rows.rows.values.contains(where: predicate.matches) {
+                ids.insert(id)
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+@_spi(Backend) @testable import FetchKit
+
+/// The table the routing tests route: `hot(id, grp, v)`, and the plans of requests on it.
+enum HotTable {
+    static let entity = Entity(
+        "Hot", table: "hot", primaryKey: .integer("id"),
+        attributes: [Attribute("grp", .integer), Attribute("v", .integer)])
+    static let dialect = SQLDialect(name: "Q", placeholderStyle: .questionMark)
+
+    static func plan(_ request: FetchRequest) throws -> RoutePlan {
+        try RoutePlan(request: request, schema: try Schema([entity]), dialect: dialect, incremental: true)
+    }
+}
