@@ -1,5 +1,4 @@
 import FetchKit
-import Foundation
 
 /// One notification of FetchKit's change capture, parsed: which transaction, table and operation, and
 /// which primary keys (or the whole table).
@@ -16,38 +15,12 @@ struct PostgresNotification: Equatable {
     /// notifications are complete.
     let isEnd: Bool
 
-    /// The payload as the trigger writes it.
-    private struct Payload: Decodable {
-        let x: Int64
-        let s: String?
-        let t: String?
-        let o: String?
-        let k: [Key]?
-        let all: Bool?
-        let end: Bool?
-    }
-
-    /// A key: a JSON integer or string.
-    private enum Key: Decodable {
-        case integer(Int64)
-        case text(String)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let integer = try? container.decode(Int64.self) {
-                self = .integer(integer)
-            } else {
-                self = .text(try container.decode(String.self))
-            }
-        }
-    }
-
     /// The end marker of server transaction `transactionID`.
     static func endMarker(_ transactionID: Int64) -> String { "{\"x\":\(transactionID),\"end\":true}" }
 
     /// Parses a payload; `nil` when it is not one FetchKit's trigger (or a store's write) sends.
     init?(payload: String) {
-        guard let parsed = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else { return nil }
+        guard let parsed = Payload(scanning: payload) ?? Payload(decoding: payload) else { return nil }
         transactionID = parsed.x
         schema = parsed.s
         if parsed.end == true {
@@ -70,12 +43,7 @@ struct PostgresNotification: Equatable {
             keys = nil
         } else {
             guard let raw = parsed.k else { return nil }
-            keys = raw.map {
-                switch $0 {
-                case .integer(let integer): return .integer(integer)
-                case .text(let text): return .text(text)
-                }
-            }
+            keys = raw
         }
     }
 }

@@ -1,0 +1,52 @@
+import FetchKit
+import Foundation
+
+extension PostgresNotification {
+    /// The payload as the trigger writes it: `{"x":…,"s":…,"t":…,"o":…,"k":[…]}`, `"all":true` in place of
+    /// the keys, or `{"x":…,"end":true}`.
+    struct Payload: Equatable {
+        var x: Int64
+        var s: String?
+        var t: String?
+        var o: String?
+        /// The keys: JSON integers or strings.
+        var k: [Value]?
+        var all: Bool?
+        var end: Bool?
+    }
+}
+
+extension PostgresNotification.Payload: Decodable {
+    private enum CodingKeys: String, CodingKey { case x, s, t, o, k, all, end }
+
+    /// A key: a JSON integer or string.
+    private struct Key: Decodable {
+        let value: Value
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let integer = try? container.decode(Int64.self) {
+                value = .integer(integer)
+            } else {
+                value = .text(try container.decode(String.self))
+            }
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        x = try container.decode(Int64.self, forKey: .x)
+        s = try container.decodeIfPresent(String.self, forKey: .s)
+        t = try container.decodeIfPresent(String.self, forKey: .t)
+        o = try container.decodeIfPresent(String.self, forKey: .o)
+        k = try container.decodeIfPresent([Key].self, forKey: .k)?.map(\.value)
+        all = try container.decodeIfPresent(Bool.self, forKey: .all)
+        end = try container.decodeIfPresent(Bool.self, forKey: .end)
+    }
+
+    /// Any JSON object with these fields, through Foundation's decoder; `nil` when it is not one.
+    init?(decoding payload: String) {
+        guard let decoded = try? JSONDecoder().decode(Self.self, from: Data(payload.utf8)) else { return nil }
+        self = decoded
+    }
+}
