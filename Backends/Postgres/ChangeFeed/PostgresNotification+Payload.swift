@@ -25,6 +25,8 @@ extension PostgresNotification.Payload: Decodable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
+            // A key is an integer or a string: a value that is not an integer is read as a string, whose
+            // failure is the error.
             if let integer = try? container.decode(Int64.self) {
                 value = .integer(integer)
             } else {
@@ -46,6 +48,8 @@ extension PostgresNotification.Payload: Decodable {
 
     /// Any JSON object with these fields, through Foundation's decoder; `nil` when it is not one.
     init?(decoding payload: String) {
+        // Not a payload FetchKit's trigger or a store's write sends: the listener reports it as unreadable and
+        // resyncs (`ListenerStateMachine`), so the decoder's error adds nothing.
         guard let decoded = try? JSONDecoder().decode(Self.self, from: Data(payload.utf8)) else { return nil }
         self = decoded
     }

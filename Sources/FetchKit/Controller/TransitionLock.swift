@@ -3,8 +3,8 @@ actor TransitionLock {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    /// Runs `body` once every body that arrived before it has finished.
-    func run(_ body: @Sendable () async throws -> Void) async throws {
+    /// Runs `body` once every body that arrived before it has finished; throws only what `body` throws.
+    func run<Failure: Error>(_ body: @Sendable () async throws(Failure) -> Void) async throws(Failure) {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {

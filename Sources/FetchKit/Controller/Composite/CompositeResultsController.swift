@@ -46,7 +46,7 @@ public final class CompositeResultsController: Sendable {
         let task = census.start { [weak self] in
             for await _ in stream {
                 guard let self else { return }
-                try? await self.emission.run { await self.emitPending() }
+                await self.emission.run { await self.emitPending() }
             }
         }
         processor.withLock { $0 = task }
@@ -108,7 +108,7 @@ public final class CompositeResultsController: Sendable {
     public func performFetch() async throws {
         let sources = state.withLock { $0.sources }
         for source in sources { try await source.fetch() }
-        try await emission.run {
+        await emission.run {
             self.send { state in
                 .fetchCompleted(
                     Dictionary(state.sources.map { ($0.index, $0.currentContent()) }, uniquingKeysWith: { $1 }))
@@ -121,7 +121,7 @@ public final class CompositeResultsController: Sendable {
     public func sync() async {
         let sources = state.withLock { $0.sources }
         for source in sources { await source.sync() }
-        try? await emission.run { await self.emitPending() }
+        await emission.run { await self.emitPending() }
     }
 
     /// Whether every part follows the database: the first part's failure, else the first part resyncing,

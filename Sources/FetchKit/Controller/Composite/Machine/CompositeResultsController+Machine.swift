@@ -60,7 +60,7 @@ extension CompositeResultsController {
     private func reportFailure(_ error: FetchKitError) {
         census.start { [weak self] in
             guard let self else { return }
-            try? await self.emission.run {
+            await self.emission.run {
                 await self.emitPending()
                 self.delegate?.controller(self, didFailWith: error)
             }
