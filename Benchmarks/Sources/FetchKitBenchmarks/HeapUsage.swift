@@ -1,8 +1,10 @@
 import Foundation
 
-/// The bytes glibc's allocator has handed out and not taken back (`mallinfo2`: `uordblks + hblkhd`).
+/// The bytes glibc's allocator has handed out and not taken back (`mallinfo2`: `uordblks + hblkhd`), and
+/// those it holds from the system, in use or free (`arena + hblkhd`, over every arena).
 struct HeapUsage {
     let inUse: Int
+    var obtained = 0
 
     /// glibc's `struct mallinfo2 mallinfo2(void)` (ten `size_t`s). On x86-64 System V a struct that large is
     /// returned through a hidden pointer passed as the first argument, so the function can be called as
@@ -23,6 +25,6 @@ struct HeapUsage {
             if let base = bytes.baseAddress { mallinfo2(base) }
         }
         // arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost
-        return HeapUsage(inUse: fields[7] + fields[4])
+        return HeapUsage(inUse: fields[7] + fields[4], obtained: fields[0] + fields[4])
     }
 }

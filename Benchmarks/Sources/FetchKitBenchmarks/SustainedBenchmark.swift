@@ -100,6 +100,7 @@ enum SustainedBenchmark {
             : try OutsideWriter.sqlite(path: path, rows: rows, seconds: settings.seconds)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuAtStart = Self.processCPUSeconds()
         let warmUp = Duration.seconds(min(20, max(1, settings.seconds / 4)))
         // Each controller's lag samples, in milliseconds, in arrays filled before the load: the benchmark's own
         // measurements (10 a second per controller) must not grow the resident memory it measures.
@@ -107,7 +108,8 @@ enum SustainedBenchmark {
         var lags = (0..<n).map { _ in [UInt16](repeating: 0, count: capacity) }
         var sampleCount = 0
         var rss: [(Duration, Int)] = []
-        var heap: [Int] = []
+        var heap: [HeapUsage] = []
+        var kinds: [ResidentKinds] = []
         var sqliteMemory: [Int] = []
         var catchingUpSamples = 0
         var samples = 0
@@ -166,13 +168,15 @@ enum SustainedBenchmark {
             sampleCount = min(sampleCount + 1, capacity)
             if tick >= nextRSS {
                 rss.append((tick - start, ScaleBenchmark.residentBytes()))
-                heap.append(HeapUsage.current().inUse)
+                heap.append(HeapUsage.current())
+                kinds.append(ResidentKinds.current())
                 sqliteMemory.append(Int(sqlite3_memory_used()))
                 nextRSS = tick + .seconds(1)
             }
             try await Task.sleep(until: tick + .milliseconds(100), clock: clock)
         }
         let loadEnd = clock.now
+        let cpuDuringLoad = Self.processCPUSeconds() - cpuAtStart
         let writerOutput = try await writer.finish()
         let (syncs, unseen) = try await probe.value
 
@@ -220,8 +224,18 @@ enum SustainedBenchmark {
                 growth * 100))
         let tens = rss.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element.1)) }
         print("  RSS every 10 s (MiB): \(tens.joined(separator: " "))")
-        let heapTens = heap.enumerated().filter { $0.offset % 10 == 0 }.map { String(format: "%.0f", mib($0.element)) }
-        print("  heap in use every 10 s (MiB): \(heapTens.joined(separator: " "))")
+        let heapTens = heap.enumerated().filter { $0.offset % 10 == 0 }.map {
+            String(format: "%.0f/%.0f", mib($0.element.inUse), mib($0.element.obtained))
+        }
+        print("  heap in use / held by the allocator every 10 s (MiB): \(heapTens.joined(separator: " "))")
+        if let first = rss.firstIndex(where: { $0.0 >= warmUp }), let last = kinds.indices.last {
+            let (a, b) = (kinds[first], kinds[last])
+            print(
+                String(
+                    format: "  RSS after warm-up → end (MiB): anonymous %.1f → %.1f, files %.1f → %.1f, "
+                        + "shared memory %.1f → %.1f",
+                    mib(a.anonymous), mib(b.anonymous), mib(a.file), mib(b.file), mib(a.shared), mib(b.shared)))
+        }
         if !settings.postgres {
             let tens = sqliteMemory.enumerated().filter { $0.offset % 10 == 0 }.map {
                 String(format: "%.1f", mib($0.element))
@@ -239,6 +253,15 @@ enum SustainedBenchmark {
                 Double(statistics.map(\.fullRefreshes).reduce(0, +)) / Double(n) / loadSeconds,
                 Double(statistics.map(\.coalescedDeliveries).reduce(0, +)) / Double(n) / loadSeconds,
                 statistics.map(\.largestBacklog).max() ?? 0))
+        let transactions = tps.flatMap { line in
+            line.split(separator: " ").compactMap { Double($0) }.first.map { $0 * loadSeconds }
+        }
+        print(
+            String(
+                format: "  process CPU during the load: %.1f s (%.0f %% of a core)%@", cpuDuringLoad,
+                cpuDuringLoad * 100 / loadSeconds,
+                transactions.map { String(format: ", %.0f µs per writer transaction", cpuDuringLoad * 1e6 / $0) }
+                    ?? ""))
         let sortedSyncs = syncs.sorted()
         print(
             String(
@@ -254,6 +277,14 @@ enum SustainedBenchmark {
         if let raw { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }
         return Outcome(
             p99Lag: p99, maxLag: maxLag, converged: convergedSeconds, growth: growth, budgetMet: budgetMet)
+    }
+
+    /// The CPU time (user and system) this process has used, in seconds.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Controller k's results computed from every row (ordered by id): its filter, then `v` descending, `id`.
