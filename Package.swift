@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "FetchKitTesting"],
+            dependencies: ["FetchKit", "FetchKitTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

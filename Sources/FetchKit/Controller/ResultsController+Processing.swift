@@ -102,7 +102,10 @@ extension ResultsController {
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
-        let plan = try RoutePlan(request: request, schema: schema, dialect: store.dialect, incremental: true)
+        // Refetching the same request (a resync, a change it cannot localise) keeps its plan: only a new request
+        // needs one made.
+        let kept = state.withLock { $0.request == request ? $0.plan : nil }
+        let plan = try kept ?? RoutePlan(request: request, schema: schema, dialect: store.dialect, incremental: true)
         let snapshot = ResultsSnapshot(
             rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
             order: Self.incrementalOrder(for: request, in: schema))

@@ -67,10 +67,14 @@ extension ChangeRouter {
         for (table, entityRoutes) in routes {
             if let rows = reread[table] { entityRoutes.candidates(for: rows, into: &ids, concerns: &concerns) }
         }
+        // In route order, the same for every change: a controller's work queues at the same place in the pool each
+        // time, so under load it applies once per round of the others, never twice in a row then after two rounds
+        // (a set's order changes from one set to the next).
+        let order = ids.sorted()
         let targets = state.withLock { state -> [(any RouteTarget, RoutedChange)] in
             var targets: [(any RouteTarget, RoutedChange)] = []
-            targets.reserveCapacity(ids.count)
-            for id in ids {
+            targets.reserveCapacity(order.count)
+            for id in order {
                 guard var entry = state.entries[id], let target = entry.target else { continue }
                 var routed = item
                 if let plan = entry.plan, plan.isKeyBounded {
