@@ -57,5 +57,12 @@ enum PgOutputMessage: Equatable, Sendable {
         case key([Value])
         /// The whole old row (`REPLICA IDENTITY FULL`).
         case row([Value])
+
+        /// The image's values, column by column.
+        var values: [Value] {
+            switch self {
+            case .key(let values), .row(let values): values
+            }
+        }
     }
 }

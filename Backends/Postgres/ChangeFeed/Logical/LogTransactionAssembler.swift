@@ -1,0 +1,101 @@
+import FetchKit
+
+/// Folds `pgoutput` messages into committed transactions: a value-type state machine, fed one message at a
+/// time, that returns a ``LogTransaction`` at each commit.
+///
+/// It remembers each table's ``PgOutputMessage/Relation`` (sent before the table's first change in a session
+/// and again after it is altered), follows only the store's tables — those of `schemaName` it has a key
+/// column for — and keys every change by that column. A row changed twice in a transaction is folded as
+/// ``TableChange/record(_:key:)`` folds it, and its last image is kept; an update that changes the key deletes
+/// the old key and inserts the new one.
+struct LogTransactionAssembler {
+    /// The schema the store's tables live in.
+    let schemaName: String
+    /// The store's tables and their primary-key columns.
+    let keyColumns: [String: String]
+    private var relations: [UInt32: PgOutputMessage.Relation] = [:]
+    private var open: LogTransaction?
+
+    init(schemaName: String, keyColumns: [String: String]) {
+        self.schemaName = schemaName
+        self.keyColumns = keyColumns
+    }
+
+    /// Takes the next message of the stream.
+    ///
+    /// - Returns: the transaction that `message` commits, if it is a commit.
+    /// - Throws: ``FetchKitError/Code/inconsistency`` for a change outside a transaction, to a relation the
+    ///   stream has not described, or without a usable key; the row image's errors (``LogRow``). The stream
+    ///   cannot be trusted past such a message: its consumer resyncs.
+    mutating func receive(_ message: PgOutputMessage) throws -> LogTransaction? {
+        switch message {
+        case .begin(let final, _, let transactionID):
+            open = LogTransaction(transactionID: transactionID, commit: final, end: final, tables: [:], rows: [:])
+        case .commit(let position, let end, _):
+            guard var transaction = open else { throw FetchKitError.inconsistency("a commit outside a transaction") }
+            open = nil
+            transaction.commit = position
+            transaction.end = end
+            return transaction
+        case .relation(let relation):
+            relations[relation.id] = relation
+        case .insert(let id, let new):
+            guard let (table, key, relation) = try target(id) else { return nil }
+            let row = try relation.row(new)
+            try record(.insert, table: table, key: try value(of: key, in: row, table: table), row: row)
+        case .update(let id, let old, let new):
+            guard let (table, key, relation) = try target(id) else { return nil }
+            let row = try relation.row(new)
+            let newKey = try value(of: key, in: row, table: table)
+            // An old image comes when the key changed (or the table logs whole old rows): the old key is gone.
+            if let old, case let oldKey = try value(of: key, in: try relation.row(old.values), table: table),
+                oldKey != newKey
+            {
+                try record(.delete, table: table, key: oldKey, row: nil)
+                try record(.insert, table: table, key: newKey, row: row)
+            } else {
+                try record(.update, table: table, key: newKey, row: row)
+            }
+        case .delete(let id, let old):
+            guard let (table, key, relation) = try target(id) else { return nil }
+            let oldKey = try value(of: key, in: try relation.row(old.values), table: table)
+            try record(.delete, table: table, key: oldKey, row: nil)
+        case .truncate(let ids, _, _):
+            guard open != nil else { throw FetchKitError.inconsistency("a truncate outside a transaction") }
+            for id in ids {
+                guard let (table, _, _) = try target(id) else { continue }
+                open?.tables[table] = TableChange(isWholeTable: true)
+                open?.rows[table] = nil
+            }
+        case .type, .origin, .message:
+            break
+        }
+        return nil
+    }
+
+    /// The store's table that relation `id` is, its key column and its description; `nil` for a table the
+    /// store does not have.
+    private func target(_ id: UInt32) throws -> (String, String, PgOutputMessage.Relation)? {
+        guard let relation = relations[id] else {
+            throw FetchKitError.inconsistency("a change to relation \(id), which the stream has not described")
+        }
+        guard relation.namespace == schemaName, let key = keyColumns[relation.name] else { return nil }
+        return (relation.name, key, relation)
+    }
+
+    private func value(of key: String, in row: LogRow, table: String) throws -> Value {
+        guard let value = row.values[key], value != .null else {
+            throw FetchKitError.inconsistency(
+                "a row of \(schemaName).\(table) from the log has no value for its key '\(key)'")
+        }
+        return value
+    }
+
+    private mutating func record(_ operation: TableChange.Operation, table: String, key: Value, row: LogRow?) throws {
+        guard open != nil else {
+            throw FetchKitError.inconsistency("a change to \(schemaName).\(table) outside a transaction")
+        }
+        open?.tables[table, default: TableChange()].record(operation, key: key)
+        open?.rows[table, default: [:]][key] = row
+    }
+}
