@@ -68,7 +68,7 @@ extension PgOutputMessage {
             let position = try reader.position("Message's position")
             let prefix = try reader.string("Message's prefix")
             let length = try reader.int32("Message's length")
-            let content = try reader.bytes(Int(length), "Message's content")
+            let content = try reader.take(Int(length), "Message's content")
             self = .message(transactional: flags & 1 != 0, position: position, prefix: prefix, content: content)
         default:
             throw ReplicationDecodingError(
@@ -118,7 +118,7 @@ extension PgOutputMessage {
             case UInt8(ascii: "u"): values.append(.unchanged)
             case UInt8(ascii: "t"), UInt8(ascii: "b"):
                 let length = try reader.int32("column \(index)'s length")
-                let bytes = try reader.bytes(Int(length), "column \(index)'s value")
+                let bytes = try reader.take(Int(length), "column \(index)'s value")
                 values.append(
                     kind == UInt8(ascii: "t") ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes))
             default:

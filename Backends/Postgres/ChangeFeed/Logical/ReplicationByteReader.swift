@@ -48,7 +48,7 @@ struct ReplicationByteReader {
     }
 
     /// The next `count` bytes.
-    mutating func bytes(_ count: Int, _ field: @autoclosure () -> String) throws(ReplicationDecodingError) -> [UInt8] {
+    mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(ReplicationDecodingError) -> [UInt8] {
         guard count >= 0 else {
             throw ReplicationDecodingError(offset: offset, reason: "\(field()) has a negative length (\(count))")
         }
