@@ -22,6 +22,12 @@ extension PostgresStore.Options {
     ///   write waits for its change before the listener checks its connection, default 2000.
     /// - `fetchkit.postgres.notificationRowLimit` (`FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT`): above it a statement
     ///   notifies a table-level hint, default 1000.
+    /// - `fetchkit.postgres.changeFeed` (`FETCHKIT_POSTGRES_CHANGE_FEED`): `triggers`, `logical` or `auto`
+    ///   (see ``PostgresStore/ChangeFeedKind``), default `triggers`.
+    /// - `fetchkit.postgres.replicationSlot` (`FETCHKIT_POSTGRES_REPLICATION_SLOT`): the logical feed's persistent
+    ///   slot, default none (a temporary slot per connection).
+    /// - `fetchkit.postgres.publication` (`FETCHKIT_POSTGRES_PUBLICATION`): the logical feed's publication, default
+    ///   one named after the schema's namespace and tables.
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` naming a key whose value is out of range;
     ///   ``FetchKitError/Code/invalidURL`` for a malformed listener URL (its password redacted).
@@ -46,6 +52,24 @@ extension PostgresStore.Options {
                     "fetchkit.postgres.reconnectMinMilliseconds (\(low)) exceeds reconnectMaxMilliseconds (\(high))")
             }
             listener.reconnectBackoff = .milliseconds(low)...(.milliseconds(high))
+        }
+        if let feed = configuration.reader?.string(forKey: "fetchkit.postgres.changeFeed") {
+            guard let kind = PostgresStore.ChangeFeedKind(rawValue: feed.lowercased()) else {
+                throw FetchKitError.invalidValue(
+                    "fetchkit.postgres.changeFeed '\(feed)' is not one of triggers, logical, auto")
+            }
+            changeFeed = kind
+        }
+        if let slot = configuration.reader?.string(forKey: "fetchkit.postgres.replicationSlot"), !slot.isEmpty {
+            do {
+                try LogicalReplicationCommands.validateSlotName(slot)
+            } catch let error as FetchKitError {
+                throw FetchKitError.invalidValue("fetchkit.postgres.replicationSlot: \(error.message)")
+            }
+            replicationSlot = slot
+        }
+        if let name = configuration.reader?.string(forKey: "fetchkit.postgres.publication"), !name.isEmpty {
+            publication = name
         }
         if let url = configuration.secret("fetchkit.postgres.listenerURL") {
             do {

@@ -29,14 +29,30 @@ extension PostgresStore {
         public var notificationRowLimit: Int
         /// How the change listener keeps its connection alive and reconnects.
         public var listener: ListenerOptions
+        /// Which feed captures changes (with ``changeCapture``): triggers, logical replication, or the latter
+        /// where the server allows it. See ``ChangeFeedKind``.
+        public var changeFeed: ChangeFeedKind
+        /// The logical feed's slot: `nil` (the default) for a temporary slot per connection, dropped with it, so
+        /// a reconnection resyncs; a name for a persistent slot that resumes where it was after a reconnection
+        /// or a restart, missing nothing and resyncing nothing. One name per running store: a persistent slot
+        /// keeps the server's WAL until the store reads it (set `max_slot_wal_keep_size`).
+        public var replicationSlot: String?
+        /// The logical feed's publication: `nil` (the default) for a name made from the schema's namespace and
+        /// tables, shared by every instance of the app.
+        public var publication: String?
 
         /// Creates options; the defaults are 4 readers, a silent logger, ``SchemaPolicy/createMissing``,
-        /// change capture on channel `fetchkit` with a 1,000-row limit, and the default listener options.
+        /// change capture by triggers on channel `fetchkit` with a 1,000-row limit, and the default listener
+        /// options.
         public init(
             readerCount: Int = 4, logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
             changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 1_000,
-            listener: ListenerOptions = .init()
+            listener: ListenerOptions = .init(), changeFeed: ChangeFeedKind = .triggers,
+            replicationSlot: String? = nil, publication: String? = nil
         ) {
+            self.changeFeed = changeFeed
+            self.replicationSlot = replicationSlot
+            self.publication = publication
             self.readerCount = readerCount
             self.logger = logger
             self.schemaPolicy = schemaPolicy
@@ -84,18 +100,23 @@ extension PostgresStore {
         /// How long the listener waits, after the last notification of a transaction that another client
         /// committed (it sends no end marker), before it publishes that transaction's change.
         public var burstQuietPeriod: Duration
+        /// How often the logical feed checks that its publication still names exactly the store's tables: a
+        /// table someone removed from it would go silent, so the feed puts it back and publishes a resync.
+        public var publicationCheckInterval: Duration
 
         /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check
         /// the connection when a write's change is 2 s overdue, back off from 50 ms to 5 s, probe after 5 s idle
-        /// every 2 s, 3 times, and close another client's transaction after 250 µs without input.
+        /// every 2 s, 3 times, close another client's transaction after 250 µs without input, and check the logical
+        /// feed's publication every 30 s.
         public init(
             pingInterval: Duration = .seconds(5), pingTimeout: Duration = .seconds(2),
             publishTimeout: Duration = .seconds(2),
             reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
-            burstQuietPeriod: Duration = .microseconds(250)
+            burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(30)
         ) {
             self.burstQuietPeriod = burstQuietPeriod
+            self.publicationCheckInterval = publicationCheckInterval
             self.pingInterval = pingInterval
             self.pingTimeout = pingTimeout
             self.publishTimeout = publishTimeout

@@ -11,7 +11,9 @@ extension PostgresStore {
     /// When `body` throws, or the commit fails, the transaction rolls back whole and the error is rethrown.
     ///
     /// With change capture, the write returns once its change has reached every ``changes()`` subscriber,
-    /// so `controller.sync()` afterwards sees it. When the listener cannot publish it in time — its server
+    /// so `controller.sync()` afterwards sees it: the trigger feed publishes it when the transaction's end marker
+    /// arrives, the logical feed when it reads the transaction's commit from the log (a write that changed no
+    /// row returns at once). When the feed cannot publish it in time — its server
     /// process stopped answering, or its connection broke (``listenerStatus`` then says
     /// ``ListenerStatus/stalled(reason:)`` or ``ListenerStatus/reconnecting(attempt:lastError:)``) — the
     /// write returns anyway, within about ``ListenerOptions/publishTimeout`` + ``ListenerOptions/pingTimeout``
@@ -23,23 +25,41 @@ extension PostgresStore {
     ///   ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        let completions = listener?.completions
-        let (result, transactionID) = try await writer.run { [compiler, logger, channel = options.channel] connection in
-            try PostgresStore.transaction(
-                on: connection, compiler: compiler, logger: logger,
-                marker: completions.map { (channel, $0) }, body)
+        let marker: CommitMarker? =
+            switch source {
+            case let listener as PostgresListener: .notify(channel: options.channel, listener.completions)
+            case let feed?: .logged(feed.completions)
+            case nil: nil
+            }
+        let (result, transactionID) = try await writer.run { [compiler, logger] connection in
+            try PostgresStore.transaction(on: connection, compiler: compiler, logger: logger, marker: marker, body)
         }
-        // With change capture, return once the listener has published this transaction's change: a
-        // controller that syncs after the write sees it, as with SQLite.
-        if let listener, let transactionID { await waitUntilPublished(transactionID, by: listener) }
+        // With change capture, return once the feed has published this transaction's change: a controller that
+        // syncs after the write sees it, as with SQLite.
+        if let source, let transactionID { await waitUntilPublished(transactionID, by: source) }
         return result
+    }
+
+    /// How a write's transaction is recognised when its change is published.
+    enum CommitMarker {
+        /// The trigger feed: the transaction notifies an end marker with its ID on `channel`.
+        case notify(channel: String, TransactionCompletions)
+        /// The logical feed: the log's commit carries the transaction's ID (its low 32 bits); a transaction
+        /// that wrote nothing has none, and does not wait.
+        case logged(TransactionCompletions)
+
+        var completions: TransactionCompletions {
+            switch self {
+            case .notify(_, let completions), .logged(let completions): completions
+            }
+        }
     }
 
     /// Waits until the listener has published transaction `id` — or, when that is overdue
     /// (``ListenerOptions/publishTimeout``), until the listener has checked its connection and, finding it
     /// stalled, reconnected (publishing a resync) or started reconnecting; at most about
     /// `publishTimeout + pingTimeout` plus one reconnection attempt.
-    private func waitUntilPublished(_ id: Int64, by listener: PostgresListener) async {
+    private func waitUntilPublished(_ id: Int64, by listener: any PostgresChangeSource) async {
         let options = options.listener
         if case .reconnecting = listener.state {
             // The listener is reconnecting: the resync it publishes when it is back covers this write, which
@@ -57,12 +77,10 @@ extension PostgresStore {
             metadata: ["listener": "\(listenerStatus)"])
     }
 
-    /// The transaction boundary, on the writer thread. With a `marker`, the transaction ends by notifying
-    /// its end marker on the channel and registering its server transaction ID with the completions; it
-    /// returns that ID.
+    /// The transaction boundary, on the writer thread. With a `marker`, the transaction registers its server
+    /// transaction ID with the completions (for the trigger feed, notifying its end marker) and returns it.
     static func transaction<T>(
-        on connection: PostgresConnection, compiler: SQLCompiler, logger: Logger,
-        marker: (channel: String, completions: TransactionCompletions)?,
+        on connection: PostgresConnection, compiler: SQLCompiler, logger: Logger, marker: CommitMarker?,
         _ body: (any WriteTransaction) throws -> T
     ) throws -> (T, Int64?) {
         // Nothing has run yet: a connection that broke since its last use (and was not caught by the check
@@ -74,20 +92,41 @@ extension PostgresStore {
         do {
             let result = try body(transaction)
             try transaction.finish()
-            if let marker {
-                let result = try connection.execute(
-                    "SELECT txid_current() AS x, pg_notify($1, '{\"x\":' || txid_current() || ',\"end\":true}')",
-                    [.text(marker.channel)])
-                if result.rowCount == 1, case .integer(let id) = try result.value(row: 0, column: 0) {
-                    transactionID = id
-                    marker.completions.expect(id)
+            let marked: PostgresResult? =
+                switch marker {
+                case .notify(let channel, _)?:
+                    try connection.execute(
+                        "SELECT txid_current() AS x, pg_notify($1, '{\"x\":' || txid_current() || ',\"end\":true}')",
+                        [.text(channel)])
+                case .logged?:
+                    // NULL when the transaction wrote nothing (it has no ID, and the log no commit for it). The WAL
+                    // sender reads only flushed log: the commit flushes at once rather than when the WAL writer
+                    // next runs (up to 3 × wal_writer_delay with synchronous_commit = off), which the write would
+                    // wait for anyway.
+                    try connection.execute(
+                        "SELECT txid_current_if_assigned() % 4294967296 AS x, "
+                            + "set_config('synchronous_commit', 'on', true) AS durable")
+                case nil: nil
                 }
+            if let marked, let marker, marked.rowCount == 1, case .integer(let id) = try marked.value(row: 0, column: 0)
+            {
+                transactionID = id
+                marker.completions.expect(id)
             }
             do {
                 try connection.run("COMMIT")
             } catch {
                 if let transactionID { marker?.completions.cancel(transactionID) }
                 throw error
+            }
+            if case .logged(let completions)? = marker, let transactionID {
+                // A transaction whose commit the log carries without a change (a conflicting upsert, say) completes
+                // when the feed has read past it.
+                let end = try? connection.execute("SELECT pg_current_wal_insert_lsn()::text AS position")
+                if let end, case .text(let text)? = try? end.value(row: 0, column: 0), let position = LogPosition(text)
+                {
+                    completions.committed(transactionID, before: position)
+                }
             }
             return (result, transactionID)
         } catch {

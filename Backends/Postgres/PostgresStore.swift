@@ -32,15 +32,18 @@ public final class PostgresStore: PersistentStore {
     let readers: ConnectionPool<PostgresConnection>
     /// The subscribers of ``changes()``.
     let feed: ChangeFeed
-    /// Turns the triggers' notifications into changes; `nil` without change capture.
-    let listener: PostgresListener?
+    /// Turns the triggers' notifications, or the log, into changes; `nil` without change capture.
+    let source: (any PostgresChangeSource)?
+    /// The feed the store reads: ``ChangeFeedKind/triggers`` or ``ChangeFeedKind/logical``; `nil` without change
+    /// capture (``Options/changeCapture``).
+    public let changeFeed: ChangeFeedKind?
     /// The change router of this store's live controllers.
     @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>,
-        feed: ChangeFeed, listener: PostgresListener?
+        feed: ChangeFeed, source: (any PostgresChangeSource)?
     ) {
         self.schema = schema
         self.url = url
@@ -51,7 +54,8 @@ public final class PostgresStore: PersistentStore {
         self.writer = writer
         self.readers = readers
         self.feed = feed
-        self.listener = listener
+        self.source = source
+        self.changeFeed = source is LogicalFeed ? .logical : source == nil ? nil : .triggers
     }
 
     deinit {
@@ -104,35 +108,30 @@ public final class PostgresStore: PersistentStore {
                     .run(on: connection)
             }
             let feed = ChangeFeed()
-            var listener: PostgresListener?
-            if options.changeCapture {
-                let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
-                let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
-                let schemaName = try await writer.run { connection in try connection.currentSchema() }
-                try await writer.run { connection in try capture.install(on: connection, tables: tables) }
-                let paddedKeyTables = Set(
-                    schema.entities.filter { entity in
-                        nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
-                    }.map(\.table))
-                listener = try await PostgresListener.start(
-                    url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
-                    paddedKeyTables: paddedKeyTables, options: options.listener, feed: feed, logger: options.logger)
-            }
+            let source =
+                options.changeCapture
+                ? try await startChangeSource(
+                    url: url, schema: schema, options: options, nativeColumns: nativeColumns, writer: writer, feed: feed
+                )
+                : nil
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(
                     name: "fk.pg.r", size: options.readerCount
                 ) { _ in
                     try PostgresConnection.open(url, extra: keepalives)
                 }
-                options.logger.info(
-                    "opened PostgreSQL store", metadata: ["url": "\(url.redacted)", "readers": "\(options.readerCount)"]
-                )
-                return PostgresStore(
+                let store = PostgresStore(
                     schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,
-                    writer: writer, readers: readers,
-                    feed: feed, listener: listener)
+                    writer: writer, readers: readers, feed: feed, source: source)
+                options.logger.info(
+                    "opened PostgreSQL store",
+                    metadata: [
+                        "url": "\(url.redacted)", "readers": "\(options.readerCount)",
+                        "changeFeed": "\(store.changeFeed?.rawValue ?? "none")"
+                    ])
+                return store
             } catch {
-                await listener?.stop()
+                await source?.stop()
                 throw error
             }
         } catch {
@@ -144,7 +143,7 @@ public final class PostgresStore: PersistentStore {
     /// Lets queued work finish, then closes every connection. Later calls throw ``FetchKitError/closed``.
     public func close() async {
         guard !writer.isClosed else { return }
-        await listener?.stop()
+        await source?.stop()
         await readers.shutDown()
         await writer.shutDown()
         feed.finish()
@@ -171,7 +170,7 @@ public final class PostgresStore: PersistentStore {
 
     /// What the change listener is doing: listening, checking a stalled connection, or reconnecting after a
     /// failure (and why).
-    public var listenerStatus: ListenerStatus { ListenerStatus(listener?.state) }
+    public var listenerStatus: ListenerStatus { ListenerStatus(source?.state) }
 
     /// The listener's status now, then each change of it (reconnecting, listening again, …) until the store
     /// closes: for health checks and logs.
@@ -180,13 +179,13 @@ public final class PostgresStore: PersistentStore {
     /// for await status in store.listenerStatusUpdates() { logger.info("change listener: \(status)") }
     /// ```
     public func listenerStatusUpdates() -> AsyncStream<ListenerStatus> {
-        guard let listener else {
+        guard let source else {
             return AsyncStream {
                 $0.yield(.disabled)
                 $0.finish()
             }
         }
-        let states = listener.stateUpdates()
+        let states = source.stateUpdates()
         return AsyncStream { continuation in
             let task = Task {
                 for await state in states { continuation.yield(ListenerStatus(state)) }

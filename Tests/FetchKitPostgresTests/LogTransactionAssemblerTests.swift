@@ -108,9 +108,17 @@ struct LogTransactionAssemblerTests {
             ], to: &log)
         #expect(done.count == 2)
         #expect(done[0].tables["card"]?.isWholeTable == true)
-        #expect(done[0].rows["card"]?[.integer(6)] == nil)
-        #expect(done[0].rows["card"]?[.integer(7)]?.values["title"] == .text("after"))
+        // A whole-table change keeps no rows: its controllers refetch.
+        #expect(done[0].rows["card"] == nil)
         #expect(done[1].incomplete == ["card": [.integer(7)]])
+    }
+
+    @Test func pastTheRowLimitATableIsWholeAndItsRowsAreNotKept() throws {
+        var log = LogTransactionAssembler(schemaName: "app", keyColumns: ["card": "id"], rowLimit: 3)
+        let inserts = (1...5).map { PgOutputMessage.insert(relation: 10, new: [Self.id($0), Self.title("t")]) }
+        let done = try feed([.relation(Self.card), Self.begin(12)] + inserts + [Self.commit], to: &log)
+        #expect(done.first?.tables["card"] == TableChange(isWholeTable: true))
+        #expect(done.first?.rows["card"] == nil)
     }
 
     @Test func anAlteredTableIsReadWithItsNewShape() throws {

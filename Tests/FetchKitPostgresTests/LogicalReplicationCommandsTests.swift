@@ -19,10 +19,10 @@ struct LogicalReplicationCommandsTests {
     @Test func slotsAndTheStreamingCommand() throws {
         #expect(
             try LogicalReplicationCommands.createSlot("fk_board", temporary: true)
-                == "CREATE_REPLICATION_SLOT fk_board TEMPORARY LOGICAL pgoutput (SNAPSHOT 'nothing')")
+                == "CREATE_REPLICATION_SLOT fk_board TEMPORARY LOGICAL pgoutput NOEXPORT_SNAPSHOT")
         #expect(
             try LogicalReplicationCommands.createSlot("fk_board", temporary: false)
-                == "CREATE_REPLICATION_SLOT fk_board LOGICAL pgoutput (SNAPSHOT 'nothing')")
+                == "CREATE_REPLICATION_SLOT fk_board LOGICAL pgoutput NOEXPORT_SNAPSHOT")
         // The publication's name is an identifier inside a string literal: both quotes are doubled.
         #expect(
             try LogicalReplicationCommands.startReplication(

@@ -19,3 +19,19 @@ struct PostgresConformanceTests {
         try await Self.gate.run { try await Self.conformance.run(check) }
     }
 }
+
+/// The same suite with the store reading the write-ahead log (the logical feed): live results apply the rows the
+/// log carries instead of re-reading them, and every check holds.
+@Suite("Conformance: PostgreSQL logical feed")
+struct PostgresLogicalConformanceTests {
+    static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
+        var options = PostgresStore.Options(readerCount: 2)
+        options.changeFeed = .logical
+        return try await PostgresServer.isolatedStore(schema: schema, options: options)
+    }
+
+    @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.all)
+    func conforms(_ check: StoreConformance.Check) async throws {
+        try await PostgresConformanceTests.gate.run { try await Self.conformance.run(check) }
+    }
+}

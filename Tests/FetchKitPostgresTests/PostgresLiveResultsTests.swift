@@ -8,9 +8,17 @@ import Testing
 /// Live controllers over PostgreSQL when writes come from elsewhere: another app instance (a second store
 /// with its own connections and listener), one statement over 50,000 rows (the table-level fallback), and
 /// a long transaction that commits after later ones. Every controller converges to a fresh fetch, and every
-/// batch passes ListSimulator.
+/// batch passes ListSimulator. Each test runs on both change feeds.
 @Suite("PostgreSQL live results across instances")
 struct PostgresLiveResultsTests {
+    static let feeds: [PostgresStore.ChangeFeedKind] = [.triggers, .logical]
+
+    static func options(_ feed: PostgresStore.ChangeFeedKind, readers: Int = 2) -> PostgresStore.Options {
+        var options = PostgresStore.Options(readerCount: readers)
+        options.changeFeed = feed
+        return options
+    }
+
     static let request = FetchRequest(
         entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
         sectionNameKeyPath: "category.name")
@@ -31,11 +39,14 @@ struct PostgresLiveResultsTests {
         return (controller, recorder)
     }
 
-    @Test func writesInOneInstanceReachControllersInAnother() async throws {
+    @Test(arguments: feeds)
+    func writesInOneInstanceReachControllersInAnother(feed: PostgresStore.ChangeFeedKind) async throws {
         let namespace = PostgresServer.uniqueName("fkt")
-        let first = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let first = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: Self.options(feed))
         let second = try await PostgresStore.open(
-            url: PostgresServer.url(searchPath: namespace), schema: Fixtures.schema, options: .init(readerCount: 1))
+            url: PostgresServer.url(searchPath: namespace), schema: Fixtures.schema,
+            options: Self.options(feed, readers: 1))
         try await first.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await Self.liveController(on: second)
         try await first.write { tx in
@@ -52,9 +63,11 @@ struct PostgresLiveResultsTests {
     }
 
     /// Another process — psql — writes; the live controller in this process converges.
-    @Test func writesByAnotherProcessReachControllers() async throws {
+    @Test(arguments: feeds)
+    func writesByAnotherProcessReachControllers(feed: PostgresStore.ChangeFeedKind) async throws {
         let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: Self.options(feed))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await Self.liveController(on: store)
         let bin = ProcessInfo.processInfo.environment["PGBIN"] ?? "/usr/lib/postgresql/15/bin"
@@ -73,8 +86,9 @@ struct PostgresLiveResultsTests {
         await store.close()
     }
 
-    @Test func fiftyThousandRowStatementFallsBackToRefetch() async throws {
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema)
+    @Test(arguments: feeds)
+    func fiftyThousandRowStatementFallsBackToRefetch(feed: PostgresStore.ChangeFeedKind) async throws {
+        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, options: Self.options(feed))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await Self.liveController(on: store)
         try await store.write { tx in
@@ -94,9 +108,11 @@ struct PostgresLiveResultsTests {
 
     /// A transaction that started first but commits last: its change arrives last, and the controller still
     /// ends equal to the database.
-    @Test func aLongTransactionCommittingLastIsAppliedLast() async throws {
+    @Test(arguments: feeds)
+    func aLongTransactionCommittingLastIsAppliedLast(feed: PostgresStore.ChangeFeedKind) async throws {
         let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: Self.options(feed))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let (controller, recorder) = try await Self.liveController(on: store)
         let changes = store.changes()

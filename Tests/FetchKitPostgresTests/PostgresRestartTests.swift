@@ -21,11 +21,15 @@ struct PostgresRestartTests {
         }
     }
 
-    @Test func aRestartDuringWritesLosesNoChange() async throws {
+    /// On each feed: the triggers, the log through a temporary slot, the log through a persistent one.
+    @Test(arguments: ["triggers", "logical", "logical with a persistent slot"])
+    func aRestartDuringWritesLosesNoChange(feed: String) async throws {
         // The server scripts block (initdb, pg_ctl): run them on a thread of their own.
         let server = try await PrivateServer.onThread { try PrivateServer() }
         defer { server.stop() }
         var options = PostgresStore.Options(readerCount: 2)
+        options.changeFeed = feed == "triggers" ? .triggers : .logical
+        if feed.hasSuffix("slot") { options.replicationSlot = "fkt_restart" }
         options.listener.reconnectBackoff = .milliseconds(20)...(.milliseconds(500))
         options.listener.pingInterval = .milliseconds(200)
         let store = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: options)

@@ -9,9 +9,10 @@ final class PrivateServer: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Integration/scripts")
 
-    /// Starts a server (a few seconds: `initdb`, then `pg_ctl start`).
-    init() throws {
-        let output = try Self.script("pg-start.sh", environment: [:])
+    /// Starts a server (a few seconds: `initdb`, then `pg_ctl start`), with `settings` added to the script's
+    /// (`-c wal_level=replica`).
+    init(settings: String = "") throws {
+        let output = try Self.script("pg-start.sh", environment: settings.isEmpty ? [:] : ["PG_SETTINGS": settings])
         let exported = Self.exports(output)
         guard let url = exported["DATABASE_URL"] else { throw ScriptFailure(output: output) }
         self.url = url

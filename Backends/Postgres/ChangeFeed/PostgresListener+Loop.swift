@@ -48,27 +48,20 @@ extension PostgresListener {
 
         /// Waits for input, a wake or the machine's deadline, and tells the machine which came.
         private func waitForEvent() {
-            var fds = [pollfd(fd: listener.wakePipe.read, events: Int16(POLLIN), revents: 0)]
-            if let connection {
-                let socket = PQsocket(connection.handle)
-                guard socket >= 0 else { return send(.connectionLost("the connection has no socket")) }
-                fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
-            }
-            let ready = Self.waitForReady(&fds, until: machine.deadline)
-            if ready < 0 {
-                let error = errno
-                if error != EINTR { send(.connectionLost("poll failed (errno \(error))")) }
-                return
-            }
-            if fds[0].revents != 0 {
-                // ``stop()``, or ``checkConnection()``: a write's change is overdue.
-                return send(listener.takeWake() ? .closeRequested : .checkRequested)
-            }
-            guard ready > 0, let connection else {
+            switch listener.thread.waitForInput(on: connection, until: machine.deadline) {
+            case .readable:
+                if let connection { read(connection) }
+            case .timedOut:
                 let awaited = machine.pendingTransactionID.map(listener.completions.isExpected) ?? false
-                return send(.tick(markerAwaited: awaited))
+                send(.tick(markerAwaited: awaited))
+            case .woken(let stopRequested):
+                // ``stop()``, or ``checkConnection()``: a write's change is overdue.
+                send(stopRequested ? .closeRequested : .checkRequested)
+            case .interrupted:
+                break
+            case .failed(let reason):
+                send(.connectionLost(reason))
             }
-            read(connection)
         }
 
         /// Reads `connection`'s input: the ping's answer, if one is out, and the notifications.
@@ -119,7 +112,7 @@ extension PostgresListener {
             case .completeAllWrites:
                 listener.completions.completeAll()
             case .reportState(let state):
-                listener.setState(state)
+                listener.thread.setState(state)
             case .disconnect(let reason):
                 listener.logger.warning("change listener lost its connection", metadata: ["reason": "\(reason)"])
                 listener.listeningPID.withLock { $0 = nil }
@@ -144,18 +137,6 @@ extension PostgresListener {
                 PQfreemem(notification)
             }
             return payloads
-        }
-
-        /// Waits with `ppoll()` until input, a wake or `deadline` (for ever without one), in one call at the
-        /// clock's resolution: a transaction's burst ends 250 µs after its last notification, finer than
-        /// `poll()`'s millisecond, and a sleeping loop would wake the thread many times per notification.
-        private static func waitForReady(_ fds: inout [pollfd], until deadline: ContinuousClock.Instant?) -> Int32 {
-            let count = nfds_t(fds.count)
-            guard let deadline else { return ppoll(&fds, count, nil, nil) }
-            let left = max(deadline - .now, .zero).components
-            var timeout = timespec(
-                tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
-            return ppoll(&fds, count, &timeout, nil)
         }
     }
 

@@ -52,20 +52,15 @@ final class PostgresListener: Sendable {
     let logger: Logger
     /// `fetchkit_listener_reconnects_total`: reconnections after the listener lost its connection.
     let reconnects = Counter(label: "fetchkit_listener_reconnects_total")
-    private let currentState = Mutex(State.listening)
-    /// `poll()` also watches the read end; ``stop()`` and ``checkConnection()`` write to the other.
-    let wakePipe: (read: Int32, write: Int32)
-    /// Set by ``stop()`` before it wakes the thread (a wake without it asks for a check).
-    private let stopRequested = Mutex(false)
-    private let exited = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    /// The thread's wake pipe, stop and exit, and the state it reports.
+    let thread: ChangeSourceThread
     let listeningPID = Mutex<Int32?>(nil)
-    private let stateSubscribers = Mutex<[Int: AsyncStream<State>.Continuation]>([:])
     /// Writes of the store waiting for their transaction's end marker.
     let completions = TransactionCompletions()
 
     private init(
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String>,
-        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger, wakePipe: (Int32, Int32)
+        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger, thread: ChangeSourceThread
     ) {
         self.url = url
         self.channel = channel
@@ -74,12 +69,7 @@ final class PostgresListener: Sendable {
         self.options = options
         self.feed = feed
         self.logger = logger
-        self.wakePipe = wakePipe
-    }
-
-    deinit {
-        close(wakePipe.read)
-        close(wakePipe.write)
+        self.thread = thread
     }
 
     /// Connects, issues `LISTEN` and starts the listening thread; the keys of `paddedKeyTables` (whose
@@ -90,96 +80,29 @@ final class PostgresListener: Sendable {
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String> = [],
         options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger
     ) async throws -> PostgresListener {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FetchKitError.connectionLost("could not create the listener's wake pipe") }
         let listener = PostgresListener(
             url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables, options: options,
-            feed: feed, logger: logger, wakePipe: (fds[0], fds[1]))
+            feed: feed, logger: logger, thread: try ChangeSourceThread(initialState: .listening))
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
-            let thread = Thread {
-                Thread.current.name = "fk.pg.listen"
-                Loop(listener, started: started).run()
-                listener.didExit()
-            }
-            thread.start()
+            listener.thread.start(name: "fk.pg.listen") { Loop(listener, started: started).run() }
         }
         return listener
     }
 
     /// What the listener is doing now.
-    var state: State { currentState.withLock { $0 } }
+    var state: State { thread.state }
 
     /// The listener's state now, then every change of it, until it stops.
-    func stateUpdates() -> AsyncStream<State> {
-        let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .unbounded)
-        let id = stateSubscribers.withLock { subscribers -> Int in
-            let id = (subscribers.keys.max() ?? 0) + 1
-            subscribers[id] = continuation
-            // Under the same lock as setState(_:), so no change falls between this first value and the next.
-            continuation.yield(currentState.withLock { $0 })
-            return id
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.stateSubscribers.withLock { _ = $0.removeValue(forKey: id) }
-        }
-        if state == .stopped { continuation.finish() }
-        return stream
-    }
-
-    func setState(_ state: State) {
-        let finished = stateSubscribers.withLock { subscribers -> [AsyncStream<State>.Continuation] in
-            currentState.withLock { $0 = state }
-            for continuation in subscribers.values { continuation.yield(state) }
-            guard state == .stopped else { return [] }
-            defer { subscribers.removeAll() }
-            return Array(subscribers.values)
-        }
-        for continuation in finished { continuation.finish() }
-    }
+    func stateUpdates() -> AsyncStream<State> { thread.stateUpdates() }
 
     /// The server process of the listening connection (what `pg_terminate_backend` takes), while connected.
     var backendPID: Int32? { listeningPID.withLock { $0 } }
 
     /// Stops listening and waits for the thread to close its connection and end.
-    func stop() async {
-        stopRequested.withLock { $0 = true }
-        wake()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = exited.withLock { state -> Bool in
-                if state.done { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
-    }
+    func stop() async { await thread.stop() }
 
     /// Asks the listening thread to check at once that its server process answers (a write's change is
     /// overdue): it pings with ``PostgresStore/ListenerOptions/pingTimeout`` and reconnects — publishing a
     /// resync — when the ping goes unanswered.
-    func checkConnection() {
-        wake()
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakePipe.write, &byte, 1)
-    }
-
-    /// Empties the wake pipe; returns whether ``stop()`` was called.
-    func takeWake() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
-        while poll(&fds, 1, 0) > 0, read(wakePipe.read, &buffer, buffer.count) > 0 {}
-        return stopRequested.withLock { $0 }
-    }
-
-    private func didExit() {
-        let waiters = exited.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.done = true
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
+    func checkConnection() { thread.wake() }
 }

@@ -41,6 +41,9 @@ final class TransactionCompletions: Sendable {
     }
 
     private let entries = Mutex<[Int64: Entry]>([:])
+    /// The logical feed's side: the log position after each expected transaction's commit, and the position up to
+    /// which the feed has handed the log on (``complete(through:)``).
+    private let positions = Mutex<(after: [Int64: LogPosition], reached: LogPosition)>(([:], .zero))
 
     /// Registers transaction `id`, before its `COMMIT`.
     func expect(_ id: Int64) {
@@ -121,6 +124,34 @@ final class TransactionCompletions: Sendable {
         waiter?.resume(true)
     }
 
+    /// Records that transaction `id` committed before log position `position` (the logical feed): it completes
+    /// once the feed has handed the log on up to there, even when its commit carries no change the feed
+    /// publishes — at once if the feed is already past it.
+    func committed(_ id: Int64, before position: LogPosition) {
+        let passed = positions.withLock { positions -> Bool in
+            guard position > positions.reached else {
+                return true
+            }
+            positions.after[id] = position
+            return false
+        }
+        if passed { complete(id) }
+    }
+
+    /// Completes every transaction that committed before `position` (the logical feed has handed the log on up
+    /// to there).
+    ///
+    /// - Complexity: O(w) for the w transactions with a recorded position.
+    func complete(through position: LogPosition) {
+        let done = positions.withLock { positions -> [Int64] in
+            positions.reached = max(positions.reached, position)
+            let done = positions.after.filter { $0.value <= position }.map(\.key)
+            for id in done { positions.after[id] = nil }
+            return done
+        }
+        for id in done { complete(id) }
+    }
+
     /// Completes every expected transaction (the listener reconnected and published a resync, or stopped).
     func completeAll() {
         let waiters = entries.withLock { entries -> [Waiter] in
@@ -132,6 +163,7 @@ final class TransactionCompletions: Sendable {
             entries.removeAll()
             return waiters
         }
+        positions.withLock { $0.after.removeAll() }
         for waiter in waiters { waiter.resume(true) }
     }
 }

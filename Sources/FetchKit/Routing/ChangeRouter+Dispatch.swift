@@ -5,6 +5,8 @@ extension ChangeRouter {
         let primaryKey: String
         /// The changed keys of the table itself.
         var keys: Set<Value>
+        /// What the change says those rows became, where the store knows (``TableChange/images``).
+        var images: [Value: TableChange.Image] = [:]
         /// Changed related rows to follow: table, the foreign keys into it, its changed keys.
         var follow: [(table: String, foreignKeys: Set<String>, keys: Set<Value>)]
         let relatedColumns: Set<String>
@@ -121,6 +123,8 @@ extension ChangeRouter {
         }
     }
 
+    /// The rows the change's images give stand in for a re-read of their keys (unless the routes also need
+    /// related columns, which images do not carry); the other keys are fetched.
     private func readOnce(_ spec: ReadSpec) async throws -> RereadRows {
         var keys = spec.keys
         var followed: [String: Set<String>] = [:]
@@ -138,10 +142,16 @@ extension ChangeRouter {
             for row in pointing { keys.insert(row[spec.primaryKey] ?? .null) }
         }
         var rows: [Value: Row] = [:]
-        if !keys.isEmpty {
+        var unknown = keys
+        if spec.relatedColumns.isEmpty {
+            for (key, image) in spec.images where unknown.remove(key) != nil {
+                if case .row(let row) = image { rows[key] = row }
+            }
+        }
+        if !unknown.isEmpty {
             let fetched = try await store.fetch(
                 FetchRequest(
-                    entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(Array(keys)))),
+                    entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(Array(unknown)))),
                     sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
             rows.reserveCapacity(fetched.count)
             for row in fetched { rows[row[spec.primaryKey] ?? .null] = row }
@@ -169,8 +179,8 @@ extension ChangeRouter.State {
             func make() -> ChangeRouter.ReadSpec? {
                 guard let entity = schema.entity(forTable: table) else { return nil }
                 return ChangeRouter.ReadSpec(
-                    entityName: entity.name, primaryKey: entity.primaryKey.name, keys: own?.allKeys ?? [], follow: [],
-                    relatedColumns: Set(routes.relatedColumns.keys))
+                    entityName: entity.name, primaryKey: entity.primaryKey.name, keys: own?.allKeys ?? [],
+                    images: own?.images ?? [:], follow: [], relatedColumns: Set(routes.relatedColumns.keys))
             }
             if own != nil { spec = make() }
             for (related, foreignKeys) in routes.foreignKeys {

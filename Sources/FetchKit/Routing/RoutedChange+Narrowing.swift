@@ -14,6 +14,7 @@ extension RoutedChange {
             if own.inserted.contains(key) { kept.inserted.insert(key) }
             if own.updated.contains(key) { kept.updated.insert(key) }
             if own.deleted.contains(key) { kept.deleted.insert(key) }
+            if let image = own.images[key] { kept.images[key] = image }
         }
         copy.change.tables = [table: kept]
         copy.rows = [:]

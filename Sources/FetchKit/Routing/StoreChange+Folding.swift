@@ -40,7 +40,8 @@ extension StoreChange {
 }
 
 extension TableChange {
-    /// Adds `later`'s keys to this change's sets; past `keyLimit` keys in all, the whole table.
+    /// Adds `later`'s keys to this change's sets; past `keyLimit` keys in all, the whole table. A key `later`
+    /// names takes `later`'s image, or none when it has none (the earlier image is stale).
     ///
     /// - Complexity: O(k) for the k keys `later` names.
     mutating func absorb(_ later: TableChange, keyLimit: Int) {
@@ -48,6 +49,11 @@ extension TableChange {
         guard !later.isWholeTable else {
             self = TableChange(isWholeTable: true)
             return
+        }
+        if !images.isEmpty || !later.images.isEmpty {
+            for key in later.inserted { images[key] = later.images[key] }
+            for key in later.updated { images[key] = later.images[key] }
+            for key in later.deleted { images[key] = later.images[key] }
         }
         inserted.formUnion(later.inserted)
         updated.formUnion(later.updated)

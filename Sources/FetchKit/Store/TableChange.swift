@@ -4,7 +4,7 @@
 /// inserted and then deleted is reported as deleted (an insert event does not prove the key was new:
 /// `INSERT OR REPLACE` over an existing row reports one too). Keys are named conservatively — a key may
 /// be named that did not end up changed, never the other way round — so a consumer re-reads every key
-/// it is given. When the store cannot name the rows (a statement that
+/// it is given, except those with an ``images`` entry. When the store cannot name the rows (a statement that
 /// touched too many, a truncating `DELETE`, a table without usable keys) ``isWholeTable`` is set.
 public struct TableChange: Sendable, Hashable {
     /// Primary keys of inserted rows.
@@ -15,22 +15,39 @@ public struct TableChange: Sendable, Hashable {
     public var deleted: Set<Value>
     /// `true` when every row of the table must be considered changed.
     public var isWholeTable: Bool
+    /// The rows as the transaction left them, for the named keys whose state the store knows without a re-read
+    /// (a PostgreSQL store reading its write-ahead log has them): a key here need not be re-read, a named key
+    /// that is not must be. Each ``Image/row(_:)`` holds every attribute, primary key first, as a fetch of the
+    /// entity returns it.
+    public var images: [Value: Image]
+
+    /// What a transaction left of one row.
+    public enum Image: Sendable, Hashable {
+        /// The row as the transaction committed it.
+        case row(Row)
+        /// No row: the transaction deleted it.
+        case absent
+    }
 
     /// Creates a table change.
     public init(
-        inserted: Set<Value> = [], updated: Set<Value> = [], deleted: Set<Value> = [], isWholeTable: Bool = false
+        inserted: Set<Value> = [], updated: Set<Value> = [], deleted: Set<Value> = [], isWholeTable: Bool = false,
+        images: [Value: Image] = [:]
     ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.isWholeTable = isWholeTable
+        self.images = images
     }
 
     /// Every key the change names.
     public var allKeys: Set<Value> { inserted.union(updated).union(deleted) }
 
-    /// Records one row operation, folding it into what the transaction already did to that row.
+    /// Records one row operation, folding it into what the transaction already did to that row; an image of the
+    /// row recorded before is dropped (set the new one after).
     public mutating func record(_ operation: Operation, key: Value) {
+        images[key] = nil
         switch operation {
         case .insert:
             if deleted.remove(key) != nil { updated.insert(key) } else { inserted.insert(key) }

@@ -4,46 +4,49 @@ import FetchKit
 /// key a delete names.
 ///
 /// The feed asks for binary values (`binary 'true'`), which are PostgreSQL's wire format, so they read exactly
-/// as a fetch reads them. A TOASTed value an update did not change is not in the log: its column is in
-/// ``unchanged``, and whoever needs it re-reads the row.
+/// as a fetch reads them. A TOASTed value an update did not change is not in the log, and a value of a type
+/// FetchKit does not read from the log (an enum, an extension's type) is not read: their columns are in
+/// ``missing``, and whoever needs the whole row re-reads it.
 struct LogRow: Equatable, Sendable {
     /// The values the image carries (SQL NULL as `.null`).
     var values: [String: Value]
-    /// The columns whose values the log does not carry (unchanged TOASTed values).
-    var unchanged: Set<String>
+    /// The columns whose values the image lacks: unchanged TOASTed values, and values FetchKit could not read.
+    var missing: Set<String>
 }
 
 extension PgOutputMessage.Relation {
     /// The values of `image`, a row of this table as the log carries it.
     ///
+    /// A value FetchKit cannot read (a type it does not know, a value of the wrong size) leaves its column
+    /// ``LogRow/missing``: the row is then re-read rather than guessed.
+    ///
     /// - Throws: ``FetchKitError/Code/inconsistency`` when the image and the table disagree on the number of
-    ///   columns; ``FetchKitError/Code/unsupported`` for a column type FetchKit does not read (naming the
-    ///   column and the type).
+    ///   columns.
     func row(_ image: [PgOutputMessage.Value]) throws -> LogRow {
         guard image.count == columns.count else {
             throw FetchKitError.inconsistency(
                 "the log's row of \(namespace).\(name) has \(image.count) columns; its relation has \(columns.count)")
         }
-        var row = LogRow(values: [:], unchanged: [])
+        var row = LogRow(values: [:], missing: [])
         row.values.reserveCapacity(columns.count)
         for (column, value) in zip(columns, image) {
             switch value {
             case .null:
                 row.values[column.name] = .null
             case .unchanged:
-                row.unchanged.insert(column.name)
+                row.missing.insert(column.name)
             case .binary(let bytes):
-                row.values[column.name] = try bytes.withUnsafeBytes { buffer in
-                    try PostgresBinary.decode(buffer, type: column.typeID, column: "\(name).\(column.name)")
+                let value = bytes.withUnsafeBytes { buffer in
+                    try? PostgresBinary.decode(buffer, type: column.typeID, column: "\(name).\(column.name)")
                 }
+                if let value { row.values[column.name] = value } else { row.missing.insert(column.name) }
             case .text(let text):
                 // A type without a binary send function: only text types are read from their text.
-                guard Self.textTypes.contains(column.typeID) else {
-                    throw FetchKitError.unsupported(
-                        "column '\(name).\(column.name)' has PostgreSQL type oid \(column.typeID), which the log "
-                            + "sent as text and FetchKit does not read")
+                if Self.textTypes.contains(column.typeID) {
+                    row.values[column.name] = .text(text)
+                } else {
+                    row.missing.insert(column.name)
                 }
-                row.values[column.name] = .text(text)
             }
         }
         return row

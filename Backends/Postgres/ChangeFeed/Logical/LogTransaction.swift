@@ -16,7 +16,7 @@ struct LogTransaction: Equatable, Sendable {
     /// The keys whose rows the log does not hold whole (an update left a TOASTed value out): re-read them.
     var incomplete: [String: Set<Value>] {
         rows.compactMapValues { rows in
-            let keys = Set(rows.filter { !$0.value.unchanged.isEmpty }.keys)
+            let keys = Set(rows.filter { !$0.value.missing.isEmpty }.keys)
             return keys.isEmpty ? nil : keys
         }
     }

@@ -13,12 +13,34 @@ struct LogTransactionAssembler {
     let schemaName: String
     /// The store's tables and their primary-key columns.
     let keyColumns: [String: String]
+    /// The tables whose primary key is `char(n)`: the log carries their keys padded, fetches read them without.
+    let paddedKeyTables: Set<String>
+    /// Above this many keys in one transaction, a table's change is the whole table and its rows are not kept:
+    /// memory stays bounded however many rows a transaction writes, and its controllers refetch.
+    let rowLimit: Int
     private var relations: [UInt32: PgOutputMessage.Relation] = [:]
     private var open: LogTransaction?
 
-    init(schemaName: String, keyColumns: [String: String]) {
+    init(
+        schemaName: String, keyColumns: [String: String], paddedKeyTables: Set<String> = [], rowLimit: Int = 10_000
+    ) {
         self.schemaName = schemaName
         self.keyColumns = keyColumns
+        self.paddedKeyTables = paddedKeyTables
+        self.rowLimit = rowLimit
+    }
+
+    /// Whether a transaction has begun and not yet committed: the log up to the last message is not all
+    /// handed on.
+    var isInTransaction: Bool { open != nil }
+
+    /// Forgets the transaction being received (its messages cannot be trusted: the consumer resyncs).
+    mutating func abandonTransaction() { open = nil }
+
+    /// Forgets everything, relations included: a new session describes every table again.
+    mutating func reset() {
+        open = nil
+        relations = [:]
     }
 
     /// Takes the next message of the stream.
@@ -40,11 +62,11 @@ struct LogTransactionAssembler {
         case .relation(let relation):
             relations[relation.id] = relation
         case .insert(let id, let new):
-            guard let (table, key, relation) = try target(id) else { return nil }
+            guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
             let row = try relation.row(new)
             try record(.insert, table: table, key: try value(of: key, in: row, table: table), row: row)
         case .update(let id, let old, let new):
-            guard let (table, key, relation) = try target(id) else { return nil }
+            guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
             let row = try relation.row(new)
             let newKey = try value(of: key, in: row, table: table)
             // An old image comes when the key changed (or the table logs whole old rows): the old key is gone.
@@ -57,7 +79,7 @@ struct LogTransactionAssembler {
                 try record(.update, table: table, key: newKey, row: row)
             }
         case .delete(let id, let old):
-            guard let (table, key, relation) = try target(id) else { return nil }
+            guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
             let oldKey = try value(of: key, in: try relation.row(old.values), table: table)
             try record(.delete, table: table, key: oldKey, row: nil)
         case .truncate(let ids, _, _):
@@ -83,10 +105,17 @@ struct LogTransactionAssembler {
         return (relation.name, key, relation)
     }
 
+    /// Whether the open transaction's change to `table` is already the whole table (its rows are not read).
+    private func isWholeTable(_ table: String) -> Bool { open?.tables[table]?.isWholeTable == true }
+
     private func value(of key: String, in row: LogRow, table: String) throws -> Value {
         guard let value = row.values[key], value != .null else {
             throw FetchKitError.inconsistency(
                 "a row of \(schemaName).\(table) from the log has no value for its key '\(key)'")
+        }
+        if paddedKeyTables.contains(table), case .text(var text) = value {
+            while text.last == " " { text.removeLast() }
+            return .text(text)
         }
         return value
     }
@@ -97,5 +126,11 @@ struct LogTransactionAssembler {
         }
         open?.tables[table, default: TableChange()].record(operation, key: key)
         open?.rows[table, default: [:]][key] = row
+        if let change = open?.tables[table],
+            change.inserted.count + change.updated.count + change.deleted.count > rowLimit
+        {
+            open?.tables[table] = TableChange(isWholeTable: true)
+            open?.rows[table] = nil
+        }
     }
 }

@@ -16,13 +16,13 @@ enum LogicalReplicationCommands {
         "ALTER PUBLICATION \(quote(name)) SET TABLE \(list(tables, in: schema))"
     }
 
-    /// Creates a logical slot for `pgoutput` without exporting a snapshot (on the replication connection); a
-    /// temporary slot goes with its connection.
+    /// Creates a logical slot for `pgoutput` without exporting a snapshot (the spelling PostgreSQL 10 to 17 all
+    /// accept), on the replication connection; a temporary slot goes with its connection.
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` for a name PostgreSQL refuses as a slot's.
     static func createSlot(_ name: String, temporary: Bool) throws -> String {
         try validateSlotName(name)
-        return "CREATE_REPLICATION_SLOT \(name)\(temporary ? " TEMPORARY" : "") LOGICAL pgoutput (SNAPSHOT 'nothing')"
+        return "CREATE_REPLICATION_SLOT \(name)\(temporary ? " TEMPORARY" : "") LOGICAL pgoutput NOEXPORT_SNAPSHOT"
     }
 
     /// Streams `slot` from `position` (``LogPosition/zero``: from where the slot is), in `pgoutput`'s protocol

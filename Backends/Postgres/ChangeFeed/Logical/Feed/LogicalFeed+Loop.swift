@@ -1,0 +1,214 @@
+import CLibPQ
+@_spi(Backend) import FetchKit
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension LogicalFeed {
+    /// The feed thread's I/O. It waits with `ppoll()` on the replication connection's socket and the wake pipe
+    /// until the ``LogicalFeedStateMachine``'s deadline, reads the stream with libpq, tells the machine what
+    /// arrived and performs what the machine decides: connecting, publishing, acknowledging, reporting.
+    final class Loop {
+        private typealias Machine = LogicalFeedStateMachine
+        /// The most messages read before the machine sees them: a long transaction is handed on in pieces, so
+        /// acknowledgements and pings are not held up behind it.
+        private static let batchLimit = 2_048
+        private let source: LogicalFeed
+        private var machine: Machine
+        private var connection: PostgresConnection?
+        /// An ordinary connection for the publication's checks, opened at the first one.
+        private var checker: PostgresConnection?
+        private var started: CheckedContinuation<Void, any Error>?
+        private var connectError: (any Error)?
+        private var resumed = false
+        private var isClosed = false
+
+        init(_ source: LogicalFeed, started: CheckedContinuation<Void, any Error>) {
+            self.source = source
+            self.started = started
+            machine = Machine(
+                options: source.options,
+                assembler: LogTransactionAssembler(
+                    schemaName: source.settings.schemaName, keyColumns: source.settings.keyColumns,
+                    paddedKeyTables: source.settings.paddedKeyTables))
+        }
+
+        /// Connects, then streams until stopped (or until the first connection fails).
+        func run() {
+            send(.start)
+            while !isClosed { waitForEvent() }
+        }
+
+        /// Tells the machine `event` and performs its actions, and those of the events they lead to, in order.
+        private func send(_ event: Machine.Event) {
+            var actions = machine.handle(event, at: .now)
+            awaitVisibility(of: actions)
+            while !actions.isEmpty {
+                if let next = perform(actions.removeFirst()) { actions += machine.handle(next, at: .now) }
+            }
+        }
+
+        /// Waits for input, a wake or the machine's deadline, and tells the machine which came.
+        private func waitForEvent() {
+            switch source.thread.waitForInput(on: connection, until: machine.deadline) {
+            case .readable:
+                if let connection { read(connection) }
+            case .timedOut:
+                send(.tick)
+            case .woken(let stopRequested):
+                send(stopRequested ? .closeRequested : .checkRequested)
+            case .interrupted:
+                break
+            case .failed(let reason):
+                send(.connectionLost(reason))
+            }
+        }
+
+        /// Reads what the socket holds, in batches of at most ``batchLimit`` messages.
+        private func read(_ connection: PostgresConnection) {
+            guard PQconsumeInput(connection.handle) != 0 else {
+                return send(.connectionLost(PostgresConnection.message(PQerrorMessage(connection.handle))))
+            }
+            var messages: [[UInt8]] = []
+            while self.connection === connection {
+                switch connection.readCopyData() {
+                case .data(let bytes):
+                    messages.append(bytes)
+                    if messages.count == Self.batchLimit {
+                        send(.received(messages))
+                        messages.removeAll(keepingCapacity: true)
+                    }
+                case .wouldBlock:
+                    if !messages.isEmpty { send(.received(messages)) }
+                    return
+                case .ended(let reason):
+                    if !messages.isEmpty { send(.received(messages)) }
+                    return send(.connectionLost(reason))
+                }
+            }
+        }
+
+        /// Performs `action`; returns the event it leads to, if any.
+        private func perform(_ action: Machine.Action) -> Machine.Event? {
+            switch action {
+            case .connect:
+                do {
+                    let (connection, resumed) = try source.connect()
+                    self.connection = connection
+                    return .connected(resumed: resumed)
+                } catch {
+                    connectError = error
+                    return .connectionFailed("\(error)")
+                }
+            case .started:
+                started?.resume()
+                started = nil
+            case .startFailed:
+                let error = connectError ?? FetchKitError.connectionLost("the logical change feed could not connect")
+                started?.resume(throwing: error)
+                started = nil
+                isClosed = true
+            case .publish(let transaction):
+                source.feed.publish(source.settings.images.changes(of: transaction))
+                source.completions.complete(Int64(transaction.transactionID))
+            case .publishResync:
+                source.feed.publishResync()
+            case .reportUnreadable(let reason):
+                source.logger.info("unreadable transaction in the log; resyncing", metadata: ["reason": "\(reason)"])
+            case .completeAllWrites:
+                source.completions.completeAll()
+            case .completeWrites(let position):
+                source.completions.complete(through: position)
+            case .checkPublication:
+                return checkPublication()
+            case .sendStatus(let applied, let received, let replyRequested):
+                guard let connection else { return nil }
+                let update = StandbyStatusUpdate(
+                    written: received, flushed: applied, applied: applied,
+                    sentAt: Date.now.microsecondsSince1970 - StandbyStatusUpdate.epochOffset,
+                    replyRequested: replyRequested)
+                if !connection.sendCopyData(update.encoded) {
+                    return .connectionLost(PostgresConnection.message(PQerrorMessage(connection.handle)))
+                }
+            case .reportState(let state):
+                source.thread.setState(state)
+            case .disconnect(let reason):
+                source.logger.warning("logical change feed lost its connection", metadata: ["reason": "\(reason)"])
+                source.streamingPID.withLock { $0 = nil }
+                source.currentSlot.withLock { $0 = nil }
+                connection?.close()
+                connection = nil
+            case .reconnected(let attempts):
+                source.reconnects.increment()
+                source.logger.info("logical change feed reconnected", metadata: ["attempts": "\(attempts)"])
+            case .close:
+                connection?.close()
+                connection = nil
+                checker?.close()
+                checker = nil
+                isClosed = true
+            }
+            return nil
+        }
+
+        /// Waits until the server shows the transactions `actions` publish to other sessions (see
+        /// ``ServerSnapshot``), reading snapshots on ``checker``; gives up after a second, or when the snapshot
+        /// cannot be read (logged), rather than hold the stream.
+        private func awaitVisibility(of actions: [Machine.Action]) {
+            let pending = actions.compactMap { action -> UInt32? in
+                if case .publish(let transaction) = action { return transaction.transactionID }
+                return nil
+            }
+            guard !pending.isEmpty else { return }
+            let deadline = ContinuousClock.now + .seconds(1)
+            while true {
+                do {
+                    let result = try openChecker().execute("SELECT txid_current_snapshot()::text AS snapshot")
+                    guard case .text(let text) = try result.value(row: 0, column: 0),
+                        let snapshot = ServerSnapshot(text)
+                    else { throw FetchKitError.inconsistency("an unreadable snapshot") }
+                    if pending.allSatisfy(snapshot.sees) || ContinuousClock.now >= deadline { return }
+                } catch {
+                    dropChecker("could not check that committed transactions are visible", error)
+                    return
+                }
+                usleep(50)
+            }
+        }
+
+        /// Checks the publication on ``checker`` and records what the slot retains; a failed check is logged and
+        /// tried again at the next one.
+        private func checkPublication() -> Machine.Event? {
+            do {
+                let checker = try openChecker()
+                let repaired = try source.preparePublication(on: checker)
+                if let slot = source.slotName, let status = try PostgresStore.slots(on: checker, named: slot).first {
+                    source.retainedLog.record(status.retainedBytes)
+                }
+                return .publicationChecked(repaired: repaired)
+            } catch {
+                dropChecker("could not check the publication", error)
+                return nil
+            }
+        }
+
+        /// ``checker``, opened if it is not.
+        private func openChecker() throws -> PostgresConnection {
+            if let checker { return checker }
+            let opened = try PostgresConnection.open(source.settings.url, extra: source.options.keepaliveParameters)
+            checker = opened
+            return opened
+        }
+
+        /// Logs `error` (what `failure` failed with) and closes ``checker``: the next use opens it again.
+        private func dropChecker(_ failure: String, _ error: any Error) {
+            source.logger.info("\(failure)", metadata: ["error": "\(error)"])
+            checker?.close()
+            checker = nil
+        }
+    }
+}

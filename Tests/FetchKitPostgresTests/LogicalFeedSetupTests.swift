@@ -1,0 +1,72 @@
+import FetchKit
+import FetchKitDrivers
+import FetchKitTesting
+import Foundation
+import Testing
+
+@testable import FetchKitPostgres
+
+/// What the logical feed needs of the server and the role, each missing piece a clear error naming the fix —
+/// and ``PostgresStore/ChangeFeedKind/auto`` falling back to the triggers.
+@Suite("PostgreSQL logical feed setup")
+struct LogicalFeedSetupTests {
+    static func options(_ feed: PostgresStore.ChangeFeedKind) -> PostgresStore.Options {
+        var options = PostgresStore.Options(readerCount: 1)
+        options.changeFeed = feed
+        return options
+    }
+
+    @Test func walLevelNotLogicalIsAClearErrorAndAutoUsesTheTriggers() async throws {
+        let server = try await PrivateServer.onThread { try PrivateServer(settings: "-c wal_level=replica") }
+        defer { server.stop() }
+        await #expect {
+            try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: Self.options(.logical))
+        } throws: { error in
+            (error as? FetchKitError)?.code == .unsupported && "\(error)".contains("wal_level = logical")
+        }
+        let store = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: Self.options(.auto))
+        #expect(store.changeFeed == .triggers)
+        #expect("\(store)".contains("change feed: triggers"))
+        await store.close()
+    }
+
+    @Test func exhaustedSlotsNameTheSetting() async throws {
+        let server = try await PrivateServer.onThread { try PrivateServer(settings: "-c max_replication_slots=1") }
+        defer { server.stop() }
+        let filler = try await ConnectionPoolFactory.single(server.url)
+        try await filler.run { connection in
+            _ = try connection.run("SELECT pg_create_logical_replication_slot('filler', 'pgoutput')")
+        }
+        await filler.shutDown()
+        await #expect {
+            try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: Self.options(.logical))
+        } throws: { error in
+            (error as? FetchKitError)?.code == .tooManyConnections && "\(error)".contains("max_replication_slots")
+        }
+    }
+
+    @Test func aRoleWithoutReplicationIsPermissionDeniedNamingTheFix() async throws {
+        let role = PostgresServer.uniqueName("fkt_norep")
+        let namespace = PostgresServer.uniqueName("fkt")
+        try await PostgresServer.administer(
+            "CREATE ROLE \(role) LOGIN; CREATE SCHEMA \(namespace) AUTHORIZATION \(role)")
+        let text = try PostgresServer.urlText(searchPath: namespace)
+        let url = try PostgresURL(text.replacingOccurrences(of: "://postgres@", with: "://\(role)@"))
+        await #expect {
+            try await PostgresStore.open(url: url, schema: Fixtures.schema, options: Self.options(.logical))
+        } throws: { error in
+            (error as? FetchKitError)?.code == .permissionDenied
+                && "\(error)".contains("ALTER ROLE \"\(role)\" REPLICATION")
+        }
+    }
+}
+
+/// A one-connection pool for a URL's text.
+enum ConnectionPoolFactory {
+    static func single(_ url: String) async throws -> FetchKitDrivers.ConnectionPool<PostgresConnection> {
+        let parsed = try PostgresURL(url)
+        return try await FetchKitDrivers.ConnectionPool<PostgresConnection>.start(name: "fkt-pg-one", size: 1) { _ in
+            try PostgresConnection.open(parsed)
+        }
+    }
+}
