@@ -31,8 +31,16 @@ extension PostgresStore {
             case let feed?: .logged(feed.completions)
             case nil: nil
             }
-        let (result, transactionID) = try await writer.run { [compiler, logger] connection in
-            try PostgresStore.transaction(on: connection, compiler: compiler, logger: logger, marker: marker, body)
+        let (result, transactionID): (T, Int64?)
+        do {
+            (result, transactionID) = try await writer.run { [compiler, logger] connection in
+                try PostgresStore.transaction(on: connection, compiler: compiler, logger: logger, marker: marker, body)
+            }
+        } catch let error as FetchKitError where error.code == .busy && error.message.contains("NOTIFY queue") {
+            // The trigger feed cannot notify: the listener checks its connection (reporting `.stalled`), and a
+            // reconnection terminates its abandoned session, the usual reason the queue does not drain.
+            source?.checkConnection()
+            throw error
         }
         // With change capture, return once the feed has published this transaction's change: a controller that
         // syncs after the write sees it, as with SQLite.

@@ -45,6 +45,36 @@ struct LogicalFeedSetupTests {
         }
     }
 
+    /// A persistent slot the server gave up (it kept more log than `max_slot_wal_keep_size` while its store was
+    /// away) is made again: the store opens and is live.
+    @Test func anInvalidatedSlotIsMadeAgain() async throws {
+        let server = try await PrivateServer.onThread { try PrivateServer(settings: "-c max_slot_wal_keep_size=1MB") }
+        defer { server.stop() }
+        var options = Self.options(.logical)
+        options.replicationSlot = "fkt_kept"
+        let first = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: options)
+        await first.close()
+        let admin = try await ConnectionPoolFactory.single(server.url)
+        let status = try await admin.run { connection -> String? in
+            for _ in 0..<4 {
+                _ = try connection.run(
+                    "INSERT INTO note (slug, body, pinned) SELECT 'n' || g, repeat('x', 500), false "
+                        + "FROM generate_series(1, 20000) AS g; DELETE FROM note; SELECT pg_switch_wal(); CHECKPOINT")
+            }
+            return try connection.execute(
+                "SELECT wal_status::text AS s FROM pg_replication_slots WHERE slot_name = 'fkt_kept'"
+            ).rows().first?["s", as: String.self]
+        }
+        await admin.shutDown()
+        #expect(status == "lost")
+        let second = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: options)
+        try await second.write { tx in try Fixtures.insertSampleData(tx) }
+        let (controller, recorder) = try await PostgresLiveResultsTests.liveController(on: second)
+        try await second.write { tx in try tx.delete("Todo", key: 3) }
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: second)
+        await second.close()
+    }
+
     @Test func aRoleWithoutReplicationIsPermissionDeniedNamingTheFix() async throws {
         let role = PostgresServer.uniqueName("fkt_norep")
         let namespace = PostgresServer.uniqueName("fkt")

@@ -111,6 +111,30 @@ struct PostgresChangeCaptureTests {
         await store.close()
     }
 
+    /// A key too long for a notification's payload sends a table-level hint: the write goes through.
+    @Test func aKeyTooLongForANotificationIsATableLevelHint() async throws {
+        let tag = Entity("Tag", table: "tag", primaryKey: .text("name"), attributes: [Attribute("uses", .integer)])
+        let store = try await PostgresServer.isolatedStore(schema: try Schema([tag]))
+        let collector = Collector(store)
+        let long = String(repeating: "k", count: 8_000)
+        try await store.write { tx in
+            _ = try tx.insert(["name": .text(long), "uses": 1], into: "Tag")
+            _ = try tx.insert(["name": "short", "uses": 1], into: "Tag")
+        }
+        let change = try #require(try await collector.wait(for: 1).first)
+        #expect(change.tables["tag"]?.isWholeTable == true)
+        await store.close()
+    }
+
+    /// A full NOTIFY queue (SQLSTATE 54000) is a typed, transient error that says what to look for.
+    @Test func aFullNotifyQueueIsATypedError() {
+        let error = PostgresErrorMapping.error(
+            state: "54000", message: "too many notifications in the NOTIFY queue", constraint: nil, column: nil,
+            sql: nil)
+        #expect(error.code == .busy)
+        #expect(error.message.contains("pg_notification_queue_usage()"))
+    }
+
     /// The capture triggers of the tables in `namespace`: name, table, arguments, by OID.
     static func triggers(in namespace: String) async throws -> [Int64: String] {
         let rows = try await PostgresServer.query(

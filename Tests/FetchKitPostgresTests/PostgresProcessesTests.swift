@@ -1,9 +1,10 @@
 import FetchKit
-import FetchKitPostgres
 import FetchKitTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FetchKitPostgres
 
 /// Two app instances as two processes on one database: this test process and FetchKitPeer
 /// (Integration/Peer), each with its own connections, change listener and live controllers.
@@ -87,6 +88,69 @@ struct PostgresProcessesTests {
             // Let the watching peer end, then report.
             _ = try? await store.write { tx in _ = try tx.upsert(Fixtures.NoteRecord(slug: "done-peer", body: "")) }
             _ = try? await watcher.value
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    /// Three app instances — this process and two FetchKitPeer processes — each with its own store reading the
+    /// write-ahead log (one WAL sender and one slot each) and 300 live controllers, on one database; all three
+    /// write random transactions, and so does a bare connection (psql). Every controller of every instance ends
+    /// equal to a fresh fetch, with every batch valid.
+    @Test(.timeLimit(.minutes(10))) func threeInstancesWithThreeHundredControllersEachStayExact() async throws {
+        let namespace = PostgresServer.uniqueName("fkt")
+        var options = PostgresStore.Options(readerCount: 2)
+        options.changeFeed = .logical
+        let store = try await PostgresServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let url = try PostgresServer.urlText(searchPath: namespace)
+        let requests = (0..<300).map { StoreConformance.liveRequests[$0 % StoreConformance.liveRequests.count] }
+        let watched = try await StoreConformance.liveControllers(on: store, requests: requests)
+        let names = ["a", "b"]
+        let ended = names.map { _ in Flag() }
+        let peers = names.enumerated().map { index, name in
+            Task {
+                defer { ended[index].set() }
+                return try await Self.runPeer("instance", url, name, "\(21 + index)", "150", "300", "logical")
+            }
+        }
+        do {
+            for (index, name) in names.enumerated() {
+                try await Self.waitForNote("ready-\(name)", in: store, from: peers[index], ended: ended[index])
+            }
+            let psql = try await PostgresServer.pool(name: "fkt-psql", searchPath: namespace)
+            let outside = Task {
+                for id in 500..<560 {
+                    try await psql.run { connection in
+                        _ = try connection.run(
+                            "BEGIN; INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), "
+                                + "'psql \(id)', false, \(id % 5), \(1 + id % 3)); UPDATE todo SET priority = "
+                                + "priority + 1 WHERE id = \(id - 1); COMMIT")
+                    }
+                }
+            }
+            var random = SeededRandom(seed: 20)
+            let committed = try await RandomOperation.writeTransactions(150, to: store, using: &random)
+            try await outside.value
+            await psql.shutDown()
+            for (index, name) in names.enumerated() {
+                try await Self.waitForNote("written-\(name)", in: store, from: peers[index], ended: ended[index])
+            }
+            try await store.write { tx in _ = try tx.insert(Fixtures.NoteRecord(slug: "done", body: "")) }
+            for (controller, recorder) in watched {
+                _ = try await ResultsOracle.converge(controller, recorder, in: store)
+            }
+            for peer in peers {
+                let result = try await peer.value
+                #expect(result["controllers"] == 300, "\(result)")
+                #expect((result["committed"] ?? 0) > 50, "\(result)")
+            }
+            #expect(committed > 50)
+        } catch {
+            _ = try? await store.write { tx in _ = try tx.upsert(Fixtures.NoteRecord(slug: "done", body: "")) }
+            for peer in peers { _ = try? await peer.value }
             await store.close()
             throw error
         }

@@ -106,6 +106,9 @@ struct PostgresStalledListenerTests {
         #expect(try await log.eventuallyContains { if case .stalled = $0 { true } else { false } }, "\(log.statuses)")
 
         try await Self.waitUntilListening(store, replacing: pid)
+        // The new connection terminated the abandoned one (it dies once resumed): its unread notifications would
+        // otherwise keep the server's NOTIFY queue from draining.
+        #expect(store.listener?.terminatedAbandoned.load(ordering: .relaxed) == 1)
         // The resync brings the controller up to date, while the old server process is still stopped.
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         #expect(controller.fetchedObjects.contains { $0["id"] == .integer(40) })

@@ -5,9 +5,9 @@ import Foundation
 /// (`fetchkit`) and, on each tracked table, statement-level `AFTER INSERT / UPDATE / DELETE / TRUNCATE`
 /// triggers with transition tables. Every statement that changes rows sends one `pg_notify` on the channel
 /// per chunk of keys — `{"x": txid, "s": schema, "t": table, "o": "i"|"u"|"d", "k": [keys…]}`, each under
-/// 8000 bytes — or, above ``rowLimit`` rows (and for `TRUNCATE`), one hint `{"x": …, "s": …, "t": …, "o": …,
-/// "all": true}`. Stores in other schemas of the same database may share the channel: a listener keeps only
-/// its own schema's.
+/// 8000 bytes — or, above ``rowLimit`` rows, for a key too long to fit, and for `TRUNCATE`, one hint
+/// `{"x": …, "s": …, "t": …, "o": …, "all": true}`. Stores in other schemas of the same database may share the
+/// channel: a listener keeps only its own schema's.
 /// Writes by any client (psql, another service) are captured the same way; notifications reach listeners
 /// when the transaction commits, in commit order.
 ///
@@ -213,6 +213,11 @@ struct PostgresChangeCapture {
                 RETURN NULL;
             END IF;
             FOREACH element IN ARRAY keys LOOP
+                -- A key too long for a notification's 8000 bytes: the whole table, rather than fail the write.
+                IF octet_length(element) > 7000 THEN
+                    PERFORM pg_notify(channel, head || ',"all":true}');
+                    RETURN NULL;
+                END IF;
                 IF body <> '' AND octet_length(body) + octet_length(element) > 7000 THEN
                     PERFORM pg_notify(channel, head || ',"k":[' || body || ']}');
                     body := '';

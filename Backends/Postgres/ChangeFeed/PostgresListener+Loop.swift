@@ -115,7 +115,11 @@ extension PostgresListener {
                 listener.thread.setState(state)
             case .disconnect(let reason):
                 listener.logger.warning("change listener lost its connection", metadata: ["reason": "\(reason)"])
-                listener.listeningPID.withLock { $0 = nil }
+                let lost = listener.listeningPID.withLock { pid in
+                    defer { pid = nil }
+                    return pid
+                }
+                listener.abandonedPID.withLock { $0 = lost }
                 connection?.close()
                 connection = nil
             case .reconnected(let attempts):
@@ -153,6 +157,28 @@ extension PostgresListener {
             throw error
         }
         listeningPID.withLock { $0 = connection.backendPID }
+        terminateAbandoned(on: connection)
         return connection
+    }
+
+    /// Terminates the server process of the connection the listener gave up, if it is still there: a process
+    /// whose client vanished (a network partition, a stopped process) may live on, and while it has unread
+    /// notifications the server's NOTIFY queue cannot drain — until every write to a captured table fails.
+    func terminateAbandoned(on connection: PostgresConnection) {
+        guard let pid = abandonedPID.withLock({ $0 }) else { return }
+        do {
+            let result = try connection.execute(
+                "SELECT pg_terminate_backend(pid) AS done FROM pg_catalog.pg_stat_activity "
+                    + "WHERE pid = $1 AND usename = current_user", [.integer(Int64(pid))])
+            abandonedPID.withLock { $0 = nil }
+            if result.rowCount > 0, case .bool(true) = try result.value(row: 0, column: 0) {
+                terminatedAbandoned.add(1, ordering: .relaxed)
+                logger.info("terminated the listener's abandoned server process", metadata: ["pid": "\(pid)"])
+            }
+        } catch {
+            logger.info(
+                "could not terminate the listener's abandoned server process",
+                metadata: ["pid": "\(pid)", "error": "\(error)"])
+        }
     }
 }

@@ -55,6 +55,10 @@ final class PostgresListener: Sendable {
     /// The thread's wake pipe, stop and exit, and the state it reports.
     let thread: ChangeSourceThread
     let listeningPID = Mutex<Int32?>(nil)
+    /// The server process of the connection the listener gave up, until the next connection terminates it.
+    let abandonedPID = Mutex<Int32?>(nil)
+    /// How many abandoned server processes a new connection terminated.
+    let terminatedAbandoned = Atomic<Int>(0)
     /// Writes of the store waiting for their transaction's end marker.
     let completions = TransactionCompletions()
 

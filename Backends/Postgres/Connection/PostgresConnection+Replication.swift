@@ -84,9 +84,11 @@ extension PostgresConnection {
 
     private func commandError(_ result: PostgresResult) -> FetchKitError {
         let state = PQresultErrorField(result.handle, PostgresErrorMapping.Field.sqlState).map { String(cString: $0) }
-        let message =
+        let primary =
             PQresultErrorField(result.handle, PostgresErrorMapping.Field.message).map { String(cString: $0) }
             ?? PostgresConnection.message(PQerrorMessage(handle))
+        let detail = PQresultErrorField(result.handle, PostgresErrorMapping.Field.detail).map { String(cString: $0) }
+        let message = detail.map { "\(primary) (\($0))" } ?? primary
         guard let state, !state.isEmpty else {
             return isConnected ? .database(code: 0, message: message, sql: nil) : .connectionLost(message)
         }

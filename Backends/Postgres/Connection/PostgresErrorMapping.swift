@@ -45,6 +45,11 @@ enum PostgresErrorMapping {
         case "25006": return .readOnly(message)
         case "42501": return .permissionDenied(message)
         case "55P03": return .busy(sql.map { "\(message) (running: \($0))" } ?? message)
+        case "54000" where message.contains("NOTIFY queue"):
+            return .busy(
+                "the server's NOTIFY queue is full (\(message)): a session that LISTENs is not reading its "
+                    + "notifications; find it with pg_notification_queue_usage() and pg_stat_activity (FetchKit's "
+                    + "listener terminates its own abandoned session when it reconnects)")
         case "57P01", "57P02", "57P03": return .connectionLost(message)
         case _ where state.hasPrefix("08"): return .connectionLost(message)
         default: return .database(code: 0, message: "SQLSTATE \(state): \(message)", sql: sql)

@@ -64,6 +64,8 @@ enum ScaleBenchmark {
         var variant: Variant
         var postgres: Bool
         var rows = 100_000
+        /// The PostgreSQL store's change feed.
+        var feed = PostgresStore.ChangeFeedKind.triggers
     }
 
     static func run(_ settings: Settings) async throws {
@@ -86,7 +88,8 @@ enum ScaleBenchmark {
             )
             let url = try PostgresURL(
                 text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
-            store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+            store = try await PostgresStore.open(
+                url: url, schema: schema, options: .init(readerCount: 2, changeFeed: settings.feed))
             raw = connection
         } else {
             store = try await SQLiteStore.open(

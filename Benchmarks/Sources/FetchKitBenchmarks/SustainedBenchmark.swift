@@ -30,6 +30,8 @@ enum SustainedBenchmark {
         var seconds: Int
         var postgres: Bool
         var clients = 2
+        /// The PostgreSQL store's change feed.
+        var feed = PostgresStore.ChangeFeedKind.triggers
     }
 
     struct Outcome {
@@ -70,7 +72,8 @@ enum SustainedBenchmark {
             try connection.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace)")
             let url = try PostgresURL(
                 text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
-            store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+            store = try await PostgresStore.open(
+                url: url, schema: schema, options: .init(readerCount: 2, changeFeed: settings.feed))
             raw = connection
         } else {
             store = try await SQLiteStore.open(path: path, schema: schema)

@@ -1,3 +1,4 @@
+import FetchKitPostgres
 import Foundation
 import Synchronization
 
@@ -6,7 +7,8 @@ import Synchronization
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
 //        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
-//        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S]
+//               [--feed triggers|logical]
+//        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -29,7 +31,17 @@ let path = value(after: "--path")
 let controllerCounts = value(after: "--controllers")
 let sides = value(after: "--sides")
 let variantName = value(after: "--variant")
-let options = [path, controllerCounts, sides, variantName].compactMap { $0 }
+let feedName = value(after: "--feed")
+let options = [path, controllerCounts, sides, variantName, feedName].compactMap { $0 }
+/// The PostgreSQL change feed the store reads (`--feed`, default the triggers).
+let changeFeed: PostgresStore.ChangeFeedKind = {
+    guard let feedName else { return .triggers }
+    guard let kind = PostgresStore.ChangeFeedKind(rawValue: feedName) else {
+        print("unknown feed \(feedName); expected one of \(PostgresStore.ChangeFeedKind.allCases.map(\.rawValue))")
+        exit(2)
+    }
+    return kind
+}()
 let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && !options.contains($0) }
 let rows = option("--rows", default: 100_000)
 let iterations = option("--iterations", default: 11)
@@ -101,7 +113,7 @@ if words.contains("scale") {
             controllers: option("--controllers", default: variant == .shared ? 10_000 : 10_000),
             rate: option("--rate", default: variant == .shared ? 10 : 1_000),
             seconds: option("--seconds", default: 20), variant: variant,
-            postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000))
+            postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000), feed: changeFeed)
         runBlocking { try await ScaleBenchmark.run(settings) }
     }
 }
@@ -117,7 +129,8 @@ if words.contains("sustained") {
     let exceeded = Atomic<Bool>(false)
     for count in counts {
         let settings = SustainedBenchmark.Settings(
-            controllers: count, seconds: option("--seconds", default: 120), postgres: arguments.contains("--postgres"))
+            controllers: count, seconds: option("--seconds", default: 120), postgres: arguments.contains("--postgres"),
+            feed: changeFeed)
         runBlocking {
             if try await !SustainedBenchmark.run(settings).budgetMet { exceeded.store(true, ordering: .relaxed) }
         }

@@ -12,7 +12,9 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Reads the table's columns and primary key from the database, prints the current results as a \
             table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \
-            PostgreSQL the store installs FetchKit's change-capture triggers on the table.
+            PostgreSQL the store installs FetchKit's change-capture triggers on the table, or reads the \
+            write-ahead log with --feed logical (--feed auto: the log where the server allows it). The \
+            backends' other keys come from the environment (FETCHKIT_POSTGRES_…).
 
               fetchkit watch --store sqlite:///var/app.sqlite --entity todo --where 'done == 0' --sort title
               fetchkit watch --store postgres://app@db/app --entity todo --sort -priority,title --limit 10 --json
@@ -43,8 +45,16 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line: the results first, then each batch as a wire changeset.")
     var json = false
 
+    @Option(
+        help: "PostgreSQL's change feed: triggers, logical or auto (default: FETCHKIT_POSTGRES_CHANGE_FEED or triggers)"
+    )
+    var feed: String?
+
     func run() async throws {
-        let configuration = StoreConfiguration(url: store)
+        var configuration = StoreConfiguration(url: store)
+        var environment = ProcessInfo.processInfo.environment
+        if let feed { environment["FETCHKIT_POSTGRES_CHANGE_FEED"] = feed }
+        configuration.reader = try await StoreConfiguration.reader(environment: environment)
         let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
         let described = try await registry.describeTable(entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))

@@ -30,21 +30,48 @@ extension LogicalFeed {
                 let found = try connection.replicationCommand(
                     "SELECT 1 FROM pg_catalog.pg_replication_slots WHERE slot_name = '\(name)'")
                 resumed = found.rowCount > 0
+                if resumed, let abandoned = abandonedPID.withLock({ $0 }) {
+                    // Our own WAL sender from before may live on (its client vanished) and hold the slot: end it.
+                    try connection.replicationCommand(
+                        "SELECT pg_terminate_backend(active_pid) FROM pg_catalog.pg_replication_slots "
+                            + "WHERE slot_name = '\(name)' AND active_pid = \(abandoned)")
+                }
                 if !resumed {
                     try connection.replicationCommand(LogicalReplicationCommands.createSlot(name, temporary: false))
                     logger.info("created replication slot", metadata: ["slot": "\(name)"])
                 }
             }
-            try connection.startStreaming(
-                LogicalReplicationCommands.startReplication(
-                    slot: slot, from: .zero, publication: settings.publication))
+            var resumedSlot = resumed
+            do {
+                try connection.startStreaming(
+                    LogicalReplicationCommands.startReplication(
+                        slot: slot, from: .zero, publication: settings.publication))
+            } catch let error as FetchKitError where resumed && Self.isInvalidated(error) {
+                // The server gave the slot up (it kept more log than max_slot_wal_keep_size): make it again, and
+                // resync what it lost.
+                logger.warning(
+                    "replication slot was invalidated; making it again", metadata: ["slot": "\(slot)"])
+                try connection.replicationCommand(LogicalReplicationCommands.dropSlot(slot))
+                try connection.replicationCommand(LogicalReplicationCommands.createSlot(slot, temporary: false))
+                try connection.startStreaming(
+                    LogicalReplicationCommands.startReplication(
+                        slot: slot, from: .zero, publication: settings.publication))
+                resumedSlot = false
+            }
             streamingPID.withLock { $0 = connection.backendPID }
+            abandonedPID.withLock { $0 = nil }
             currentSlot.withLock { $0 = slot }
-            return (connection, resumed)
+            return (connection, resumedSlot)
         } catch {
             connection.close()
             throw error
         }
+    }
+
+    /// Whether `error` says the slot was invalidated: it kept more log than `max_slot_wal_keep_size`
+    /// (PostgreSQL 15: "cannot read from logical replication slot … (This slot has been invalidated …)").
+    static func isInvalidated(_ error: FetchKitError) -> Bool {
+        error.message.contains("invalidated") || error.message.contains("can no longer get changes")
     }
 
     /// Creates the publication for the store's tables on `connection` (an ordinary one), or makes an existing one

@@ -138,7 +138,11 @@ extension LogicalFeed {
                 source.thread.setState(state)
             case .disconnect(let reason):
                 source.logger.warning("logical change feed lost its connection", metadata: ["reason": "\(reason)"])
-                source.streamingPID.withLock { $0 = nil }
+                let lost = source.streamingPID.withLock { pid in
+                    defer { pid = nil }
+                    return pid
+                }
+                source.abandonedPID.withLock { $0 = lost }
                 source.currentSlot.withLock { $0 = nil }
                 connection?.close()
                 connection = nil

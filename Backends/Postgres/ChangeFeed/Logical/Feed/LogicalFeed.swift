@@ -54,6 +54,8 @@ final class LogicalFeed: Sendable {
     let retainedLog = Gauge(label: "fetchkit_replication_slot_retained_bytes")
     /// The server process streaming to the feed (the WAL sender), while connected.
     let streamingPID = Mutex<Int32?>(nil)
+    /// The WAL sender of the connection the feed gave up, until the next connection has dealt with it.
+    let abandonedPID = Mutex<Int32?>(nil)
     /// The slot being streamed from, while connected.
     let currentSlot = Mutex<String?>(nil)
     private let temporaryCount = Atomic<Int>(0)
