@@ -36,18 +36,27 @@ extension PostgresStore {
         return try await readers.run { connection in try Self.slots(on: connection, named: name).first }
     }
 
-    /// Drops the slot `name`, freeing the log it retains; a slot a store streams from is refused.
+    /// Drops the slot `name`, freeing the log it retains. A slot in use is waited for up to 5 seconds (the WAL
+    /// sender of a store that just closed takes a moment to end), then refused.
     ///
     /// - Throws: ``FetchKitError/Code/invalidValue`` for a name that cannot be a slot's; ``FetchKitError/Code/busy``
     ///   when the slot is in use (stop its store first); ``FetchKitError/Code/permissionDenied`` without the
     ///   `REPLICATION` attribute; the server's error for a slot that does not exist.
     public static func dropReplicationSlot(_ name: String, url: PostgresURL) async throws {
         try LogicalReplicationCommands.validateSlotName(name)
-        try await withConnection(url) { connection in
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
             do {
-                _ = try connection.execute("SELECT pg_catalog.pg_drop_replication_slot($1)::text", [.text(name)])
+                try await withConnection(url) { connection in
+                    _ = try connection.execute("SELECT pg_catalog.pg_drop_replication_slot($1)::text", [.text(name)])
+                }
+                return
             } catch let error as FetchKitError where "\(error)".contains("55006") {
-                throw FetchKitError.busy("replication slot \(name) is in use: stop the store streaming from it first")
+                guard ContinuousClock.now < deadline else {
+                    throw FetchKitError.busy(
+                        "replication slot \(name) is in use: stop the store streaming from it first")
+                }
+                try await Task.sleep(for: .milliseconds(20))
             }
         }
     }
