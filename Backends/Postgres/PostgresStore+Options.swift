@@ -19,8 +19,9 @@ extension PostgresStore {
         public var logger: Logger
         /// Whether missing tables are created.
         public var schemaPolicy: SchemaPolicy
-        /// Whether the store installs FetchKit's change capture (triggers) on the schema's tables and listens
-        /// for its notifications. Without it, ``PostgresStore/changes()`` publishes nothing.
+        /// Whether the store captures changes, with the feed ``changeFeed`` picks: FetchKit's triggers on the
+        /// schema's tables and a listener for their notifications, or the write-ahead log. Without it,
+        /// ``PostgresStore/changes()`` publishes nothing.
         public var changeCapture: Bool
         /// The `LISTEN` channel the triggers notify on.
         public var channel: String

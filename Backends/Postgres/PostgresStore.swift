@@ -151,13 +151,16 @@ public final class PostgresStore: PersistentStore {
     }
 
     /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order, from
-    /// now on — whichever client wrote it (this store, another app instance, psql), as FetchKit's triggers
-    /// capture it (see ``Options/changeCapture``). A change with ``StoreChange/isResync`` when changes may
-    /// have been missed: the listener reconnected, or a notification could not be read.
+    /// now on — whichever client wrote it (this store, another app instance, psql), as the change feed captures
+    /// it (FetchKit's triggers or the write-ahead log: see ``Options/changeFeed``). A change with
+    /// ``StoreChange/isResync`` when changes may have been missed: the feed reconnected (without a persistent
+    /// slot to resume), or a notification or a transaction in the log could not be read.
     ///
-    /// A change arrives after its transaction committed, so a fetch started on receipt sees it. A table
-    /// whose statement changed more than ``Options/notificationRowLimit`` rows, or was truncated, comes
-    /// with ``TableChange/isWholeTable``.
+    /// A change arrives after its transaction committed and other sessions see it, so a fetch started on receipt
+    /// sees it. A table whose statement changed more than ``Options/notificationRowLimit`` rows (the trigger
+    /// feed), whose transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
+    /// ``TableChange/isWholeTable``. With the logical feed, each table's change carries the rows the transaction
+    /// wrote (``TableChange/images``).
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
     /// Calls `receive` with every committed change on the listener's thread (the change router's subscription).

@@ -10,8 +10,8 @@ extension PostgresStore {
     var logicalFeed: LogicalFeed? { source as? LogicalFeed }
 
     /// Starts the change source ``Options/changeFeed`` asks for; with ``ChangeFeedKind/auto``, the logical feed
-    /// when the server runs `wal_level = logical`, the role may replicate and the feed starts, else the triggers
-    /// (logging why, at info).
+    /// when the server runs `wal_level = logical` and the feed starts (the role may replicate, a slot is free),
+    /// else the triggers (logging why, at info).
     static func startChangeSource(
         url: PostgresURL, schema: Schema, options: Options, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, feed: ChangeFeed
@@ -69,18 +69,13 @@ extension PostgresStore {
         }
     }
 
-    /// Why the logical feed cannot run on `connection`'s server with its role, or `nil` when it can.
+    /// Why the logical feed cannot run on `connection`'s server, or `nil` when it may: `wal_level` must be
+    /// `logical`. The role's right to replicate is left to the attempt, which a managed service may grant
+    /// through a role of its own (`rds_replication`) rather than the `REPLICATION` attribute.
     static func logicalReplicationMissing(on connection: PostgresConnection) throws -> String? {
-        let rows = try connection.execute(
-            "SELECT current_setting('wal_level') AS level, "
-                + "(SELECT rolreplication OR rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) AS may"
-        ).rows()
-        guard let row = rows.first else { return "the server's settings could not be read" }
-        if case .text(let level)? = row["level"], level != "logical" {
-            return "wal_level is \(level), not logical"
-        }
-        if row["may"] != .bool(true) { return "the role lacks the REPLICATION attribute" }
-        return nil
+        let rows = try connection.execute("SELECT current_setting('wal_level') AS level").rows()
+        guard case .text(let level)? = rows.first?["level"] else { return "the server's wal_level could not be read" }
+        return level == "logical" ? nil : "wal_level is \(level), not logical"
     }
 
     /// `fetchkit_`, the namespace (its letters, digits and underscores, at most 32), and a hash of the
