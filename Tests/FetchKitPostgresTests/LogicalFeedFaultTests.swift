@@ -45,14 +45,14 @@ struct LogicalFeedFaultTests {
         await other.shutDown()
     }
 
-    /// Waits (up to 10 s) until the feed streams again from a WAL sender other than `old`.
+    /// Waits (up to 30 s: a loaded machine) until the feed streams again from a WAL sender other than `old`.
     static func awaitReconnection(_ store: PostgresStore, from old: Int32) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if store.listenerStatus == .listening, let pid = store.logicalFeed?.backendPID, pid != old { return }
             try await Task.sleep(for: .milliseconds(10))
         }
-        Issue.record("the feed did not reconnect within 10 s: \(store.listenerStatus)")
+        Issue.record("the feed did not reconnect within 30 s: \(store.listenerStatus)")
     }
 
     static func slotName() -> String { PostgresServer.uniqueName("fkt_slot") }
@@ -74,7 +74,7 @@ struct LogicalFeedFaultTests {
     /// publish timeout.
     @Test func aWriteWhileTheFeedReconnectsReturnsAtOnce() async throws {
         var options = Self.options()
-        options.listener.reconnectBackoff = .seconds(3)...(.seconds(5))
+        options.listener.reconnectBackoff = .seconds(2)...(.seconds(2))
         options.listener.publishTimeout = .seconds(30)
         let (store, _, controller, recorder) = try await Self.live(options)
         let pid = try #require(store.logicalFeed?.backendPID)
