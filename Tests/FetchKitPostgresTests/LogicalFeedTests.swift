@@ -54,6 +54,9 @@ struct LogicalFeedTests {
         #expect(todo.deleted == [.integer(2)])
         #expect(todo.images == (try await Self.fetchedImages(store, entity: "Todo", keys: todo.allKeys)))
         #expect(store.lastTransactionID == changes[1].transactionID)
+        // Each change says where its commit ends in the log, in commit order.
+        let positions = changes.compactMap(\.logPosition)
+        #expect(positions.count == 2 && positions[0] < positions[1])
         // No trigger costs the writers anything.
         let triggers = try await PostgresServer.query(
             "SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = "

@@ -22,6 +22,7 @@ extension StoreChange {
     mutating func absorb(_ later: StoreChange, keyLimit: Int) {
         transactionID = max(transactionID, later.transactionID)
         publishedAt = min(publishedAt, later.publishedAt)
+        logPosition = later.logPosition ?? logPosition
         isResync = isResync || later.isResync
         // A resync names no table: every live result refetches anyway.
         guard !isResync else {

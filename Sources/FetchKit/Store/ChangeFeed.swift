@@ -104,9 +104,10 @@ import Synchronization
         subscribers.withLock { $0.continuations.count + $0.handlers.count }
     }
 
-    /// Publishes one committed transaction's changes under the next transaction ID.
-    public func publish(_ tables: [String: TableChange]) {
-        publish { StoreChange(transactionID: $0, tables: tables) }
+    /// Publishes one committed transaction's changes under the next transaction ID, with where its commit ends in
+    /// the database's log when the store reads one.
+    public func publish(_ tables: [String: TableChange], logPosition: UInt64? = nil) {
+        publish { StoreChange(transactionID: $0, tables: tables, logPosition: logPosition) }
     }
 
     /// Publishes a resync: changes may have been made that the feed cannot name.

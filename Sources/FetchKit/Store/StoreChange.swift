@@ -14,13 +14,20 @@ public struct StoreChange: Sendable, Hashable {
     /// When the store published the change, right after the commit completed: the start of the
     /// commit-to-delegate latency. Not part of equality or hashing.
     public var publishedAt: ContinuousClock.Instant
+    /// Where the transaction's commit ends in the database's log, when the store reads one (a PostgreSQL store on
+    /// the logical feed: the commit's LSN as a byte offset; `nil` otherwise). Folded changes carry the latest. Not
+    /// part of equality or hashing.
+    public var logPosition: UInt64?
 
     /// Creates a change, published now.
-    public init(transactionID: UInt64, tables: [String: TableChange], isResync: Bool = false) {
+    public init(
+        transactionID: UInt64, tables: [String: TableChange], isResync: Bool = false, logPosition: UInt64? = nil
+    ) {
         self.transactionID = transactionID
         self.tables = tables
         self.isResync = isResync
         self.publishedAt = .now
+        self.logPosition = logPosition
     }
 
     /// Changes are equal when they name the same transaction, tables and resync flag.

@@ -113,7 +113,8 @@ extension LogicalFeed {
                 started = nil
                 isClosed = true
             case .publish(let transaction):
-                source.feed.publish(source.settings.images.changes(of: transaction))
+                source.feed.publish(
+                    source.settings.images.changes(of: transaction), logPosition: transaction.end.value)
                 source.completions.complete(Int64(transaction.transactionID))
             case .publishResync:
                 source.feed.publishResync()
