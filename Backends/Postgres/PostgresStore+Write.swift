@@ -130,10 +130,16 @@ extension PostgresStore {
             if case .logged(let completions)? = marker, let transactionID {
                 // A transaction whose commit the log carries without a change (a conflicting upsert, say) completes
                 // when the feed has read past it.
-                let end = try? connection.execute("SELECT pg_current_wal_insert_lsn()::text AS position")
-                if let end, case .text(let text)? = try? end.value(row: 0, column: 0), let position = LogPosition(text)
-                {
-                    completions.committed(transactionID, before: position)
+                // The write has committed: a failure here only leaves it waiting for its transaction ID alone.
+                do {
+                    let end = try connection.execute("SELECT pg_current_wal_insert_lsn()::text AS position")
+                    if case .text(let text) = try end.value(row: 0, column: 0), let position = LogPosition(text) {
+                        completions.committed(transactionID, before: position)
+                    }
+                } catch {
+                    logger.info(
+                        "could not read the log position after a commit; the write waits for its transaction alone",
+                        metadata: ["error": "\(error)"])
                 }
             }
             return (result, transactionID)

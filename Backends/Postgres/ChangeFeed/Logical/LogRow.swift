@@ -36,6 +36,7 @@ extension PgOutputMessage.Relation {
             case .unchanged:
                 row.missing.insert(column.name)
             case .binary(let bytes):
+                // A value that does not decode is not lost: its column is missing, and the row is re-read.
                 let value = bytes.withUnsafeBytes { buffer in
                     try? PostgresBinary.decode(buffer, type: column.typeID, column: "\(name).\(column.name)")
                 }

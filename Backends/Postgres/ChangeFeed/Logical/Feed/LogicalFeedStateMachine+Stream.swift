@@ -102,6 +102,7 @@ extension LogicalFeedStateMachine {
         if let reason = unreadable {
             switch message {
             case .relation:
+                // Cannot fail: a Relation only records the table's description (later changes are read by it).
                 _ = try? assembler.receive(message)
                 return []
             case .commit(_, let end, _):
