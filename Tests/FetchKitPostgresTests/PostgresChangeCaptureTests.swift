@@ -31,9 +31,9 @@ struct PostgresChangeCaptureTests {
 
         var changes: [StoreChange] { received.changes.withLock { $0 } }
 
-        /// Waits (up to 10 s) until `count` changes arrived.
-        func wait(for count: Int) async throws -> [StoreChange] {
-            let deadline = ContinuousClock.now + .seconds(10)
+        /// Waits (up to `limit`: 10 s unless told) until `count` changes arrived.
+        func wait(for count: Int, within limit: Duration = .seconds(10)) async throws -> [StoreChange] {
+            let deadline = ContinuousClock.now + limit
             while changes.count < count && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
