@@ -21,7 +21,7 @@ extension PostgresStore.Options {
     /// - `fetchkit.postgres.publishTimeoutMilliseconds` (`FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS`): how long a
     ///   write waits for its change before the listener checks its connection, default 2000.
     /// - `fetchkit.postgres.notificationRowLimit` (`FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT`): above it a statement
-    ///   notifies a table-level hint, default 1000.
+    ///   notifies a table-level hint, default 10000.
     /// - `fetchkit.postgres.changeFeed` (`FETCHKIT_POSTGRES_CHANGE_FEED`): `triggers`, `logical` or `auto`
     ///   (see ``PostgresStore/ChangeFeedKind``), default `triggers`.
     /// - `fetchkit.postgres.replicationSlot` (`FETCHKIT_POSTGRES_REPLICATION_SLOT`): the logical feed's persistent

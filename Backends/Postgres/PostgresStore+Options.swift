@@ -26,7 +26,8 @@ extension PostgresStore {
         /// The `LISTEN` channel the triggers notify on.
         public var channel: String
         /// Above this many rows, a statement notifies a table-level hint instead of its keys (controllers
-        /// then refetch instead of re-reading the keys).
+        /// then refetch instead of re-reading the keys); default 10,000. Below it, the keys go out in
+        /// notifications of at most 7,000 bytes each (about 1,000 integer keys), queued at commit.
         public var notificationRowLimit: Int
         /// How the change listener keeps its connection alive and reconnects.
         public var listener: ListenerOptions
@@ -47,7 +48,7 @@ extension PostgresStore {
         /// options.
         public init(
             readerCount: Int = 4, logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
-            changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 1_000,
+            changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 10_000,
             listener: ListenerOptions = .init(), changeFeed: ChangeFeedKind = .triggers,
             replicationSlot: String? = nil, publication: String? = nil
         ) {

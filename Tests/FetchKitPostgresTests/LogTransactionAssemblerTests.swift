@@ -121,6 +121,19 @@ struct LogTransactionAssemblerTests {
         #expect(done.first?.rows["card"] == nil)
     }
 
+    @Test func pastTheImageLimitATableKeepsItsKeysButNotItsRows() throws {
+        var log = LogTransactionAssembler(
+            schemaName: "app", keyColumns: ["card": "id"], rowLimit: 10, imageLimit: 3)
+        let inserts = (1...5).map { PgOutputMessage.insert(relation: 10, new: [Self.id($0), Self.title("t")]) }
+        let done = try feed(
+            [.relation(Self.card), Self.begin(12)] + inserts + [Self.commit, Self.begin(13), inserts[0], Self.commit],
+            to: &log)
+        #expect(done.first?.tables["card"]?.inserted == Set((1...5).map { Value.integer(Int64($0)) }))
+        #expect(done.first?.rows["card"] == nil)
+        // The next transaction keeps its rows again.
+        #expect(done.last?.rows["card"]?[.integer(1)] != nil)
+    }
+
     @Test func anAlteredTableIsReadWithItsNewShape() throws {
         var log = assembler()
         var wider = Self.card

@@ -184,7 +184,9 @@ struct LogicalFeedFaultTests {
                 + "FROM generate_series(1000, 100999) AS g")
         // Decoding 100,000 rows from the log shares two cores with the rest of the suite in CI: up to a minute.
         let big = try #require(try await collector.wait(for: 1, within: .seconds(60)).first)
-        #expect(big.tables["todo"] == TableChange(isWholeTable: true))
+        // Every key, without rows (past the image limit): the router re-reads them in chunks.
+        #expect(big.tables["todo"]?.inserted.count == 100_000)
+        #expect(big.tables["todo"]?.images.isEmpty == true)
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store, within: .seconds(90))
         #expect(controller.fetchedObjects.count == 100_010)
         try await Self.outside(namespace, "TRUNCATE todo")

@@ -44,10 +44,13 @@ struct RouteNarrowingTests {
         #expect(ids == [0, 1, 2])
         // Route 0: row 1 it holds (it leaves), rows 2 and 3 it matches.
         #expect(concerns[0] == [.integer(1), .integer(2), .integer(3)])
-        // Route 1: the rows with v > 50.
+        // Route 1: the rows with v > 50 (found through its range, v in [50, ∞)).
+        #expect(unindexed.memory?.range?.column == "v")
         #expect(concerns[1] == [.integer(3), .integer(4)])
-        // A windowed route gets the whole change: keys past its window decide what refills it.
-        #expect(concerns[2] == nil)
+        // A window (local, not key bounded): the row it holds and the row it matches; a refill reads the
+        // database, not the change.
+        #expect(windowed.isLocal)
+        #expect(concerns[2] == [.integer(4), .integer(5)])
     }
 
     @Test func aNarrowedChangeKeepsOnlyItsKeysAndTable() {

@@ -6,7 +6,8 @@ import Synchronization
 //            [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
-//        scale: [--variant grp|shared|scan|unrelated] [--controllers N] [--rate W] [--seconds S] [--postgres]
+//        scale: [--shape grp|shared|scan|range|topn|unrelated] [--batch B] [--controllers N] [--rate W]
+//               [--seconds S] [--postgres]
 //               [--feed triggers|logical]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -103,7 +104,9 @@ if words.contains("bulk") {
     }
 }
 if words.contains("scale") {
-    let variants = value(after: "--variant").map { [$0] } ?? ScaleBenchmark.Variant.allCases.map(\.rawValue)
+    let variants =
+        (value(after: "--shape") ?? value(after: "--variant")).map { [$0] }
+        ?? ScaleBenchmark.Variant.allCases.map(\.rawValue)
     for name in variants {
         guard let variant = ScaleBenchmark.Variant(rawValue: name) else {
             print("unknown variant \(name); expected one of \(ScaleBenchmark.Variant.allCases.map(\.rawValue))")
@@ -113,7 +116,8 @@ if words.contains("scale") {
             controllers: option("--controllers", default: variant == .shared ? 10_000 : 10_000),
             rate: option("--rate", default: variant == .shared ? 10 : 1_000),
             seconds: option("--seconds", default: 20), variant: variant,
-            postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000), feed: changeFeed)
+            postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000),
+            batch: option("--batch", default: 1), feed: changeFeed)
         runBlocking { try await ScaleBenchmark.run(settings) }
     }
 }

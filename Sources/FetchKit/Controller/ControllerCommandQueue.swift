@@ -60,8 +60,9 @@ struct ControllerCommandQueue: ~Copyable {
         return nil
     }
 
-    /// How many keys of one table a fold of routed changes names before it becomes a whole-table change.
-    static let foldKeyLimit = 1_000
+    /// How many keys of one table a fold of routed changes names before it becomes a whole-table change (the
+    /// router's own fold bound, ``ChangeInbox/Limits/keysPerTable``).
+    static let foldKeyLimit = 100_000
 
     /// Folds every waiting routed change, and `routed`, into one routed change where the first of them waits.
     ///

@@ -11,6 +11,8 @@ extension ResultsController: RouteTarget {
     struct MembershipDelta {
         var entered: [Value] = []
         var left: [Value] = []
+        /// How many changed keys the step applied.
+        var applied = 0
     }
 
     /// Applies one routed change and says which keys entered and left the results.
@@ -32,8 +34,12 @@ extension ResultsController: RouteTarget {
         // Rows re-read before the last fetch's end, or before the controller's last move was written, may be
         // older than its results (a fold: its oldest rows).
         let reread = routed.earliestRead > ownReadsThrough ? routed.rows[table] : nil
+        let clock = ContinuousClock()
+        let started = clock.now
         do {
             if let delta = try await applyIncrementally(change, reread: reread) {
+                let elapsed = clock.now - started
+                router.costs.withLock { $0.incrementalApplied(keys: delta.applied, duration: elapsed) }
                 router.metrics.incrementalChanges.increment()
                 return delta
             }
@@ -41,8 +47,14 @@ extension ResultsController: RouteTarget {
             logger.debug("incremental update failed, refetching", metadata: ["error": "\(error)"])
         }
         do {
+            let refetchStarted = clock.now
             try await refresh(to: request, transactionID: change.transactionID)
-            state.withLock { $0.fullRefreshes += 1 }
+            let elapsed = clock.now - refetchStarted
+            let rows = state.withLock { state in
+                state.fullRefreshes += 1
+                return state.snapshot.count
+            }
+            router.costs.withLock { $0.refetched(rows: rows, duration: elapsed) }
             router.metrics.refetchedChanges.increment()
             if change.isResync { router.metrics.resyncs.increment() }
         } catch {

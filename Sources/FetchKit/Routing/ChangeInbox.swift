@@ -19,8 +19,9 @@ struct ChangeInbox: Sendable {
         var changes = 64
         /// How long the oldest may wait before everything waiting folds.
         var age = Duration.milliseconds(250)
-        /// How many keys of one table a fold names before it becomes a whole-table change.
-        var keysPerTable = 1_000
+        /// How many keys of one table a fold names before it becomes a whole-table change: a bound on the
+        /// fold's memory (a few megabytes), far above what a transaction of a batch job names.
+        var keysPerTable = 100_000
     }
 
     /// A change waiting, and how many published changes it covers (more than one once folded).

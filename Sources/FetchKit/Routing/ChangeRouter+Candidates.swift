@@ -1,10 +1,12 @@
 extension ChangeRouter.EntityRoutes {
     /// Adds to `ids` the routes that the re-read `rows` can affect: those holding a changed key, those
-    /// indexed by a value a row has (when the row matches), and the unindexed ones a row matches. For each
-    /// key-bounded route it adds to `concerns` the changed keys that can change its results: the keys it
-    /// holds and the keys of rows it matches (the others can neither leave nor enter it).
+    /// indexed by a value a row has (an equality or a range, when the row matches), and the unindexed ones a
+    /// row matches. For each local route (``RoutePlan/isLocal``) it adds to `concerns` the changed keys that can
+    /// change its results: the keys it holds and the keys of rows it matches (the others can neither leave nor
+    /// enter it).
     ///
-    /// - Complexity: O(k · (c + u)) for k rows, c indexed columns and u unindexed routes, plus the holders.
+    /// - Complexity: O(k · (c + r log n + u)) for k rows, c equality-indexed columns, r range-indexed columns of n
+    ///   routes and u unindexed routes, plus the holders and the hits.
     func candidates(for rows: RereadRows, into ids: inout Set<Int>, concerns: inout [Int: Set<Value>]) {
         for key in rows.keys {
             let held: Set<Int>
@@ -15,14 +17,14 @@ extension ChangeRouter.EntityRoutes {
             }
             for id in held {
                 ids.insert(id)
-                if keyBounded.contains(id) { concerns[id, default: []].insert(key) }
+                if local.contains(id) { concerns[id, default: []].insert(key) }
             }
         }
         for (key, row) in rows.rows {
             for (column, byValue) in equality {
                 guard let indexed = byValue[row[column] ?? .null] else { continue }
                 for id in indexed {
-                    let bounded = keyBounded.contains(id)
+                    let bounded = local.contains(id)
                     // A route that gets the change anyway needs no more evaluation, unless its keys are counted.
                     guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { continue }
                     ids.insert(id)
@@ -30,9 +32,19 @@ extension ChangeRouter.EntityRoutes {
                 }
             }
         }
+        for (column, index) in ranges {
+            for (key, row) in rows.rows {
+                index.forEach(holding: row[column] ?? .null) { id in
+                    let bounded = local.contains(id)
+                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { return }
+                    ids.insert(id)
+                    if bounded { concerns[id, default: []].insert(key) }
+                }
+            }
+        }
         if unindexed.isEmpty { return }
         for (id, predicate) in unindexed {
-            if keyBounded.contains(id) {
+            if local.contains(id) {
                 for (key, row) in rows.rows where predicate.matches(row) {
                     ids.insert(id)
                     concerns[id, default: []].insert(key)
@@ -41,5 +53,14 @@ extension ChangeRouter.EntityRoutes {
                 ids.insert(id)
             }
         }
+    }
+}
+
+extension ChangeRouter.EntityRoutes {
+    /// Rebuilds the range indexes that routes came to or left since the last change (under the router's lock,
+    /// before the routes are copied).
+    mutating func prepareRanges() {
+        guard !ranges.isEmpty else { return }
+        for column in Array(ranges.keys) { ranges[column]?.prepare() }
     }
 }

@@ -15,7 +15,7 @@ extension ChangeRouter {
     /// Hands `change` to every route it can affect, then records it as routed.
     func route(_ change: StoreChange) async {
         let (directIDs, specs) = state.withLock { state in
-            state.dispatchPlan(for: change, schema: store.schema, keyLimit: ResultsController<Row>.incrementalKeyLimit)
+            state.dispatchPlan(for: change, schema: store.schema)
         }
         var reread: [String: RereadRows] = [:]
         var unread: Set<String> = []
@@ -57,9 +57,11 @@ extension ChangeRouter {
                 guard entry.needsWhileBusy(named) else { continue }
                 busy.insert(id)
                 if entry.isNarrowable, let named, let pending = entry.pendingKeys {
-                    concerns[id] = named.filter(pending.contains)
+                    concerns[id] =
+                        pending.count < named.count ? pending.filter(named.contains) : named.filter(pending.contains)
                 }
             }
+            for table in reread.keys { state.entities[table]?.prepareRanges() }
             return (
                 busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
                 unread.flatMap { state.readers[$0] ?? [] }
@@ -79,18 +81,22 @@ extension ChangeRouter {
             for id in order {
                 guard var entry = state.entries[id], let target = entry.target else { continue }
                 var routed = item
-                if let plan = entry.plan, plan.isKeyBounded {
+                if let plan = entry.plan, plan.isLocal {
                     let named = keys(in: plan.entityTable)
-                    if let named, entry.isNarrowable, reread[plan.entityTable] != nil {
+                    // A key-bounded route counts what it was handed while busy; a window (whose refill can bring
+                    // in any row) is narrowed only when it was idle as its held keys were copied.
+                    let narrowable = plan.isKeyBounded ? entry.isNarrowable : !busy.contains(id)
+                    if let named, narrowable, reread[plan.entityTable] != nil {
                         // Only the keys it holds, may hold, or whose rows it matches: a change naming none of
-                        // them cannot change its results.
+                        // them cannot change its results. A batch job's 10,000 rows reach each controller as the
+                        // few that concern it.
                         let concern = concerns[id] ?? []
                         guard !concern.isEmpty else { continue }
                         if concern.count < named.count || change.tables.count > 1 || reread.count > 1 {
                             routed = item.narrowed(to: concern, in: plan.entityTable)
                         }
-                        entry.handed(concern)
-                    } else {
+                        if plan.isKeyBounded { entry.handed(concern) }
+                    } else if plan.isKeyBounded {
                         entry.handed(named)
                     }
                 }
@@ -111,6 +117,9 @@ extension ChangeRouter {
         }
         for waiter in ready { waiter.resume() }
     }
+
+    /// The most keys one re-read statement names.
+    static let readChunk = 1_000
 
     /// Re-reads a table's changed rows once, following changed related rows to the rows pointing at them;
     /// one retry after a failure.
@@ -148,12 +157,15 @@ extension ChangeRouter {
                 if case .row(let row) = image { rows[key] = row }
             }
         }
-        if !unknown.isEmpty {
+        // In chunks: a batch job's 100,000 keys are a hundred bounded statements, not one unbounded one.
+        let unread = Array(unknown)
+        rows.reserveCapacity(rows.count + unread.count)
+        for start in stride(from: 0, to: unread.count, by: Self.readChunk) {
+            let chunk = Array(unread[start..<min(start + Self.readChunk, unread.count)])
             let fetched = try await store.fetch(
                 FetchRequest(
-                    entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(Array(unknown)))),
+                    entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(chunk))),
                     sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
-            rows.reserveCapacity(fetched.count)
             for row in fetched { rows[row[spec.primaryKey] ?? .null] = row }
         }
         return RereadRows(keys: keys, rows: rows, relatedColumns: spec.relatedColumns, followed: followed)
@@ -162,14 +174,17 @@ extension ChangeRouter {
 
 extension ChangeRouter.State {
     /// The routes `change` goes to whatever the rows say, and what to re-read for the others.
+    ///
+    /// However many keys a table's change names, its rows are re-read and routed like one row's: only a change
+    /// whose keys are unknown (a whole table) goes to every reader of the table.
     func dispatchPlan(
-        for change: StoreChange, schema: Schema, keyLimit: Int
+        for change: StoreChange, schema: Schema
     ) -> (direct: Set<Int>, reads: [String: ChangeRouter.ReadSpec]) {
         if change.isResync { return (Set(entries.keys), [:]) }
         var ids: Set<Int> = []
         for (table, tableChange) in change.tables {
             ids.formUnion(direct[table] ?? [])
-            if tableChange.isWholeTable || tableChange.allKeys.count > keyLimit { ids.formUnion(readers[table] ?? []) }
+            if tableChange.isWholeTable { ids.formUnion(readers[table] ?? []) }
         }
         var reads: [String: ChangeRouter.ReadSpec] = [:]
         for (table, routes) in entities {
@@ -185,9 +200,7 @@ extension ChangeRouter.State {
             if own != nil { spec = make() }
             for (related, foreignKeys) in routes.foreignKeys {
                 guard let relatedChange = change.tables[related] else { continue }
-                if relatedChange.isWholeTable || !relatedChange.deleted.isEmpty
-                    || relatedChange.allKeys.count > keyLimit
-                {
+                if relatedChange.isWholeTable || !relatedChange.deleted.isEmpty {
                     // Deletions (and what foreign-key actions did) and unnamed rows: the readers refetch.
                     ids.formUnion(readers[related] ?? [])
                     continue
@@ -196,10 +209,6 @@ extension ChangeRouter.State {
                 spec?.follow.append((related, Set(foreignKeys.keys), relatedChange.allKeys))
             }
             guard let spec else { continue }
-            if spec.keys.count > keyLimit {
-                ids.formUnion(readers[table] ?? [])
-                continue
-            }
             reads[table] = spec
         }
         return (ids, reads)

@@ -41,12 +41,14 @@ extension ChangeRouter {
     struct EntityRoutes {
         /// Routes without an indexable conjunct, with their predicates, evaluated on each changed row.
         var unindexed: [Int: InMemoryPredicate] = [:]
-        /// The routes whose plan is ``RoutePlan/isKeyBounded``: the router finds which changed keys concern them.
-        var keyBounded: Set<Int> = []
+        /// The routes whose plan is ``RoutePlan/isLocal``: the router finds which changed keys concern them.
+        var local: Set<Int> = []
         /// Routes with an indexable conjunct, with their predicates (checked after an index hit).
         var indexed: [Int: InMemoryPredicate] = [:]
         /// Routes by equality conjunct: column, then value.
         var equality: [String: [Value: Set<Int>]] = [:]
+        /// Routes by range conjunct, by column (prepared before each copy the router reads).
+        var ranges: [String: RangeIndex] = [:]
         /// The routes holding each row, by primary key.
         var holders: [Value: HolderSet] = [:]
         /// Related tables followed to this table's rows: the foreign keys, each with how many routes use it.
@@ -118,11 +120,14 @@ extension ChangeRouter {
             var routes = entities[plan.entityTable] ?? EntityRoutes()
             entities[plan.entityTable] = nil  // unique storage while mutating: no copy of every route per install
             routes.count += 1
-            if plan.isKeyBounded { routes.keyBounded.insert(id) }
+            if plan.isLocal { routes.local.insert(id) }
             if let index = memory.index {
                 for value in Set(index.values) {
                     routes.equality[index.column, default: [:]][value, default: []].insert(id)
                 }
+                routes.indexed[id] = memory.predicate
+            } else if let range = memory.range {
+                routes.ranges[range.column, default: RangeIndex()].insert(id, range.range)
                 routes.indexed[id] = memory.predicate
             } else {
                 routes.unindexed[id] = memory.predicate
@@ -144,7 +149,7 @@ extension ChangeRouter {
             guard let memory = plan.memory, var routes = entities[plan.entityTable] else { return }
             entities[plan.entityTable] = nil  // unique storage while mutating
             routes.count -= 1
-            routes.keyBounded.remove(id)
+            routes.local.remove(id)
             if let index = memory.index {
                 for value in Set(index.values) {
                     routes.equality[index.column]?[value]?.remove(id)
@@ -153,6 +158,10 @@ extension ChangeRouter {
                     }
                 }
                 if routes.equality[index.column]?.isEmpty == true { routes.equality[index.column] = nil }
+                routes.indexed[id] = nil
+            } else if let range = memory.range {
+                routes.ranges[range.column]?.remove(id)
+                if routes.ranges[range.column]?.isEmpty == true { routes.ranges[range.column] = nil }
                 routes.indexed[id] = nil
             } else {
                 routes.unindexed[id] = nil

@@ -38,6 +38,8 @@ final class ChangeRouter: Sendable {
     let logger: Logger
     /// The store's counters and gauges, shared by its controllers.
     let metrics = FetchKitMetrics()
+    /// What applying a change incrementally and refetching have cost on this store, shared by its controllers.
+    let costs = Mutex(ApplyCostModel())
     private let task = Mutex<(feed: Task<Void, Never>?, routing: Task<Void, Never>)?>(nil)
     /// The store's feed calling the inbox, when the store offers it (else the feed task reads its stream).
     private let subscription: ChangeFeed.Subscription?

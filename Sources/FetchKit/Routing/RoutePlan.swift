@@ -16,6 +16,11 @@ struct RoutePlan: Sendable {
     /// controller, while it is busy, only the changes that name a row it holds or was handed (see
     /// ``ChangeRouter/Entry/pendingKeys``), not every change.
     let isKeyBounded: Bool
+    /// Whether the controller's membership is decided in memory on the entity's own rows alone (no related
+    /// table): a change can only affect it through a row it holds or a changed row its predicate matches, so an
+    /// idle controller is handed just those rows of a change (see ``ChangeRouter/route(_:)``). Every key-bounded
+    /// plan is local; so is a window's (`fetchLimit`).
+    let isLocal: Bool
 
     /// The in-memory side of a plan.
     struct Memory: Sendable {
@@ -24,6 +29,9 @@ struct RoutePlan: Sendable {
         let relatedColumns: Set<String>
         /// An equality conjunct: the controller can only hold rows whose `column` is one of `values`.
         let index: (column: String, values: [Value])?
+        /// Without an equality conjunct, a range conjunct: the controller can only hold rows whose `column` is in
+        /// `range` (``rangeConjunct(of:entity:schema:)``).
+        let range: (column: String, range: RangeIndex.Range)?
         /// Related tables whose changes are localised through the entity's foreign key into each.
         let relatedForeignKeys: [String: String]
         /// Related tables the request reads that cannot be localised (their changes refetch).
@@ -43,6 +51,7 @@ struct RoutePlan: Sendable {
         else {
             memory = nil
             isKeyBounded = false
+            isLocal = false
             return
         }
         var columns = predicate.columns
@@ -51,12 +60,12 @@ struct RoutePlan: Sendable {
         for property in effective.propertiesToFetch ?? [] { columns.insert(property) }
         let attributes = Set(entity.attributes.map(\.name)).union([entity.primaryKey.name])
         let foreignKeys = try validated.localizableRelatedTables(in: schema)
-        isKeyBounded =
-            validated.fetchLimit == nil && validated.fetchOffset == 0 && foreignKeys.isEmpty
-            && tables == [entity.table]
+        isLocal = foreignKeys.isEmpty && tables == [entity.table]
+        isKeyBounded = isLocal && validated.fetchLimit == nil && validated.fetchOffset == 0
+        let index = Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema)
         memory = Memory(
-            predicate: predicate, relatedColumns: columns.subtracting(attributes),
-            index: Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema),
+            predicate: predicate, relatedColumns: columns.subtracting(attributes), index: index,
+            range: index == nil ? Self.rangeConjunct(of: effective.predicate, entity: entity, schema: schema) : nil,
             relatedForeignKeys: foreignKeys,
             unlocalizable: tables.subtracting(foreignKeys.keys).subtracting([entity.table]))
     }

@@ -11,6 +11,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
     case noOpUpdate(Int64)
     case bulkUpdate(belowPriority: Int, done: Bool)
     case bulkDelete(priority: Int)
+    /// Deletes every todo from this key on (a batch job's cleanup).
+    case bulkDeleteFrom(Int64)
     case renameCategory(Int64, String)
     case moveCategory(Int64, position: Int)
     case insertCategory(Int64, String)
@@ -101,6 +103,8 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
             try tx.update("Todo", where: .key("priority") < below, set: ["done": .bool(done)])
         case .bulkDelete(let priority):
             try tx.delete("Todo", where: .key("priority") == priority)
+        case .bulkDeleteFrom(let id):
+            try tx.delete("Todo", where: .key("id") >= id)
         case .renameCategory(let id, let name):
             try tx.update("Category", key: .integer(id), set: ["name": .text(name)])
         case .moveCategory(let id, let position):
@@ -122,6 +126,7 @@ public enum RandomOperation: CustomStringConvertible, Sendable {
         case .noOpUpdate(let id): return "noop(\(id))"
         case .bulkUpdate(let below, let done): return "bulkUpdate(p<\(below) done=\(done))"
         case .bulkDelete(let priority): return "bulkDelete(p==\(priority))"
+        case .bulkDeleteFrom(let id): return "bulkDelete(id>=\(id))"
         case .renameCategory(let id, let name): return "renameCategory(\(id) '\(name)')"
         case .moveCategory(let id, let position): return "moveCategory(\(id) → \(position))"
         case .insertCategory(let id, let name): return "upsertCategory(\(id) '\(name)')"

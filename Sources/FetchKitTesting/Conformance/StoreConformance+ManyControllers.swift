@@ -51,7 +51,22 @@ extension StoreConformance {
                 sortDescriptors: [.descending("priority")], fetchLimit: 4),
             FetchRequest(
                 entity: "Todo", predicate: predicate("category.todos.@count > 3"),
-                sortDescriptors: [.ascending("title")])
+                sortDescriptors: [.ascending("title")]),
+            // Range-indexed: open and closed ranges, several conjuncts on one column, a prefix, a window.
+            FetchRequest(
+                entity: "Todo", predicate: predicate("priority > 2"), sortDescriptors: [.ascending("title")],
+                fetchLimit: 3),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("ordering >= -2 AND ordering < 1.5 AND done == NO"),
+                sortDescriptors: [.descending("ordering")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("title BEGINSWITH 'a' OR title BEGINSWITH 'B'"),
+                sortDescriptors: [.ascending("id")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("title BEGINSWITH 'al' AND priority <= 3"),
+                sortDescriptors: [.ascending("priority")]),
+            FetchRequest(
+                entity: "Todo", predicate: predicate("title BEGINSWITH 'Be*a'"), sortDescriptors: [.ascending("id")])
         ]
         return requests
     }()
@@ -68,9 +83,22 @@ extension StoreConformance {
         defer { for (controller, _) in controllers { controller.delegate = nil } }
         var batches = 0
         for number in 1...transactions {
-            let operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
+            var operations = (0..<random.int(1...3)).map { _ in RandomOperation.make(&random) }
+            if number % 150 == 75 {
+                // A batch job: 1,200 rows in one transaction (more than a thousand keys once forced a refetch of
+                // every controller).
+                operations = (1_000..<2_200).map { id in
+                    .insertTodo(
+                        Fixtures.TodoRecord(
+                            id: Int64(id), title: RandomOperation.titles[random.int(0..<RandomOperation.titles.count)],
+                            priority: random.int(-1...6), ordering: Double(random.int(-8...8)) / 2,
+                            categoryID: random.int(0...3) == 0 ? nil : Int64(random.int(1...3))))
+                }
+            } else if number % 150 == 76 {
+                operations = [.bulkDeleteFrom(1_000)]
+            }
             do {
-                try await store.write { [dialect = store.dialect] tx in
+                try await store.write { [dialect = store.dialect, operations] tx in
                     for operation in operations { try operation.apply(tx, dialect: dialect) }
                 }
             } catch is FetchKitError {}
@@ -87,7 +115,7 @@ extension StoreConformance {
                 } catch {
                     throw ConformanceFailure(
                         "seed \(seed), transaction \(number), controller \(index) "
-                            + "(\(requests[index].predicate)), operations \(operations): \(error)")
+                            + "(\(requests[index].predicate)), operations \(operations.prefix(5)): \(error)")
                 }
             }
         }

@@ -18,16 +18,23 @@ struct LogTransactionAssembler {
     /// Above this many keys in one transaction, a table's change is the whole table and its rows are not kept:
     /// memory stays bounded however many rows a transaction writes, and its controllers refetch.
     let rowLimit: Int
+    /// Above this many keys in one transaction, a table's rows are no longer kept (its keys still are): the
+    /// router re-reads them in chunks instead.
+    let imageLimit: Int
+    /// The tables of the open transaction past ``imageLimit``.
+    private var imageless: Set<String> = []
     private var relations: [UInt32: PgOutputMessage.Relation] = [:]
     private var open: LogTransaction?
 
     init(
-        schemaName: String, keyColumns: [String: String], paddedKeyTables: Set<String> = [], rowLimit: Int = 10_000
+        schemaName: String, keyColumns: [String: String], paddedKeyTables: Set<String> = [],
+        rowLimit: Int = 1_000_000, imageLimit: Int = 50_000
     ) {
         self.schemaName = schemaName
         self.keyColumns = keyColumns
         self.paddedKeyTables = paddedKeyTables
         self.rowLimit = rowLimit
+        self.imageLimit = min(imageLimit, rowLimit)
     }
 
     /// Whether a transaction has begun and not yet committed: the log up to the last message is not all
@@ -52,6 +59,7 @@ struct LogTransactionAssembler {
     mutating func receive(_ message: PgOutputMessage) throws -> LogTransaction? {
         switch message {
         case .begin(let final, _, let transactionID):
+            imageless = []
             open = LogTransaction(transactionID: transactionID, commit: final, end: final, tables: [:], rows: [:])
         case .commit(let position, let end, _):
             guard var transaction = open else { throw FetchKitError.inconsistency("a commit outside a transaction") }
@@ -125,11 +133,14 @@ struct LogTransactionAssembler {
             throw FetchKitError.inconsistency("a change to \(schemaName).\(table) outside a transaction")
         }
         open?.tables[table, default: TableChange()].record(operation, key: key)
-        open?.rows[table, default: [:]][key] = row
-        if let change = open?.tables[table],
-            change.inserted.count + change.updated.count + change.deleted.count > rowLimit
-        {
+        if !imageless.contains(table) { open?.rows[table, default: [:]][key] = row }
+        guard let change = open?.tables[table] else { return }
+        let count = change.inserted.count + change.updated.count + change.deleted.count
+        if count > rowLimit {
             open?.tables[table] = TableChange(isWholeTable: true)
+            open?.rows[table] = nil
+        } else if count > imageLimit, !imageless.contains(table) {
+            imageless.insert(table)
             open?.rows[table] = nil
         }
     }

@@ -11,14 +11,14 @@
 /// a changed row: one query finds them, and they are re-read like named rows.
 ///
 /// Everything it cannot localise (a change to a table reached further away or through a to-many
-/// relationship, a deletion in a related table, a resync, a whole-table change, more than
-/// ``incrementalKeyLimit`` keys, a request with an offset, a refill of a window sorted case-insensitively, an
-/// order the database and ``SortKey`` disagree on) takes the refetch + diff path,
-/// ``refresh(to:transactionID:)``.
+/// relationship, a deletion in a related table, a resync, a whole-table change, a request with an offset, a
+/// refill of a window sorted case-insensitively, an order the database and ``SortKey`` disagree on) takes the
+/// refetch + diff path, ``refresh(to:transactionID:)``. So does a change naming so many keys, against so few
+/// results, that refetching is predicted to cost less: the store's ``ApplyCostModel`` decides, from what
+/// each path has cost its controllers, not from a fixed count.
 extension ResultsController {
-    /// The most primary keys one transaction's change to a table may name and still be applied
-    /// incrementally; above it, a controller refetches its request and diffs.
-    public static var incrementalKeyLimit: Int { 1_000 }
+    /// The most keys one re-read statement of a controller names.
+    static var readChunk: Int { ChangeRouter.readChunk }
 
     /// What the incremental path reads from the state before it works outside the lock.
     struct IncrementalInput: Sendable {
@@ -53,7 +53,7 @@ extension ResultsController {
         if let reread, let rows = matchingRows(reread, related: input.related, relatedTables: input.relatedTables) {
             // The router's rows: membership decided in memory, no query.
             keys = reread.keys
-            guard keys.count <= Self.incrementalKeyLimit else { return nil }
+            guard !prefersRefetch(keys: keys.count, rows: old.count) else { return nil }
             let objects = try materializer.make(rows)
             fresh = zip(rows, objects).map { .init(row: $0, object: $1, sortKey: editor.sortKey(of: $0)) }
             fresh.sort { $0.sortKey < $1.sortKey }
@@ -71,18 +71,21 @@ extension ResultsController {
                             }),
                         propertiesToFetch: [editor.primaryKeyName]))
                 for row in pointing { keys.insert(row[editor.primaryKeyName] ?? .null) }
-                guard keys.count <= Self.incrementalKeyLimit else { return nil }
             }
-            var rows: [Row] = []
-            if !keys.isEmpty {
+            guard !prefersRefetch(keys: keys.count, rows: old.count) else { return nil }
+            fresh = []
+            let named = Array(keys)
+            for start in stride(from: 0, to: named.count, by: Self.readChunk) {
+                let chunk = Array(named[start..<min(start + Self.readChunk, named.count)])
                 var query = effective
-                query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(Array(keys))))])
+                query.predicate = .and([effective.predicate, .comparison(.init(.object, .in, .list(chunk)))])
                 query.fetchLimit = nil
                 query.fetchOffset = 0
-                rows = try await store.fetch(query)
+                guard let ordered = try freshRows(try await store.fetch(query), editor: &editor) else { return nil }
+                fresh += ordered
             }
-            guard let ordered = try freshRows(rows, editor: &editor) else { return nil }
-            fresh = ordered
+            // Each chunk came in the request's order; together they are not.
+            if named.count > Self.readChunk { fresh.sort { $0.sortKey < $1.sortKey } }
         }
         var pending = try editor.apply(
             removing: keys, inserting: fresh, limit: input.request.fetchLimit, old: old)
@@ -108,11 +111,16 @@ extension ResultsController {
             state.incrementalUpdates += 1
             if usedKeyset { state.keysetRefills += 1 }
         }?.perform()
-        var delta = MembershipDelta()
+        var delta = MembershipDelta(applied: keys.count)
         for key in pending.newPositions.keys where pending.oldPositions[key] == nil { delta.entered.append(key) }
         for key in pending.oldPositions.keys where pending.newPositions[key] == nil { delta.left.append(key) }
         delta.left += pending.pushedOut
         return delta
+    }
+
+    /// Whether refetching `rows` results is predicted to cost less than applying `keys` changed keys.
+    private func prefersRefetch(keys: Int, rows: Int) -> Bool {
+        router.costs.withLock { $0.prefersRefetch(keys: keys, rows: rows) }
     }
 
     /// `rows` as the controller's objects with their sort keys, or `nil` when the database ordered them
@@ -152,7 +160,6 @@ extension ResultsController {
             related.append((foreignKey, table.allKeys))
             relatedTables.append(name)
         }
-        guard keys.count + related.map(\.keys.count).reduce(0, +) <= incrementalKeyLimit else { return nil }
         return IncrementalInput(
             request: state.request, keys: keys, related: related, relatedTables: relatedTables, snapshot: state.snapshot
         )
