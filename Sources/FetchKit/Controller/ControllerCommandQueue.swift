@@ -1,8 +1,8 @@
 /// The commands waiting to run, and whether a task is running them.
 ///
 /// A controller slower than the commits (a slow delegate, thousands of controllers on a busy store) never
-/// queues without bound: once ``backlogLimit`` store changes wait, or a routed change has waited longer than
-/// ``foldAge`` (the controller is behind), they fold into one routed change (``RoutedChange/absorb(_:keyLimit:)``:
+/// queues without bound: once ``backlogLimit`` store changes wait, or a routed change arrives while another
+/// waits (the controller is behind: ``foldAge``), they fold into one routed change (``RoutedChange/absorb(_:keyLimit:)``:
 /// every key, the latest re-read rows — applied incrementally, one batch) that later changes join while it waits,
 /// so a controller behind holds one routed change waiting, not one per transaction; a resync arriving while
 /// others wait collapses them into one ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one
@@ -12,10 +12,12 @@
 struct ControllerCommandQueue: ~Copyable {
     /// How many store changes, or shared batches, may wait before they collapse.
     static let backlogLimit = 64
-    /// How long a routed change may wait before the changes arriving after it fold into it: a controller that
-    /// keeps up gets one batch per transaction, one that is behind one batch per turn with everything that
-    /// arrived meanwhile (its work and its queue then do not grow with the rate of the writers).
-    static let foldAge = Duration.milliseconds(50)
+    /// How long a routed change may wait before the changes arriving after it fold into it: none. A controller
+    /// that keeps up (nothing waits when a change arrives) gets one batch per transaction; one that is behind —
+    /// still applying, or waiting for a core — gets one batch per turn with everything that arrived meanwhile,
+    /// so a backlog never feeds more work to the controllers already behind (its work and its queue do not grow
+    /// with the rate of the writers).
+    static let foldAge = Duration.zero
 
     var pending: [ControllerCommand] = []
     var head = 0
@@ -125,7 +127,7 @@ struct ControllerCommandQueue: ~Copyable {
             }
             // A resync refetches anyway: the changes waiting before it join its refetch.
             let isResync = routed.change.isResync && routedWaiting > 0
-            let isBehind = !routed.change.isResync && oldestRoutedWaiting.map { now - $0 > Self.foldAge } == true
+            let isBehind = !routed.change.isResync && oldestRoutedWaiting.map { now - $0 >= Self.foldAge } == true
             guard routedWaiting >= Self.backlogLimit || isResync || isBehind else {
                 pending.append(command)
                 routedWaiting += 1
