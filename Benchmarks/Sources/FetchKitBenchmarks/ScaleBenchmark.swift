@@ -19,7 +19,11 @@ import Synchronization
 /// - `range`: controller k = `score BETWEEN {k, k + 0.999999}`, each its own range; each write moves a row within
 ///   one controller's band;
 /// - `topn`: controller k = `grp == k ORDER BY score LIMIT 20` (a window; `--rows 500000` for 50 rows a group);
-/// - `unrelated`: the writes go to a table no controller reads.
+/// - `unrelated`: the writes go to a table no controller reads;
+/// - `clients`: `--controllers` clients over `--requests` distinct requests (`grp == k % requests`, default a
+///   tenth of the clients): the clients of one request share its results, as a server's do;
+/// - `tomany`: controller k = `id == k AND ANY children.priority > 3` over `parents` (one per controller), each
+///   write sets a random child's priority (`--rows` children, child i of parent i % controllers).
 ///
 /// `--batch B` writes B random rows per transaction (one `UPDATE` of B rows on PostgreSQL), at `--rate`
 /// transactions a second; the write call's own time is reported beside the deliveries.
@@ -36,7 +40,15 @@ enum ScaleBenchmark {
     static let other = Entity(
         "Other", table: "others", primaryKey: .integer("id"), attributes: [Attribute("value", .integer)])
 
-    enum Variant: String, CaseIterable { case grp, shared, scan, range, topn, unrelated }
+    enum Variant: String, CaseIterable { case grp, shared, scan, range, topn, unrelated, clients, tomany }
+
+    static let parent = Entity(
+        "Parent", table: "parents", primaryKey: .integer("id"), attributes: [Attribute("name", .text)],
+        relationships: [.toMany("children", to: "Child", inverse: "parent")])
+    static let child = Entity(
+        "Child", table: "children", primaryKey: .integer("id"),
+        attributes: [Attribute("parentID", .integer, indexed: true), Attribute("priority", .integer)],
+        relationships: [.toOne("parent", to: "Parent", foreignKey: "parentID")])
 
     /// Records every batch's arrival: (transaction, instant), into a buffer claimed slot by slot with an
     /// atomic counter, so that recording does not serialize the deliveries it measures.
@@ -72,12 +84,14 @@ enum ScaleBenchmark {
         var rows = 100_000
         /// Rows written per transaction.
         var batch = 1
+        /// Distinct requests of the `clients` variant (0: a tenth of the controllers).
+        var requests = 0
         /// The PostgreSQL store's change feed.
         var feed = PostgresStore.ChangeFeedKind.triggers
     }
 
     static func run(_ settings: Settings) async throws {
-        let schema = try Schema([item, other])
+        let schema = try Schema([item, other, parent, child])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-scale-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -105,23 +119,39 @@ enum ScaleBenchmark {
         }
         let n = settings.controllers
         let rows = settings.rows
-        // Row i: grp i % n, score in its group's band (scan variant: band k = [k, k + 1)).
+        // The groups rows belong to: one per controller, or per distinct request of the clients variant.
+        let groups = settings.variant == .clients ? (settings.requests > 0 ? settings.requests : max(1, n / 10)) : n
+        // Row i: grp i % groups, score in its group's band (scan variant: band k = [k, k + 1)).
         try await store.write { tx in
-            for i in 0..<rows {
-                let group = i % n
-                try tx.insert(
-                    [
-                        "id": .integer(Int64(i + 1)), "grp": .integer(Int64(group)),
-                        "score": .double(Double(group) + Double(i / n) / Double(rows / n + 1)),
-                        "name": .text("row \(i)")
-                    ], into: "Item")
+            if settings.variant == .tomany {
+                for k in 0..<n {
+                    try tx.insert(["id": .integer(Int64(k)), "name": .text("parent \(k)")], into: "Parent")
+                }
+                for i in 0..<rows {
+                    try tx.insert(
+                        [
+                            "id": .integer(Int64(i + 1)), "parentID": .integer(Int64(i % n)),
+                            "priority": .integer(Int64(i % 4))
+                        ], into: "Child")
+                }
+            } else {
+                for i in 0..<rows {
+                    let group = i % groups
+                    try tx.insert(
+                        [
+                            "id": .integer(Int64(i + 1)), "grp": .integer(Int64(group)),
+                            "score": .double(Double(group) + Double(i / groups) / Double(rows / groups + 1)),
+                            "name": .text("row \(i)")
+                        ], into: "Item")
+                }
             }
             try tx.insert(["id": 1, "value": 0], into: "Other")
         }
         let rssBefore = residentBytes()
         let recorder = Recorder(
-            capacity: settings.variant == .shared
-                ? settings.rate * (settings.seconds + 6) * n
+            capacity: settings.variant == .shared || settings.variant == .clients
+                ? settings.rate * (settings.seconds + 6) * (settings.variant == .shared ? n : n / groups + 1)
+                    * settings.batch
                 : settings.rate * (settings.seconds + 6) * 2 * min(settings.batch, n))
         var controllers: [ResultsController<Row>] = []
         controllers.reserveCapacity(n)
@@ -138,8 +168,14 @@ enum ScaleBenchmark {
                 predicate = try FetchPredicate(
                     format: "score BETWEEN %@", argumentArray: [[Double(k), Double(k) + 0.999_999]])
             case .topn: predicate = .key("grp") == Int64(k)
+            case .clients: predicate = .key("grp") == Int64(k % groups)
+            case .tomany:
+                predicate = try FetchPredicate(format: "id == %@ AND ANY children.priority > 3", argumentArray: [k])
             }
-            var request = FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")])
+            var request =
+                settings.variant == .tomany
+                ? FetchRequest(entity: "Parent", predicate: predicate, sortDescriptors: [.ascending("name")])
+                : FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")])
             if settings.variant == .topn { request.fetchLimit = 20 }
             let controller = ResultsController(store: store, request: request)
             controller.delegate = recorder
@@ -178,25 +214,33 @@ enum ScaleBenchmark {
                 case .shared: id = Int64(Int.random(in: 0..<(rows / n), using: &generator) * n + 1)
                 default: id = Int64.random(in: 1...Int64(rows), using: &generator)
                 }
-                let group = Int((id - 1) % Int64(n))
+                let group = Int((id - 1) % Int64(groups))
                 updates[id] =
-                    settings.variant == .shared
-                    ? Double.random(in: 0..<1, using: &generator)
-                    : Double(group) + Double.random(in: 0..<1, using: &generator) * 0.999_999
+                    switch settings.variant {
+                    case .shared: Double.random(in: 0..<1, using: &generator)
+                    case .tomany: Double(Int.random(in: 0...5, using: &generator))
+                    default: Double(group) + Double.random(in: 0..<1, using: &generator) * 0.999_999
+                    }
             }
             switch settings.variant {
             case .unrelated: break
             case .shared: expected += n
-            default: expected += Set(updates.keys.map { ($0 - 1) % Int64(n) }).count
+            case .clients: expected += Set(updates.keys.map { ($0 - 1) % Int64(groups) }).count * (n / groups)
+            default: expected += Set(updates.keys.map { ($0 - 1) % Int64(groups) }).count
             }
             let callStart = clock.now
             if let raw {
                 let values = updates.map { "(\($0.key), \($0.value))" }.joined(separator: ", ")
                 let sql =
-                    settings.variant == .unrelated
-                    ? "UPDATE \(namespace).others SET value = value + 1 WHERE id = 1"
-                    : "UPDATE \(namespace).items AS i SET score = v.s FROM (VALUES \(values)) AS v(id, s) "
-                        + "WHERE i.id = v.id"
+                    switch settings.variant {
+                    case .unrelated: "UPDATE \(namespace).others SET value = value + 1 WHERE id = 1"
+                    case .tomany:
+                        "UPDATE \(namespace).children AS c SET priority = v.p::bigint FROM (VALUES \(values)) "
+                            + "AS v(id, p) WHERE c.id = v.id"
+                    default:
+                        "UPDATE \(namespace).items AS i SET score = v.s FROM (VALUES \(values)) AS v(id, s) "
+                            + "WHERE i.id = v.id"
+                    }
                 try await raw.onThread { connection in try connection.exec(sql) }
                 committed.withLock { $0.append(clock.now) }
             } else if settings.variant == .unrelated {
@@ -204,9 +248,14 @@ enum ScaleBenchmark {
                 }
             } else {
                 let updates = updates
+                let tomany = settings.variant == .tomany
                 _ = try await store.write { tx in
                     for (id, score) in updates {
-                        try tx.update("Item", key: .integer(id), set: ["score": .double(score)])
+                        if tomany {
+                            try tx.update("Child", key: .integer(id), set: ["priority": .integer(Int64(score))])
+                        } else {
+                            try tx.update("Item", key: .integer(id), set: ["score": .double(score)])
+                        }
                     }
                 }
             }
@@ -214,8 +263,15 @@ enum ScaleBenchmark {
             written += 1
         }
         let writePhase = clock.now - start
-        // Drain: every controller has applied every write.
+        // Drain: every controller has applied every write. Another client's last commits reach the store through
+        // its feed (a large one takes a while to decode): `sync()` waits only for what the store has seen.
         let drainStart = clock.now
+        if settings.postgres && settings.variant != .unrelated {
+            let deadline = clock.now + .seconds(10)
+            while store.lastTransactionID < firstTransaction + UInt64(written) && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
         for controller in controllers { await controller.sync() }
         let drain = clock.now - drainStart
         let cpu = processCPUTime() - cpuStart
@@ -288,7 +344,8 @@ enum ScaleBenchmark {
         // (A few deliveries short is no fault: a batch covers a transaction an earlier batch already showed —
         // a row written twice while its controller was behind — and controllers are checked against a fetch.)
         // A window's controller sees a write only when the row is or comes into its window: no count is expected.
-        let missed = !exact || (settings.variant != .topn && latencies.count * 2 < expected)
+        let missed =
+            !exact || (settings.variant != .topn && settings.variant != .tomany && latencies.count * 2 < expected)
         let listener = (store as? PostgresStore).map { " (change listener: \($0.listenerStatus))" } ?? ""
         controllers.removeAll()
         await store.close()

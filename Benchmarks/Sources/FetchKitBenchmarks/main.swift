@@ -6,8 +6,8 @@ import Synchronization
 //            [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
-//        scale: [--shape grp|shared|scan|range|topn|unrelated] [--batch B] [--controllers N] [--rate W]
-//               [--seconds S] [--postgres]
+//        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany] [--batch B] [--controllers N]
+//               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -117,7 +117,7 @@ if words.contains("scale") {
             rate: option("--rate", default: variant == .shared ? 10 : 1_000),
             seconds: option("--seconds", default: 20), variant: variant,
             postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000),
-            batch: option("--batch", default: 1), feed: changeFeed)
+            batch: option("--batch", default: 1), requests: option("--requests", default: 0), feed: changeFeed)
         runBlocking { try await ScaleBenchmark.run(settings) }
     }
 }

@@ -2,8 +2,9 @@
 ///
 /// A controller slower than the commits (a slow delegate, thousands of controllers on a busy store) never
 /// queues without bound: once ``backlogLimit`` store changes wait, or a routed change arrives while another
-/// waits (the controller is behind: ``foldAge``), they fold into one routed change (``RoutedChange/absorb(_:keyLimit:)``:
-/// every key, the latest re-read rows — applied incrementally, one batch) that later changes join while it waits,
+/// waits (the controller is behind: ``foldAge``), they fold into one routed change
+/// (``RoutedChange/absorb(_:keyLimit:)``: every key, the latest re-read rows — applied incrementally, one batch)
+/// that later changes join while it waits,
 /// so a controller behind holds one routed change waiting, not one per transaction; a resync arriving while
 /// others wait collapses them into one ``ControllerCommand/catchUp(count:through:since:)`` (one refetch, one
 /// batch from what the delegate last saw to the current results), and later changes join it while it waits;
