@@ -40,19 +40,33 @@ struct RangeIndexTests {
                 ranges[id] = range
                 index.insert(id, range)
             }
-            // Some leave, some come back changed: the index is rebuilt before use.
-            for id in ranges.keys where Int.random(in: 0..<5, using: &random) == 0 {
-                index.remove(id)
-                ranges[id] = nil
-            }
             index.prepare()
-            for _ in 0..<100 {
-                let probe = Self.value(&random, texts: texts)
-                var found: [Int] = []
-                index.forEach(holding: probe) { found.append($0) }
-                let expected = ranges.filter { $0.value.contains(probe) }.map(\.key).sorted()
-                #expect(found.sorted() == expected, "round \(round), \(probe)")
-                #expect(Set(found).count == found.count, "a route found twice for \(probe)")
+            // Routes leave, come back with other ranges and arrive between rebuilds: found all the same, whether
+            // the index rebuilt since or not.
+            for step in 0..<6 {
+                for id in Array(ranges.keys) where Int.random(in: 0..<5, using: &random) == 0 {
+                    index.remove(id)
+                    ranges[id] = nil
+                }
+                for id in 1_000..<(1_000 + Int.random(in: 0...10, using: &random)) {
+                    let range = Self.range(&random, texts: texts)
+                    ranges[id + step * 100] = range
+                    index.insert(id + step * 100, range)
+                }
+                for id in Array(ranges.keys) where Int.random(in: 0..<8, using: &random) == 0 {
+                    let range = Self.range(&random, texts: texts)
+                    ranges[id] = range
+                    index.insert(id, range)
+                }
+                if step.isMultiple(of: 2) { index.prepare() }
+                for _ in 0..<50 {
+                    let probe = Self.value(&random, texts: texts)
+                    var found: [Int] = []
+                    index.forEach(holding: probe) { found.append($0) }
+                    let expected = ranges.filter { $0.value.contains(probe) }.map(\.key).sorted()
+                    #expect(found.sorted() == expected, "round \(round), step \(step), \(probe)")
+                    #expect(Set(found).count == found.count, "a route found twice for \(probe)")
+                }
             }
         }
     }

@@ -4,9 +4,11 @@ import Foundation
 /// `name BEGINSWITH 'Zu'`): for a changed row, the routes whose range holds the row's value, without looking
 /// at the others.
 ///
-/// A centered interval tree, rebuilt after routes come and go (``prepare()``, which the router calls under its
-/// lock before it copies the index): a value is found in O(log r + m) for r ranges and m hits. Ranges are
-/// inclusive and a superset of what a predicate matches: the router still evaluates each hit's predicate.
+/// A centered interval tree: a value is found in O(log r + m) for r ranges and m hits. Routes that come and go
+/// between rebuilds are kept aside (scanned one by one, or skipped) until enough have gathered to rebuild
+/// (``prepare()``, which the router calls under its lock before it copies the index), so churn costs
+/// O(√r log r) per route, amortised. Ranges are inclusive and a superset of what a predicate matches: the router
+/// still evaluates each hit's predicate.
 struct RangeIndex: Sendable {
     /// The values a route's predicate allows in the column: from `lower` to `upper` (`nil`: unbounded), both
     /// inclusive. `NULL` is in no range.
@@ -75,48 +77,70 @@ struct RangeIndex: Sendable {
 
     /// Every route's range.
     private(set) var ranges: [Int: Range] = [:]
+    /// The tree's routes and their ranges, as they were at the last build.
     private var routes: [Int] = []
     private var bounds: [Range] = []
     private var nodes: [Node] = []
     private var root: Int32 = -1
-    private var isBuilt = true
+    /// The routes in the tree.
+    private var built: Set<Int> = []
+    /// Routes come (or changed) since the last build: scanned one by one until the next.
+    private var added: [Int: Range] = [:]
+    /// Routes of the tree gone (or changed) since the last build: skipped.
+    private var removed: Set<Int> = []
 
     var isEmpty: Bool { ranges.isEmpty }
 
     mutating func insert(_ id: Int, _ range: Range) {
         ranges[id] = range
-        isBuilt = false
+        added[id] = range
+        if built.contains(id) { removed.insert(id) }
     }
 
     mutating func remove(_ id: Int) {
-        if ranges.removeValue(forKey: id) != nil { isBuilt = false }
+        guard ranges.removeValue(forKey: id) != nil else { return }
+        added[id] = nil
+        if built.contains(id) { removed.insert(id) }
     }
 
-    /// Rebuilds the tree when routes came or went since the last build.
+    /// Rebuilds the tree once the routes come and gone since the last build are many enough: about 4 √r of r
+    /// ranges, so that controllers coming and going cost O(√r log r) each, amortised, and a look-up scans at
+    /// most as many ranges one by one.
     ///
     /// - Complexity: O(r log r) for r ranges when rebuilt, else O(1).
     mutating func prepare() {
-        guard !isBuilt else { return }
-        isBuilt = true
+        let threshold = max(16, 4 * Int(Double(ranges.count).squareRoot()))
+        guard added.count + removed.count > threshold else { return }
         routes = []
         bounds = []
         nodes = []
+        built = []
         for (id, range) in ranges where !range.isEmpty {
             routes.append(id)
             bounds.append(range)
+            built.insert(id)
         }
+        added = [:]
+        removed = []
         root = build(Array(0..<Int32(bounds.count)))
     }
 
     /// Calls `body` with every route whose range holds `value` (each once).
     ///
-    /// - Complexity: O(log r + m) for r ranges and m hits once ``prepare()`` has run; O(r) before.
+    /// - Complexity: O(log r + m + a) for r ranges, m hits and a ranges come or gone since the last
+    ///   ``prepare()`` that rebuilt.
     func forEach(holding value: Value, _ body: (Int) -> Void) {
         guard !value.isNull else { return }
-        guard isBuilt else {
-            for (id, range) in ranges where range.contains(value) { body(id) }
-            return
+        for (id, range) in added where range.contains(value) { body(id) }
+        if removed.isEmpty {
+            search(value, body)
+        } else {
+            search(value) { id in if !removed.contains(id) { body(id) } }
         }
+    }
+
+    /// The tree's routes whose range holds `value`.
+    private func search(_ value: Value, _ body: (Int) -> Void) {
         var index = root
         while index >= 0 {
             let node = nodes[Int(index)]
