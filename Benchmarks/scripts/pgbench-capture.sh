@@ -25,30 +25,13 @@ while [ $# -gt 0 ]; do
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
-if [ -z "${DATABASE_URL:-}" ]; then
-    eval "$(bash Integration/scripts/pg-start.sh)"
-    trap 'stop_watches; bash Integration/scripts/pg-stop.sh' EXIT
-else
-    trap 'stop_watches' EXIT
-fi
-PGBIN="${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)}"
-BASE="${DATABASE_URL%%\?*}"
-URL="${BASE%/*}/fetchkit_pgbench"
-"$PGBIN/psql" -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS fetchkit_pgbench" -c "CREATE DATABASE fetchkit_pgbench"
-"$PGBIN/pgbench" -i -q -s "$SCALE" "$URL" >/dev/null 2>&1
-swift build -c release --product fetchkit >/dev/null
-FETCHKIT="$(swift build -c release --show-bin-path)/fetchkit"
-"$FETCHKIT" capture-sql --store "$URL" --entity pgbench_accounts --entity pgbench_branches --entity pgbench_tellers \
-    | "$PGBIN/psql" -q "$URL" >/dev/null 2>&1
+cleanup() { stop_watches; }
+source Benchmarks/scripts/pgbench-setup.sh
 "$FETCHKIT" watch --store "$URL" --entity pgbench_branches --json >/dev/null &
 WATCH_PID=$!
 sleep 2
 kill -0 "$WATCH_PID" || { echo "fetchkit watch did not start" >&2; exit 1; }
 
-triggers() {
-    "$PGBIN/psql" -q "$URL" -c "ALTER TABLE pgbench_accounts $1 TRIGGER USER" \
-        -c "ALTER TABLE pgbench_branches $1 TRIGGER USER" -c "ALTER TABLE pgbench_tellers $1 TRIGGER USER"
-}
 run() { "$PGBIN/pgbench" -n -c "$CLIENTS" -j 2 -T "$SECONDS_PER_RUN" "$URL" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p'; }
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

@@ -25,27 +25,10 @@ while [ $# -gt 0 ]; do
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
-if [ -z "${DATABASE_URL:-}" ]; then
-    eval "$(bash Integration/scripts/pg-start.sh)"
-    trap 'stop_instances; bash Integration/scripts/pg-stop.sh' EXIT
-else
-    trap 'stop_instances' EXIT
-fi
-PGBIN="${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)}"
-BASE="${DATABASE_URL%%\?*}"
-URL="${BASE%/*}/fetchkit_pgbench"
-"$PGBIN/psql" -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS fetchkit_pgbench" -c "CREATE DATABASE fetchkit_pgbench"
-"$PGBIN/pgbench" -i -q -s "$SCALE" "$URL" >/dev/null 2>&1
-swift build -c release --product fetchkit >/dev/null
-FETCHKIT="$(swift build -c release --show-bin-path)/fetchkit"
-"$FETCHKIT" capture-sql --store "$URL" --entity pgbench_accounts --entity pgbench_branches --entity pgbench_tellers \
-    | "$PGBIN/psql" -q "$URL" >/dev/null 2>&1
+cleanup() { stop_instances; }
+source Benchmarks/scripts/pgbench-setup.sh
 TICKS="$(getconf CLK_TCK)"
 
-triggers() {
-    "$PGBIN/psql" -q "$URL" -c "ALTER TABLE pgbench_accounts $1 TRIGGER USER" \
-        -c "ALTER TABLE pgbench_branches $1 TRIGGER USER" -c "ALTER TABLE pgbench_tellers $1 TRIGGER USER"
-}
 # CPU ticks (user + system) of the server's processes: the WAL senders, or every process — the live ones, and
 # through the postmaster's count of its exited children, the backends that have ended (pgbench's, at the end
 # of a run).

@@ -19,6 +19,7 @@ extension RoutePlan {
         var ranges: [String: RangeIndex.Range] = [:]
         for case .comparison(let comparison) in conjuncts
         where comparison.quantifier == .one && comparison.options.isEmpty {
+            // The request was validated, so its key paths resolve; one that did not would only go unindexed.
             guard case .key(let key) = comparison.lhs, let path = try? schema.resolve(key, from: entity),
                 !path.crossesToMany
             else { continue }
