@@ -298,11 +298,17 @@ final class ChangeRecorder: Sendable {
     private let received = Received()
     private let consumer: Task<Void, Never>
 
-    /// Starts consuming `stream` (subscribe before writing: a feed delivers changes from then on).
-    init(_ stream: AsyncStream<StoreChange>) {
+    /// Starts consuming `stream` (subscribe before writing: a feed delivers changes from then on); unless
+    /// `keepingReferences`, the changes' ``TableChange/references`` are dropped (the suites about keys compare
+    /// keys).
+    init(_ stream: AsyncStream<StoreChange>, keepingReferences: Bool = false) {
         let received = received
         consumer = Task {
             for await change in stream {
+                var change = change
+                if !keepingReferences {
+                    for table in Array(change.tables.keys) { change.tables[table]?.references = [:] }
+                }
                 received.changes.withLock { $0.append(change) }
             }
             received.ended.withLock { $0 = true }

@@ -44,7 +44,10 @@ struct InMemoryStoreTests {
         var iterator = changes.makeAsyncIterator()
         let change = try #require(await iterator.next())
         #expect(change.transactionID == lastID + 1)
-        #expect(change.tables == ["todo": TableChange(inserted: [Value.integer(try #require(kept))])])
+        #expect(
+            change.tables == [
+                "todo": TableChange(inserted: [Value.integer(try #require(kept))], references: ["categoryID": []])
+            ])
         await store.close()
     }
 
@@ -66,9 +69,15 @@ struct InMemoryStoreTests {
         #expect(received.map(\.transactionID) == [2, 3])
         #expect(
             received.first?.tables == [
-                "category": TableChange(inserted: [9]), "todo": TableChange(updated: [2], deleted: [3])
+                "category": TableChange(inserted: [9]),
+                // The categories the changed todos pointed at, before and after.
+                "todo": TableChange(updated: [2], deleted: [3], references: ["categoryID": [1, 3, 9]])
             ])
-        #expect(received.last?.tables == ["category": TableChange(deleted: [9]), "todo": TableChange(updated: [2])])
+        #expect(
+            received.last?.tables == [
+                "category": TableChange(deleted: [9]),
+                "todo": TableChange(updated: [2], references: ["categoryID": [9]])
+            ])
         #expect(received.allSatisfy { !$0.isResync })
     }
 

@@ -31,6 +31,17 @@ extension SQLiteChangeCollector {
         }
     }
 
+    /// The reference triggers' function: a changed row of the table at `index` held `values` in its followed
+    /// foreign keys (``SQLiteTrackedTables/references``), in order, before and/or after the change.
+    func referencesFired(table index: Int, values: [Value]) {
+        guard tables.references.indices.contains(index) else { return }
+        let count = tables.references[index].count
+        guard count > 0 else { return }
+        for (position, value) in values.enumerated() {
+            log.appendReference(value, table: index, column: position % count)
+        }
+    }
+
     private func record(_ operation: SQLiteChangeLog.Operation, table index: Int, key: Value) {
         log.append(operation, table: index, key: key)
         if operation != .delete, tables.tables[index].hasOtherUniqueIndex {
@@ -52,7 +63,7 @@ extension SQLiteChangeCollector {
         // Not the store's COMMIT: an autocommit statement (outside any write, or after SQLite rolled
         // a write back on its own). Its changes are committed when the statement ends; publish them
         // at the next opportunity (the end of the current write, the next write, the next poll).
-        if !log.isEmpty { strayCommits.append(log.tableChanges(names: tables.names)) }
+        if !log.isEmpty { strayCommits.append(log.tableChanges(names: tables.names, references: tables.references)) }
         log.removeAll()
     }
 

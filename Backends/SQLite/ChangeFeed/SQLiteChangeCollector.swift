@@ -92,7 +92,7 @@ final class SQLiteChangeCollector: @unchecked Sendable {
         isCommitting = false
         publishStrayCommits()
         if !log.isEmpty {
-            feed.publish(log.tableChanges(names: tables.names))
+            feed.publish(log.tableChanges(names: tables.names, references: tables.references))
         }
         log.removeAll()
         if needsRefresh { refresh(on: connection) }

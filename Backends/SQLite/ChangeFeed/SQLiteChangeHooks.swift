@@ -66,10 +66,18 @@ enum SQLiteChangeHooks {
         Unmanaged<SQLiteChangeCollector>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// `fetchkit_change(table, operation, key[, newKey])`, called by the temporary triggers.
+    /// `fetchkit_change(table, operation, key[, newKey])`, or `fetchkit_change(table, reference, value…)`, called
+    /// by the temporary triggers.
     private static func triggerFired(
         _ collector: SQLiteChangeCollector, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
     ) {
+        if count >= 3, let arguments, let tableArgument = arguments[0], let operationArgument = arguments[1],
+            sqlite3_value_int64(operationArgument) == Int64(SQLiteChangeLog.Operation.reference.rawValue)
+        {
+            let values = (2..<Int(count)).map { index in arguments[index].map(value) ?? .null }
+            collector.referencesFired(table: Int(clamping: sqlite3_value_int64(tableArgument)), values: values)
+            return
+        }
         guard count >= 3, let arguments, let tableArgument = arguments[0], let operationArgument = arguments[1],
             let keyArgument = arguments[2],
             let operation = SQLiteChangeLog.Operation(

@@ -12,13 +12,17 @@ struct SQLiteChangeLog {
         case insert, update, delete
         /// The table changed in ways the hooks cannot name row by row.
         case wholeTable
+        /// A changed row's foreign key held a value (before or after the change).
+        case reference
     }
 
-    /// One reported change of the table at `table` (an index into the tracked tables).
+    /// One reported change of the table at `table` (an index into the tracked tables): a row's key, or for a
+    /// ``Operation/reference`` the value its foreign key at index `column` held.
     struct Event {
         var table: Int
         var operation: Operation
         var key: Value
+        var column = 0
     }
 
     private(set) var events: [Event] = []
@@ -31,6 +35,11 @@ struct SQLiteChangeLog {
 
     mutating func append(_ operation: Operation, table: Int, key: Value) {
         events.append(Event(table: table, operation: operation, key: key))
+    }
+
+    /// Records that a changed row of `table` held `value` in its foreign key at index `column`.
+    mutating func appendReference(_ value: Value, table: Int, column: Int) {
+        events.append(Event(table: table, operation: .reference, key: value, column: column))
     }
 
     /// Marks `table` whole-table, once: nothing is appended while the log still holds such an event.
@@ -73,7 +82,8 @@ struct SQLiteChangeLog {
         }
     }
 
-    /// The changes per table, keyed by `names[event.table]`.
+    /// The changes per table, keyed by `names[event.table]`, with the values of the foreign keys
+    /// `references[event.table]` names (``TableChange/references``: every changed row reports them).
     ///
     /// A key's first and last operation decide: last deleted → deleted; otherwise first inserted →
     /// inserted, else updated. A row inserted and then deleted is reported deleted — an insert event
@@ -81,13 +91,19 @@ struct SQLiteChangeLog {
     /// so dropping the key could hide the deletion of a row that existed before the transaction.
     ///
     /// - Complexity: O(*n*) in the number of events.
-    func tableChanges(names: [String]) -> [String: TableChange] {
+    func tableChanges(names: [String], references: [[String]] = []) -> [String: TableChange] {
         var keys: [Int: [Value: (first: Operation, last: Operation)]] = [:]
         var wholeTables: Set<Int> = []
+        var referenced: [Int: [Int: Set<Value>]] = [:]
         for event in events {
             if event.operation == .wholeTable {
                 wholeTables.insert(event.table)
                 if keys[event.table] == nil { keys[event.table] = [:] }
+                continue
+            }
+            if event.operation == .reference {
+                guard !event.key.isNull else { continue }
+                referenced[event.table, default: [:]][event.column, default: []].insert(event.key)
                 continue
             }
             keys[event.table, default: [:]][event.key, default: (event.operation, event.operation)].last =
@@ -96,6 +112,11 @@ struct SQLiteChangeLog {
         var changes: [String: TableChange] = [:]
         for (table, states) in keys {
             var change = TableChange(isWholeTable: wholeTables.contains(table))
+            if !change.isWholeTable, references.indices.contains(table) {
+                for (column, name) in references[table].enumerated() {
+                    change.references[name] = referenced[table]?[column] ?? []
+                }
+            }
             for (key, state) in states {
                 if state.last == .delete {
                     change.deleted.insert(key)

@@ -14,6 +14,9 @@ import Foundation
 ///   triggers pass the key itself (`NEW."slug"`, `OLD."slug"`) to the feed's SQL function, so these
 ///   tables are reported key by key too, deletions included.
 ///
+/// A table whose foreign key a to-many relationship follows (``Schema/referencedForeignKeys(of:)``) has three more
+/// temporary triggers, reporting that key's values before and after each row change (``TableChange/references``).
+///
 /// Temporary triggers live only on the writer connection and fire only for its statements; other
 /// connections' commits are seen through `PRAGMA data_version`.
 struct SQLiteTrackedTables {
@@ -39,12 +42,19 @@ struct SQLiteTrackedTables {
     private(set) var tables: [Table]
     /// The entity table names, by table index: the names a ``StoreChange`` uses.
     let names: [String]
+    /// By table index, the foreign-key attributes whose values the feed reports (``TableChange/references``), and
+    /// their columns.
+    let references: [[String]]
+    private let referenceColumns: [[String]]
     /// `PRAGMA schema_version` when the tables were last read; `nil` before, or after a failed refresh.
     private(set) var schemaVersion: Int64?
 
     init(schema: Schema) {
         tables = schema.entities.map { Table(entity: $0) }
         names = schema.entities.map(\.table)
+        let followed = schema.entities.map { schema.referencedForeignKeys(of: $0) }
+        references = followed.map { $0.map(\.name) }
+        referenceColumns = followed.map { $0.map(\.column) }
     }
 
     /// The index of the table SQLite names `name` (as its hooks report it), if it is tracked.
@@ -114,14 +124,27 @@ struct SQLiteTrackedTables {
                 + "); END"
         }
         typealias Operation = SQLiteChangeLog.Operation
+        var triggers: [String] = []
+        let columns = referenceColumns[index].map(dialect.quote)
+        if !columns.isEmpty {
+            // The followed foreign keys of every changed row, before and after (an update that leaves them as they
+            // were still changes the to-many side of the row they point at).
+            func values(_ row: String) -> String { columns.map { "\(row).\($0)" }.joined(separator: ", ") }
+            let reference = "\(Operation.reference.rawValue), "
+            triggers += [
+                trigger("ref_insert", "INSERT", reference + values("NEW")),
+                trigger("ref_update", "UPDATE", reference + values("OLD") + ", " + values("NEW")),
+                trigger("ref_delete", "DELETE", reference + values("OLD"))
+            ]
+        }
         if table.keyIsRowid {
-            return [
+            return triggers + [
                 trigger(
                     "rekey", "UPDATE", when: " WHEN OLD.\(key) IS NOT NEW.\(key)",
                     "\(Operation.delete.rawValue), OLD.\(key)")
             ]
         }
-        return [
+        return triggers + [
             trigger("insert", "INSERT", "\(Operation.insert.rawValue), NEW.\(key)"),
             trigger("update", "UPDATE", "\(Operation.update.rawValue), OLD.\(key), NEW.\(key)"),
             trigger("delete", "DELETE", "\(Operation.delete.rawValue), OLD.\(key)")

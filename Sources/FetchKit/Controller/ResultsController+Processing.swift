@@ -99,6 +99,7 @@ extension ResultsController {
         let entity = try schema.entity(named: request.entityName)
         let tables = try request.tablesRead(in: schema)
         let relatedForeignKeys = try request.localizableRelatedTables(in: schema)
+        let childForeignKeys = try request.localizableChildTables(in: schema)
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
@@ -126,6 +127,8 @@ extension ResultsController {
             state.primaryKeyName = entity.primaryKey.name
             state.entityTable = entity.table
             state.relatedForeignKeys = relatedForeignKeys
+            state.childForeignKeys = childForeignKeys
+            state.primaryKeyType = entity.primaryKey.type
             state.plan = plan
             state.rowLayout = layout
             state.fetchedThrough = fetchStart

@@ -41,6 +41,11 @@ extension ResultsController {
         var entityTable = ""
         /// Related tables whose changes the incremental path localises, with the entity's foreign key into each.
         var relatedForeignKeys: [String: String] = [:]
+        /// To-many related tables whose changes the incremental path localises, with each one's foreign key back
+        /// into the entity.
+        var childForeignKeys: [String: String] = [:]
+        /// The type of the entity's primary key (references are coerced to it).
+        var primaryKeyType = AttributeType.integer
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
         /// How many of those were decided in memory on rows the change router re-read (no query of their own).

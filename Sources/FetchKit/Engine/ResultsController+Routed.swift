@@ -88,7 +88,8 @@ extension ResultsController: RouteTarget {
         _ reread: RereadRows, related: [(foreignKey: String, keys: Set<Value>)], relatedTables: [String]
     ) -> [Row]? {
         let (plan, layout) = state.withLock { ($0.plan, $0.rowLayout) }
-        guard let memory = plan?.memory, let layout, memory.relatedColumns.isSubset(of: reread.relatedColumns)
+        guard let memory = plan?.memory, memory.decides, let layout,
+            memory.relatedColumns.isSubset(of: reread.relatedColumns)
         else { return nil }
         for (table, (foreignKey, _)) in zip(relatedTables, related) {
             guard reread.followed[table]?.contains(foreignKey) == true else { return nil }

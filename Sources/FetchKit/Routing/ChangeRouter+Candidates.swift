@@ -57,6 +57,22 @@ extension ChangeRouter.EntityRoutes {
 }
 
 extension ChangeRouter.EntityRoutes {
+    /// Adds to `ids` the routes among `routeIDs` (those reading a to-many related table) that a change of the
+    /// related rows pointing at `keys` can affect: those holding one of the keys, and those whose in-memory
+    /// conjuncts one of the keys' `rows` passes (it may enter). A key without a row no longer exists.
+    ///
+    /// - Complexity: O(k · (c + r log n + u)) for the k keys, as ``candidates(for:into:concerns:)``.
+    func candidates(
+        referencing keys: Set<Value>, rows: [Value: Row], among routeIDs: Set<Int>, into ids: inout Set<Int>
+    ) {
+        var found: Set<Int> = []
+        var unused: [Int: Set<Value>] = [:]
+        var parents = RereadRows(keys: keys, rows: [:], relatedColumns: [], followed: [:])
+        for key in keys { parents.rows[key] = rows[key] }
+        candidates(for: parents, into: &found, concerns: &unused)
+        ids.formUnion(found.count < routeIDs.count ? found.filter(routeIDs.contains) : routeIDs.filter(found.contains))
+    }
+
     /// Rebuilds the range indexes that routes came to or left since the last change (under the router's lock,
     /// before the routes are copied).
     mutating func prepareRanges() {

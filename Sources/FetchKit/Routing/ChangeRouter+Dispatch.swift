@@ -9,6 +9,10 @@ extension ChangeRouter {
         var images: [Value: TableChange.Image] = [:]
         /// Changed related rows to follow: table, the foreign keys into it, its changed keys.
         var follow: [(table: String, foreignKeys: Set<String>, keys: Set<Value>)]
+        /// Changed rows of to-many related tables: the routes reading each through a foreign key, and the keys of
+        /// the table's rows those changed rows pointed at (read, unchanged, to find which of the routes they
+        /// concern).
+        var referenced: [(routes: Set<Int>, keys: Set<Value>)] = []
         let relatedColumns: Set<String>
     }
 
@@ -18,10 +22,11 @@ extension ChangeRouter {
             state.dispatchPlan(for: change, schema: store.schema)
         }
         var reread: [String: RereadRows] = [:]
+        var referenced: [String: [Value: Row]] = [:]
         var unread: Set<String> = []
         for (table, spec) in specs {
             do {
-                reread[table] = try await read(spec)
+                (reread[table], referenced[table]) = try await read(spec)
             } catch {
                 logger.debug(
                     "re-reading changed rows failed; their controllers read for themselves",
@@ -70,6 +75,9 @@ extension ChangeRouter {
         var ids = directIDs.union(busy).union(readers)
         for (table, entityRoutes) in routes {
             if let rows = reread[table] { entityRoutes.candidates(for: rows, into: &ids, concerns: &concerns) }
+            for (routeIDs, keys) in specs[table]?.referenced ?? [] {
+                entityRoutes.candidates(referencing: keys, rows: referenced[table] ?? [:], among: routeIDs, into: &ids)
+            }
         }
         // In route order, the same for every change: a controller's work queues at the same place in the pool each
         // time, so under load it applies once per round of the others, never twice in a row then after two rounds
@@ -121,9 +129,9 @@ extension ChangeRouter {
     /// The most keys one re-read statement names.
     static let readChunk = 1_000
 
-    /// Re-reads a table's changed rows once, following changed related rows to the rows pointing at them;
-    /// one retry after a failure.
-    private func read(_ spec: ReadSpec) async throws -> RereadRows {
+    /// Re-reads a table's changed rows once, following changed related rows to the rows pointing at them, and
+    /// reads the rows changed to-many related rows point at (apart); one retry after a failure.
+    private func read(_ spec: ReadSpec) async throws -> (RereadRows, [Value: Row]) {
         do {
             return try await readOnce(spec)
         } catch {
@@ -134,7 +142,7 @@ extension ChangeRouter {
 
     /// The rows the change's images give stand in for a re-read of their keys (unless the routes also need
     /// related columns, which images do not carry); the other keys are fetched.
-    private func readOnce(_ spec: ReadSpec) async throws -> RereadRows {
+    private func readOnce(_ spec: ReadSpec) async throws -> (RereadRows, [Value: Row]) {
         var keys = spec.keys
         var followed: [String: Set<String>] = [:]
         if !spec.follow.isEmpty {
@@ -152,6 +160,7 @@ extension ChangeRouter {
         }
         var rows: [Value: Row] = [:]
         var unknown = keys
+        for (_, referenced) in spec.referenced { unknown.formUnion(referenced) }
         if spec.relatedColumns.isEmpty {
             for (key, image) in spec.images where unknown.remove(key) != nil {
                 if case .row(let row) = image { rows[key] = row }
@@ -168,7 +177,13 @@ extension ChangeRouter {
                     sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
             for row in fetched { rows[row[spec.primaryKey] ?? .null] = row }
         }
-        return RereadRows(keys: keys, rows: rows, relatedColumns: spec.relatedColumns, followed: followed)
+        // The rows changed children point at, unchanged themselves: kept apart from the changed rows.
+        var parents: [Value: Row] = [:]
+        for (_, referenced) in spec.referenced {
+            for key in referenced { parents[key] = rows[key] }
+        }
+        for key in parents.keys where !keys.contains(key) { rows[key] = nil }
+        return (RereadRows(keys: keys, rows: rows, relatedColumns: spec.relatedColumns, followed: followed), parents)
     }
 }
 
@@ -207,6 +222,21 @@ extension ChangeRouter.State {
                 }
                 if spec == nil { spec = make() }
                 spec?.follow.append((related, Set(foreignKeys.keys), relatedChange.allKeys))
+            }
+            for (child, byForeignKey) in routes.children {
+                guard let childChange = change.tables[child] else { continue }
+                for (foreignKey, routeIDs) in byForeignKey {
+                    guard !childChange.isWholeTable, let values = childChange.references[foreignKey],
+                        let keyType = schema.entity(forTable: table)?.primaryKey.type
+                    else {
+                        // The rows the changed children pointed at are unknown: the routes refetch.
+                        ids.formUnion(routeIDs)
+                        continue
+                    }
+                    guard !values.isEmpty else { continue }
+                    if spec == nil { spec = make() }
+                    spec?.referenced.append((routeIDs, Set(values.map { keyType.coerce($0) ?? $0 })))
+                }
             }
             guard let spec else { continue }
             reads[table] = spec

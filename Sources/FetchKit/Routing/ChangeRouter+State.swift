@@ -55,6 +55,8 @@ extension ChangeRouter {
         var foreignKeys: [String: [String: Int]] = [:]
         /// The related key paths re-read rows must carry, each with how many routes need it.
         var relatedColumns: [String: Int] = [:]
+        /// Routes reading a to-many related table: its table, then its foreign key into this one, then the routes.
+        var children: [String: [String: Set<Int>]] = [:]
         /// The number of routes.
         var count = 0
     }
@@ -136,6 +138,9 @@ extension ChangeRouter {
                 routes.foreignKeys[table, default: [:]][foreignKey, default: 0] += 1
             }
             for column in memory.relatedColumns { routes.relatedColumns[column, default: 0] += 1 }
+            for (table, foreignKey) in memory.childForeignKeys {
+                routes.children[table, default: [:]][foreignKey, default: []].insert(id)
+            }
             entities[plan.entityTable] = routes
         }
 
@@ -174,6 +179,11 @@ extension ChangeRouter {
             for column in memory.relatedColumns {
                 routes.relatedColumns[column, default: 1] -= 1
                 if routes.relatedColumns[column] == 0 { routes.relatedColumns[column] = nil }
+            }
+            for (table, foreignKey) in memory.childForeignKeys {
+                routes.children[table]?[foreignKey]?.remove(id)
+                if routes.children[table]?[foreignKey]?.isEmpty == true { routes.children[table]?[foreignKey] = nil }
+                if routes.children[table]?.isEmpty == true { routes.children[table] = nil }
             }
             entities[plan.entityTable] = routes.count == 0 ? nil : routes
         }

@@ -22,13 +22,21 @@ extension FetchRequest {
     /// A changed row of such a table can only change the entity rows whose foreign key holds its primary key.
     /// Tables reached further away or through a to-many relationship are left out (their changes refetch).
     func localizableRelatedTables(in schema: Schema) throws -> [String: String] {
+        try localizableTables(in: schema, throughToOne: true)
+    }
+
+    /// The tables every key path reaches only as its first hop, through a to-one (`throughToOne`) or a to-many
+    /// relationship of the entity, each always through the same foreign key, with that foreign key.
+    private func localizableTables(in schema: Schema, throughToOne: Bool) throws -> [String: String] {
         let entity = try schema.entity(named: entityName)
         var foreignKeys: [String: String] = [:]
         var unlocalizable: Set<String> = [entity.table]
         func add(_ key: FetchPredicate.Key) throws {
             for (index, hop) in try schema.resolve(key, from: entity).hops.enumerated() {
                 let table = hop.destination.table
-                if index == 0 && hop.isToOne && foreignKeys[table].map({ $0 == hop.foreignKey.name }) ?? true {
+                if index == 0 && hop.isToOne == throughToOne
+                    && foreignKeys[table].map({ $0 == hop.foreignKey.name }) ?? true
+                {
                     foreignKeys[table] = hop.foreignKey.name
                 } else {
                     unlocalizable.insert(table)
@@ -106,5 +114,18 @@ extension FetchPredicate.Key {
     fileprivate func expanding(_ variables: [String: [String]]) -> FetchPredicate.Key {
         guard let variable, let prefix = variables[variable] else { return self }
         return FetchPredicate.Key(components: prefix + components.dropFirst(), offset: offset)
+    }
+}
+
+extension FetchRequest {
+    /// The to-many related tables whose changes a controller can localise, each with that table's foreign-key
+    /// attribute pointing back at the entity: tables every key path reaches only as the first hop, through a
+    /// to-many relationship of the entity (`todos.priority`, `todos.@count`, `SUBQUERY(todos, …)` on Category:
+    /// "todos" through `categoryID`).
+    ///
+    /// A changed row of such a table can only change the entity rows its foreign key pointed at before or after
+    /// the change (``TableChange/references``).
+    func localizableChildTables(in schema: Schema) throws -> [String: String] {
+        try localizableTables(in: schema, throughToOne: false)
     }
 }

@@ -24,7 +24,12 @@ struct RoutePlan: Sendable {
 
     /// The in-memory side of a plan.
     struct Memory: Sendable {
+        /// The request's predicate, when ``decides``; otherwise the conjuncts of it that can be evaluated in
+        /// memory: a row it rejects cannot be in the results, a row it accepts may be.
         let predicate: InMemoryPredicate
+        /// Whether ``predicate`` decides membership (`false` when the request reads a to-many relationship: the
+        /// controller asks the database about the rows the router hands it).
+        let decides: Bool
         /// The key paths beyond the entity's own attributes that re-read rows must carry (`category.name`).
         let relatedColumns: Set<String>
         /// An equality conjunct: the controller can only hold rows whose `column` is one of `values`.
@@ -34,6 +39,9 @@ struct RoutePlan: Sendable {
         let range: (column: String, range: RangeIndex.Range)?
         /// Related tables whose changes are localised through the entity's foreign key into each.
         let relatedForeignKeys: [String: String]
+        /// To-many related tables whose changes are localised through their foreign key back into the entity:
+        /// a changed row re-evaluates the entity rows it pointed at (``TableChange/references``).
+        let childForeignKeys: [String: String]
         /// Related tables the request reads that cannot be localised (their changes refetch).
         let unlocalizable: Set<String>
     }
@@ -46,8 +54,10 @@ struct RoutePlan: Sendable {
         entityTable = entity.table
         tables = try validated.tablesRead(in: schema)
         let effective = validated.sectionOrdered
+        let children = try validated.localizableChildTables(in: schema)
         guard incremental, ResultsControllerOrder.make(for: validated, in: schema) != nil,
-            let predicate = InMemoryPredicate(effective.predicate, entity: entity, schema: schema, dialect: dialect)
+            let (predicate, decides) = Self.memoryPredicate(
+                effective.predicate, entity: entity, schema: schema, dialect: dialect, children: children)
         else {
             memory = nil
             isKeyBounded = false
@@ -63,11 +73,31 @@ struct RoutePlan: Sendable {
         isLocal = foreignKeys.isEmpty && tables == [entity.table]
         isKeyBounded = isLocal && validated.fetchLimit == nil && validated.fetchOffset == 0
         let index = Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema)
+        let childTables = decides ? [:] : children
         memory = Memory(
-            predicate: predicate, relatedColumns: columns.subtracting(attributes), index: index,
+            predicate: predicate, decides: decides, relatedColumns: columns.subtracting(attributes), index: index,
             range: index == nil ? Self.rangeConjunct(of: effective.predicate, entity: entity, schema: schema) : nil,
-            relatedForeignKeys: foreignKeys,
-            unlocalizable: tables.subtracting(foreignKeys.keys).subtracting([entity.table]))
+            relatedForeignKeys: foreignKeys, childForeignKeys: childTables,
+            unlocalizable: tables.subtracting(foreignKeys.keys).subtracting(childTables.keys)
+                .subtracting([entity.table]))
+    }
+
+    /// The predicate a plan evaluates in memory and whether it decides membership: the request's own when it can
+    /// be evaluated in memory; else, when the request reads localisable to-many tables, the top-level conjuncts
+    /// that can (`id == 7` of `id == 7 AND ANY todos.priority > 3`), which only rule rows out.
+    private static func memoryPredicate(
+        _ predicate: FetchPredicate, entity: Entity, schema: Schema, dialect: SQLDialect, children: [String: String]
+    ) -> (InMemoryPredicate, Bool)? {
+        if let exact = InMemoryPredicate(predicate, entity: entity, schema: schema, dialect: dialect) {
+            return (exact, true)
+        }
+        guard !children.isEmpty else { return nil }
+        let conjuncts: [FetchPredicate]
+        if case .and(let parts) = predicate { conjuncts = parts } else { conjuncts = [predicate] }
+        let evaluable = conjuncts.filter {
+            InMemoryPredicate($0, entity: entity, schema: schema, dialect: dialect) != nil
+        }
+        return InMemoryPredicate(.and(evaluable), entity: entity, schema: schema, dialect: dialect).map { ($0, false) }
     }
 
     /// The first top-level conjunct `key == constant` or `key IN {constants}` on a column whose equality is

@@ -42,7 +42,8 @@ extension StoreChange {
 
 extension TableChange {
     /// Adds `later`'s keys to this change's sets; past `keyLimit` keys in all, the whole table. A key `later`
-    /// names takes `later`'s image, or none when it has none (the earlier image is stale).
+    /// names takes `later`'s image, or none when it has none (the earlier image is stale). References stay known
+    /// only where both changes know them.
     ///
     /// - Complexity: O(k) for the k keys `later` names.
     mutating func absorb(_ later: TableChange, keyLimit: Int) {
@@ -59,6 +60,15 @@ extension TableChange {
         inserted.formUnion(later.inserted)
         updated.formUnion(later.updated)
         deleted.formUnion(later.deleted)
+        // A reference either change does not know is unknown for both.
+        if !references.isEmpty {
+            var known: [String: Set<Value>] = [:]
+            for (attribute, values) in references {
+                guard let more = later.references[attribute] else { continue }
+                known[attribute] = values.union(more)
+            }
+            references = known
+        }
         self = bounded(keyLimit: keyLimit)
     }
 

@@ -20,6 +20,12 @@ public struct TableChange: Sendable, Hashable {
     /// that is not must be. Each ``Image/row(_:)`` holds every attribute, primary key first, as a fetch of the
     /// entity returns it.
     public var images: [Value: Image]
+    /// For each foreign-key attribute the store follows in this table (one that a to-many relationship's
+    /// inverse stores), every value it held in a changed row before or after the transaction: the keys of the
+    /// rows on the other side whose related rows changed. Named conservatively (a value may be one that did not
+    /// change). An attribute absent here is unknown: a consumer then treats every row on the other side as
+    /// possibly changed.
+    public var references: [String: Set<Value>]
 
     /// What a transaction left of one row.
     public enum Image: Sendable, Hashable {
@@ -32,13 +38,14 @@ public struct TableChange: Sendable, Hashable {
     /// Creates a table change.
     public init(
         inserted: Set<Value> = [], updated: Set<Value> = [], deleted: Set<Value> = [], isWholeTable: Bool = false,
-        images: [Value: Image] = [:]
+        images: [Value: Image] = [:], references: [String: Set<Value>] = [:]
     ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.isWholeTable = isWholeTable
         self.images = images
+        self.references = references
     }
 
     /// Every key the change names.
@@ -57,6 +64,16 @@ public struct TableChange: Sendable, Hashable {
             inserted.remove(key)
             updated.remove(key)
             deleted.insert(key)
+        }
+    }
+
+    /// Records that a changed row's foreign key `attribute` held `value` (before or after the change); `NULL`
+    /// references nothing.
+    public mutating func recordReference(_ value: Value, attribute: String) {
+        if value.isNull {
+            if references[attribute] == nil { references[attribute] = [] }
+        } else {
+            references[attribute, default: []].insert(value)
         }
     }
 

@@ -29,6 +29,9 @@ extension StoreConformance {
                 name: "controller: related-table changes re-section rows without a refetch",
                 body: { try await $0.checkRelatedTables(on: $1) }),
             Check(
+                name: "controller: a to-many change re-evaluates only the rows it pointed at, without a refetch",
+                body: { try await $0.checkToManyRelationships(on: $1) }),
+            Check(
                 name: "controller: changes it cannot localise refetch", body: { try await $0.checkRefetches(on: $1) }),
             Check(
                 name: "controller: a limited window holds live, refilled by keyset queries",
@@ -152,15 +155,50 @@ extension StoreConformance {
         try harness.expectPaths(2, 1, "a related row deleted")
     }
 
-    func checkRefetches(on store: any PersistentStore) async throws {
-        // A related table reached through a to-many relationship is not localised.
-        let categories = try await Harness(
+    /// A controller reading a to-many relationship (`ANY todos.done == NO`, `todos.@count > 2`) re-evaluates, for a
+    /// changed todo, only the categories it pointed at before and after (``TableChange/references``).
+    func checkToManyRelationships(on store: any PersistentStore) async throws {
+        let openTodos = try await Harness(
             store,
             FetchRequest(
                 entity: "Category", predicate: try FetchPredicate(format: "ANY todos.done == NO"),
                 sortDescriptors: [.ascending("name")]))
-        try await categories.write { tx in try tx.update("Todo", key: 1, set: ["done": true]) }
-        try categories.expectPaths(0, 1, "a to-many related table")
+        let counted = try await Harness(
+            store,
+            FetchRequest(
+                entity: "Category", predicate: try FetchPredicate(format: "todos.@count > 2 AND position >= 0"),
+                sortDescriptors: [.descending("name")]))
+        try expect(openTodos.ids() == [3, 2, 1] && counted.ids() == [1], "members \(openTodos.ids()) \(counted.ids())")
+        // Home's only open todo is done: Home leaves.
+        let left = try await openTodos.batch { tx in try tx.update("Todo", key: 5, set: ["done": true]) }
+        try expect(left.rowDeletes.count == 1 && openTodos.ids() == [3, 1], "leaving \(left)")
+        // Two open todos move from Errands to Home: Errands leaves, Home comes back and reaches three todos.
+        try await openTodos.write { tx in
+            try tx.update("Todo", key: 3, set: ["categoryID": 2])
+            try tx.update("Todo", key: 4, set: ["categoryID": 2])
+        }
+        try expect(openTodos.ids() == [2, 1] && counted.ids() == [1, 2], "moved: \(openTodos.ids()) \(counted.ids())")
+        // Work's open todos are deleted: Work leaves one, keeps its two done todos.
+        try await openTodos.write { tx in _ = try tx.delete("Todo", where: try FetchPredicate(format: "id IN {1, 7}")) }
+        try expect(openTodos.ids() == [2] && counted.ids() == [2], "deleted: \(openTodos.ids()) \(counted.ids())")
+        // A new open todo brings Work back.
+        try await openTodos.write { tx in
+            try tx.insert(Fixtures.TodoRecord(id: 20, title: "new", done: false, categoryID: 1))
+        }
+        try expect(
+            openTodos.ids() == [2, 1] && counted.ids() == [1, 2], "inserted: \(openTodos.ids()) \(counted.ids())")
+        try openTodos.expectPaths(4, 0, "todos changed")
+        // A todo in no category changes no category: no controller wakes.
+        try await openTodos.write { tx in try tx.update("Todo", key: 8, set: ["done": false]) }
+        try openTodos.expectPaths(4, 0, "a todo in no category")
+        // A category's own change is re-read with the predicate.
+        try await openTodos.write { tx in try tx.update("Category", key: 2, set: ["name": "Zuhause"]) }
+        try expect(openTodos.ids() == [1, 2], "renamed: \(openTodos.ids())")
+        try openTodos.expectPaths(5, 0, "a category renamed")
+        try counted.expectPaths(5, 0, "the counting controller")
+    }
+
+    func checkRefetches(on store: any PersistentStore) async throws {
         // A transaction of thousands of rows: one step, by whichever path the store's measured costs favour (no
         // count forces a refetch), ending equal to a fresh fetch.
         let harness = try await Harness(store, Self.todosByCategory)

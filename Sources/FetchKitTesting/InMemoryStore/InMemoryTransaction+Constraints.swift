@@ -25,9 +25,10 @@ extension InMemoryTransaction {
     /// many rows existed.
     func delete(_ entity: Entity, keys: [Value]) throws -> Int {
         var deleted: Set<Value> = []
-        for key in keys where database.tables[entity.name]?.rows.removeValue(forKey: key) != nil {
+        for key in keys {
+            guard let row = database.tables[entity.name]?.rows.removeValue(forKey: key) else { continue }
             deleted.insert(key)
-            record(.delete, key: key, in: entity)
+            record(.delete, key: key, in: entity, rows: [row])
         }
         guard !deleted.isEmpty else { return 0 }
         for referencing in schema.entities {
@@ -47,7 +48,7 @@ extension InMemoryTransaction {
             var cleared = row
             cleared.set(foreignKey, to: .null)
             database.tables[entity.name]?.rows[key] = cleared
-            record(.update, key: key, in: entity)
+            record(.update, key: key, in: entity, rows: [row, cleared])
         }
     }
 }

@@ -65,7 +65,7 @@ final class InMemoryTransaction: EntityWriteTransaction {
         table.noteKey(key)
         table.rows[key] = stored
         database.tables[entity.name] = table
-        record(.insert, key: key, in: entity)
+        record(.insert, key: key, in: entity, rows: [stored])
         return key
     }
 
@@ -189,8 +189,8 @@ final class InMemoryTransaction: EntityWriteTransaction {
     private func replace(_ row: Row, in entity: Entity) throws {
         try checkForeignKeys(of: row, in: entity)
         let key = row[entity.primaryKey.name] ?? .null
-        database.tables[entity.name]?.rows[key] = row
-        record(.update, key: key, in: entity)
+        let old = database.tables[entity.name]?.rows.updateValue(row, forKey: key)
+        record(.update, key: key, in: entity, rows: [old, row])
     }
 
     /// Runs `body`, one statement of several row changes: when it throws, the tables and the log are as they
@@ -205,7 +205,14 @@ final class InMemoryTransaction: EntityWriteTransaction {
         }
     }
 
-    func record(_ operation: TableChange.Operation, key: Value, in entity: Entity) {
-        changes[entity.table, default: TableChange()].record(operation, key: key)
+    /// Records `operation` on the row with `key`, and the foreign keys the schema's to-many relationships follow
+    /// of the row's states before and after it (`rows`).
+    func record(_ operation: TableChange.Operation, key: Value, in entity: Entity, rows: [Row?]) {
+        var change = changes.removeValue(forKey: entity.table) ?? TableChange()
+        change.record(operation, key: key)
+        for attribute in schema.referencedForeignKeys(of: entity) {
+            for row in rows { change.recordReference(row?[attribute.name] ?? .null, attribute: attribute.name) }
+        }
+        changes[entity.table] = change
     }
 }

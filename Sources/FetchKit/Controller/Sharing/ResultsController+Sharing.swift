@@ -50,6 +50,8 @@ extension ResultsController {
             state.primaryKeyName = leaderState.primaryKeyName
             state.entityTable = leaderState.entityTable
             state.relatedForeignKeys = leaderState.relatedForeignKeys
+            state.childForeignKeys = leaderState.childForeignKeys
+            state.primaryKeyType = leaderState.primaryKeyType
             state.plan = nil
             state.rowLayout = leaderState.rowLayout
             state.group = group

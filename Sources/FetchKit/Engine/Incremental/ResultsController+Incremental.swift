@@ -10,8 +10,12 @@
 /// or sort key or predicate on `category.name`) is localised to the entity rows whose foreign key points at
 /// a changed row: one query finds them, and they are re-read like named rows.
 ///
-/// Everything it cannot localise (a change to a table reached further away or through a to-many
-/// relationship, a deletion in a related table, a resync, a whole-table change, a request with an offset, a
+/// A change to a to-many related table the request reads (`ANY todos.priority > 3` on Category) is localised to
+/// the entity rows its changed rows pointed at before or after the change (``TableChange/references``): they are
+/// re-read with the request's predicate, so the database decides their membership.
+///
+/// Everything it cannot localise (a change to a table reached further away, a to-many change whose references
+/// the store does not know, a deletion in a related table, a resync, a whole-table change, a request with an offset, a
 /// refill of a window sorted case-insensitively, an order the database and ``SortKey`` disagree on) takes the
 /// refetch + diff path, ``refresh(to:transactionID:)``. So does a change naming so many keys, against so few
 /// results, that refetching is predicted to cost less: the store's ``ApplyCostModel`` decides, from what
@@ -155,6 +159,12 @@ extension ResultsController {
         var related: [(foreignKey: String, keys: Set<Value>)] = []
         var relatedTables: [String] = []
         for (name, table) in change.tables where name != state.entityTable && state.tables.contains(name) {
+            if let foreignKey = state.childForeignKeys[name] {
+                // A to-many related table: its changed rows can only change the entity rows they pointed at.
+                guard !table.isWholeTable, let referenced = table.references[foreignKey] else { return nil }
+                for key in referenced { keys.insert(state.primaryKeyType.coerce(key) ?? key) }
+                continue
+            }
             guard let foreignKey = state.relatedForeignKeys[name], !table.isWholeTable, table.deleted.isEmpty
             else { return nil }
             related.append((foreignKey, table.allKeys))
