@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitPostgres
 import FetchKitTesting
 import Testing
@@ -21,13 +21,19 @@ struct PostgresConformanceTests {
 }
 
 /// The same suite with the store reading the write-ahead log (the logical feed): live results apply the rows the
-/// log carries instead of re-reading them, and every check holds.
+/// log carries instead of re-reading them, and every check holds. The tables whose foreign keys a to-many
+/// relationship follows log whole old rows (`REPLICA IDENTITY FULL`), so those relationships are localised too.
 @Suite("Conformance: PostgreSQL logical feed")
 struct PostgresLogicalConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
         var options = PostgresStore.Options(readerCount: 2)
         options.changeFeed = .logical
-        return try await PostgresServer.isolatedStore(schema: schema, options: options)
+        let namespace = PostgresServer.uniqueName("fkt")
+        let store = try await PostgresServer.isolatedStore(schema: schema, namespace: namespace, options: options)
+        for entity in schema.entities where !schema.referencedForeignKeys(of: entity).isEmpty {
+            try await PostgresServer.administer("ALTER TABLE \(namespace).\(entity.table) REPLICA IDENTITY FULL")
+        }
+        return store
     }
 
     @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.all)

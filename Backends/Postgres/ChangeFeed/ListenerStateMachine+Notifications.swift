@@ -13,10 +13,20 @@ extension ListenerStateMachine {
             return flush() + [.reportUnreadable(payload: payload), .publishResync]
         }
         if let schema = notification.schema, schema != schemaName { return [] }
-        if paddedKeyTables.contains(notification.table) { notification.removeKeyPadding() }
+        if notification.referenceColumn == nil, paddedKeyTables.contains(notification.table) {
+            notification.removeKeyPadding()
+        }
         let previous = group.transactionID != notification.transactionID ? flush() : []
         if notification.isEnd { return previous + flush() + [.completeTransaction(notification.transactionID)] }
-        group.add(notification)
+        if let name = notification.referenceColumn {
+            // A column the schema does not follow (a DBA's script follows every foreign key) is skipped.
+            guard let column = references.column(name, of: notification.table) else { return previous }
+            group.addReferences(
+                notification.keys.map { $0.map { PostgresReferenceColumns.unpadded($0, in: column) } },
+                attribute: column.attribute, table: notification.table, transactionID: notification.transactionID)
+        } else {
+            group.add(notification)
+        }
         return previous
     }
 

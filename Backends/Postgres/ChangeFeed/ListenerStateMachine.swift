@@ -99,10 +99,17 @@ struct ListenerStateMachine {
     /// routine ping count from it.
     var lastActivity: ContinuousClock.Instant?
 
-    init(options: PostgresStore.ListenerOptions, schemaName: String, paddedKeyTables: Set<String> = []) {
+    /// The followed foreign-key columns whose values the triggers report.
+    let references: PostgresReferenceColumns
+
+    init(
+        options: PostgresStore.ListenerOptions, schemaName: String, paddedKeyTables: Set<String> = [],
+        references: PostgresReferenceColumns = .init()
+    ) {
         self.options = options
         self.schemaName = schemaName
         self.paddedKeyTables = paddedKeyTables
+        self.references = references
     }
 
     /// When the machine expects a ``Event/tick(markerAwaited:)`` if nothing happens before; `nil`: never.

@@ -6,7 +6,10 @@ import Foundation
 /// triggers with transition tables. Every statement that changes rows sends one `pg_notify` on the channel
 /// per chunk of keys — `{"x": txid, "s": schema, "t": table, "o": "i"|"u"|"d", "k": [keys…]}`, each under
 /// 8000 bytes — or, above ``rowLimit`` rows, for a key too long to fit, and for `TRUNCATE`, one hint
-/// `{"x": …, "s": …, "t": …, "o": …, "all": true}`. Stores in other schemas of the same database may share the
+/// `{"x": …, "s": …, "t": …, "o": …, "all": true}`. A table whose foreign keys a to-many relationship follows
+/// (``PostgresReferenceColumns``) also sends, per statement and followed column, the values the changed rows held
+/// there before and after: `{"x": …, "s": …, "t": …, "o": "r", "c": column, "k": [values…]}` (`"k": []` when they
+/// were all NULL; `"all": true` above ``rowLimit`` values). Stores in other schemas of the same database may share the
 /// channel: a listener keeps only its own schema's.
 /// Writes by any client (psql, another service) are captured the same way; notifications reach listeners
 /// when the transaction commits, in commit order.
@@ -40,7 +43,7 @@ struct PostgresChangeCapture {
     ///
     /// - Throws: ``FetchKitError/Code/permissionDenied`` naming what had to be installed and the right it takes,
     ///   when the role lacks it.
-    func install(on connection: PostgresConnection, tables: [(table: String, keyColumn: String)]) throws {
+    func install(on connection: PostgresConnection, tables: [CapturedTable]) throws {
         try connection.inTransaction {
             // Read committed whatever the server's default, so that the catalog reads below see what an
             // installer that held the lock before us committed.
@@ -59,12 +62,12 @@ struct PostgresChangeCapture {
                     for statement in Self.functionStatements { try connection.run(statement) }
                 }
             }
-            for (table, keyColumn) in tables where try !isInstalled(on: table, keyColumn: keyColumn, connection) {
+            for table in tables where try !isInstalled(table, connection) {
                 try Self.explainingPermission(
-                    "the change-capture triggers of table '\(table)'",
+                    "the change-capture triggers of table '\(table.table)'",
                     right: "ownership of the table (or the TRIGGER privilege)"
                 ) {
-                    for statement in triggerStatements(table: SQLDialect.postgres.quote(table), keyColumn: keyColumn) {
+                    for statement in triggerStatements(table: SQLDialect.postgres.quote(table.table), captured: table) {
                         try connection.run(statement)
                     }
                 }
@@ -72,22 +75,41 @@ struct PostgresChangeCapture {
         }
     }
 
-    /// Whether `table`'s four triggers call this version's function with this capture's arguments, enabled.
-    private func isInstalled(on table: String, keyColumn: String, _ connection: PostgresConnection) throws -> Bool {
+    /// One table to capture: its name, its primary-key column and the foreign-key columns whose values it reports.
+    struct CapturedTable: Equatable {
+        var table: String
+        var keyColumn: String
+        var references: [String] = []
+    }
+
+    /// Whether `table`'s four triggers call this version's function with this capture's arguments, enabled: the
+    /// same key column, row limit and channel, and at least the reference columns it needs (a DBA's script may
+    /// follow every foreign key).
+    private func isInstalled(_ table: CapturedTable, _ connection: PostgresConnection) throws -> Bool {
         let installed = try connection.execute(
-            "SELECT t.tgname::text AS name FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+            "SELECT t.tgname::text AS name, t.tgargs AS arguments FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
                 + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE t.tgrelid = to_regclass($1) "
-                + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgargs = $3 AND t.tgenabled IN ('O', 'A')",
-            [
-                .text(SQLDialect.postgres.quote(table)), .text(Self.schemaName),
-                .blob(Data(arguments(keyColumn: keyColumn).flatMap { Array($0.utf8) + [0] }))
-            ])
-        let names = Set(try installed.rows().compactMap { $0["name", as: String.self] })
+                + "AND n.nspname = $2 AND p.proname = 'capture' AND t.tgenabled IN ('O', 'A')",
+            [.text(SQLDialect.postgres.quote(table.table)), .text(Self.schemaName)])
+        let wanted = arguments(table)
+        var names: Set<String> = []
+        for row in try installed.rows() {
+            guard let name = row["name", as: String.self], case .blob(let bytes)? = row["arguments"] else { continue }
+            let given = bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            guard given.count >= 3, given.prefix(3) == wanted.prefix(3),
+                Set(wanted.dropFirst(3)).isSubset(of: given.dropFirst(3))
+            else { continue }
+            names.insert(name)
+        }
         return names == Set(Self.events.map { Self.triggerName($0.0) })
     }
 
-    /// The trigger arguments: key column, row limit, channel.
-    private func arguments(keyColumn: String) -> [String] { [keyColumn, String(rowLimit), channel] }
+    /// The trigger arguments: key column, row limit, channel, then the reference columns.
+    private func arguments(_ table: CapturedTable) -> [String] {
+        [table.keyColumn, String(rowLimit), channel] + table.references
+    }
 
     /// The statements that create the function's schema and the function.
     static let functionStatements = [
@@ -96,10 +118,10 @@ struct PostgresChangeCapture {
     ]
 
     /// The statements that (re)create the triggers of `table` (quoted, maybe schema-qualified).
-    func triggerStatements(table: String, keyColumn: String) -> [String] {
+    func triggerStatements(table: String, captured: CapturedTable) -> [String] {
         let function =
             "\(SQLDialect.postgres.quote(Self.schemaName)).capture("
-            + arguments(keyColumn: keyColumn).map(Self.literal).joined(separator: ", ") + ")"
+            + arguments(captured).map(Self.literal).joined(separator: ", ") + ")"
         return Self.events.flatMap { event, transitions -> [String] in
             let trigger = SQLDialect.postgres.quote(Self.triggerName(event))
             return [
@@ -112,15 +134,15 @@ struct PostgresChangeCapture {
 
     /// The whole installation as one SQL script, for a DBA to run as a migration: one transaction that
     /// creates the function and the triggers of `tables`, qualified with `namespace` when given.
-    func script(for tables: [(table: String, keyColumn: String)], namespace: String?) -> String {
+    func script(for tables: [CapturedTable], namespace: String?) -> String {
         let dialect = SQLDialect.postgres
         var statements = [
             "BEGIN", "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$"
         ]
         statements += Self.functionStatements
-        for (table, keyColumn) in tables {
-            let name = (namespace.map { dialect.quote($0) + "." } ?? "") + dialect.quote(table)
-            statements += triggerStatements(table: name, keyColumn: keyColumn)
+        for table in tables {
+            let name = (namespace.map { dialect.quote($0) + "." } ?? "") + dialect.quote(table.table)
+            statements += triggerStatements(table: name, captured: table)
         }
         statements.append("COMMIT")
         return statements.map { $0 + ";\n" }.joined()
@@ -178,55 +200,78 @@ struct PostgresChangeCapture {
             head text;
             keys text[];
             element text;
-            body text := '';
+            body text;
+            chunk text;
+            argument integer;
+            reference_column text;
+            too_many boolean;
         BEGIN
             head := '{"x":' || txid_current() || ',"s":' || to_json(TG_TABLE_SCHEMA::text)::text
-                || ',"t":' || to_json(TG_TABLE_NAME::text)::text
-                || ',"o":"' || lower(left(TG_OP, 1)) || '"';
+                || ',"t":' || to_json(TG_TABLE_NAME::text)::text;
             IF TG_OP = 'TRUNCATE' THEN
-                PERFORM pg_notify(channel, head || ',"all":true}');
+                PERFORM pg_notify(channel, head || ',"o":"t","all":true}');
                 RETURN NULL;
             END IF;
-            -- Static queries (their plans are cached for the session), reading at most one key more than the
-            -- limit: the key column is picked out of each row as JSON, so no statement is built and planned
-            -- per call. The row is n.* (o.*), never n (o), which names the column when the table has one so named.
-            IF TG_OP = 'INSERT' THEN
-                SELECT array_agg(k) INTO keys FROM (
-                    SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1) AS changed;
-            ELSIF TG_OP = 'DELETE' THEN
-                SELECT array_agg(k) INTO keys FROM (
-                    SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1) AS changed;
-            ELSE
-                -- An update has as many old rows as new ones, each side with distinct keys: when one side
-                -- holds more than the limit, so does the union of the first row_limit + 1 of each.
-                SELECT array_agg(k) INTO keys FROM (
-                    (SELECT (to_jsonb(n.*) -> key_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
-                    UNION
-                    (SELECT (to_jsonb(o.*) -> key_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)) AS \#
-        changed;
-            END IF;
-            IF keys IS NULL THEN
-                RETURN NULL;
-            END IF;
-            IF cardinality(keys) > row_limit THEN
-                PERFORM pg_notify(channel, head || ',"all":true}');
-                RETURN NULL;
-            END IF;
-            FOREACH element IN ARRAY keys LOOP
-                -- A key too long for a notification's 8000 bytes: the whole table, rather than fail the write.
-                IF octet_length(element) > 7000 THEN
-                    PERFORM pg_notify(channel, head || ',"all":true}');
-                    RETURN NULL;
+            -- Pass 2 sends the changed keys; passes 3 on, the values the changed rows held, before and after, in
+            -- the followed foreign key TG_ARGV[pass] (at least one notification each, so the listener knows them).
+            FOR argument IN 2 .. TG_NARGS - 1 LOOP
+                -- Static queries (their plans are cached for the session), reading at most one value more than the
+                -- limit: the column is picked out of each row as JSON, so no statement is built and planned per
+                -- call. The row is n.* (o.*), never n (o), which names the column when the table has one so named.
+                IF argument = 2 THEN
+                    reference_column := key_column;
+                ELSE
+                    reference_column := TG_ARGV[argument];
                 END IF;
-                IF body <> '' AND octet_length(body) + octet_length(element) > 7000 THEN
-                    PERFORM pg_notify(channel, head || ',"k":[' || body || ']}');
-                    body := '';
+                IF TG_OP = 'INSERT' THEN
+                    SELECT array_agg(DISTINCT k) INTO keys FROM (SELECT (to_jsonb(n.*) -> reference_column)::text AS k
+                        FROM new_rows AS n LIMIT row_limit + 1) AS changed WHERE k <> 'null';
+                ELSIF TG_OP = 'DELETE' THEN
+                    SELECT array_agg(DISTINCT k) INTO keys FROM (SELECT (to_jsonb(o.*) -> reference_column)::text AS k
+                        FROM old_rows AS o LIMIT row_limit + 1) AS changed WHERE k <> 'null';
+                ELSE
+                    -- Each side holds distinct keys: when one side holds more than the limit, so does the union of
+                    -- the first row_limit + 1 of each. (A foreign key's pass runs only when the key pass found at
+                    -- most row_limit keys: the limit then reads every row.)
+                    SELECT array_agg(k) INTO keys FROM (
+                        (SELECT (to_jsonb(n.*) -> reference_column)::text AS k FROM new_rows AS n LIMIT row_limit + 1)
+                        UNION
+                        (SELECT (to_jsonb(o.*) -> reference_column)::text AS k FROM old_rows AS o LIMIT row_limit + 1)
+                    ) AS changed WHERE k <> 'null';
                 END IF;
-                body := CASE WHEN body = '' THEN element ELSE body || ',' || element END;
+                IF argument = 2 THEN
+                    IF keys IS NULL THEN
+                        RETURN NULL;
+                    END IF;
+                    body := head || ',"o":"' || lower(left(TG_OP, 1)) || '"';
+                ELSE
+                    keys := coalesce(keys, '{}');
+                    body := head || ',"o":"r","c":' || to_json(reference_column)::text;
+                END IF;
+                -- Too many values, or one too long for a notification's 8000 bytes: a hint rather than a failed
+                -- write (for the keys, the whole table; for a foreign key, its values unknown).
+                too_many := cardinality(keys) > row_limit
+                    OR EXISTS (SELECT 1 FROM unnest(keys) AS k WHERE octet_length(k) > 7000);
+                IF too_many THEN
+                    PERFORM pg_notify(channel, body || ',"all":true}');
+                    IF argument = 2 THEN
+                        RETURN NULL;
+                    END IF;
+                    CONTINUE;
+                END IF;
+                -- Chunks under 8000 bytes: body holds the head, chunk the values gathered.
+                chunk := '';
+                FOREACH element IN ARRAY keys LOOP
+                    IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7000 THEN
+                        PERFORM pg_notify(channel, body || ',"k":[' || chunk || ']}');
+                        chunk := '';
+                    END IF;
+                    chunk := CASE WHEN chunk = '' THEN element ELSE chunk || ',' || element END;
+                END LOOP;
+                IF chunk <> '' OR argument > 2 THEN
+                    PERFORM pg_notify(channel, body || ',"k":[' || chunk || ']}');
+                END IF;
             END LOOP;
-            IF body <> '' THEN
-                PERFORM pg_notify(channel, head || ',"k":[' || body || ']}');
-            END IF;
             RETURN NULL;
         END
 

@@ -29,7 +29,8 @@ extension PostgresListener {
             self.listener = listener
             self.started = started
             machine = Machine(
-                options: listener.options, schemaName: listener.schemaName, paddedKeyTables: listener.paddedKeyTables)
+                options: listener.options, schemaName: listener.schemaName, paddedKeyTables: listener.paddedKeyTables,
+                references: listener.references)
         }
 
         /// Connects, then listens until stopped (or until the first connection fails).

@@ -47,6 +47,8 @@ final class PostgresListener: Sendable {
     /// The tables whose primary key is `char(n)`: their keys arrive padded and are read without the padding,
     /// as fetches read them.
     let paddedKeyTables: Set<String>
+    /// The followed foreign-key columns whose values the triggers report.
+    let references: PostgresReferenceColumns
     let options: PostgresStore.ListenerOptions
     let feed: ChangeFeed
     let logger: Logger
@@ -64,12 +66,14 @@ final class PostgresListener: Sendable {
 
     private init(
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String>,
-        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger, thread: ChangeSourceThread
+        references: PostgresReferenceColumns, options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger,
+        thread: ChangeSourceThread
     ) {
         self.url = url
         self.channel = channel
         self.schemaName = schemaName
         self.paddedKeyTables = paddedKeyTables
+        self.references = references
         self.options = options
         self.feed = feed
         self.logger = logger
@@ -77,16 +81,19 @@ final class PostgresListener: Sendable {
     }
 
     /// Connects, issues `LISTEN` and starts the listening thread; the keys of `paddedKeyTables` (whose
-    /// primary key is `char(n)`) are read without their trailing blanks.
+    /// primary key is `char(n)`) are read without their trailing blanks, and the values of the `references`
+    /// columns are reported by attribute.
     ///
     /// - Throws: the connection error when the first connection fails.
     static func start(
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String> = [],
-        options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger
+        references: PostgresReferenceColumns = .init(), options: PostgresStore.ListenerOptions, feed: ChangeFeed,
+        logger: Logger
     ) async throws -> PostgresListener {
         let listener = PostgresListener(
-            url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables, options: options,
-            feed: feed, logger: logger, thread: try ChangeSourceThread(initialState: .listening))
+            url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables,
+            references: references, options: options, feed: feed, logger: logger,
+            thread: try ChangeSourceThread(initialState: .listening))
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             listener.thread.start(name: "fk.pg.listen") { Loop(listener, started: started).run() }
         }

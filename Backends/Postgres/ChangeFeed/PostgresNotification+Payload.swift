@@ -9,6 +9,8 @@ extension PostgresNotification {
         var s: String?
         var t: String?
         var o: String?
+        /// The followed foreign-key column of a reference notification.
+        var c: String?
         /// The keys: JSON integers or strings.
         var k: [Value]?
         var all: Bool?
@@ -17,7 +19,7 @@ extension PostgresNotification {
 }
 
 extension PostgresNotification.Payload: Decodable {
-    private enum CodingKeys: String, CodingKey { case x, s, t, o, k, all, end }
+    private enum CodingKeys: String, CodingKey { case x, s, t, o, c, k, all, end }
 
     /// A key: a JSON integer or string.
     private struct Key: Decodable {
@@ -41,6 +43,7 @@ extension PostgresNotification.Payload: Decodable {
         s = try container.decodeIfPresent(String.self, forKey: .s)
         t = try container.decodeIfPresent(String.self, forKey: .t)
         o = try container.decodeIfPresent(String.self, forKey: .o)
+        c = try container.decodeIfPresent(String.self, forKey: .c)
         k = try container.decodeIfPresent([Key].self, forKey: .k)?.map(\.value)
         all = try container.decodeIfPresent(Bool.self, forKey: .all)
         end = try container.decodeIfPresent(Bool.self, forKey: .end)

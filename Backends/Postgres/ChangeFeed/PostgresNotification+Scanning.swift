@@ -33,6 +33,7 @@ extension PostgresNotification.Payload {
                 case "s": guard scanner.optional({ $0.string() }, into: &fields.s) else { return nil }
                 case "t": guard scanner.optional({ $0.string() }, into: &fields.t) else { return nil }
                 case "o": guard scanner.optional({ $0.string() }, into: &fields.o) else { return nil }
+                case "c": guard scanner.optional({ $0.string() }, into: &fields.c) else { return nil }
                 case "all": guard scanner.optional({ $0.boolean() }, into: &fields.all) else { return nil }
                 case "end": guard scanner.optional({ $0.boolean() }, into: &fields.end) else { return nil }
                 case "k": guard scanner.optional({ $0.keys() }, into: &fields.k) else { return nil }

@@ -9,8 +9,12 @@ struct PostgresNotification: Equatable {
     let schema: String?
     let table: String
     let operation: TableChange.Operation
-    /// The keys, or `nil` for a table-level hint (too many rows, or `TRUNCATE`).
+    /// The keys, or `nil` for a table-level hint (too many rows, or `TRUNCATE`); for a reference notification, the
+    /// values of ``referenceColumn`` (`nil`: too many to report).
     private(set) var keys: [Value]?
+    /// For a notification of the values a statement's changed rows held in a followed foreign key (`"o": "r"`), the
+    /// column.
+    private(set) var referenceColumn: String?
     /// `true` for the marker a ``PostgresStore`` write sends last, just before `COMMIT`: the transaction's
     /// notifications are complete.
     let isEnd: Bool
@@ -36,6 +40,10 @@ struct PostgresNotification: Equatable {
         case "i": operation = .insert
         case "u": operation = .update
         case "d", "t": operation = .delete
+        case "r":
+            guard let column = parsed.c else { return nil }
+            operation = .update
+            referenceColumn = column
         default: return nil
         }
         self.table = table

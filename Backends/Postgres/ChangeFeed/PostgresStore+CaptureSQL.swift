@@ -17,11 +17,22 @@ extension PostgresStore {
         -> String
     {
         PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit).script(
-            for: schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }, namespace: namespace)
+            for: capturedTables(of: schema), namespace: namespace)
+    }
+
+    /// The tables of `schema` as change capture follows them: key column and followed foreign keys.
+    static func capturedTables(of schema: Schema) -> [PostgresChangeCapture.CapturedTable] {
+        let references = PostgresReferenceColumns(schema: schema, paddedKeyTables: [])
+        return schema.entities.map { entity in
+            PostgresChangeCapture.CapturedTable(
+                table: entity.table, keyColumn: entity.primaryKeyAttribute.column,
+                references: references.byTable[entity.table]?.map(\.column) ?? [])
+        }
     }
 
     /// The SQL that installs change capture on existing `tables` of the database at `url` (each table's
-    /// single-column primary key read from it), qualified with the URL's current schema. What
+    /// single-column primary key read from it, and every single-column foreign key followed, so that any schema's
+    /// to-many relationships over these tables are localised), qualified with the URL's current schema. What
     /// `fetchkit capture-sql` prints.
     ///
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not exist or has no
@@ -35,7 +46,7 @@ extension PostgresStore {
         do {
             let (namespace, keyed) = try await pool.run { connection in
                 let namespace = try connection.currentSchema()
-                let keyed = try tables.map { table -> (String, String) in
+                let keyed = try tables.map { table -> PostgresChangeCapture.CapturedTable in
                     let keys = try primaryKeyColumns(of: table, on: connection)
                     guard keys.count == 1 else {
                         throw FetchKitError.schemaMismatch(
@@ -44,7 +55,8 @@ extension PostgresStore {
                                 ? "no such table, or it has no primary key"
                                 : "FetchKit needs a single-column primary key")
                     }
-                    return (table, keys[0])
+                    return PostgresChangeCapture.CapturedTable(
+                        table: table, keyColumn: keys[0], references: try foreignKeyColumns(of: table, on: connection))
                 }
                 return (namespace, keyed)
             }
@@ -55,6 +67,20 @@ extension PostgresStore {
             await pool.shutDown()
             throw error
         }
+    }
+
+    /// The columns of `table`'s single-column foreign keys (in the connection's search path), in column order.
+    static func foreignKeyColumns(of table: String, on connection: PostgresConnection) throws -> [String] {
+        let names = try connection.execute(
+            """
+            SELECT a.attname::text AS name FROM pg_constraint c
+            JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+            WHERE c.conrelid = to_regclass($1) AND c.contype = 'f' AND cardinality(c.conkey) = 1
+            ORDER BY a.attnum
+            """, [.text(SQLDialect.postgres.quote(table))]
+        ).rows().compactMap { $0["name", as: String.self] }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// The columns of `table`'s primary key (in the connection's search path).

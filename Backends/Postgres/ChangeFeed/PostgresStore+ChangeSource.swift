@@ -21,6 +21,7 @@ extension PostgresStore {
             schema.entities.filter { entity in
                 nativeColumns[entity.table]?[entity.primaryKeyAttribute.column]?.keyComparison == .unpaddedText
             }.map(\.table))
+        let references = PostgresReferenceColumns(schema: schema, paddedKeyTables: paddedKeyTables)
         func logical() async throws -> LogicalFeed {
             let settings = LogicalFeed.Settings(
                 url: options.listener.url ?? url,
@@ -32,18 +33,19 @@ extension PostgresStore {
                 schemaName: schemaName,
                 keyColumns: Dictionary(
                     schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }, uniquingKeysWith: { $1 }),
-                paddedKeyTables: paddedKeyTables,
+                paddedKeyTables: paddedKeyTables, references: references,
                 images: LogImageMaker(schema: schema, nativeColumns: nativeColumns))
             return try await LogicalFeed.start(
                 settings: settings, options: options.listener, feed: feed, logger: options.logger)
         }
         func triggers() async throws -> PostgresListener {
             let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
-            let tables = schema.entities.map { ($0.table, $0.primaryKeyAttribute.column) }
+            let tables = capturedTables(of: schema)
             try await writer.run { connection in try capture.install(on: connection, tables: tables) }
             return try await PostgresListener.start(
                 url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
-                paddedKeyTables: paddedKeyTables, options: options.listener, feed: feed, logger: options.logger)
+                paddedKeyTables: paddedKeyTables, references: references, options: options.listener, feed: feed,
+                logger: options.logger)
         }
         switch options.changeFeed {
         case .triggers:

@@ -5,6 +5,9 @@ struct TransactionGroup {
     /// The transaction whose notifications are held; `nil` when none are.
     private(set) var transactionID: Int64?
     private var tables: [String: TableChange] = [:]
+    /// Tables and attributes whose references a statement could not report (too many values): unknown for the
+    /// whole transaction.
+    private var unknownReferences: Set<[String]> = []
 
     /// Folds `notification` (not an end marker) into the group.
     ///
@@ -22,12 +25,26 @@ struct TransactionGroup {
         }
     }
 
+    /// Folds the values a statement's changed rows held in `table`'s followed foreign key `attribute` (`nil`: too
+    /// many to report) into the group. An attribute is known once a statement reported it, unless one could not.
+    mutating func addReferences(_ values: [Value]?, attribute: String, table: String, transactionID: Int64) {
+        self.transactionID = transactionID
+        guard let values else {
+            unknownReferences.insert([table, attribute])
+            return
+        }
+        if values.isEmpty { tables[table, default: TableChange()].recordReference(.null, attribute: attribute) }
+        for value in values { tables[table, default: TableChange()].recordReference(value, attribute: attribute) }
+    }
+
     /// The group's change by table — `nil` when it holds none — leaving the group empty.
     mutating func take() -> [String: TableChange]? {
         defer {
             tables = [:]
+            unknownReferences = []
             transactionID = nil
         }
+        for pair in unknownReferences { tables[pair[0]]?.references[pair[1]] = nil }
         return tables.isEmpty ? nil : tables
     }
 }

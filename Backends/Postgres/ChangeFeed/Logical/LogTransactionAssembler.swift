@@ -21,18 +21,24 @@ struct LogTransactionAssembler {
     /// Above this many keys in one transaction, a table's rows are no longer kept (its keys still are): the
     /// router re-reads them in chunks instead.
     let imageLimit: Int
+    /// The followed foreign-key columns whose values changed rows held (``TableChange/references``).
+    let references: PostgresReferenceColumns
     /// The tables of the open transaction past ``imageLimit``.
     private var imageless: Set<String> = []
+    /// The tables of the open transaction with a row whose old foreign keys the log did not carry (an update or a
+    /// delete without the whole old row: the table's replica identity is not `FULL`): their references are unknown.
+    private var unknownReferences: Set<String> = []
     private var relations: [UInt32: PgOutputMessage.Relation] = [:]
     private var open: LogTransaction?
 
     init(
         schemaName: String, keyColumns: [String: String], paddedKeyTables: Set<String> = [],
-        rowLimit: Int = 1_000_000, imageLimit: Int = 50_000
+        references: PostgresReferenceColumns = .init(), rowLimit: Int = 1_000_000, imageLimit: Int = 50_000
     ) {
         self.schemaName = schemaName
         self.keyColumns = keyColumns
         self.paddedKeyTables = paddedKeyTables
+        self.references = references
         self.rowLimit = rowLimit
         self.imageLimit = min(imageLimit, rowLimit)
     }
@@ -60,12 +66,14 @@ struct LogTransactionAssembler {
         switch message {
         case .begin(let final, _, let transactionID):
             imageless = []
+            unknownReferences = []
             open = LogTransaction(transactionID: transactionID, commit: final, end: final, tables: [:], rows: [:])
         case .commit(let position, let end, _):
             guard var transaction = open else { throw FetchKitError.inconsistency("a commit outside a transaction") }
             open = nil
             transaction.commit = position
             transaction.end = end
+            for table in unknownReferences { transaction.tables[table]?.references = [:] }
             return transaction
         case .relation(let relation):
             relations[relation.id] = relation
@@ -73,6 +81,7 @@ struct LogTransactionAssembler {
             guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
             let row = try relation.row(new)
             try record(.insert, table: table, key: try value(of: key, in: row, table: table), row: row)
+            recordReferences(of: [row], table: table)
         case .update(let id, let old, let new):
             guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
             let row = try relation.row(new)
@@ -86,10 +95,20 @@ struct LogTransactionAssembler {
             } else {
                 try record(.update, table: table, key: newKey, row: row)
             }
+            if case .row(let values)? = old {
+                recordReferences(of: [row, try relation.row(values)], table: table)
+            } else {
+                recordReferences(of: nil, table: table)
+            }
         case .delete(let id, let old):
             guard let (table, key, relation) = try target(id), !isWholeTable(table) else { return nil }
-            let oldKey = try value(of: key, in: try relation.row(old.values), table: table)
-            try record(.delete, table: table, key: oldKey, row: nil)
+            let oldRow = try relation.row(old.values)
+            try record(.delete, table: table, key: try value(of: key, in: oldRow, table: table), row: nil)
+            if case .row = old {
+                recordReferences(of: [oldRow], table: table)
+            } else {
+                recordReferences(of: nil, table: table)
+            }
         case .truncate(let ids, _, _):
             guard open != nil else { throw FetchKitError.inconsistency("a truncate outside a transaction") }
             for id in ids {
@@ -126,6 +145,27 @@ struct LogTransactionAssembler {
             return .text(text)
         }
         return value
+    }
+
+    /// Records the followed foreign keys `rows` (the row's images before and after) held; `nil`: the log did not
+    /// carry the old row, so the table's references are unknown in this transaction.
+    private mutating func recordReferences(of rows: [LogRow]?, table: String) {
+        guard let columns = references.byTable[table], open?.tables[table]?.isWholeTable == false else { return }
+        guard let rows, !unknownReferences.contains(table) else {
+            unknownReferences.insert(table)
+            return
+        }
+        for column in columns {
+            for row in rows {
+                // A value the image lacks (unchanged TOAST, unreadable) cannot be trusted: unknown.
+                guard let value = row.values[column.column], !row.missing.contains(column.column) else {
+                    unknownReferences.insert(table)
+                    return
+                }
+                open?.tables[table]?.recordReference(
+                    PostgresReferenceColumns.unpadded(value, in: column), attribute: column.attribute)
+            }
+        }
     }
 
     private mutating func record(_ operation: TableChange.Operation, table: String, key: Value, row: LogRow?) throws {

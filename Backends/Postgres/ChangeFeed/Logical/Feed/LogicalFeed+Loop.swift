@@ -34,7 +34,7 @@ extension LogicalFeed {
                 options: source.options,
                 assembler: LogTransactionAssembler(
                     schemaName: source.settings.schemaName, keyColumns: source.settings.keyColumns,
-                    paddedKeyTables: source.settings.paddedKeyTables))
+                    paddedKeyTables: source.settings.paddedKeyTables, references: source.settings.references))
         }
 
         /// Connects, then streams until stopped (or until the first connection fails).

@@ -36,6 +36,9 @@ final class LogicalFeed: Sendable {
         /// The tables whose primary key is `char(n)`: their keys are read without the padding, as fetches read
         /// them.
         var paddedKeyTables: Set<String>
+        /// The followed foreign-key columns whose values the feed reports (from the old row image where the table's
+        /// replica identity logs it: `REPLICA IDENTITY FULL`).
+        var references: PostgresReferenceColumns
         var images: LogImageMaker
     }
 
