@@ -23,7 +23,9 @@ import Synchronization
 /// - `clients`: `--controllers` clients over `--requests` distinct requests (`grp == k % requests`, default a
 ///   tenth of the clients): the clients of one request share its results, as a server's do;
 /// - `tomany`: controller k = `id == k AND ANY children.priority > 3` over `parents` (one per controller), each
-///   write sets a random child's priority (`--rows` children, child i of parent i % controllers).
+///   write sets a random child's priority (`--rows` children, child i of parent i % controllers);
+/// - `tomanycount`: controller k = `id == k AND children.@count > 2`, each write moves a random child to a random
+///   parent (with `--rows` three times the controllers, each parent starts with three children).
 ///
 /// `--batch B` writes B random rows per transaction (one `UPDATE` of B rows on PostgreSQL), at `--rate`
 /// transactions a second; the write call's own time is reported beside the deliveries.
@@ -40,7 +42,12 @@ enum ScaleBenchmark {
     static let other = Entity(
         "Other", table: "others", primaryKey: .integer("id"), attributes: [Attribute("value", .integer)])
 
-    enum Variant: String, CaseIterable { case grp, shared, scan, range, topn, unrelated, clients, tomany }
+    enum Variant: String, CaseIterable {
+        case grp, shared, scan, range, topn, unrelated, clients, tomany, tomanycount
+
+        /// Whether the controllers read parents through their children.
+        var isToMany: Bool { self == .tomany || self == .tomanycount }
+    }
 
     static let parent = Entity(
         "Parent", table: "parents", primaryKey: .integer("id"), attributes: [Attribute("name", .text)],
@@ -123,7 +130,7 @@ enum ScaleBenchmark {
         let groups = settings.variant == .clients ? (settings.requests > 0 ? settings.requests : max(1, n / 10)) : n
         // Row i: grp i % groups, score in its group's band (scan variant: band k = [k, k + 1)).
         try await store.write { tx in
-            if settings.variant == .tomany {
+            if settings.variant.isToMany {
                 for k in 0..<n {
                     try tx.insert(["id": .integer(Int64(k)), "name": .text("parent \(k)")], into: "Parent")
                 }
@@ -171,9 +178,11 @@ enum ScaleBenchmark {
             case .clients: predicate = .key("grp") == Int64(k % groups)
             case .tomany:
                 predicate = try FetchPredicate(format: "id == %@ AND ANY children.priority > 3", argumentArray: [k])
+            case .tomanycount:
+                predicate = try FetchPredicate(format: "id == %@ AND children.@count > 2", argumentArray: [k])
             }
             var request =
-                settings.variant == .tomany
+                settings.variant.isToMany
                 ? FetchRequest(entity: "Parent", predicate: predicate, sortDescriptors: [.ascending("name")])
                 : FetchRequest(entity: "Item", predicate: predicate, sortDescriptors: [.ascending("score")])
             if settings.variant == .topn { request.fetchLimit = 20 }
@@ -219,6 +228,7 @@ enum ScaleBenchmark {
                     switch settings.variant {
                     case .shared: Double.random(in: 0..<1, using: &generator)
                     case .tomany: Double(Int.random(in: 0...5, using: &generator))
+                    case .tomanycount: Double(Int.random(in: 0..<n, using: &generator))
                     default: Double(group) + Double.random(in: 0..<1, using: &generator) * 0.999_999
                     }
             }
@@ -237,6 +247,9 @@ enum ScaleBenchmark {
                     case .tomany:
                         "UPDATE \(namespace).children AS c SET priority = v.p::bigint FROM (VALUES \(values)) "
                             + "AS v(id, p) WHERE c.id = v.id"
+                    case .tomanycount:
+                        "UPDATE \(namespace).children AS c SET \"parentID\" = v.p::bigint FROM (VALUES \(values)) "
+                            + "AS v(id, p) WHERE c.id = v.id"
                     default:
                         "UPDATE \(namespace).items AS i SET score = v.s FROM (VALUES \(values)) AS v(id, s) "
                             + "WHERE i.id = v.id"
@@ -248,10 +261,12 @@ enum ScaleBenchmark {
                 }
             } else {
                 let updates = updates
-                let tomany = settings.variant == .tomany
+                let variant = settings.variant
                 _ = try await store.write { tx in
                     for (id, score) in updates {
-                        if tomany {
+                        if variant == .tomanycount {
+                            try tx.update("Child", key: .integer(id), set: ["parentID": .integer(Int64(score))])
+                        } else if variant == .tomany {
                             try tx.update("Child", key: .integer(id), set: ["priority": .integer(Int64(score))])
                         } else {
                             try tx.update("Item", key: .integer(id), set: ["score": .double(score)])
@@ -345,7 +360,7 @@ enum ScaleBenchmark {
         // a row written twice while its controller was behind — and controllers are checked against a fetch.)
         // A window's controller sees a write only when the row is or comes into its window: no count is expected.
         let missed =
-            !exact || (settings.variant != .topn && settings.variant != .tomany && latencies.count * 2 < expected)
+            !exact || (settings.variant != .topn && !settings.variant.isToMany && latencies.count * 2 < expected)
         let listener = (store as? PostgresStore).map { " (change listener: \($0.listenerStatus))" } ?? ""
         controllers.removeAll()
         await store.close()

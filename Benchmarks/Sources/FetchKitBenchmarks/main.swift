@@ -6,7 +6,7 @@ import Synchronization
 //            [--rows N] [--iterations N]
 //        bulk: [--rows N] [--iterations N] [--loop-rows N]
 //        [--sides codable,rows,…] [--samples N] [--changes N] [--refetches N]
-//        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany] [--batch B] [--controllers N]
+//        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany|tomanycount] [--batch B] [--controllers N]
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]

@@ -46,7 +46,7 @@ final class ChangeRouter: Sendable {
     /// The committed changes waiting to be routed: bounded, a backlog folds (see ``ChangeInbox``).
     let inbox: RouterInbox
     /// Shared results by object type and request (``SharedResults``).
-    let groups = Mutex<[SharedResultsKey: WeakGroup]>([:])
+    let groups = Mutex(SharedGroups())
 
     /// A router for `store`'s controllers; only the store's ``LiveResultsRouting`` makes one.
     init(store: any PersistentStore, logger: Logger) {

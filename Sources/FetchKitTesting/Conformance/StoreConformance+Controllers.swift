@@ -168,6 +168,14 @@ extension StoreConformance {
             FetchRequest(
                 entity: "Category", predicate: try FetchPredicate(format: "todos.@count > 2 AND position >= 0"),
                 sortDescriptors: [.descending("name")]))
+        // The writes go through `openTodos`, which waits for its controller: the other one is waited for here.
+        func settled() async throws -> [Int64] {
+            await counted.controller.sync()
+            try await ResultsOracle.checkMatchesFreshFetch(counted.controller, in: store)
+            try counted.recorder.checkCallbackOrder()
+            for update in counted.recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }
+            return counted.ids()
+        }
         try expect(openTodos.ids() == [3, 2, 1] && counted.ids() == [1], "members \(openTodos.ids()) \(counted.ids())")
         // Home's only open todo is done: Home leaves.
         let left = try await openTodos.batch { tx in try tx.update("Todo", key: 5, set: ["done": true]) }
@@ -177,16 +185,19 @@ extension StoreConformance {
             try tx.update("Todo", key: 3, set: ["categoryID": 2])
             try tx.update("Todo", key: 4, set: ["categoryID": 2])
         }
-        try expect(openTodos.ids() == [2, 1] && counted.ids() == [1, 2], "moved: \(openTodos.ids()) \(counted.ids())")
+        var countedIDs = try await settled()
+        try expect(openTodos.ids() == [2, 1] && countedIDs == [1, 2], "moved: \(openTodos.ids()) \(countedIDs)")
         // Work's open todos are deleted: Work leaves one, keeps its two done todos.
         try await openTodos.write { tx in _ = try tx.delete("Todo", where: try FetchPredicate(format: "id IN {1, 7}")) }
-        try expect(openTodos.ids() == [2] && counted.ids() == [2], "deleted: \(openTodos.ids()) \(counted.ids())")
+        countedIDs = try await settled()
+        try expect(openTodos.ids() == [2] && countedIDs == [2], "deleted: \(openTodos.ids()) \(countedIDs)")
         // A new open todo brings Work back.
         try await openTodos.write { tx in
             try tx.insert(Fixtures.TodoRecord(id: 20, title: "new", done: false, categoryID: 1))
         }
+        countedIDs = try await settled()
         try expect(
-            openTodos.ids() == [2, 1] && counted.ids() == [1, 2], "inserted: \(openTodos.ids()) \(counted.ids())")
+            openTodos.ids() == [2, 1] && countedIDs == [1, 2], "inserted: \(openTodos.ids()) \(countedIDs)")
         try openTodos.expectPaths(4, 0, "todos changed")
         // A todo in no category changes no category: no controller wakes.
         try await openTodos.write { tx in try tx.update("Todo", key: 8, set: ["done": false]) }
@@ -195,7 +206,9 @@ extension StoreConformance {
         try await openTodos.write { tx in try tx.update("Category", key: 2, set: ["name": "Zuhause"]) }
         try expect(openTodos.ids() == [1, 2], "renamed: \(openTodos.ids())")
         try openTodos.expectPaths(5, 0, "a category renamed")
-        try counted.expectPaths(5, 0, "the counting controller")
+        _ = try await settled()
+        // It may have folded changes that waited for it into one: how many steps it took varies, never a refetch.
+        try expect(counted.paths.full == 0 && counted.paths.incremental > 0, "counting controller: \(counted.paths)")
     }
 
     func checkRefetches(on store: any PersistentStore) async throws {

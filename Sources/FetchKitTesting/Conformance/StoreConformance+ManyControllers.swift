@@ -22,7 +22,8 @@ extension StoreConformance {
     }
 
     /// Requests beyond ``liveRequests``: indexed by an equality conjunct (also through a relationship, and an
-    /// `IN` list), evaluated in memory without an index, and one only the database can evaluate.
+    /// `IN` list), evaluated in memory without an index, ranges and prefixes, across to-many relationships, and one
+    /// only the database can evaluate.
     static let routedRequests: [FetchRequest] = {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         var requests: [FetchRequest] = (-1...6).map {
@@ -66,7 +67,22 @@ extension StoreConformance {
                 entity: "Todo", predicate: predicate("title BEGINSWITH 'al' AND priority <= 3"),
                 sortDescriptors: [.ascending("priority")]),
             FetchRequest(
-                entity: "Todo", predicate: predicate("title BEGINSWITH 'Be*a'"), sortDescriptors: [.ascending("id")])
+                entity: "Todo", predicate: predicate("title BEGINSWITH 'Be*a'"), sortDescriptors: [.ascending("id")]),
+            // Across a to-many relationship: a changed todo re-evaluates the categories it pointed at, before and
+            // after (a category can also enter when a todo leaves it: NONE, a count falling below).
+            FetchRequest(
+                entity: "Category", predicate: predicate("ANY todos.priority > 3"),
+                sortDescriptors: [.ascending("name")]),
+            FetchRequest(
+                entity: "Category", predicate: predicate("todos.@count > 2 AND position >= 1"),
+                sortDescriptors: [.descending("position")]),
+            FetchRequest(
+                entity: "Category", predicate: predicate("NONE todos.done == YES OR todos.@count < 2"),
+                sortDescriptors: [.ascending("id")]),
+            FetchRequest(
+                entity: "Category",
+                predicate: predicate("SUBQUERY(todos, $t, $t.done == NO AND $t.priority >= 2).@count >= 1"),
+                sortDescriptors: [.ascending("name")], fetchLimit: 2)
         ]
         return requests
     }()

@@ -139,16 +139,29 @@ extension ChangeRouter {
         weak var group: (any AnyObject & Sendable)?
     }
 
+    /// The groups of shared results by request, weakly held; the released ones are dropped each time the table
+    /// doubles, so registering stays O(1) amortised however many requests a process keeps.
+    struct SharedGroups: Sendable {
+        var byKey: [SharedResultsKey: WeakGroup] = [:]
+        /// The size at which the released groups are dropped next.
+        var pruneAt = 64
+    }
+
     /// The shared results of `key`, if a group with a leader exists.
     func sharedResults<Object>(_ key: SharedResultsKey, as type: Object.Type) -> SharedResults<Object>? {
-        groups.withLock { $0[key]?.group as? SharedResults<Object> }
+        groups.withLock { $0.byKey[key]?.group as? SharedResults<Object> }
     }
 
     /// Registers `group` as the shared results of `key`.
+    ///
+    /// - Complexity: O(1) amortised.
     func register<Object>(_ group: SharedResults<Object>, for key: SharedResultsKey) {
         groups.withLock { groups in
-            if groups.count > 64 && groups.count.isMultiple(of: 64) { groups = groups.filter { $0.value.group != nil } }
-            groups[key] = WeakGroup(group: group)
+            if groups.byKey.count >= groups.pruneAt {
+                groups.byKey = groups.byKey.filter { $0.value.group != nil }
+                groups.pruneAt = max(64, 2 * groups.byKey.count)
+            }
+            groups.byKey[key] = WeakGroup(group: group)
         }
     }
 }
