@@ -35,6 +35,10 @@ extension PostgresStore {
             --   max_replication_slots and max_wal_senders: at least one each per running store, plus other consumers
             --   max_slot_wal_keep_size = '10GB' (or what the disk allows): with a persistent slot
             --   (fetchkit.postgres.replicationSlot), bounds what a slot nobody reads keeps
+            -- Controllers reading a to-many relationship (ANY todos.done == NO) re-evaluate only the parents a changed
+            -- child row pointed at when the log carries the child's old row; without it, child updates and deletes
+            -- refetch them. To log whole old rows of a child table (more WAL per update and delete):
+            --   ALTER TABLE <child table> REPLICA IDENTITY FULL;
             BEGIN;
             \(LogicalReplicationCommands.createPublication(name, schema: namespace, tables: tables.sorted()));
             ALTER ROLE \(quote(role)) REPLICATION;
