@@ -18,7 +18,7 @@ extension ChangeRouter {
 
     /// Hands `change` to every route it can affect, then records it as routed.
     func route(_ change: StoreChange) async {
-        let (directIDs, specs) = state.withLock { state in
+        let (directIDs, specs, unnamed) = state.withLock { state in
             state.dispatchPlan(for: change, schema: store.schema)
         }
         var reread: [String: RereadRows] = [:]
@@ -50,6 +50,17 @@ extension ChangeRouter {
             named[table] = .some(keys)
             return keys
         }
+        // The keys a change names for a route: of its entity table, and for a route reading to-many tables the
+        // parents its changed child rows pointed at (`nil`: unknown).
+        func keys(for id: Int, plan: RoutePlan) -> Set<Value>? {
+            guard var own = keys(in: plan.entityTable) else { return nil }
+            guard plan.memory?.childForeignKeys.isEmpty == false else { return own }
+            if unnamed.contains(id) { return nil }
+            for (routeIDs, parents) in specs[plan.entityTable]?.referenced ?? [] where routeIDs.contains(id) {
+                own.formUnion(parents)
+            }
+            return own
+        }
         // The routes to consider, copied under the lock with the busy ones that may hold a row the change names
         // (read together: a route that stops being busy has its held keys in the copy, or among the keys it was
         // handed); the predicates are evaluated outside it.
@@ -58,7 +69,7 @@ extension ChangeRouter {
             var busy: Set<Int> = []
             for id in state.busy {
                 guard let entry = state.entries[id] else { continue }
-                let named = entry.plan.flatMap { keys(in: $0.entityTable) }
+                let named = entry.plan.flatMap { keys(for: id, plan: $0) }
                 guard entry.needsWhileBusy(named) else { continue }
                 busy.insert(id)
                 if entry.isNarrowable, let named, let pending = entry.pendingKeys {
@@ -107,6 +118,8 @@ extension ChangeRouter {
                     } else if plan.isKeyBounded {
                         entry.handed(named)
                     }
+                } else if let plan = entry.plan, plan.isKeyBounded {
+                    entry.handed(keys(for: id, plan: plan))
                 }
                 entry.pending += 1
                 state.entries[id] = entry
@@ -192,10 +205,14 @@ extension ChangeRouter.State {
     ///
     /// However many keys a table's change names, its rows are re-read and routed like one row's: only a change
     /// whose keys are unknown (a whole table) goes to every reader of the table.
+    ///
+    /// - Returns: the routes the change goes to whatever the rows say; what to read for each entity table; and
+    ///   the routes among the first that read a to-many table whose changed rows' references are unknown.
     func dispatchPlan(
         for change: StoreChange, schema: Schema
-    ) -> (direct: Set<Int>, reads: [String: ChangeRouter.ReadSpec]) {
-        if change.isResync { return (Set(entries.keys), [:]) }
+    ) -> (direct: Set<Int>, reads: [String: ChangeRouter.ReadSpec], unnamed: Set<Int>) {
+        if change.isResync { return (Set(entries.keys), [:], []) }
+        var unnamed: Set<Int> = []
         var ids: Set<Int> = []
         for (table, tableChange) in change.tables {
             ids.formUnion(direct[table] ?? [])
@@ -231,6 +248,7 @@ extension ChangeRouter.State {
                     else {
                         // The rows the changed children pointed at are unknown: the routes refetch.
                         ids.formUnion(routeIDs)
+                        unnamed.formUnion(routeIDs)
                         continue
                     }
                     guard !values.isEmpty else { continue }
@@ -241,7 +259,7 @@ extension ChangeRouter.State {
             guard let spec else { continue }
             reads[table] = spec
         }
-        return (ids, reads)
+        return (ids, reads, unnamed)
     }
 
 }

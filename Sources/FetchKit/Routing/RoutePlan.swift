@@ -10,16 +10,17 @@ struct RoutePlan: Sendable {
     /// How the router decides whether a change can affect the controller; `nil`: every change to one of
     /// ``tables`` can (the controller asks the database itself).
     let memory: Memory?
-    /// Whether the controller can only come to hold a row that a change it was handed names: its membership is
-    /// decided in memory on the entity's own rows, without a window (no limit or offset: no keyset refill) and
-    /// without related tables (no rows found through a changed related row). The router then sends such a
-    /// controller, while it is busy, only the changes that name a row it holds or was handed (see
-    /// ``ChangeRouter/Entry/pendingKeys``), not every change.
+    /// Whether the controller can only come to hold a row that a change it was handed names: it has no window (no
+    /// limit or offset: no keyset refill) and no to-one related table (no rows found through a changed related
+    /// row), and its membership is decided in memory on the entity's own rows, or it reads only to-many related
+    /// tables besides (the rows it re-reads are the parents its changed child rows name, ``TableChange/references``).
+    /// The router then sends such a controller, while it is busy, only the changes that name a row it holds or was
+    /// handed (see ``ChangeRouter/Entry/pendingKeys``), not every change.
     let isKeyBounded: Bool
     /// Whether the controller's membership is decided in memory on the entity's own rows alone (no related
     /// table): a change can only affect it through a row it holds or a changed row its predicate matches, so an
-    /// idle controller is handed just those rows of a change (see ``ChangeRouter/route(_:)``). Every key-bounded
-    /// plan is local; so is a window's (`fetchLimit`).
+    /// idle controller is handed just those rows of a change (see ``ChangeRouter/route(_:)``). So is a window's
+    /// (`fetchLimit`).
     let isLocal: Bool
 
     /// The in-memory side of a plan.
@@ -71,9 +72,12 @@ struct RoutePlan: Sendable {
         let attributes = Set(entity.attributes.map(\.name)).union([entity.primaryKey.name])
         let foreignKeys = try validated.localizableRelatedTables(in: schema)
         isLocal = foreignKeys.isEmpty && tables == [entity.table]
-        isKeyBounded = isLocal && validated.fetchLimit == nil && validated.fetchOffset == 0
-        let index = Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema)
         let childTables = decides ? [:] : children
+        let readsChildrenOnly =
+            !childTables.isEmpty && foreignKeys.isEmpty && tables == Set(childTables.keys).union([entity.table])
+        isKeyBounded =
+            (isLocal || readsChildrenOnly) && validated.fetchLimit == nil && validated.fetchOffset == 0
+        let index = Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema)
         memory = Memory(
             predicate: predicate, decides: decides, relatedColumns: columns.subtracting(attributes), index: index,
             range: index == nil ? Self.rangeConjunct(of: effective.predicate, entity: entity, schema: schema) : nil,
