@@ -355,6 +355,15 @@ enum ScaleBenchmark {
             String(
                 format: "  %d row(s) per transaction; write call p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                 settings.batch, callPercentile(50), callPercentile(99), writeCalls.last.map(ms) ?? 0))
+        // How the router found each controller: by an index, by evaluating its predicate on every changed row
+        // (scan: no conjunct an index serves), or not at all (the database decides).
+        var routing: [ResultsController<Row>.Routing: Int] = [:]
+        for controller in controllers { routing[controller.statistics.routing, default: 0] += 1 }
+        print(
+            "  routing: "
+                + ResultsController<Row>.Routing.allCases.compactMap { kind in
+                    routing[kind].map { "\($0) \(kind.rawValue)" }
+                }.joined(separator: ", "))
         // A run whose controllers missed changes measured nothing: it fails, saying what the listener was doing.
         // (A few deliveries short is no fault: a batch covers a transaction an earlier batch already showed —
         // a row written twice while its controller was behind — and controllers are checked against a fetch.)

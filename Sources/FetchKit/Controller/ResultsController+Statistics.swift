@@ -16,6 +16,28 @@ extension ResultsController {
         /// The most store changes and shared batches that ever waited for the controller at once (bounded:
         /// a backlog collapses when it reaches 64).
         public var largestBacklog: Int
+        /// How the store's change router finds the changes that can affect the controller.
+        public var routing: Routing
+    }
+
+    /// How the store's change router finds the changes that can affect a controller: by an index over the
+    /// controllers' predicates, by evaluating its predicate on every changed row, or not at all (every change of
+    /// the tables it reads).
+    public enum Routing: String, Sendable, Hashable, CaseIterable {
+        /// Not fetched yet (or stopped): no change reaches it.
+        case unrouted
+        /// It follows the shared results of an equal request: their leader is routed.
+        case follower
+        /// Indexed by an equality conjunct (`grp == 7`, `id IN {1, 2}`): changed rows find it by hash.
+        case equality
+        /// Indexed by a range conjunct (`score BETWEEN {1, 2}`, `title BEGINSWITH 'a'`): changed rows find it in
+        /// an interval tree.
+        case range
+        /// No conjunct to index: its predicate is evaluated in memory on every changed row of its table.
+        case scan
+        /// Every change of the tables it reads reaches it and the database decides (an offset, an order or a
+        /// predicate memory cannot reproduce).
+        case database
     }
 
     /// How the controller has applied store changes so far.
@@ -25,8 +47,17 @@ extension ResultsController {
             Statistics(
                 incrementalUpdates: $0.incrementalUpdates, routedUpdates: $0.routedUpdates,
                 keysetRefills: $0.keysetRefills, fullRefreshes: $0.fullRefreshes,
-                coalescedDeliveries: $0.coalescedDeliveries, largestBacklog: largestBacklog)
+                coalescedDeliveries: $0.coalescedDeliveries, largestBacklog: largestBacklog,
+                routing: Self.routing(of: $0))
         }
+    }
+
+    private static func routing(of state: State) -> Routing {
+        if state.group != nil && !state.isLeader { return .follower }
+        guard state.hasFetched, let plan = state.plan else { return .unrouted }
+        guard let memory = plan.memory else { return .database }
+        if memory.index != nil { return .equality }
+        return memory.range != nil ? .range : .scan
     }
 }
 
