@@ -5,7 +5,7 @@ extension Schema {
     /// controller reading that relationship (`ANY todos.priority > 3`) re-evaluates only those rows.
     ///
     /// - Complexity: O(r) in the schema's relationships.
-    package func referencedForeignKeys(of entity: Entity) -> [Attribute] {
+    public func referencedForeignKeys(of entity: Entity) -> [Attribute] {
         var names: [String] = []
         for other in entities {
             for relationship in other.relationships where relationship.destination == entity.name {
