@@ -93,7 +93,10 @@ extension ResultsController {
     /// the delegate's waiting moves applied.
     private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
         // Under the lock, so that a move the view makes next starts from what this delivery shows.
-        send { state in .delegateDelivery(update, replay: replay(for: state.request)) }
+        send { state in
+            .delegateDelivery(
+                update, replay: state.machine.delegateMoves.isEmpty ? nil : replay(for: state.request))
+        }
     }
 }
 

@@ -46,7 +46,7 @@ extension ControllerMachine {
 
     /// The batch the delegate receives for `update`: from what it shows now to `update`'s results with its
     /// waiting moves made again — nothing when those are equal.
-    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, replay: Replay) -> [Action] {
+    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, replay: Replay?) -> [Action] {
         let shown = delegateShown
         let target: ResultsSnapshot<Object>
         var unplaced: Set<Value> = []
@@ -55,6 +55,7 @@ extension ControllerMachine {
             // In step (nil) when no later batch was published meanwhile.
             delegateShown = results.isIdentical(to: update.snapshot) ? nil : update.snapshot
         } else {
+            guard let replay else { return stop(.inconsistency("the delegate's waiting moves came without a replay")) }
             let moved = replay(update.snapshot, delegateMoves, shown ?? update.previous)
             (target, unplaced) = (moved.snapshot, moved.unplaced)
             delegateShown = target

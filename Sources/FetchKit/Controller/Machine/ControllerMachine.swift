@@ -49,8 +49,9 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         /// A delegate was set (`true`) or removed.
         case delegateChanged(Bool)
         /// A published batch's delivery runs on the delegate's executor now: build what it receives, with
-        /// `replay` for its waiting moves.
-        case delegateDelivery(ResultsUpdate<Object>, replay: Replay)
+        /// `replay` for its waiting moves (`nil` when it has none: a follower of shared results delivers thousands
+        /// of batches a write, and a replay closure built for each cost an allocation).
+        case delegateDelivery(ResultsUpdate<Object>, replay: Replay?)
         /// The delegate's UI moved a row itself: it showed `base`, it shows `shown` now, and the move by
         /// identity is `key` to `destination`.
         case userMoved(
