@@ -22,7 +22,7 @@ extension ListenerStateMachine {
             // A column the schema does not follow (a DBA's script follows every foreign key) is skipped.
             guard let column = references.column(name, of: notification.table) else { return previous }
             group.addReferences(
-                notification.keys.map { $0.map { PostgresReferenceColumns.unpadded($0, in: column) } },
+                notification.keys.map { column.padded ? $0.map(\.withoutCharPadding) : $0 },
                 attribute: column.attribute, table: notification.table, transactionID: notification.transactionID)
         } else {
             group.add(notification)

@@ -60,11 +60,6 @@ extension PostgresNotification {
     /// Drops the trailing blanks of text keys, as casting PostgreSQL's `char(n)` to text does: the trigger
     /// sends a `char(n)` key as stored (padded), a fetch reads it through that cast.
     mutating func removeKeyPadding() {
-        keys = keys?.map { key in
-            guard case .text(let text) = key else { return key }
-            var scalars = text.unicodeScalars[...]
-            while scalars.last == " " { scalars = scalars.dropLast() }
-            return .text(String(scalars))
-        }
+        keys = keys?.map(\.withoutCharPadding)
     }
 }

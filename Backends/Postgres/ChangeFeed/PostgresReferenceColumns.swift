@@ -9,7 +9,8 @@ struct PostgresReferenceColumns: Sendable, Equatable {
         let column: String
         /// The attribute the change names it by.
         let attribute: String
-        /// Whether the key it holds is `char(n)`: its values arrive padded and are read without the padding.
+        /// Whether the key it holds is `char(n)`: its values arrive padded and are read without the padding
+        /// (`Value.withoutCharPadding`).
         let padded: Bool
     }
 
@@ -28,7 +29,10 @@ struct PostgresReferenceColumns: Sendable, Equatable {
                 let destination = entity.relationships.first { relationship in
                     if case .toOne(let foreignKey) = relationship.kind { return foreignKey == attribute.name }
                     return false
-                }.flatMap { try? schema.entity(named: $0.destination) }
+                }.flatMap { relationship in
+                    // A schema's relationships name entities it has (`Schema.init` checks): the lookup cannot fail.
+                    schema.entities.first { $0.name == relationship.destination }
+                }
                 return Column(
                     column: attribute.column, attribute: attribute.name,
                     padded: destination.map { paddedKeyTables.contains($0.table) } ?? false)
@@ -43,11 +47,4 @@ struct PostgresReferenceColumns: Sendable, Equatable {
         byTable[table]?.first { $0.column == column }
     }
 
-    /// `value` as a reference of `column`: without the trailing blanks of a `char(n)` key.
-    static func unpadded(_ value: Value, in column: Column) -> Value {
-        guard column.padded, case .text(let text) = value else { return value }
-        var scalars = text.unicodeScalars[...]
-        while scalars.last == " " { scalars = scalars.dropLast() }
-        return .text(String(scalars))
-    }
 }

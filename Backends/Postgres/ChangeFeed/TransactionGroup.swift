@@ -7,7 +7,13 @@ struct TransactionGroup {
     private var tables: [String: TableChange] = [:]
     /// Tables and attributes whose references a statement could not report (too many values): unknown for the
     /// whole transaction.
-    private var unknownReferences: Set<[String]> = []
+    private var unknownReferences: Set<Reference> = []
+
+    /// A followed foreign key of a table.
+    private struct Reference: Hashable {
+        let table: String
+        let attribute: String
+    }
 
     /// Folds `notification` (not an end marker) into the group.
     ///
@@ -30,7 +36,7 @@ struct TransactionGroup {
     mutating func addReferences(_ values: [Value]?, attribute: String, table: String, transactionID: Int64) {
         self.transactionID = transactionID
         guard let values else {
-            unknownReferences.insert([table, attribute])
+            unknownReferences.insert(Reference(table: table, attribute: attribute))
             return
         }
         if values.isEmpty { tables[table, default: TableChange()].recordReference(.null, attribute: attribute) }
@@ -44,7 +50,7 @@ struct TransactionGroup {
             unknownReferences = []
             transactionID = nil
         }
-        for pair in unknownReferences { tables[pair[0]]?.references[pair[1]] = nil }
+        for unknown in unknownReferences { tables[unknown.table]?.references[unknown.attribute] = nil }
         return tables.isEmpty ? nil : tables
     }
 }

@@ -140,11 +140,7 @@ struct LogTransactionAssembler {
             throw FetchKitError.inconsistency(
                 "a row of \(schemaName).\(table) from the log has no value for its key '\(key)'")
         }
-        if paddedKeyTables.contains(table), case .text(var text) = value {
-            while text.last == " " { text.removeLast() }
-            return .text(text)
-        }
-        return value
+        return paddedKeyTables.contains(table) ? value.withoutCharPadding : value
     }
 
     /// Records the followed foreign keys `rows` (the row's images before and after) held; `nil`: the log did not
@@ -163,7 +159,7 @@ struct LogTransactionAssembler {
                     return
                 }
                 open?.tables[table]?.recordReference(
-                    PostgresReferenceColumns.unpadded(value, in: column), attribute: column.attribute)
+                    column.padded ? value.withoutCharPadding : value, attribute: column.attribute)
             }
         }
     }
