@@ -182,15 +182,24 @@ struct ControllerCommandQueue: ~Copyable {
         }
     }
 
+    /// Stops draining when no command waits.
+    ///
+    /// - Returns: `true` when the queue stopped; `false` when commands wait (the caller drains them).
+    mutating func stopIfIdle() -> Bool {
+        guard head >= pending.count else { return false }
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: false) }
+        head = 0
+        isDraining = false
+        running = nil
+        return true
+    }
+
     /// The next command, or `nil` when none waits (the queue then stops draining).
     ///
     /// - Returns: the command and the change in ``backlog``.
     mutating func next() -> (command: ControllerCommand, backlog: Int)? {
         guard head < pending.count else {
-            pending.removeAll(keepingCapacity: false)
-            head = 0
-            isDraining = false
-            running = nil
+            _ = stopIfIdle()
             return nil
         }
         let command = pending[head]

@@ -32,19 +32,31 @@ extension ResultsController {
     /// Runs `command` on the caller's task when the controller is idle (then whatever was queued meanwhile),
     /// or queues it behind the controller's current work.
     func run(_ command: ControllerCommand) async {
+        guard claim(orQueue: command) else { return }
+        await handle(command)
+        await endTurn()
+    }
+
+    /// Takes the queue for the caller's task when the controller is idle (`true`: the caller runs its command,
+    /// then ``endTurn()``), or queues `command` behind the controller's current work (`false`).
+    func claim(orQueue command: @autoclosure () -> ControllerCommand) -> Bool {
         let (inline, change) = queue.withLock { queue -> (Bool, Int) in
-            guard !queue.isDraining else { return (false, queue.append(command).backlog) }
+            guard !queue.isDraining else { return (false, queue.append(command()).backlog) }
             queue.isDraining = true
             return (true, 0)
         }
         noteBacklog(change)
-        guard inline else { return }
-        await handle(command)
+        return inline
+    }
+
+    /// Ends a turn that ``claim(orQueue:)`` gave the caller: the queue stops, or drains what was queued meanwhile.
+    func endTurn() async {
+        if queue.withLock({ $0.stopIfIdle() }) { return }
         await drain()
     }
 
     /// Runs queued commands until none is left.
-    private func drain() async {
+    func drain() async {
         while let command = nextCommand() { await handle(command) }
     }
 

@@ -1,18 +1,12 @@
 extension ResultsController {
     /// Everything the controller's lock protects.
     struct State {
-        var request: FetchRequest
-        /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
-        var machine = ControllerMachine<Object>()
-        /// The tables the request reads (its entity's, and those its key paths cross).
-        var tables: Set<String> = []
-        var primaryKeyName = "id"
+        // First, close together: what a follower of shared results reads for each batch it delivers.
         weak var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
         var delegateActor: (any Actor)?
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
-        var nextSubscriberID = 0
         /// The shared results this controller leads or follows (see ``SharedResults``).
         var group: SharedResults<Object>?
         /// Whether it leads them (keeps them current) rather than following.
@@ -20,6 +14,13 @@ extension ResultsController {
         /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
         /// differ, so the next batch is found by diffing.
         var sharedVersion: UInt64? = 0
+        /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
+        var machine = ControllerMachine<Object>()
+        var request: FetchRequest
+        /// The tables the request reads (its entity's, and those its key paths cross).
+        var tables: Set<String> = []
+        var primaryKeyName = "id"
+        var nextSubscriberID = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
         /// The columns of the controller's rows, for rows the router re-read.

@@ -22,8 +22,9 @@ public final class ResultsController<Object: Sendable>: Sendable {
     public let store: any PersistentStore
     let materializer: Materializer<Object>
     let logger: Logger
-    let state: Mutex<State>
+    // The queue, then the state: a follower of shared results touches both for each batch it delivers.
     let queue = Mutex(ControllerCommandQueue())
+    let state: Mutex<State>
     let router: ChangeRouter
     let routeID: Int
     /// The tasks the controller starts for its own work (see ``TaskCensus``).

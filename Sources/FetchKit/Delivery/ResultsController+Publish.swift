@@ -24,19 +24,42 @@ extension ResultsController {
         var subscribers: UpdateSubscribers<Object>?
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
-        var covered: ClosedRange<UInt64>?
+        var built: ResultsUpdate<Object>?
+        var delivery: Effects?
         var toDelegate = false
         let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
             update(&state)
             delegate = state.delegate
             delegateActor = state.delegateActor
+            subscribers = state.subscribers
             // The machine moves to the new results and says whether the delegate gets a batch.
             let publication = Machine.Publication(
                 snapshot: snapshot, previous: previous, hasChanges: hasChanges, transactionID: transactionID,
                 reconcile: reconcile)
+            var covered: ClosedRange<UInt64>?
             for action in state.machine.handle(.published(publication), at: .now) {
                 if case .publish(let covering, let delegated) = action { (covered, toDelegate) = (covering, delegated) }
+            }
+            if hasChanges || reconcile, delegate != nil || subscribers != nil {
+                built =
+                    if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
+                        ResultsUpdate(
+                            previous: previous, snapshot: snapshot,
+                            changeset: changeset
+                                ?? Changeset(
+                                    sectionCountsBefore: previous.sectionCounts,
+                                    sectionCountsAfter: snapshot.sectionCounts),
+                            transactionID: transactionID, transactions: covered)
+                    }
+            }
+            if let built, toDelegate, delegate != nil, delegateActor == nil {
+                // The delegate is called on this task: its batch is decided now, under the same lock, so no move
+                // of its UI falls between the results moving and the batch being built.
+                delivery = decide(
+                    .delegateDelivery(
+                        built, replay: state.machine.delegateMoves.isEmpty ? nil : replay(for: state.request)),
+                    in: &state)
             }
             if !state.awaitingInitial.isEmpty {
                 awaiting = state.awaitingInitial
@@ -47,7 +70,6 @@ extension ResultsController {
             case .adopted(let version): state.sharedVersion = version
             case .engine, .local: break
             }
-            subscribers = state.subscribers
         }
         if let group = forwardTo, group.hasFollowers {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
@@ -65,32 +87,23 @@ extension ResultsController {
             let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
-        guard hasChanges || reconcile, delegate != nil || subscribers != nil else { return nil }
-        let update =
-            if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
-                ResultsUpdate(
-                    previous: previous, snapshot: snapshot,
-                    changeset: changeset
-                        ?? Changeset(
-                            sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
-                    transactionID: transactionID, transactions: covered)
-            }
+        guard let update = built else { return nil }
         if hasChanges { router.metrics.batchesDelivered.increment() }
         if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
             state.withLock { $0.coalescedDeliveries += 1 }
             router.metrics.coalescedDeliveries.increment()
         }
-        guard delegate != nil, toDelegate else { return nil }
-        if let delegateActor {
-            return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
+        if let delivery {
+            perform(delivery)
+            return nil
         }
-        deliverToDelegate(update)
-        return nil
+        guard delegate != nil, toDelegate, let delegateActor else { return nil }
+        return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
     }
 
-    /// Sends `update` to the delegate — on its actor when it has one — from what the delegate shows there (a
-    /// user move on the actor may have changed it since the batch was published) to the batch's results with
-    /// the delegate's waiting moves applied.
+    /// Sends `update` to a delegate bound to an actor, on that actor: from what the delegate shows there (a user
+    /// move on the actor may have changed it since the batch was published) to the batch's results with the
+    /// delegate's waiting moves applied.
     private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
         // Under the lock, so that a move the view makes next starts from what this delivery shows.
         send { state in

@@ -19,7 +19,7 @@ extension ResultsUpdate {
         guard changeset != nil else { return }
         body(.willChange)
         if let prepared = preparedChanges {
-            for callback in prepared { body(callback) }
+            prepared.forEach(body)
         } else {
             forEachChange(body)
         }
@@ -27,27 +27,13 @@ extension ResultsUpdate {
         body(.didApply(self))
     }
 
-    /// The section and row callbacks of this batch, in contract order (what ``forEachCallback(_:)`` sends
-    /// between will-change and did-change), built once: a batch that thousands of followers deliver
-    /// prepares them when it is built, so no follower looks objects up again.
-    static func prepareChanges(
-        previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset
-    ) -> [Callback] {
-        var callbacks: [Callback] = []
-        callbacks.reserveCapacity(
-            changeset.sectionDeletes.count + changeset.sectionInserts.count
-                + changeset.sectionMoves.count + changeset.rowDeletes.count + changeset.rowInserts.count
-                + changeset.rowMoves.count + changeset.rowUpdates.count)
-        forEachChange(previous: previous, snapshot: snapshot, changeset: changeset) { callbacks.append($0) }
-        return callbacks
-    }
-
-    private func forEachChange(_ body: (Callback) -> Void) {
+    /// Calls `body` with each section and row callback of this batch, in contract order, building them now.
+    func forEachChange(_ body: (Callback) -> Void) {
         guard let changeset else { return }
         Self.forEachChange(previous: previous, snapshot: snapshot, changeset: changeset, body)
     }
 
-    private static func forEachChange(
+    static func forEachChange(
         previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset,
         _ body: (Callback) -> Void
     ) {

@@ -9,12 +9,16 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
         let changeset: Changeset?
         let transactionID: UInt64?
         let transactions: ClosedRange<UInt64>?
-        /// The section and row callbacks, when built with the batch (see ``prepareChanges``).
-        let preparedChanges: [Callback]?
+        /// The section and row callbacks, when built with the batch.
+        let preparedChanges: PreparedChanges<Object>?
+        /// Whether the batch has a changeset (it is not the first element of an updates sequence).
+        let hasChangeset: Bool
+        /// Whether the changeset changes anything.
+        let hasChanges: Bool
 
         init(
             previous: ResultsSnapshot<Object>, snapshot: ResultsSnapshot<Object>, changeset: Changeset?,
-            transactionID: UInt64?, transactions: ClosedRange<UInt64>?, preparedChanges: [Callback]?
+            transactionID: UInt64?, transactions: ClosedRange<UInt64>?, preparedChanges: PreparedChanges<Object>?
         ) {
             self.previous = previous
             self.snapshot = snapshot
@@ -22,6 +26,8 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
             self.transactionID = transactionID
             self.transactions = transactions
             self.preparedChanges = preparedChanges
+            hasChangeset = changeset != nil
+            hasChanges = changeset?.isEmpty == false
         }
     }
 
@@ -44,7 +50,11 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
     /// ``ResultsController/sync()`` or ``ResultsController/appliedTransactionID``, never for "its" batch.
     public var transactions: ClosedRange<UInt64>? { storage.transactions }
     /// The section and row callbacks, when the batch was built with them.
-    var preparedChanges: [Callback]? { storage.preparedChanges }
+    var preparedChanges: PreparedChanges<Object>? { storage.preparedChanges }
+    /// Whether the batch changes anything (it has a changeset, and the changeset is not empty).
+    var hasChanges: Bool { storage.hasChanges }
+    /// Whether the batch has a changeset (it is not the first element of an updates sequence).
+    var hasChangeset: Bool { storage.hasChangeset }
 
     /// The batch as one reference, for queues that are not generic over the object type.
     var erased: any AnyObject & Sendable { storage }
@@ -73,9 +83,7 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
             previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
             transactions: transactions ?? transactionID.map { $0...$0 },
             preparedChanges: preparingChanges
-                ? changeset.map {
-                    Self.prepareChanges(previous: previous, snapshot: snapshot, changeset: $0)
-                } : nil)
+                ? changeset.map { PreparedChanges(previous: previous, snapshot: snapshot, changeset: $0) } : nil)
     }
 
     /// This batch naming `transactions` instead (the same snapshots, changeset and prepared callbacks).

@@ -109,6 +109,27 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case logCaughtUp
     }
 
+    // MARK: Results and the delegate's view
+
+    // First: a shared request's follower reads these, and only these, for each batch it delivers.
+
+    /// The controller's results.
+    var results = ResultsSnapshot<Object>()
+    /// Whether the results were fetched at least once.
+    var hasFetched = false
+    /// The last transaction a batch was emitted for.
+    var lastBatchThrough: UInt64 = 0
+    /// The last transaction applied (with or without a batch).
+    var appliedThrough: UInt64 = 0
+    /// Whether a delegate is set.
+    var hasDelegate = false
+    /// What the delegate shows when it is not ``results`` (`nil`: in step): the results before a batch still
+    /// on its way to the delegate's executor, or with a row its UI moved itself.
+    var delegateShown: ResultsSnapshot<Object>?
+    /// The moves the delegate's UI made that are not written yet: its batches lead to the results with them
+    /// applied, so it never hears of the dragged row.
+    var delegateMoves = PendingMoves()
+
     // MARK: Lifecycle
 
     /// Whether the controller follows the database (see ``ResultsStatus``).
@@ -129,25 +150,6 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     static var firstRetryDelay: Duration { .milliseconds(50) }
     static var maximumRetryDelay: Duration { .seconds(2) }
-
-    // MARK: Results and the delegate's view
-
-    /// The controller's results.
-    var results = ResultsSnapshot<Object>()
-    /// Whether the results were fetched at least once.
-    var hasFetched = false
-    /// The last transaction a batch was emitted for.
-    var lastBatchThrough: UInt64 = 0
-    /// The last transaction applied (with or without a batch).
-    var appliedThrough: UInt64 = 0
-    /// Whether a delegate is set.
-    var hasDelegate = false
-    /// What the delegate shows when it is not ``results`` (`nil`: in step): the results before a batch still
-    /// on its way to the delegate's executor, or with a row its UI moved itself.
-    var delegateShown: ResultsSnapshot<Object>?
-    /// The moves the delegate's UI made that are not written yet: its batches lead to the results with them
-    /// applied, so it never hears of the dragged row.
-    var delegateMoves = PendingMoves()
 
     /// What the delegate shows.
     var delegateView: ResultsSnapshot<Object> { delegateShown ?? results }
@@ -181,4 +183,13 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .lagMeasured(let measured): return lagMeasured(measured)
         }
     }
+}
+
+/// What ``ControllerMachine/publishedInStep(_:)`` decided (not generic over the object type: it is decided
+/// thousands of times per write, and a generic type is looked up at run time each time).
+struct InStepDelivery: Equatable {
+    /// Whether the delegate receives the batch (it changes something, or reconciles).
+    var toDelegate: Bool
+    /// The transactions the batch names.
+    var covering: ClosedRange<UInt64>?
 }

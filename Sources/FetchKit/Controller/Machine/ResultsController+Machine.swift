@@ -41,7 +41,6 @@ extension ResultsController {
     /// Tells the machine `event`, under the lock `state` is held with, and gathers what its actions need.
     func decide(_ event: Machine.Event, in state: inout State) -> Effects {
         var effects = Effects(actions: state.machine.handle(event, at: .now))
-        effects.entity = state.request.entityName
         for action in effects.actions {
             switch action {
             case .reportStatus:
@@ -52,6 +51,7 @@ extension ResultsController {
             case .notifyDelegate:
                 effects.delegate = state.delegate
             case .stop:
+                effects.entity = state.request.entityName
                 effects.delegate = state.delegate
                 effects.subscribers = state.subscribers
                 state.subscribers = nil
@@ -67,7 +67,10 @@ extension ResultsController {
             case .cancelRetry:
                 state.retry?.cancel()
                 state.retry = nil
-            case .publish, .writeMove, .replanMove, .refetch, .resumeSync, .logLag, .logRetry, .logCaughtUp:
+            case .logLag, .logRetry, .logCaughtUp:
+                // Only what is logged names the entity (a string copy the thousands of deliveries skip).
+                effects.entity = state.request.entityName
+            case .publish, .writeMove, .replanMove, .refetch, .resumeSync:
                 break
             }
         }
@@ -84,7 +87,7 @@ extension ResultsController {
             case .releaseSyncs:
                 for waiter in effects.releasedSyncs { waiter.resume() }
             case .notifyDelegate(let batch):
-                if let delegate = effects.delegate { batch.forEachCallback { delegate.receive($0, from: self) } }
+                if let delegate = effects.delegate { notify(delegate, of: batch) }
             case .stop(let error):
                 stopped(with: error, effects)
             case .logLag(let behind, let lag):

@@ -33,7 +33,7 @@ extension ResultsController {
                 state.hasFetched && !state.isStale && state.request == request ? state : nil
             }
             guard let state else { return nil }
-            members.followers[ObjectIdentifier(self)] = .init(controller: self)
+            members.add(self)
             return (state.snapshot, state.sharedVersion, state)
         }
         withExtendedLifetime(leader) {}
@@ -77,18 +77,12 @@ extension ResultsController {
         // runs its deinit, which leaves this group too.
         var leader: ResultsController<Object>?
         let successor = group.members.withLock { members -> ResultsController<Object>? in
-            members.followers[controller] = nil
+            members.remove(controller)
             leader = members.leader
             if let leader, ObjectIdentifier(leader) != controller { return nil }
-            members.leader = nil
-            while let (id, follower) = members.followers.first {
-                members.followers[id] = nil
-                if let next = follower.controller {
-                    members.leader = next
-                    return next
-                }
-            }
-            return nil
+            let next = members.removeFirstLive()
+            members.leader = next
+            return next
         }
         withExtendedLifetime(leader) {}
         successor?.enqueue(.promote)
@@ -108,13 +102,45 @@ extension ResultsController {
         }
     }
 
+    /// A follower delivers one batch of the results it follows: on the caller's task when it is idle (the
+    /// group's forwarding task: no command, no task of its own), else queued behind its current work.
+    func runAdopt(_ update: ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier) async {
+        guard claim(orQueue: .adopt(update.erased, version: version, group: group)) else { return }
+        if let hop = adopt(update, version: version, from: group) { await hop.perform() }
+        // Ends the turn here rather than in `endTurn()`: an idle follower then takes no call to suspend.
+        if queue.withLock({ $0.stopIfIdle() }) { return }
+        await drain()
+    }
+
     /// A follower delivers one batch of the results it follows (not of a group it has left since).
+    ///
+    /// A follower in step — its delegate shows the batch's previous results, is called on this task, and no
+    /// update sequence reads it — takes the batch as it is, under one lock; the others publish it as their own.
     func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
         var current: ResultsSnapshot<Object>?
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
+        var inStep: InStepDelivery?
         state.withLock { state in
             guard !state.isLeader, let follows = state.group, ObjectIdentifier(follows) == group else { return }
             if let held = state.sharedVersion, version <= held { return }
+            if state.subscribers == nil, state.awaitingInitial.isEmpty, state.delegateActor == nil,
+                let stepping = state.delegate,
+                let step = state.machine.publishedInStep(
+                    .init(
+                        snapshot: update.snapshot, previous: update.previous, hasChanges: update.hasChanges,
+                        transactionID: update.transactionID))
+            {
+                state.sharedVersion = version
+                delegate = stepping
+                inStep = step
+                return
+            }
             current = state.snapshot
+        }
+        if let inStep {
+            if update.hasChanges { router.metrics.batchesDelivered.increment() }
+            if inStep.toDelegate, let delegate { notify(delegate, of: update.covering(inStep.covering)) }
+            return nil
         }
         guard let current else { return nil }
         if update.previous.isIdentical(to: current) {

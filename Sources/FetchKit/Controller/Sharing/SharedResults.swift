@@ -10,11 +10,47 @@ import Synchronization
 final class SharedResults<Object: Sendable>: Sendable {
     struct Members: Sendable {
         weak var leader: ResultsController<Object>?
-        var followers: [ObjectIdentifier: WeakController] = [:]
-    }
+        /// The followers, weakly held, in a contiguous array that a batch's forwarding walks in place (a
+        /// removal moves the last one into the gap).
+        private(set) var followers: ContiguousArray<WeakFollower> = []
+        /// Where each follower is in ``followers``.
+        private var positions: [ObjectIdentifier: Int] = [:]
 
-    struct WeakController: Sendable {
-        weak var controller: ResultsController<Object>?
+        init(leader: ResultsController<Object>) {
+            self.leader = leader
+        }
+
+        var isEmpty: Bool { followers.isEmpty }
+
+        /// Adds `controller` as a follower (once).
+        mutating func add(_ controller: ResultsController<Object>) {
+            let id = ObjectIdentifier(controller)
+            guard positions[id] == nil else { return }
+            positions[id] = followers.count
+            followers.append(WeakFollower(controller: controller, id: id))
+        }
+
+        /// Removes the follower `id`, if it follows.
+        ///
+        /// - Complexity: O(1).
+        mutating func remove(_ id: ObjectIdentifier) {
+            guard let position = positions.removeValue(forKey: id) else { return }
+            let last = followers.removeLast()
+            guard position < followers.count else { return }
+            followers[position] = last
+            positions[last.id] = position
+        }
+
+        /// Removes followers until a live one is found, and returns it.
+        mutating func removeFirstLive() -> ResultsController<Object>? {
+            while let first = followers.first {
+                remove(first.id)
+                if let controller = first.controller {
+                    return unsafeDowncast(controller, to: ResultsController<Object>.self)
+                }
+            }
+            return nil
+        }
     }
 
     let members: Mutex<Members>
@@ -80,15 +116,19 @@ final class SharedResults<Object: Sendable>: Sendable {
             case .barrier(let continuation):
                 continuation.resume()
             case .batch(let update, let version):
-                let followers = self.followers
+                // The boxes, not the controllers: each follower is loaded just before it delivers, and released
+                // right after.
+                let followers = members.withLock { $0.followers }
                 let group = ObjectIdentifier(self)
                 let slice = 128
                 await withTaskGroup(of: Void.self) { tasks in
                     for start in stride(from: 0, to: followers.count, by: slice) {
-                        let part = followers[start..<Swift.min(start + slice, followers.count)]
+                        let end = Swift.min(start + slice, followers.count)
                         tasks.addTask {
-                            for follower in part {
-                                await follower.run(.adopt(update.erased, version: version, group: group))
+                            for index in start..<end {
+                                guard let follower = followers[index].controller else { continue }
+                                await unsafeDowncast(follower, to: ResultsController<Object>.self)
+                                    .runAdopt(update, version: version, group: group)
                             }
                         }
                     }
@@ -109,15 +149,17 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     /// Whether any controller follows (a batch nobody follows is not handed on: a joining follower takes the
     /// leader's current results).
-    var hasFollowers: Bool { members.withLock { !$0.followers.isEmpty } }
+    var hasFollowers: Bool { members.withLock { !$0.isEmpty } }
 
     /// The live followers.
     var followers: [ResultsController<Object>] {
         members.withLock { members in
             var live: [ResultsController<Object>] = []
             live.reserveCapacity(members.followers.count)
-            for index in members.followers.values.indices {
-                if let controller = members.followers.values[index].controller { live.append(controller) }
+            for follower in members.followers {
+                if let controller = follower.controller {
+                    live.append(unsafeDowncast(controller, to: ResultsController<Object>.self))
+                }
             }
             return live
         }
@@ -125,6 +167,19 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     /// The current leader.
     var leader: ResultsController<Object>? { members.withLock { $0.leader } }
+}
+
+/// A follower of shared results, weakly held, in a box: forwarding reads the reference where it is. (A weak
+/// reference in an array's element is copied out first, through its type's witnesses: two atomic operations
+/// more per follower and batch.)
+final class WeakFollower: Sendable {
+    weak let controller: (any AnyObject & Sendable)?
+    let id: ObjectIdentifier
+
+    init(controller: any AnyObject & Sendable, id: ObjectIdentifier) {
+        self.controller = controller
+        self.id = id
+    }
 }
 
 /// Where a router finds the shared results of a request: by object type and request.
