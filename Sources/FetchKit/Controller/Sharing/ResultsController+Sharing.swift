@@ -104,12 +104,17 @@ extension ResultsController {
 
     /// A follower delivers one batch of the results it follows: on the caller's task when it is idle (the
     /// group's forwarding task: no command, no task of its own), else queued behind its current work.
-    func runAdopt(_ update: ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier) async {
-        guard claim(orQueue: .adopt(update.erased, version: version, group: group)) else { return }
-        if let hop = adopt(update, version: version, from: group) { await hop.perform() }
+    ///
+    /// - Returns: whether it delivered a batch with changes in step, which the caller counts
+    ///   (``FetchKitMetrics/batchesDelivered``) once for all the followers it runs.
+    func runAdopt(_ update: ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier) async -> Bool {
+        guard claim(orQueue: .adopt(update.erased, version: version, group: group)) else { return false }
+        var uncounted = false
+        if let hop = adopt(update, version: version, from: group, uncounted: &uncounted) { await hop.perform() }
         // Ends the turn here rather than in `endTurn()`: an idle follower then takes no call to suspend.
-        if queue.withLock({ $0.stopIfIdle() }) { return }
+        if queue.withLock({ $0.stopIfIdle() }) { return uncounted }
         await drain()
+        return uncounted
     }
 
     /// A follower delivers one batch of the results it follows (not of a group it has left since).
@@ -117,6 +122,17 @@ extension ResultsController {
     /// A follower in step — its delegate shows the batch's previous results, is called on this task, and no
     /// update sequence reads it — takes the batch as it is, under one lock; the others publish it as their own.
     func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
+        var uncounted = false
+        let hop = adopt(update, version: version, from: group, uncounted: &uncounted)
+        if uncounted { router.metrics.batchesDelivered.increment() }
+        return hop
+    }
+
+    /// ``adopt(_:version:from:)``, leaving a batch with changes delivered in step to the caller to count
+    /// (`uncounted` becomes `true`): the forwarding task counts its followers' deliveries at once.
+    func adopt(
+        _ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier, uncounted: inout Bool
+    ) -> DelegateHop? {
         var current: ResultsSnapshot<Object>?
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var inStep: InStepDelivery?
@@ -138,7 +154,7 @@ extension ResultsController {
             current = state.snapshot
         }
         if let inStep {
-            if update.hasChanges { router.metrics.batchesDelivered.increment() }
+            uncounted = update.hasChanges
             if inStep.toDelegate, let delegate { notify(delegate, of: update.covering(inStep.covering)) }
             return nil
         }

@@ -72,9 +72,13 @@ final class SharedResults<Object: Sendable>: Sendable {
     /// The tasks that hand batches on: the census of the controller that formed the group.
     private let census: TaskCensus
 
+    /// The counters of the leader's router (the followers' deliveries are counted a slice at a time).
+    private let metrics: FetchKitMetrics
+
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
         census = leader.census
+        metrics = leader.router.metrics
     }
 
     /// Hands `update` to every follower, after the batches handed on before it.
@@ -120,16 +124,22 @@ final class SharedResults<Object: Sendable>: Sendable {
                 // right after.
                 let followers = members.withLock { $0.followers }
                 let group = ObjectIdentifier(self)
+                let metrics = self.metrics
                 let slice = 128
                 await withTaskGroup(of: Void.self) { tasks in
                     for start in stride(from: 0, to: followers.count, by: slice) {
                         let end = Swift.min(start + slice, followers.count)
                         tasks.addTask {
+                            var delivered = 0
                             for index in start..<end {
                                 guard let follower = followers[index].controller else { continue }
-                                await unsafeDowncast(follower, to: ResultsController<Object>.self)
+                                if await unsafeDowncast(follower, to: ResultsController<Object>.self)
                                     .runAdopt(update, version: version, group: group)
+                                {
+                                    delivered += 1
+                                }
                             }
+                            if delivered > 0 { metrics.batchesDelivered.increment(by: Int64(delivered)) }
                         }
                     }
                 }
