@@ -32,7 +32,7 @@ extension PostgresConnection: SQLWriteConnection {
     /// Runs a compiled fetch; rows are named as ``CompiledFetch/columns`` says and share one layout.
     func fetchRows(_ fetch: CompiledFetch) throws -> [Row] {
         let result = try execute(fetch)
-        let layout = RowLayout(names: fetch.columns.map(\.name))
+        let layout = RowLayout.interned(names: fetch.columns.map(\.name))
         let types = fetch.columns.map(\.type)
         var rows: [Row] = []
         rows.reserveCapacity(result.rowCount)

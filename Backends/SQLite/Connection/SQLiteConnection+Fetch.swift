@@ -9,7 +9,7 @@ extension SQLiteConnection {
         try withStatement(fetch.statement.sql) { statement in
             try statement.bind(fetch.statement.bindings)
             try statement.requireColumns(fetch.columns.count)
-            let layout = RowLayout(names: fetch.columns.map(\.name))
+            let layout = RowLayout.interned(names: fetch.columns.map(\.name))
             let types = fetch.columns.map(\.type)
             var rows: [Row] = []
             while try statement.step() {

@@ -119,7 +119,7 @@ extension ResultsController {
             ($0.snapshot, $0.hasFetched, $0.plan, $0.request)
         }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        let layout = RowLayout(names: Self.columns(of: effective, entity: entity))
+        let layout = RowLayout.interned(names: Self.columns(of: effective, entity: entity))
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
             [router] state in
             state.request = request

@@ -72,13 +72,14 @@ final class SharedResults<Object: Sendable>: Sendable {
     /// The tasks that hand batches on: the census of the controller that formed the group.
     private let census: TaskCensus
 
-    /// The counters of the leader's router (the followers' deliveries are counted a slice at a time).
-    private let metrics: FetchKitMetrics
+    /// The leader's router, whose counters the followers' deliveries go to, a slice at a time. (The router, not
+    /// a copy of its counters: every fetched controller leads a group, and the counters are a dozen references.)
+    private let router: ChangeRouter
 
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
         census = leader.census
-        metrics = leader.router.metrics
+        router = leader.router
     }
 
     /// Hands `update` to every follower, after the batches handed on before it.
@@ -124,7 +125,7 @@ final class SharedResults<Object: Sendable>: Sendable {
                 // right after.
                 let followers = members.withLock { $0.followers }
                 let group = ObjectIdentifier(self)
-                let metrics = self.metrics
+                let metrics = router.metrics
                 let slice = 128
                 await withTaskGroup(of: Void.self) { tasks in
                     for start in stride(from: 0, to: followers.count, by: slice) {
