@@ -97,16 +97,17 @@ extension ResultsController {
         var replacement: ChangeRouter.PlanReplacement?
         defer { router.endRefresh(routeID, replacing: replacement) }
         let entity = try schema.entity(named: request.entityName)
-        let tables = try request.tablesRead(in: schema)
+        // Refetching the same request (a resync, a change it cannot localise) keeps its plan: only a new request
+        // needs one made.
+        let kept = state.withLock { $0.request == request ? $0.plan : nil }
+        let plan = try kept ?? RoutePlan(request: request, schema: schema, dialect: store.dialect, incremental: true)
+        // The plan's set of tables, not one more of the same (each is a hash table of its own).
+        let tables = plan.tables
         let relatedForeignKeys = try request.localizableRelatedTables(in: schema)
         let childForeignKeys = try request.localizableChildTables(in: schema)
         let effective = request.sectionOrdered
         let rows = try await store.fetch(effective)
         let objects = try materializer.make(rows)
-        // Refetching the same request (a resync, a change it cannot localise) keeps its plan: only a new request
-        // needs one made.
-        let kept = state.withLock { $0.request == request ? $0.plan : nil }
-        let plan = try kept ?? RoutePlan(request: request, schema: schema, dialect: store.dialect, incremental: true)
         let snapshot = ResultsSnapshot(
             rows: rows, objects: objects, primaryKey: entity.primaryKey.name, sectionKey: request.sectionNameKeyPath,
             order: Self.incrementalOrder(for: request, in: schema))
