@@ -30,23 +30,9 @@ extension ResultsController {
                     self, didChange: prepared.objects[index], at: change.old, for: change.type, newRowPath: change.new)
             }
         } else {
-            batch.forEachChange { call(delegate, $0) }
+            batch.forEachChange { delegate.receive($0, from: self) }
         }
         delegate.controllerDidChangeContent(self)
         delegate.controller(self, didApply: batch)
-    }
-
-    private func call<Delegate: ResultsControllerDelegate<ResultsController<Object>>>(
-        _ delegate: Delegate, _ callback: ResultsUpdate<Object>.Callback
-    ) {
-        switch callback {
-        case .section(let section, let old, let type, let new):
-            delegate.controller(self, didChange: section, atSectionIndex: old, for: type, newSectionIndex: new)
-        case .row(let object, let old, let type, let new):
-            delegate.controller(self, didChange: object, at: old, for: type, newRowPath: new)
-        case .willChange, .didChange, .didApply:
-            // Not among a batch's section and row changes.
-            break
-        }
     }
 }
