@@ -9,13 +9,7 @@ extension ChangeRouter.EntityRoutes {
     ///   routes and u unindexed routes, plus the holders and the hits.
     func candidates(for rows: RereadRows, into ids: inout Set<Int>, concerns: inout [Int: Set<Value>]) {
         for key in rows.keys {
-            let held: Set<Int>
-            switch holders[key] {
-            case .one(let id)?: held = [id]
-            case .many(let ids)?: held = ids
-            case nil: continue
-            }
-            for id in held {
+            holders.forEach(holding: key) { id in
                 ids.insert(id)
                 if local.contains(id) { concerns[id, default: []].insert(key) }
             }

@@ -50,7 +50,7 @@ extension ChangeRouter {
         /// Routes by range conjunct, by column (prepared before each copy the router reads).
         var ranges: [String: RangeIndex] = [:]
         /// The routes holding each row, by primary key.
-        var holders: [Value: HolderSet] = [:]
+        var holders = HolderIndex()
         /// Related tables followed to this table's rows: the foreign keys, each with how many routes use it.
         var foreignKeys: [String: [String: Int]] = [:]
         /// The related key paths re-read rows must carry, each with how many routes need it.
@@ -59,19 +59,6 @@ extension ChangeRouter {
         var children: [String: [String: Set<Int>]] = [:]
         /// The number of routes.
         var count = 0
-    }
-
-    /// The routes holding one row: almost always one.
-    enum HolderSet {
-        case one(Int)
-        case many(Set<Int>)
-
-        func forEach(_ body: (Int) -> Void) {
-            switch self {
-            case .one(let id): body(id)
-            case .many(let ids): ids.forEach(body)
-            }
-        }
     }
 
     /// Everything the router's lock protects.
@@ -192,37 +179,14 @@ extension ChangeRouter {
             guard plan.memory != nil, !keys.isEmpty else { return }
             var routes = entities[table] ?? EntityRoutes()
             entities[table] = nil  // unique storage while mutating
-            for key in keys {
-                switch routes.holders[key] {
-                case nil: routes.holders[key] = .one(id)
-                case .one(let other) where other != id: routes.holders[key] = .many([other, id])
-                case .one: break
-                case .many(var ids):
-                    routes.holders[key] = nil
-                    ids.insert(id)
-                    routes.holders[key] = .many(ids)
-                }
-            }
+            for key in keys { routes.holders.add(id, key: key) }
             entities[table] = routes
         }
 
         mutating func removeHolder(_ id: Int, keys: [Value], table: String, plan: RoutePlan) {
             guard plan.memory != nil, !keys.isEmpty, var routes = entities[table] else { return }
             entities[table] = nil
-            for key in keys {
-                switch routes.holders[key] {
-                case .one(let other) where other == id: routes.holders[key] = nil
-                case .many(var ids):
-                    routes.holders[key] = nil
-                    ids.remove(id)
-                    if ids.count == 1, let last = ids.first {
-                        routes.holders[key] = .one(last)
-                    } else if !ids.isEmpty {
-                        routes.holders[key] = .many(ids)
-                    }
-                default: break
-                }
-            }
+            for key in keys { routes.holders.remove(id, key: key) }
             entities[table] = routes
         }
     }
