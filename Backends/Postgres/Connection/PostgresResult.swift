@@ -52,9 +52,11 @@ final class PostgresResult {
     /// Every row, as ``Row``s sharing one layout.
     func rows() throws -> [Row] {
         let layout = RowLayout(names: columnNames)
-        let columns = columnCount
-        return try (0..<rowCount).map { row in
-            Row(layout: layout, values: try (0..<columns).map { try value(row: row, column: $0) })
+        var rows = RowBuilder(layout: layout, expectedRows: rowCount)
+        for row in 0..<rowCount {
+            for column in 0..<columnCount { rows.append(try value(row: row, column: column)) }
+            rows.endRow()
         }
+        return rows.finish()
     }
 }

@@ -11,16 +11,14 @@ extension SQLiteConnection {
             try statement.requireColumns(fetch.columns.count)
             let layout = RowLayout.interned(names: fetch.columns.map(\.name))
             let types = fetch.columns.map(\.type)
-            var rows: [Row] = []
+            var rows = RowBuilder(layout: layout)
             while try statement.step() {
-                var values: [Value] = []
-                values.reserveCapacity(types.count)
                 for (index, type) in types.enumerated() {
-                    values.append(statement.value(at: Int32(index), as: type))
+                    rows.append(statement.value(at: Int32(index), as: type))
                 }
-                rows.append(Row(layout: layout, values: values))
+                rows.endRow()
             }
-            return rows
+            return rows.finish()
         }
     }
 

@@ -100,7 +100,7 @@ extension ColumnReader {
     public func columnIndex(of attribute: String) -> Int? { row.layout.index(of: attribute) }
 
     /// The value at `index`.
-    public func value(at index: Int) -> Value { row.values[index] }
+    public func value(at index: Int) -> Value { row.value(at: index) }
 
     /// The row's shared layout: rows fetched together decode with one column plan.
     public var columnLayout: AnyObject? { row.layout }

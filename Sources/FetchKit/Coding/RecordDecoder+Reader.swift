@@ -48,35 +48,35 @@ public final class RowBox: ReaderBox {
     @usableFromInline var row = Row(layout: RowLayout(names: []), values: [])
 
     override func columnIndex(of attribute: String) -> Int? { row.layout.index(of: attribute) }
-    override func value(at index: Int) -> Value { row.values[index] }
+    override func value(at index: Int) -> Value { row.value(at: index) }
 
     override func integer(at index: Int) -> Int64? {
-        if case .integer(let integer) = row.values[index] { return integer }
+        if case .integer(let integer) = row.value(at: index) { return integer }
         return nil
     }
 
     override func double(at index: Int) -> Double? {
-        if case .double(let double) = row.values[index] { return double }
+        if case .double(let double) = row.value(at: index) { return double }
         return nil
     }
 
     override func text(at index: Int) -> String? {
-        if case .text(let text) = row.values[index] { return text }
+        if case .text(let text) = row.value(at: index) { return text }
         return nil
     }
 
     override func bool(at index: Int) -> Bool? {
-        if case .bool(let bool) = row.values[index] { return bool }
+        if case .bool(let bool) = row.value(at: index) { return bool }
         return nil
     }
 
     override func date(at index: Int) -> Date? {
-        if case .date(let date) = row.values[index] { return date }
+        if case .date(let date) = row.value(at: index) { return date }
         return nil
     }
 
     override func blob(at index: Int) -> Data? {
-        if case .blob(let data) = row.values[index] { return data }
+        if case .blob(let data) = row.value(at: index) { return data }
         return nil
     }
 }

@@ -94,17 +94,15 @@ extension ResultsController: RouteTarget {
         for (table, (foreignKey, _)) in zip(relatedTables, related) {
             guard reread.followed[table]?.contains(foreignKey) == true else { return nil }
         }
-        var rows: [Row] = []
+        var rows = RowBuilder(layout: layout)
         for key in reread.keys {
             guard let row = reread.rows[key], memory.predicate.matches(row) else { continue }
-            var values: [Value] = []
-            values.reserveCapacity(layout.names.count)
             for name in layout.names {
                 guard let value = row[name] else { return nil }
-                values.append(value)
+                rows.append(value)
             }
-            rows.append(Row(layout: layout, values: values))
+            rows.endRow()
         }
-        return rows
+        return rows.finish()
     }
 }

@@ -143,10 +143,22 @@ struct ResultsEntries<Object: Sendable>: Sendable {
         tree.remove(at: index, separator: { separator(storage.row(handle: $0)) })
     }
 
-    /// The same entries in fresh storage that holds only them (handles change).
+    /// The same entries in fresh storage that holds only them (handles change), their rows' values copied
+    /// into blocks of their own (``RowBuilder/packing(_:)``): a row kept from a fetch no longer keeps the
+    /// values of the rows of its fetch that left.
     ///
     /// - Complexity: O(n).
-    func compacted(separator: (Row) -> SortKey) -> ResultsEntries { ResultsEntries(self, separator: separator) }
+    func compacted(separator: (Row) -> SortKey) -> ResultsEntries {
+        let rows = RowBuilder.packing(self.rows)
+        if Object.self == Row.self {
+            return ResultsEntries(rows: rows, objects: unsafeBitCast(rows, to: [Object].self), separator: separator)
+        }
+        var objects: [Object] = []
+        objects.reserveCapacity(count)
+        var handles = tree.makeIterator()
+        while let handle = handles.next() { objects.append(storage.object(handle: handle)) }
+        return ResultsEntries(rows: rows, objects: objects, separator: separator)
+    }
 
     /// A description of the first broken invariant of the tree, or `nil`.
     ///

@@ -35,7 +35,7 @@ struct ResultsKeyMap: Sendable {
                 layout = row.layout
                 column = row.layout.index(of: primaryKey)
             }
-            let key = column.map { row.values[$0] } ?? .null
+            let key = column.map { row.value(at: $0) } ?? .null
             if values == nil, case .integer(let integer) = key {
                 integers.append(KeyedHandle(key: integer, handle: handle))
                 continue

@@ -13,7 +13,7 @@ extension Row {
                 layout = row.layout
                 column = row.layout.index(of: primaryKey)
             }
-            keys.append(column.map { row.values[$0] } ?? .null)
+            keys.append(column.map { row.value(at: $0) } ?? .null)
         }
         return keys
     }

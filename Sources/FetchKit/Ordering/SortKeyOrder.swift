@@ -93,10 +93,10 @@ import Foundation
         let columns = encoder.cachedColumns
         for (index, component) in components.enumerated() {
             encoder.append(
-                columns[index].map { row.values[$0] } ?? .null, ascending: component.ascending,
+                columns[index].map { row.value(at: $0) } ?? .null, ascending: component.ascending,
                 caseInsensitive: component.caseInsensitive)
         }
-        let key = columns[components.count].map { row.values[$0] } ?? .null
+        let key = columns[components.count].map { row.value(at: $0) } ?? .null
         encoder.append(key, ascending: true, caseInsensitive: false)
         return encoder.key()
     }

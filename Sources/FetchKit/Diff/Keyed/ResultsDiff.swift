@@ -19,7 +19,7 @@ enum ResultsDiff {
     ) throws -> Changeset {
         let previousRows = old.entries.rows
         let rows = new.entries.rows
-        let isContentEqual = { (i: Int, j: Int) in previousRows[i].values == rows[j].values }
+        let isContentEqual = { (i: Int, j: Int) in previousRows[i].hasSameValues(as: rows[j]) }
         let oldKeyValues = Row.primaryKeys(of: previousRows, primaryKey: old.primaryKey)
         let newKeyValues = Row.primaryKeys(of: rows, primaryKey: new.primaryKey)
         let isPinned: ((Int) -> Bool)? = movingFirst.isEmpty ? nil : { !movingFirst.contains(oldKeyValues[$0]) }
