@@ -41,7 +41,7 @@ struct AppendOnlyArrayTests {
     }
 
     /// Forks at a chunk boundary, inside a later chunk and inside a growing first chunk all stay separate.
-    @Test(arguments: [16, 700, 1_024, 2_500])
+    @Test(arguments: [0, 3, 16, 700, 1_024, 2_500])
     func forksAtAnyLengthStaySeparate(length: Int) {
         var base = AppendOnlyArray<Int>()
         for value in 0..<length { base.append(value) }
@@ -55,6 +55,28 @@ struct AppendOnlyArrayTests {
             #expect((0..<1_500).allSatisfy { copy[length + $0] == -(index + 1) * 100_000 - $0 })
         }
         #expect(base.count == length)
+    }
+
+    /// An array with reserved room, copied before and after its first append: each copy keeps its own
+    /// elements, whichever copy takes the reserved chunk first.
+    @Test(arguments: [0, 1, 5, 1_024])
+    func reservedRoomIsTakenOnce(length: Int) {
+        let empty = AppendOnlyArray<Int>(reservingCapacity: 5)
+        var copies = [empty, empty, empty]
+        for round in 0..<(length + 20) {
+            for index in copies.indices { copies[index].append(index * 100_000 + round) }
+        }
+        for (index, copy) in copies.enumerated() {
+            #expect(copy.count == length + 20)
+            #expect((0..<copy.count).allSatisfy { copy[$0] == index * 100_000 + $0 })
+        }
+        #expect(empty.count == 0)
+        var reserved = AppendOnlyArray<Int>(reservingCapacity: length)
+        for value in 0..<length { reserved.append(value) }
+        let fork = reserved
+        reserved.append(-1)
+        #expect(reserved.count == length + 1 && fork.count == length)
+        #expect((0..<length).allSatisfy { reserved[$0] == $0 && fork[$0] == $0 } && reserved[length] == -1)
     }
 
     @Test func everyElementIsReleasedOnce() {

@@ -15,14 +15,23 @@ struct RowLayoutInterningTests {
     }
 
     @Test func pastItsCapacityTheTableHandsOutLayoutsOfTheirOwn() {
-        var table = InternedLayouts(capacity: 2)
-        let a = table.layout(for: ["a"])
-        let b = table.layout(for: ["b"])
-        #expect(table.layout(for: ["a"]) === a)
-        #expect(table.layout(for: ["b"]) === b)
-        let c = table.layout(for: ["c"])
+        var table = InternTable<[String], RowLayout>(capacity: 2)
+        let make = { (names: [String]) in RowLayout(names: names) }
+        let a = table.value(for: ["a"], make: make)
+        let b = table.value(for: ["b"], make: make)
+        #expect(table.value(for: ["a"], make: make) === a)
+        #expect(table.value(for: ["b"], make: make) === b)
+        let c = table.value(for: ["c"], make: make)
         #expect(c.names == ["c"])
-        #expect(table.layout(for: ["c"]) !== c)
+        #expect(table.value(for: ["c"], make: make) !== c)
         #expect(table.count == 2)
+    }
+
+    @Test func equalNameSetsShareTheirStorage() {
+        let names: Set = ["todo", "category", "interning-test-\(#line)"]
+        let first = names.interned()
+        let second = Set(names.sorted()).interned()
+        #expect(first == names && second == names)
+        #expect(unsafeBitCast(first, to: UnsafeRawPointer.self) == unsafeBitCast(second, to: UnsafeRawPointer.self))
     }
 }

@@ -9,11 +9,12 @@
 struct ResultsEntries<Object: Sendable>: Sendable {
     /// The handles, in order, with the ``SortKey`` of the last row under each inner node's child.
     private(set) var tree: ResultsTree<UInt32, SortKey>
-    private var storage = EntryStorage<Object>()
+    private var storage: EntryStorage<Object>
 
     /// No entries.
     init() {
         tree = ResultsTree()
+        storage = EntryStorage()
     }
 
     /// `entries`, in their order; `separator` makes a row's sort key.
@@ -35,7 +36,8 @@ struct ResultsEntries<Object: Sendable>: Sendable {
     /// - Complexity: O(n).
     init(rows: [Row], objects: [Object], separator: (Row) -> SortKey) {
         precondition(rows.count == objects.count, "\(rows.count) rows and \(objects.count) objects")
-        self.init()
+        tree = ResultsTree()
+        storage = EntryStorage(reservingCapacity: rows.count)
         var handles: [UInt32] = []
         handles.reserveCapacity(rows.count)
         for index in rows.indices { handles.append(storage.append(row: rows[index], object: objects[index])) }

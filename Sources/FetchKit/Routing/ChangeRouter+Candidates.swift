@@ -16,11 +16,10 @@ extension ChangeRouter.EntityRoutes {
         }
         for (key, row) in rows.rows {
             for (column, byValue) in equality {
-                guard let indexed = byValue[row[column] ?? .null] else { continue }
-                for id in indexed {
+                byValue[row[column] ?? .null]?.forEach { id in
                     let bounded = local.contains(id)
                     // A route that gets the change anyway needs no more evaluation, unless its keys are counted.
-                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { continue }
+                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { return }
                     ids.insert(id)
                     if bounded { concerns[id, default: []].insert(key) }
                 }

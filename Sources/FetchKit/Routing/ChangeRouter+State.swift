@@ -46,7 +46,7 @@ extension ChangeRouter {
         /// Routes with an indexable conjunct, with their predicates (checked after an index hit).
         var indexed: [Int: InMemoryPredicate] = [:]
         /// Routes by equality conjunct: column, then value.
-        var equality: [String: [Value: Set<Int>]] = [:]
+        var equality: [String: [Value: RouteIDs]] = [:]
         /// Routes by range conjunct, by column (prepared before each copy the router reads).
         var ranges: [String: RangeIndex] = [:]
         /// The routes holding each row, by primary key.
@@ -112,7 +112,9 @@ extension ChangeRouter {
             if plan.isLocal { routes.local.insert(id) }
             if let index = memory.index {
                 for value in Set(index.values) {
-                    routes.equality[index.column, default: [:]][value, default: []].insert(id)
+                    if routes.equality[index.column]?[value]?.insert(id) == nil {
+                        routes.equality[index.column, default: [:]][value] = RouteIDs(id)
+                    }
                 }
                 routes.indexed[id] = memory.predicate
             } else if let range = memory.range {
@@ -144,8 +146,7 @@ extension ChangeRouter {
             routes.local.remove(id)
             if let index = memory.index {
                 for value in Set(index.values) {
-                    routes.equality[index.column]?[value]?.remove(id)
-                    if routes.equality[index.column]?[value]?.isEmpty == true {
+                    if routes.equality[index.column]?[value]?.remove(id) == false {
                         routes.equality[index.column]?[value] = nil
                     }
                 }

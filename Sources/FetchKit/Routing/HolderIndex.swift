@@ -1,9 +1,10 @@
 /// The routes holding each row of one entity table, by primary key: how a change to a row reaches the routes
 /// it may leave (an update whose new values no longer match, a delete), which no index of predicates finds.
 ///
-/// A row is almost always held by one route, and its key is almost always an integer: such a row costs one
-/// entry of a dictionary of plain integers (16 bytes a slot, against 40 for a `Value` key and a set of
-/// holders). Keys held by several routes, and keys of other types, are kept aside.
+/// A row is almost always held by one route or two, and its key is almost always an integer: such a row costs
+/// one entry per holder in dictionaries of plain integers (16 bytes a slot, against 40 for a `Value` key and a
+/// set of holders, and a set's allocation for a second holder). Third and later holders of a key, and keys of
+/// other types, are kept aside.
 ///
 /// ```swift
 /// var holders = HolderIndex()
@@ -12,10 +13,12 @@
 /// holders.forEach(holding: .integer(1)) { print($0) }   // 7 and 9, in no particular order
 /// ```
 struct HolderIndex: Sendable {
-    /// Integer keys held by exactly one route, with that route.
-    private var single: [Int64: Int] = [:]
-    /// Integer keys held by two routes or more.
-    private var shared: [Int64: Set<Int>] = [:]
+    /// The first route holding each integer key: every integer key held has one.
+    private var first: [Int64: Int] = [:]
+    /// The second route holding an integer key, for keys held by two routes or more.
+    private var second: [Int64: Int] = [:]
+    /// The third and later routes holding an integer key.
+    private var more: [Int64: Set<Int>] = [:]
     /// Keys of any other type, with their routes.
     private var others: [Value: Set<Int>] = [:]
 
@@ -23,7 +26,7 @@ struct HolderIndex: Sendable {
     init() {}
 
     /// `true` when no route holds a row.
-    var isEmpty: Bool { single.isEmpty && shared.isEmpty && others.isEmpty }
+    var isEmpty: Bool { first.isEmpty && others.isEmpty }
 
     /// Calls `body` with each route holding the row whose primary key is `key`.
     ///
@@ -33,11 +36,11 @@ struct HolderIndex: Sendable {
             others[key]?.forEach(body)
             return
         }
-        if let id = single[integer] {
-            body(id)
-        } else if !shared.isEmpty, let ids = shared[integer] {
-            ids.forEach(body)
-        }
+        guard let id = first[integer] else { return }
+        body(id)
+        guard !second.isEmpty, let next = second[integer] else { return }
+        body(next)
+        if !more.isEmpty { more[integer]?.forEach(body) }
     }
 
     /// Records that route `id` holds the row whose primary key is `key`.
@@ -48,15 +51,16 @@ struct HolderIndex: Sendable {
             others[key, default: []].insert(id)
             return
         }
-        if let holder = single[integer] {
-            guard holder != id else { return }
-            single[integer] = nil
-            shared[integer] = [holder, id]
-        } else if shared[integer] != nil {
-            shared[integer]?.insert(id)
-        } else {
-            single[integer] = id
+        guard let holder = first[integer] else {
+            first[integer] = id
+            return
         }
+        guard holder != id else { return }
+        guard let next = second[integer] else {
+            second[integer] = id
+            return
+        }
+        if next != id { more[integer, default: []].insert(id) }
     }
 
     /// Records that route `id` no longer holds the row whose primary key is `key`.
@@ -69,16 +73,24 @@ struct HolderIndex: Sendable {
             if !ids.isEmpty { others[key] = ids }
             return
         }
-        if let holder = single[integer] {
-            if holder == id { single[integer] = nil }
-            return
+        guard let holder = first[integer] else { return }
+        if holder == id {
+            // The second holder, if any, becomes the first; a later one, if any, the second.
+            first[integer] = second[integer]
+            second[integer] = takeLater(of: integer)
+        } else if second[integer] == id {
+            second[integer] = takeLater(of: integer)
+        } else if var ids = more.removeValue(forKey: integer) {
+            ids.remove(id)
+            if !ids.isEmpty { more[integer] = ids }
         }
-        guard var ids = shared.removeValue(forKey: integer) else { return }
-        ids.remove(id)
-        if ids.count == 1, let last = ids.first {
-            single[integer] = last
-        } else if !ids.isEmpty {
-            shared[integer] = ids
-        }
+    }
+
+    /// Removes and returns one of the third and later holders of `key`, if it has any.
+    private mutating func takeLater(of key: Int64) -> Int? {
+        guard !more.isEmpty, var ids = more.removeValue(forKey: key) else { return nil }
+        let id = ids.removeFirst()
+        if !ids.isEmpty { more[key] = ids }
+        return id
     }
 }

@@ -1,7 +1,10 @@
 /// What the change router knows of one controller's request: the tables it reads, and — when its
 /// membership can be decided in memory — the predicate, the columns to re-read for it and the equality
 /// conjunct that indexes it.
-struct RoutePlan: Sendable {
+///
+/// A class: the controller and the router's route table share one plan (a route's entry is then a few words,
+/// not the plan's two hundred bytes once more).
+final class RoutePlan: Sendable {
     /// The request's entity and its table.
     let entityName: String
     let entityTable: String
@@ -53,7 +56,7 @@ struct RoutePlan: Sendable {
         let entity = try schema.entity(named: validated.entityName)
         entityName = entity.name
         entityTable = entity.table
-        tables = try validated.tablesRead(in: schema)
+        tables = try validated.tablesRead(in: schema).interned()
         let effective = validated.sectionOrdered
         let children = try validated.localizableChildTables(in: schema)
         guard incremental, ResultsControllerOrder.make(for: validated, in: schema) != nil,

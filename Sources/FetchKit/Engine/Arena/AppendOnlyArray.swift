@@ -19,15 +19,21 @@ struct AppendOnlyArray<Element> {
     private static var chunkShift: Int { 10 }
     private static var chunkCapacity: Int { 1 << chunkShift }
     /// The capacity of a first chunk, which grows by doubling: small results stay small.
-    private static var firstChunkCapacity: Int { 16 }
+    private static var firstChunkCapacity: Int { 4 }
 
-    private var directory: AppendOnlyBuffer<AppendOnlyBuffer<Element>>
+    /// The chunks; `nil` until the first append, so an empty array allocates nothing.
+    private var directory: AppendOnlyBuffer<AppendOnlyBuffer<Element>>?
     /// The number of elements.
     private(set) var count = 0
+    /// The first chunk, sized by ``init(reservingCapacity:)``, until the first append takes it.
+    private var reserved: AppendOnlyBuffer<Element>?
 
     /// An empty array.
-    init() {
-        directory = AppendOnlyBuffer(capacity: 4)
+    init() {}
+
+    /// An empty array whose first `capacity` elements (up to a chunk's 1,024) fit without growing.
+    init(reservingCapacity capacity: Int) {
+        if capacity > 0 { reserved = AppendOnlyBuffer(capacity: Swift.min(capacity, Self.chunkCapacity)) }
     }
 
     /// The element at `index` (in `0..<count`).
@@ -35,7 +41,7 @@ struct AppendOnlyArray<Element> {
     /// - Complexity: O(1).
     @inline(__always)
     subscript(index: Int) -> Element {
-        directory.base[index &>> Self.chunkShift].base[index & (Self.chunkCapacity - 1)]
+        directory.unsafelyUnwrapped.base[index &>> Self.chunkShift].base[index & (Self.chunkCapacity - 1)]
     }
 
     /// Appends `element`; its index is the old ``count``.
@@ -45,12 +51,18 @@ struct AppendOnlyArray<Element> {
         let chunkIndex = count &>> Self.chunkShift
         let slot = count & (Self.chunkCapacity - 1)
         if slot == 0 {
-            let chunk = AppendOnlyBuffer<Element>(
-                capacity: chunkIndex == 0 ? Self.firstChunkCapacity : Self.chunkCapacity)
-            _ = chunk.append(element, at: 0)
-            setChunk(chunk, at: chunkIndex)
+            // The reserved chunk, unless a copy of this array appended to it first.
+            let reserved = chunkIndex == 0 ? self.reserved.take() : nil
+            if let reserved, reserved.append(element, at: 0) {
+                setChunk(reserved, at: chunkIndex)
+            } else {
+                let chunk = AppendOnlyBuffer<Element>(
+                    capacity: chunkIndex == 0 ? Self.firstChunkCapacity : Self.chunkCapacity)
+                _ = chunk.append(element, at: 0)
+                setChunk(chunk, at: chunkIndex)
+            }
         } else {
-            let chunk = directory.base[chunkIndex]
+            let chunk = directory.unsafelyUnwrapped.base[chunkIndex]
             if !chunk.append(element, at: slot) {
                 let capacity =
                     slot < chunk.capacity ? chunk.capacity : Swift.min(chunk.capacity * 2, Self.chunkCapacity)
@@ -65,12 +77,18 @@ struct AppendOnlyArray<Element> {
     /// Makes `chunk` the directory's entry `index` (the last one, or one past it), copying the directory
     /// when the slot is not this array's to write.
     private mutating func setChunk(_ chunk: AppendOnlyBuffer<Element>, at index: Int) {
+        guard let directory else {
+            let first = AppendOnlyBuffer<AppendOnlyBuffer<Element>>(capacity: 1)
+            _ = first.append(chunk, at: 0)
+            self.directory = first
+            return
+        }
         let chunks = (count + Self.chunkCapacity - 1) &>> Self.chunkShift  // directory entries in use
         if index == chunks, directory.append(chunk, at: index) { return }
         let capacity = Swift.max(4, directory.capacity * (index < directory.capacity ? 1 : 2))
         let copy = directory.prefix(index, capacity: capacity)
         _ = copy.append(chunk, at: index)
-        directory = copy
+        self.directory = copy
     }
 }
 

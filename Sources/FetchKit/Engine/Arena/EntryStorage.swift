@@ -3,9 +3,15 @@
 ///
 /// When `Object` is ``Row`` the row is stored once, as the object.
 struct EntryStorage<Object: Sendable>: Sendable {
-    private var objects = AppendOnlyArray<Object>()
+    private var objects: AppendOnlyArray<Object>
     /// The rows, when they are not the objects.
-    private var rows: AppendOnlyArray<Row>? = Object.self == Row.self ? nil : AppendOnlyArray()
+    private var rows: AppendOnlyArray<Row>?
+
+    /// Empty storage, where the first `capacity` entries fit without growing.
+    init(reservingCapacity capacity: Int = 0) {
+        objects = AppendOnlyArray(reservingCapacity: capacity)
+        rows = Object.self == Row.self ? nil : AppendOnlyArray(reservingCapacity: capacity)
+    }
 
     /// The number of entries stored, live or not.
     var count: Int { objects.count }

@@ -36,7 +36,7 @@ package struct InMemoryPredicate: Sendable {
         let compiler = Compiler(entity: entity, schema: schema, dialect: dialect)
         guard let root = compiler.node(predicate, columns: &columns) else { return nil }
         self.root = root
-        self.columns = columns
+        self.columns = columns.interned()
     }
 
     /// Whether `row` (holding every column of ``columns`` by its key path) matches.
