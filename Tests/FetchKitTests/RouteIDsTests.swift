@@ -7,8 +7,8 @@ import Testing
 @Suite("Route IDs of an index entry")
 struct RouteIDsTests {
     static func contents(_ ids: RouteIDs) -> Set<Int> {
-        var found: Set<Int> = []
-        ids.forEach { found.insert($0) }
+        let found = Set(ids)
+        #expect(found.count == Array(ids).count)
         return found
     }
 

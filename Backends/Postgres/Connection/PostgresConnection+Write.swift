@@ -34,18 +34,15 @@ extension PostgresConnection: SQLWriteConnection {
         let result = try execute(fetch)
         let layout = RowLayout.interned(names: fetch.columns.map(\.name))
         let types = fetch.columns.map(\.type)
-        var rows: [Row] = []
-        rows.reserveCapacity(result.rowCount)
+        var rows = RowBuilder(layout: layout, expectedRows: result.rowCount)
         for row in 0..<result.rowCount {
-            var values: [Value] = []
-            values.reserveCapacity(types.count)
             for (column, type) in types.enumerated() {
                 let value = try result.value(row: row, column: column)
-                values.append(type.coerce(value) ?? value)
+                rows.append(type.coerce(value) ?? value)
             }
-            rows.append(Row(layout: layout, values: values))
+            rows.endRow()
         }
-        return rows
+        return rows.finish()
     }
 
     /// Runs a compiled fetch, checking that it returned the columns the fetch describes.

@@ -1,9 +1,11 @@
 @_spi(Benchmarks) import FetchKit
+import FetchKitPostgres
 import FetchKitSQLite
 import Foundation
 
 /// Where a live controller's memory goes, for each stage of its life and per live row
-/// (`fetchkit-benchmarks memory [--controllers N]`): the heap the process holds once the stage is done (what
+/// (`fetchkit-benchmarks memory [--controllers N] [--postgres]`, the PostgreSQL server from `DATABASE_URL`, in a
+/// schema of its own): the heap the process holds once the stage is done (what
 /// glibc's allocator has handed out and not taken back, after a pause for deferred releases), and the resident
 /// set's growth. The heap is the figure to compare: the resident set grows only by what the allocator had to
 /// obtain, so a stage after one that freed memory looks cheaper than it is.
@@ -17,9 +19,25 @@ enum MemoryProbe {
         "one controller of every row: per live row": 320
     ]
 
-    static func run(count: Int) async throws {
+    static func run(count: Int, postgres: Bool) async throws {
         let schema = try Schema([ScaleBenchmark.item, ScaleBenchmark.other])
-        let store = try await SQLiteStore.inMemory(schema: schema)
+        let store: any PersistentStore
+        var cleanup: (() throws -> Void)?
+        if postgres {
+            guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
+                print("memory: DATABASE_URL is not set; run: eval \"$(bash Integration/scripts/pg-start.sh)\"")
+                exit(2)
+            }
+            let namespace = "fkmemory_\(ProcessInfo.processInfo.processIdentifier)"
+            let raw = try RawConnection(text)
+            try raw.exec("DROP SCHEMA IF EXISTS \(namespace) CASCADE; CREATE SCHEMA \(namespace)")
+            let url = try PostgresURL(
+                text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace)")
+            store = try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+            cleanup = { try raw.exec("DROP SCHEMA \(namespace) CASCADE") }
+        } else {
+            store = try await SQLiteStore.inMemory(schema: schema)
+        }
         try await store.write { tx in
             for i in 0..<count {
                 try tx.insert(
@@ -104,6 +122,7 @@ enum MemoryProbe {
         }
         withExtendedLifetime((streams, idle, empty, one, all)) {}
         await store.close()
+        try cleanup?()
         if !exceeded.isEmpty {
             print("memory: over budget: " + exceeded.joined(separator: "; "))
             exit(1)

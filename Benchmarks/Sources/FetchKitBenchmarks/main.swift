@@ -9,6 +9,7 @@ import Synchronization
 //        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany|tomanycount] [--batch B] [--controllers N]
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
+//        memory: [--controllers N] [--postgres]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
@@ -122,7 +123,10 @@ if words.contains("scale") {
     }
 }
 if words.contains("memory") {
-    runBlocking { try await MemoryProbe.run(count: option("--controllers", default: 10_000)) }
+    runBlocking {
+        try await MemoryProbe.run(
+            count: option("--controllers", default: 10_000), postgres: arguments.contains("--postgres"))
+    }
 }
 if words.contains("peer") {
     runBlocking { try await PeerBenchmark.run(writes: option("--writes", default: 200)) }

@@ -38,5 +38,17 @@ extension Set where Element == String {
     }
 }
 
+extension SortKeyOrder {
+    /// An equal order sharing its storage with every other equal order interned before: the order of each
+    /// of thousands of controllers sorting alike.
+    ///
+    /// - Complexity: O(*c*) to hash the *c* components.
+    func interned() -> SortKeyOrder {
+        internedOrders.withLock { table in table.value(for: self) { $0 } }
+    }
+}
+
 /// The name sets ``Swift/Set/interned()`` hands out.
 private let internedNameSets = Mutex(InternTable<Set<String>, Set<String>>(capacity: 4_096))
+/// The orders ``SortKeyOrder/interned()`` hands out.
+private let internedOrders = Mutex(InternTable<SortKeyOrder, SortKeyOrder>(capacity: 4_096))

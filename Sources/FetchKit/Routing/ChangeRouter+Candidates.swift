@@ -16,10 +16,11 @@ extension ChangeRouter.EntityRoutes {
         }
         for (key, row) in rows.rows {
             for (column, byValue) in equality {
-                byValue[row[column] ?? .null]?.forEach { id in
+                guard let indexed = byValue[row[column] ?? .null] else { continue }
+                for id in indexed {
                     let bounded = local.contains(id)
                     // A route that gets the change anyway needs no more evaluation, unless its keys are counted.
-                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { return }
+                    guard bounded || !ids.contains(id), self.indexed[id]?.matches(row) == true else { continue }
                     ids.insert(id)
                     if bounded { concerns[id, default: []].insert(key) }
                 }

@@ -5,7 +5,7 @@
 /// ```swift
 /// var ids = RouteIDs(7)
 /// ids.insert(9)
-/// ids.forEach { print($0) }   // 7 and 9, in no particular order
+/// for id in ids { print(id) }   // 7 and 9, in no particular order
 /// ```
 enum RouteIDs: Sendable, Equatable {
     case one(Int)
@@ -47,12 +47,34 @@ enum RouteIDs: Sendable, Equatable {
             return !ids.isEmpty
         }
     }
+}
 
-    /// Calls `body` with each route.
-    func forEach(_ body: (Int) -> Void) {
+extension RouteIDs: Sequence {
+    /// Walks the routes, in no particular order.
+    struct Iterator: IteratorProtocol {
+        fileprivate var one: Int?
+        fileprivate var many: Set<Int>.Iterator?
+
+        mutating func next() -> Int? {
+            if let id = one {
+                one = nil
+                return id
+            }
+            return many?.next()
+        }
+    }
+
+    func makeIterator() -> Iterator {
         switch self {
-        case .one(let id): body(id)
-        case .many(let ids): ids.forEach(body)
+        case .one(let id): Iterator(one: id, many: nil)
+        case .many(let ids): Iterator(one: nil, many: ids.makeIterator())
+        }
+    }
+
+    var underestimatedCount: Int {
+        switch self {
+        case .one: 1
+        case .many(let ids): ids.count
         }
     }
 }

@@ -74,3 +74,14 @@ extension RoutePlan {
         return String(prefix)
     }
 }
+
+/// A plan's range conjunct: its column and the values the predicate allows in it.
+final class RangeConjunct: Sendable {
+    let column: String
+    let range: RangeIndex.Range
+
+    init(_ conjunct: (column: String, range: RangeIndex.Range)) {
+        self.column = conjunct.column
+        self.range = conjunct.range
+    }
+}

@@ -5,8 +5,7 @@
 /// A class: the controller and the router's route table share one plan (a route's entry is then a few words,
 /// not the plan's two hundred bytes once more).
 final class RoutePlan: Sendable {
-    /// The request's entity and its table.
-    let entityName: String
+    /// The table of the request's entity.
     let entityTable: String
     /// Every table whose changes can change the results.
     let tables: Set<String>
@@ -39,8 +38,9 @@ final class RoutePlan: Sendable {
         /// An equality conjunct: the controller can only hold rows whose `column` is one of `values`.
         let index: (column: String, values: [Value])?
         /// Without an equality conjunct, a range conjunct: the controller can only hold rows whose `column` is in
-        /// `range` (``rangeConjunct(of:entity:schema:)``).
-        let range: (column: String, range: RangeIndex.Range)?
+        /// `range` (``rangeConjunct(of:entity:schema:)``). Boxed: most plans have none, and inline it would
+        /// take sixty bytes of every plan.
+        let range: RangeConjunct?
         /// Related tables whose changes are localised through the entity's foreign key into each.
         let relatedForeignKeys: [String: String]
         /// To-many related tables whose changes are localised through their foreign key back into the entity:
@@ -54,7 +54,6 @@ final class RoutePlan: Sendable {
     init(request: FetchRequest, schema: Schema, dialect: SQLDialect, incremental: Bool) throws {
         let validated = try request.validated(in: schema)
         let entity = try schema.entity(named: validated.entityName)
-        entityName = entity.name
         entityTable = entity.table
         tables = try validated.tablesRead(in: schema).interned()
         let effective = validated.sectionOrdered
@@ -83,7 +82,9 @@ final class RoutePlan: Sendable {
         let index = Self.indexConjunct(of: effective.predicate, entity: entity, schema: schema)
         memory = Memory(
             predicate: predicate, decides: decides, relatedColumns: columns.subtracting(attributes), index: index,
-            range: index == nil ? Self.rangeConjunct(of: effective.predicate, entity: entity, schema: schema) : nil,
+            range: index == nil
+                ? Self.rangeConjunct(of: effective.predicate, entity: entity, schema: schema).map(RangeConjunct.init)
+                : nil,
             relatedForeignKeys: foreignKeys, childForeignKeys: childTables,
             unlocalizable: tables.subtracting(foreignKeys.keys).subtracting(childTables.keys)
                 .subtracting([entity.table]))

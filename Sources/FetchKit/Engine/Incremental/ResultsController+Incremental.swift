@@ -207,7 +207,7 @@ extension ResultsController {
             return nil
         }
         guard !readsOwnTableThroughRelationship else { return nil }
-        return SortKeyOrder(components: components, primaryKey: entity.primaryKey.name)
+        return SortKeyOrder(components: components, primaryKey: entity.primaryKey.name).interned()
     }
 }
 
