@@ -45,7 +45,8 @@ struct HolderIndexTests {
         let keys: [Value] = (0..<12).map { .integer(Int64($0)) } + [.text("a"), .text("b"), .double(1.5), .null]
         for _ in 0..<4_000 {
             let key = keys[Int.random(in: 0..<keys.count, using: &random)]
-            let id = Int.random(in: 0..<5, using: &random)
+            // Among them, IDs beyond 32 bits, kept apart from the others.
+            let id = [0, 1, 2, 3, 4, 1 << 33, (1 << 33) + 1][Int.random(in: 0..<7, using: &random)]
             if Bool.random(using: &random) {
                 index.add(id, key: key)
                 model[key, default: []].insert(id)

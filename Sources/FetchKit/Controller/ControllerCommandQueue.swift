@@ -22,7 +22,6 @@ struct ControllerCommandQueue: ~Copyable {
 
     var pending: [ControllerCommand] = []
     var head = 0
-    var isDraining = false
     /// Routed changes and shared batches waiting (a collapsed catch-up counts once).
     var backlog = 0 {
         didSet { largestBacklog = max(largestBacklog, backlog) }
@@ -40,6 +39,8 @@ struct ControllerCommandQueue: ~Copyable {
     var foldIndex: Int?
     /// When the store change running now (a routed change or a catch-up: its oldest) was published.
     var running: ContinuousClock.Instant?
+    /// Whether a turn is draining the queue (after ``running``, in the byte its optional leaves free).
+    var isDraining = false
 
     /// When the oldest routed change waiting was published.
     ///

@@ -9,11 +9,12 @@ extension ResultsController {
         var awaitingInitial: Set<Int> = []
         /// The shared results this controller leads or follows (see ``SharedResults``).
         var group: SharedResults<Object>?
-        /// Whether it leads them (keeps them current) rather than following.
-        var isLeader = false
         /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
         /// differ, so the next batch is found by diffing.
         var sharedVersion: UInt64? = 0
+        /// Whether it leads them (keeps them current) rather than following (after ``sharedVersion``, whose
+        /// last word it shares).
+        var isLeader = false
         /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
         var request: FetchRequest
@@ -34,6 +35,11 @@ extension ResultsController {
         var staleWaiters: [CheckedContinuation<Void, Never>] = []
         /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).
         var retry: Task<Void, Never>?
+        // Single bytes after the optional's tag, rather than each padded to a word.
+        /// The type of the entity's primary key (references are coerced to it).
+        var primaryKeyType = AttributeType.integer
+        /// `false` sends every store change through the refetch path (for benchmarks and tests).
+        var isIncrementalEnabled = true
         /// The readers of ``ResultsController/statusUpdates()``.
         var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
         /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.
@@ -45,8 +51,6 @@ extension ResultsController {
         /// To-many related tables whose changes the incremental path localises, with each one's foreign key back
         /// into the entity.
         var childForeignKeys: [String: String] = [:]
-        /// The type of the entity's primary key (references are coerced to it).
-        var primaryKeyType = AttributeType.integer
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
         /// How many of those were decided in memory on rows the change router re-read (no query of their own).
@@ -55,8 +59,6 @@ extension ResultsController {
         var keysetRefills = 0
         /// How many store changes were applied by refetching the whole request.
         var fullRefreshes = 0
-        /// `false` sends every store change through the refetch path (for benchmarks and tests).
-        var isIncrementalEnabled = true
 
         init(request: FetchRequest) {
             self.request = request

@@ -13,7 +13,7 @@ struct ResultsEntries<Object: Sendable>: Sendable {
 
     /// No entries.
     init() {
-        tree = ResultsTree()
+        tree = ResultsTree(sharing: emptyHandles)
         storage = EntryStorage()
     }
 
@@ -25,6 +25,7 @@ struct ResultsEntries<Object: Sendable>: Sendable {
         var handles: [UInt32] = []
         handles.reserveCapacity(entries.underestimatedCount)
         for entry in entries { handles.append(storage.append(entry)) }
+        guard !handles.isEmpty else { return }
         let storage = self.storage
         tree = ResultsTree(handles, separator: { separator(storage.row(handle: $0)) })
     }
@@ -36,11 +37,12 @@ struct ResultsEntries<Object: Sendable>: Sendable {
     /// - Complexity: O(n).
     init(rows: [Row], objects: [Object], separator: (Row) -> SortKey) {
         precondition(rows.count == objects.count, "\(rows.count) rows and \(objects.count) objects")
-        tree = ResultsTree()
+        tree = ResultsTree(sharing: emptyHandles)
         storage = EntryStorage(reservingCapacity: rows.count)
         var handles: [UInt32] = []
         handles.reserveCapacity(rows.count)
         for index in rows.indices { handles.append(storage.append(row: rows[index], object: objects[index])) }
+        guard !handles.isEmpty else { return }
         let storage = self.storage
         tree = ResultsTree(handles, separator: { separator(storage.row(handle: $0)) })
     }
@@ -189,3 +191,6 @@ extension ResultsEntries: Sequence {
 
     var underestimatedCount: Int { count }
 }
+
+/// The root every empty tree of handles shares (a fetch that finds no row allocates none).
+private let emptyHandles = ResultsTreeNode<UInt32, SortKey>(elements: [])

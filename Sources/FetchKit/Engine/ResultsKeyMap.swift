@@ -47,7 +47,8 @@ struct ResultsKeyMap: Sendable {
             storage = .values(TreeDictionary(uniqueKeysWithValues: values))
         } else {
             integers.sort { $0.key < $1.key }
-            storage = .integers(ResultsTree(integers, separator: \.key))
+            storage = .integers(
+                integers.isEmpty ? ResultsTree(sharing: emptyKeys) : ResultsTree(integers, separator: \.key))
         }
     }
 
@@ -108,3 +109,6 @@ struct ResultsKeyMap: Sendable {
         }
     }
 }
+
+/// The root every empty key map shares (a fetch that finds no row allocates none).
+private let emptyKeys = ResultsTreeNode<ResultsKeyMap.KeyedHandle, Int64>(elements: [])

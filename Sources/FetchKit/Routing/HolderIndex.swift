@@ -2,7 +2,7 @@
 /// it may leave (an update whose new values no longer match, a delete), which no index of predicates finds.
 ///
 /// A row is almost always held by one route or two, and its key is almost always an integer: such a row costs
-/// one entry per holder in dictionaries of plain integers (16 bytes a slot, against 40 for a `Value` key and a
+/// one entry per holder in dictionaries of plain integers (12 bytes a slot, against 40 for a `Value` key and a
 /// set of holders, and a set's allocation for a second holder). Third and later holders of a key, and keys of
 /// other types, are kept aside.
 ///
@@ -13,12 +13,15 @@
 /// holders.forEach(holding: .integer(1)) { print($0) }   // 7 and 9, in no particular order
 /// ```
 struct HolderIndex: Sendable {
-    /// The first route holding each integer key: every integer key held has one.
-    private var first: [Int64: Int] = [:]
+    /// The first route holding each integer key: every integer key held by a route whose ID fits 32 bits has
+    /// one. (Route IDs count up from zero: one beyond 32 bits takes four billion registrations on one store.)
+    private var first: [Int64: UInt32] = [:]
     /// The second route holding an integer key, for keys held by two routes or more.
-    private var second: [Int64: Int] = [:]
+    private var second: [Int64: UInt32] = [:]
     /// The third and later routes holding an integer key.
-    private var more: [Int64: Set<Int>] = [:]
+    private var more: [Int64: Set<UInt32>] = [:]
+    /// Routes whose IDs do not fit 32 bits, by the integer keys they hold.
+    private var overflow: [Int64: Set<Int>] = [:]
     /// Keys of any other type, with their routes.
     private var others: [Value: Set<Int>] = [:]
 
@@ -26,7 +29,7 @@ struct HolderIndex: Sendable {
     init() {}
 
     /// `true` when no route holds a row.
-    var isEmpty: Bool { first.isEmpty && others.isEmpty }
+    var isEmpty: Bool { first.isEmpty && overflow.isEmpty && others.isEmpty }
 
     /// Calls `body` with each route holding the row whose primary key is `key`.
     ///
@@ -36,11 +39,14 @@ struct HolderIndex: Sendable {
             others[key]?.forEach(body)
             return
         }
+        if !overflow.isEmpty { overflow[integer]?.forEach(body) }
         guard let id = first[integer] else { return }
-        body(id)
+        body(Int(id))
         guard !second.isEmpty, let next = second[integer] else { return }
-        body(next)
-        if !more.isEmpty { more[integer]?.forEach(body) }
+        body(Int(next))
+        if !more.isEmpty, let later = more[integer] {
+            for id in later { body(Int(id)) }
+        }
     }
 
     /// Records that route `id` holds the row whose primary key is `key`.
@@ -49,6 +55,10 @@ struct HolderIndex: Sendable {
     mutating func add(_ id: Int, key: Value) {
         guard case .integer(let integer) = key else {
             others[key, default: []].insert(id)
+            return
+        }
+        guard let id = UInt32(exactly: id) else {
+            overflow[integer, default: []].insert(id)
             return
         }
         guard let holder = first[integer] else {
@@ -73,6 +83,12 @@ struct HolderIndex: Sendable {
             if !ids.isEmpty { others[key] = ids }
             return
         }
+        guard let id = UInt32(exactly: id) else {
+            guard var ids = overflow.removeValue(forKey: integer) else { return }
+            ids.remove(id)
+            if !ids.isEmpty { overflow[integer] = ids }
+            return
+        }
         guard let holder = first[integer] else { return }
         if holder == id {
             // The second holder, if any, becomes the first; a later one, if any, the second.
@@ -87,7 +103,7 @@ struct HolderIndex: Sendable {
     }
 
     /// Removes and returns one of the third and later holders of `key`, if it has any.
-    private mutating func takeLater(of key: Int64) -> Int? {
+    private mutating func takeLater(of key: Int64) -> UInt32? {
         guard !more.isEmpty, var ids = more.removeValue(forKey: key) else { return nil }
         let id = ids.removeFirst()
         if !ids.isEmpty { more[key] = ids }

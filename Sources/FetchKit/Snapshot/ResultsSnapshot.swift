@@ -54,12 +54,14 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     }
 
     /// Whether `other` is this very snapshot (the same tree), not merely equal: a batch computed from one
-    /// snapshot applies only to it.
+    /// snapshot applies only to it. Empty snapshots share one empty root, so two of them are the same only when
+    /// they share their storage.
     ///
     /// - Complexity: O(1).
     func isIdentical(to other: ResultsSnapshot<Object>) -> Bool {
         storage === other.storage
-            || (entries.tree.root === other.entries.tree.root && sectionStarts == other.sectionStarts)
+            || (!entries.isEmpty && entries.tree.root === other.entries.tree.root
+                && sectionStarts == other.sectionStarts)
     }
 
     /// The number of objects.

@@ -115,30 +115,31 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     /// The controller's results.
     var results = ResultsSnapshot<Object>()
-    /// Whether the results were fetched at least once.
-    var hasFetched = false
     /// The last transaction a batch was emitted for.
     var lastBatchThrough: UInt64 = 0
     /// The last transaction applied (with or without a batch).
     var appliedThrough: UInt64 = 0
-    /// Whether a delegate is set.
-    var hasDelegate = false
     /// What the delegate shows when it is not ``results`` (`nil`: in step): the results before a batch still
     /// on its way to the delegate's executor, or with a row its UI moved itself.
     var delegateShown: ResultsSnapshot<Object>?
     /// The moves the delegate's UI made that are not written yet: its batches lead to the results with them
     /// applied, so it never hears of the dragged row.
     var delegateMoves = PendingMoves()
+    // The flags together, so no padding follows each.
+    /// Whether the results were fetched at least once.
+    var hasFetched = false
+    /// Whether a delegate is set.
+    var hasDelegate = false
 
     // MARK: Lifecycle
 
+    /// `true` after a transient read failure, until a refetch works: changes are not applied meanwhile, and
+    /// `sync()` waits.
+    var isStale = false
     /// Whether the controller follows the database (see ``ResultsStatus``).
     var status = ResultsStatus.idle
     /// The status to restore when a fetch of ``ResultsController/performFetch()`` throws.
     var statusBeforeFetch: ResultsStatus?
-    /// `true` after a transient read failure, until a refetch works: changes are not applied meanwhile, and
-    /// `sync()` waits.
-    var isStale = false
     /// The delay before the next retry (doubling up to ``maximumRetryDelay``).
     var retryDelay = Self.firstRetryDelay
     /// When the scheduled retry is due, while one is.

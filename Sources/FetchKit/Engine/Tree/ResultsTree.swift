@@ -31,13 +31,21 @@ struct ResultsTree<Element, Separator> {
         root = ResultsTreeNode(elements: [])
     }
 
+    /// The tree under `root`, which it shares: a change copies it first, as it copies any node a snapshot
+    /// shares (every empty tree of a kind can share one empty root).
+    init(sharing root: ResultsTreeNode<Element, Separator>) {
+        self.root = root
+    }
+
     /// A tree of `elements`, in their order.
     ///
-    /// Leaves and inner nodes are built three-quarters full, leaving room for insertions.
+    /// Leaves are built full: a change copies the leaf it touches anyway (the tree is persistent), and splitting a
+    /// full one costs about the same, while room left in every leaf would cost a quarter more memory per row.
+    /// Inner nodes, a thirty-second as many, are built three-quarters full.
     /// - Complexity: O(n).
     init(_ elements: some Sequence<Element>, separator: (Element) -> Separator) {
         let all = Array(elements)
-        var level = Self.evenChunks(all.count, fill: Self.leafCapacity * 3 / 4).map {
+        var level = Self.evenChunks(all.count, fill: Self.leafCapacity).map {
             ResultsTreeNode<Element, Separator>(elements: Array(all[$0]))
         }
         guard !level.isEmpty else {
