@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `fetchkit demo <name>` runs each seed's scenario to the end and shows what the seed asked for.
+/// `fetchkit demo <name>` runs each scenario to the end and shows what it is about.
 @Suite("fetchkit demo")
 struct DemoCommandTests {
     private func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {

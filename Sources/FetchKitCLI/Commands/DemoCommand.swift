@@ -10,14 +10,14 @@ import Synchronization
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Watch live results react to writes (embedded SQLite); name a seed's scenario to see it solved.",
+        abstract: "Watch live results react to writes (embedded SQLite); name a scenario to see it solved.",
         discussion: """
             Without a name: creates a SQLite file in a temporary folder with a few todos in three categories, \
             opens a ResultsController sectioned by category, then inserts, completes, reorders across \
             sections, deletes the last row of a section, bulk-updates, and finally writes through a second \
             connection. After each write it prints the batch the controller's delegate received and the list.
 
-            The seeds' scenarios: multi (several named requests, animated transitions), composite (one list \
+            The other scenarios: multi (several named requests, animated transitions), composite (one list \
             from several controllers, capped), reorder (user moves across sections), batches (staged \
             collection-view batches and a fetchLimit under churn), wire (changesets sent to a remote client).
             """

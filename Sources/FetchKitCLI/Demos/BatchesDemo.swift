@@ -14,7 +14,7 @@ enum BatchesDemo {
         let recorder = ChangesetRecorder<ResultsController<Row>>()
         controller.delegate = recorder
         try await controller.performFetch()
-        print("FetchKit demo batches — staged changes for collection views, and a live fetchLimit (seed 003)\n")
+        print("FetchKit demo batches — staged changes for collection views, and a live fetchLimit\n")
         print(DemoRenderer.list(controller.snapshot))
         DemoStore.step("one transaction: insert, move and change, delete, update, rename a category")
         try await store.write { tx in

@@ -80,7 +80,7 @@ enum CompositeDemo {
             print("")
         }
         print(
-            "FetchKit demo composite — a menu, todos (at most 2 per category) and categories in one list (seed 000)\n")
+            "FetchKit demo composite — a menu, todos (at most 2 per category) and categories in one list\n")
         show()
         DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a todo")
         try await store.write { tx in

@@ -2,7 +2,7 @@ import FetchKit
 import FetchKitSQLite
 import FetchKitTesting
 
-/// What every seed demo starts from: an in-memory SQLite store holding the fixture todos and categories.
+/// What every scenario demo starts from: an in-memory SQLite store holding the fixture todos and categories.
 enum DemoStore {
     static func seeded() async throws -> SQLiteStore {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)

@@ -21,7 +21,7 @@ enum MultiDemo {
         let printer = BatchPrinter<MultiResultsController<Row>>()
         todos.delegate = printer
         try await todos.performFetch()
-        print("FetchKit demo multi — one MultiResultsController, four named requests (seed 001)\n")
+        print("FetchKit demo multi — one MultiResultsController, four named requests\n")
         print("current: \(todos.currentName)")
         print(DemoRenderer.list(todos.snapshot))
         for name in ["all", "done", "byCategory", "open"] {

@@ -16,8 +16,7 @@ enum ReorderDemo {
         controller.delegate = printer
         try await controller.performFetch()
         print(
-            "FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering (seed "
-                + "002)\n"
+            "FetchKit demo reorder — the user drags rows; sections keyed by category.name, order by ordering\n"
         )
         print(DemoRenderer.list(controller.snapshot))
 

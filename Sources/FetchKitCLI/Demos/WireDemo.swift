@@ -20,8 +20,7 @@ enum WireDemo {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(
-            "FetchKit demo wire — ChangesetRecorder as the delegate; each batch as JSON for a remote client (seed "
-                + "004)\n"
+            "FetchKit demo wire — ChangesetRecorder as the delegate; each batch as JSON for a remote client\n"
         )
         var client = WireList<Fixtures.TodoRecord>()
         let first = try encoder.encode(WireChangeset(inserting: controller.snapshot))
