@@ -76,4 +76,19 @@ struct PostgresErrorTests {
         #expect(error("25006") == .readOnly("m"))
         #expect(error("42501") == .permissionDenied("m"))
     }
+
+    @Test("the backend, not the core, says which SQLSTATEs are transient")
+    func transience() {
+        func error(_ state: String) -> FetchKitError {
+            PostgresErrorMapping.error(state: state, message: "m", constraint: nil, column: nil, sql: nil)
+        }
+        for state in ["57014", "53200", "58030", "40001", "08006", "57P01", "55P03"] {
+            #expect(error(state).isTransient, "\(state)")
+        }
+        for state in ["42P01", "22P02", "XX000", "23505", "42501"] {
+            #expect(!error(state).isTransient, "\(state)")
+        }
+        #expect(error("57014").code == .database && error("57014").message.hasPrefix("SQLSTATE 57014"))
+        #expect(!FetchKitError(.database, message: "SQLSTATE 57014: canceled", databaseCode: 0).isTransient)
+    }
 }

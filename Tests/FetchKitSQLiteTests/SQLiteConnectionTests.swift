@@ -187,4 +187,20 @@ struct SQLiteConnectionTests {
                 == .busy("database is locked"))
         #expect(SQLiteErrorMapping.constraint(for: SQLITE_CONSTRAINT) == .other)
     }
+
+    @Test("the backend, not the core, says which result codes are transient")
+    func transience() {
+        func error(_ code: Int32) -> FetchKitError { SQLiteErrorMapping.error(code: code, message: "m", sql: nil) }
+        // SQLITE_IOERR_READ (extended), SQLITE_NOMEM, SQLITE_CANTOPEN, SQLITE_PROTOCOL: trying again can cure.
+        for code in [SQLITE_IOERR | (1 << 8), SQLITE_NOMEM, SQLITE_CANTOPEN, SQLITE_PROTOCOL] {
+            #expect(error(code).code == .database && error(code).isTransient, "\(code)")
+        }
+        // SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_MISMATCH: they are not.
+        for code in [SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_MISMATCH] {
+            #expect(error(code).code == .database && !error(code).isTransient, "\(code)")
+        }
+        #expect(error(SQLITE_BUSY).isTransient && !error(SQLITE_CONSTRAINT).isTransient)
+        // The core alone classifies no database code: a `.database` error is permanent unless its raiser says.
+        #expect(!FetchKitError(.database, message: "m", databaseCode: SQLITE_IOERR).isTransient)
+    }
 }

@@ -52,8 +52,16 @@ enum PostgresErrorMapping {
                     + "listener terminates its own abandoned session when it reconnects)")
         case "57P01", "57P02", "57P03": return .connectionLost(message)
         case _ where state.hasPrefix("08"): return .connectionLost(message)
-        default: return .database(code: 0, message: "SQLSTATE \(state): \(message)", sql: sql)
+        default:
+            return .database(
+                code: 0, message: "SQLSTATE \(state): \(message)", sql: sql, isTransient: isTransient(state: state))
         }
+    }
+
+    /// Whether trying again can cure a failure with SQLSTATE `state`: a cancelled statement (57014), a server
+    /// out of resources (class 53), a system error (class 58).
+    static func isTransient(state: String) -> Bool {
+        state == "57014" || state.hasPrefix("53") || state.hasPrefix("58")
     }
 
     /// The error for a connection that failed without a result (it broke, or ran out of memory).

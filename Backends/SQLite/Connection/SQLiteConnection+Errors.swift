@@ -27,8 +27,14 @@ enum SQLiteErrorMapping {
         case SQLITE_PERM, SQLITE_AUTH:
             return .permissionDenied(message)
         default:
-            return .database(code: code, message: message, sql: sql)
+            return .database(code: code, message: message, sql: sql, isTransient: isTransient(code))
         }
+    }
+
+    /// Whether trying again can cure a failure with (extended) result code `code`: out of memory, an I/O
+    /// error, a file that could not be opened, a locking-protocol failure. The primary code is the low byte.
+    static func isTransient(_ code: Int32) -> Bool {
+        [SQLITE_NOMEM, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL].contains(code & 0xFF)
     }
 
     /// The kind of constraint an extended `SQLITE_CONSTRAINT_*` code names.

@@ -94,8 +94,10 @@ extension FetchKitError {
             keyPath: key, section: section)
     }
 
-    package static func database(code: Int32, message: String, sql: String?) -> FetchKitError {
-        FetchKitError(.database, message: message, databaseCode: code, sql: sql)
+    package static func database(code: Int32, message: String, sql: String?, isTransient: Bool = false)
+        -> FetchKitError
+    {
+        FetchKitError(.database, message: message, databaseCode: code, sql: sql, isTransient: isTransient)
     }
 
     /// `error` as a ``FetchKitError``: itself when it is one, else a ``Code/database`` error describing it

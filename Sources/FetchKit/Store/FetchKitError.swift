@@ -177,8 +177,11 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A field of the error's ``context``, read as the error's own (`error.message`).
     public subscript<T>(dynamicMember keyPath: KeyPath<Context, T>) -> T { box.context[keyPath: keyPath] }
 
-    /// Creates an error; `isTransient` defaults to what `code` (and for ``Code/database``, the database code)
-    /// implies.
+    /// Creates an error; `isTransient` defaults to what `code` implies.
+    ///
+    /// The core reads no database's codes: a backend that raises ``Code/database`` for a failure that trying
+    /// again can cure (an I/O error, a cancelled statement, a server out of resources) says so with
+    /// `isTransient: true`.
     public init(
         _ code: Code, message: String, keyPath: String? = nil, entity: String? = nil, table: String? = nil,
         offset: Int? = nil, construct: String? = nil, requestName: String? = nil, knownRequestNames: [String]? = nil,
@@ -192,7 +195,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
                 requestName: requestName, knownRequestNames: knownRequestNames, section: section,
                 constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
                 underlying: underlying,
-                isTransient: isTransient ?? Self.defaultTransience(code, databaseCode: databaseCode, message: message)))
+                isTransient: isTransient ?? Self.defaultTransience(code)))
     }
 
     /// The sentence users see: the code's wording, the message and the position.
@@ -243,19 +246,13 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         hasher.combine(context.message)
     }
 
-    private static func defaultTransience(_ code: Code, databaseCode: Int32?, message: String) -> Bool {
+    /// Whether errors of `code` are transient unless the backend that raised one says otherwise: connection
+    /// losses, a busy database, too many connections and serialization failures are; anything else, including
+    /// ``Code/database``, is not. Backends classify their own database codes.
+    private static func defaultTransience(_ code: Code) -> Bool {
         switch code.kind {
-        case .connectionLost, .busy, .tooManyConnections, .serializationFailure:
-            return true
-        case .database:
-            // SQLite: SQLITE_NOMEM, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL (extended codes
-            // keep the primary code in the low byte). PostgreSQL (code 0): query cancelled (57014),
-            // insufficient resources (53…), system errors (58…).
-            let code = databaseCode ?? 0
-            if code != 0 { return [7, 10, 13, 14, 15].contains(code & 0xFF) }
-            return ["SQLSTATE 57014", "SQLSTATE 53", "SQLSTATE 58"].contains { message.hasPrefix($0) }
-        default:
-            return false
+        case .connectionLost, .busy, .tooManyConnections, .serializationFailure: return true
+        default: return false
         }
     }
 }
