@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -11,11 +11,24 @@ let package = Package(
     name: "FetchKit",
     platforms: [.macOS(.v15)],
     products: [
+        // Apps: controllers, requests, predicates, records, the store contract.
         .library(name: "FetchKit", targets: ["FetchKit"]),
+        // The embedded default and the server backend.
         .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
         .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
+        // A store held in memory, for controller tests without a database; written against the backend kit alone.
+        .library(name: "FetchKitInMemory", targets: ["FetchKitInMemory"]),
+        // Backend authors: the SQL compiler, the connection pool and the write transaction a backend builds on.
+        .library(name: "FetchKitBackendKit", targets: ["FetchKitBackendKit"]),
+        // Backend authors' and app authors' tests: the conformance suite and the oracle.
         .library(name: "FetchKitTesting", targets: ["FetchKitTesting"]),
         .executable(name: "fetchkit", targets: ["FetchKitCLI"])
+    ],
+    traits: [
+        .trait(
+            name: "BenchmarkHooks",
+            description: "Probes and switches FetchKit's own benchmarks time the engine with; never for apps."),
+        .default(enabledTraits: [])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -39,9 +52,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "FetchKitDrivers",
-            dependencies: ["FetchKit"],
-            path: "Backends/Drivers",
+            name: "FetchKitBackendKit",
+            dependencies: ["FetchKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -52,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "FetchKitSQLite",
-            dependencies: ["FetchKit", "FetchKitDrivers", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FetchKitBackendKit", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Backends/SQLite",
             swiftSettings: strictSettings
         ),
@@ -65,7 +77,7 @@ let package = Package(
         .target(
             name: "FetchKitPostgres",
             dependencies: [
-                "FetchKit", "FetchKitDrivers", "CLibPQ", .product(name: "Logging", package: "swift-log"),
+                "FetchKitBackendKit", "CLibPQ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics")
             ],
@@ -74,13 +86,32 @@ let package = Package(
         ),
         .target(
             name: "FetchKitTesting",
+            dependencies: ["FetchKit", "FetchKitFixtures"],
+            swiftSettings: strictSettings
+        ),
+        // The todo-list schema and sample data the conformance suite, the demos and the tests share, and a
+        // seeded random generator: not a product.
+        .target(
+            name: "FetchKitFixtures",
             dependencies: ["FetchKit"],
+            swiftSettings: strictSettings
+        ),
+        // A complete backend written against the public backend kit alone (the "Writing a backend" article walks
+        // through it): the store controller tests run on without a database.
+        .target(
+            name: "FetchKitInMemory",
+            dependencies: ["FetchKitBackendKit"],
+            swiftSettings: strictSettings
+        ),
+        // The repository's test infrastructure (child processes, built products, temporary directories).
+        .target(
+            name: "FetchKitTestSupport",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "FetchKitCLI",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitTesting", argumentParser,
+                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitFixtures", argumentParser,
                 .product(name: "Logging", package: "swift-log")
             ],
             // The product (and binary) is `fetchkit`; the target is not: a target `fetchkit` would write
@@ -92,7 +123,7 @@ let package = Package(
         // live controllers and reports whether they converged (Integration/Peer/README.md).
         .executableTarget(
             name: "FetchKitPeer",
-            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting"],
+            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures"],
             path: "Integration/Peer",
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -101,7 +132,7 @@ let package = Package(
         // not a product, so users never see it. Dialects are passed in, so it depends on no backend.
         .target(
             name: "FetchKitFuzz",
-            dependencies: ["FetchKit", "FetchKitTesting"],
+            dependencies: ["FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures"],
             path: "Fuzz/Engine",
             swiftSettings: strictSettings
         ),
@@ -112,18 +143,21 @@ let package = Package(
             path: "Fuzz/Runner",
             swiftSettings: strictSettings
         ),
+        // Unit tests: no database, no process.
         .testTarget(
             name: "FetchKitTests",
-            dependencies: ["FetchKit", "FetchKitTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures", "FetchKitInMemory",
+                .product(name: "Logging", package: "swift-log")
+            ],
             swiftSettings: strictSettings
         ),
+        // The SQLite backend, on temporary files and in-memory databases.
         .testTarget(
             name: "FetchKitSQLiteTests",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitDrivers", "CSQLite",
-                // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
-                "FetchKitCLI", argumentParser,
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
+                "FetchKitBackendKit", "CSQLite", .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),
@@ -132,12 +166,25 @@ let package = Package(
             dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres"],
             swiftSettings: strictSettings
         ),
+        // The PostgreSQL backend: server-free tests always; the rest against DATABASE_URL, skipped with one line
+        // when it is not set (FETCHKIT_REQUIRE_POSTGRES=1 makes a missing server a failure, as CI does).
         .testTarget(
             name: "FetchKitPostgresTests",
             dependencies: [
-                "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitDrivers", "CLibPQ",
+                "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
+                "FetchKitBackendKit", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Processes, the CLI, the documents' commands and examples, the JavaScript client.
+        .testTarget(
+            name: "FetchKitIntegrationTests",
+            dependencies: [
+                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", "FetchKitTestSupport", "FetchKitTesting",
+                // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
+                "FetchKitCLI", argumentParser
             ],
             swiftSettings: strictSettings
         )

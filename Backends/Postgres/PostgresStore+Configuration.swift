@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension PostgresStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the PostgreSQL keys of its

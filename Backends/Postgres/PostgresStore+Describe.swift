@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresStore {
     /// The entity of an existing table in the URL's current schema: one attribute per column, optional when

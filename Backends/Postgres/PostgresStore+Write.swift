@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Logging
 
 // Every write goes through this file: the writer connection and the transaction boundaries (BEGIN,

@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Logging
 
 /// A store in a PostgreSQL database, through libpq.
@@ -38,7 +37,7 @@ public final class PostgresStore: PersistentStore {
     /// capture (``Options/changeCapture``).
     public let changeFeed: ChangeFeedKind?
     /// The change router of this store's live controllers.
-    @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
+    public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
@@ -164,7 +163,6 @@ public final class PostgresStore: PersistentStore {
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
     /// Calls `receive` with every committed change on the listener's thread (the change router's subscription).
-    @_spi(Backend)
     public func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> ChangeFeed.Subscription? {

@@ -1,4 +1,4 @@
-@_spi(Backend) @_spi(Benchmarks) import FetchKit
+@_spi(Benchmarks) import FetchKit
 
 extension SQLDialect {
     /// PostgreSQL (12 and later) as FetchKit's PostgreSQL store uses it.

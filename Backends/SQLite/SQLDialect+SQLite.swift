@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension SQLDialect {
     /// SQLite 3.40 as FetchKit's SQLite store configures it.

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension SQLiteStore: StoreBackend {
     /// `sqlite:`: `sqlite:///absolute/path.sqlite`, `sqlite:relative/path.sqlite`, or `sqlite::memory:`.

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension SQLiteStore.Options {
     /// Options from a deployment's configuration: its reader count and logger, and the SQLite keys of its

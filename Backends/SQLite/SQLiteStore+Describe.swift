@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension SQLiteStore {
     /// The entity of an existing table, read from the database file at `path`: one attribute per column,

@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-@_spi(Backend) import FetchKitDrivers
+import FetchKitBackendKit
 
 extension SQLiteStore {
     /// Fetches the rows matching `request`, in its order, on a reader connection.

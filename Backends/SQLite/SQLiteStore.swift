@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Logging
 
 /// The embedded store: a SQLite database file (or a private in-memory database).
@@ -37,7 +36,7 @@ public final class SQLiteStore: PersistentStore {
     /// Watches for other connections' commits; `nil` for an in-memory store or when disabled.
     let dataVersionPoller: DataVersionPoller?
     /// The change router of this store's live controllers.
-    @_spi(Backend) public let liveResultsRouting = LiveResultsRouting()
+    public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>,

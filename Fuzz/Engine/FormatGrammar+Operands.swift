@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 
 extension FormatGrammar {
     /// Reserved words, written with `#` (or without, which is an error) when used as keys.

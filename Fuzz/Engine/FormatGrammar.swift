@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 
 /// Writes random format strings from the grammar of FetchKit's and Foundation's predicate language, with the

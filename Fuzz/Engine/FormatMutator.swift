@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 
 /// Changes a format string's bytes and tokens: bit flips, inserted and replaced bytes, deleted and duplicated

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 
 extension PredicateFuzzer {
     /// What one input did.

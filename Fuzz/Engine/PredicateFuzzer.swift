@@ -1,4 +1,6 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitBackendKit
+import FetchKitFixtures
 import FetchKitTesting
 
 /// A seeded, bounded fuzzing run of the format parser, `predicateFormat`, validation and the SQL compiler.

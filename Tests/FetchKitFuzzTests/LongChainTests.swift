@@ -1,10 +1,13 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitFuzz
 import FetchKitPostgres
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// What a server compiling its clients' predicates does with 1 MB of one binary operator, on a thread with
 /// the 512 KB stack of a secondary thread: parse, validate, compile for SQLite and PostgreSQL, evaluate in

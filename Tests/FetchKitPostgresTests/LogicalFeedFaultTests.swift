@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// taken out of its publication, a table altered while live, a truncate and a 100,000-row transaction from
 /// another client. Nothing is lost: every controller ends equal to a fresh fetch, with valid batches; a
 /// persistent slot resumes without a resync.
-@Suite("PostgreSQL logical feed faults")
+@Suite("PostgreSQL logical feed faults", .requiresPostgreSQL)
 struct LogicalFeedFaultTests {
     typealias Collector = PostgresChangeCaptureTests.Collector
 
@@ -62,7 +63,8 @@ struct LogicalFeedFaultTests {
         let collector = Collector(store)
         let pid = try #require(store.logicalFeed?.backendPID)
         _ = try await PostgresServer.query("SELECT pg_terminate_backend(\(pid))")
-        try await Self.outside(namespace, "INSERT INTO todo (id, title, done, priority) VALUES (50, 'gap', false, 1)")
+        try await Self.outside(
+            namespace, "INSERT INTO todo (id, title, done, priority) VALUES (50, 'gap', false, 1)")
         try await Self.awaitReconnection(store, from: pid)
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         #expect(controller.fetchedObjects.contains { $0["id"] == .integer(50) })
@@ -85,7 +87,8 @@ struct LogicalFeedFaultTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         let started = ContinuousClock.now
-        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 90, title: "while away", categoryID: 1)) }
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 90, title: "while away", categoryID: 1))
+        }
         #expect(ContinuousClock.now - started < .seconds(10), "the write waited for the feed")
         try await Self.awaitReconnection(store, from: pid)
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)

@@ -1,14 +1,15 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
 /// What the logical feed needs of the server and the role, each missing piece a clear error naming the fix —
 /// and ``PostgresStore/ChangeFeedKind/auto`` falling back to the triggers.
-@Suite("PostgreSQL logical feed setup")
+@Suite("PostgreSQL logical feed setup", .requiresPostgreSQL)
 struct LogicalFeedSetupTests {
     static func options(_ feed: PostgresStore.ChangeFeedKind) -> PostgresStore.Options {
         var options = PostgresStore.Options(readerCount: 1)
@@ -24,7 +25,8 @@ struct LogicalFeedSetupTests {
         } throws: { error in
             (error as? FetchKitError)?.code == .unsupported && "\(error)".contains("wal_level = logical")
         }
-        let store = try await PostgresStore.open(url: server.url, schema: Fixtures.schema, options: Self.options(.auto))
+        let store = try await PostgresStore.open(
+            url: server.url, schema: Fixtures.schema, options: Self.options(.auto))
         #expect(store.changeFeed == .triggers)
         #expect("\(store)".contains("change feed: triggers"))
         await store.close()
@@ -48,7 +50,9 @@ struct LogicalFeedSetupTests {
     /// A persistent slot the server gave up (it kept more log than `max_slot_wal_keep_size` while its store was
     /// away) is made again: the store opens and is live.
     @Test func anInvalidatedSlotIsMadeAgain() async throws {
-        let server = try await PrivateServer.onThread { try PrivateServer(settings: "-c max_slot_wal_keep_size=1MB") }
+        let server = try await PrivateServer.onThread {
+            try PrivateServer(settings: "-c max_slot_wal_keep_size=1MB")
+        }
         defer { server.stop() }
         var options = Self.options(.logical)
         options.replicationSlot = "fkt_kept"
@@ -59,7 +63,9 @@ struct LogicalFeedSetupTests {
             for _ in 0..<4 {
                 _ = try connection.run(
                     "INSERT INTO note (slug, body, pinned) SELECT 'n' || g, repeat('x', 500), false "
-                        + "FROM generate_series(1, 20000) AS g; DELETE FROM note; SELECT pg_switch_wal(); CHECKPOINT")
+                        + "FROM generate_series(1, 20000) AS g; DELETE FROM note; "
+                        + "SELECT pg_switch_wal(); CHECKPOINT"
+                )
             }
             return try connection.execute(
                 "SELECT wal_status::text AS s FROM pg_replication_slots WHERE slot_name = 'fkt_kept'"
@@ -93,9 +99,9 @@ struct LogicalFeedSetupTests {
 
 /// A one-connection pool for a URL's text.
 enum ConnectionPoolFactory {
-    static func single(_ url: String) async throws -> FetchKitDrivers.ConnectionPool<PostgresConnection> {
+    static func single(_ url: String) async throws -> FetchKitBackendKit.ConnectionPool<PostgresConnection> {
         let parsed = try PostgresURL(url)
-        return try await FetchKitDrivers.ConnectionPool<PostgresConnection>.start(name: "fkt-pg-one", size: 1) { _ in
+        return try await FetchKitBackendKit.ConnectionPool<PostgresConnection>.start(name: "fkt-pg-one", size: 1) { _ in
             try PostgresConnection.open(parsed)
         }
     }

@@ -1,14 +1,15 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
 /// The logical-replication feed on a real server: one change per committed transaction, whoever wrote it, with
 /// images of the rows it wrote that equal a fresh fetch; TRUNCATE as a whole-table change; no trigger installed.
-@Suite("PostgreSQL logical feed")
+@Suite("PostgreSQL logical feed", .requiresPostgreSQL)
 struct LogicalFeedTests {
     typealias Collector = PostgresChangeCaptureTests.Collector
 

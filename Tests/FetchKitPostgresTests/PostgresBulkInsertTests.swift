@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// trigger names every key below the notification row limit and sends a whole-table hint above it; live
 /// controllers in this and another instance converge either way. A failed `COPY` rolls the write back and
 /// leaves the same connection usable; keys come from the key's sequence, or row by row without one.
-@Suite("PostgreSQL bulk insert")
+@Suite("PostgreSQL bulk insert", .requiresPostgreSQL)
 struct PostgresBulkInsertTests {
     typealias TodoRecord = Fixtures.TodoRecord
     typealias Collector = PostgresChangeCaptureTests.Collector
@@ -76,7 +77,8 @@ struct PostgresBulkInsertTests {
                     contentsOf: Self.todos(3_000, from: 100, title: "copy") + [TodoRecord(id: 7, title: "dup")])
             }
         } throws: { error in
-            guard let error = error as? FetchKitError, error.code == .constraintViolation, error.constraint == .unique
+            guard let error = error as? FetchKitError, error.code == .constraintViolation,
+                error.constraint == .unique
             else {
                 return false
             }

@@ -1,16 +1,17 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
 /// Change capture on a real server: triggers notify, the listener turns one transaction into one change,
 /// whoever wrote it; large statements become table-level hints; garbage becomes a resync; a terminated
 /// listener reconnects and resyncs.
-@Suite("PostgreSQL change capture")
+@Suite("PostgreSQL change capture", .requiresPostgreSQL)
 struct PostgresChangeCaptureTests {
     /// Collects a store's changes.
     final class Collector: Sendable {
@@ -77,7 +78,8 @@ struct PostgresChangeCaptureTests {
                 """
                 BEGIN;
                 INSERT INTO category (id, name, position) VALUES (7, 'Outside', 9);
-                INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7), (71, \
+                INSERT INTO todo (id, title, done, priority, category_id) VALUES (70, 'from psql', false, 1, 7),
+                (71, \
                 'too', false, 1, NULL);
                 DELETE FROM todo WHERE id = 71;
                 COMMIT;
@@ -155,7 +157,8 @@ struct PostgresChangeCaptureTests {
         await (try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)).close()
         let installed = try await Self.triggers(in: namespace)
         #expect(installed.count == 12, "\(installed)")
-        await (try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1))).close()
+        await (try await PostgresStore.open(url: url, schema: Fixtures.schema, options: .init(readerCount: 1)))
+            .close()
         #expect(try await Self.triggers(in: namespace) == installed)
 
         let limited = try await PostgresStore.open(
@@ -166,7 +169,8 @@ struct PostgresChangeCaptureTests {
         let collector = Collector(limited)
         try await limited.write { tx in
             _ = try tx.execute(
-                "INSERT INTO category (id, name, position) SELECT g, 'c' || g, 0 FROM generate_series(1, 78) AS g", [])
+                "INSERT INTO category (id, name, position) SELECT g, 'c' || g, 0 FROM generate_series(1, 78) AS g",
+                [])
         }
         #expect(try await collector.wait(for: 1).first?.tables["category"]?.isWholeTable == true)
         await limited.close()
@@ -187,10 +191,12 @@ struct PostgresChangeCaptureTests {
             "ALTER TABLE \(namespace).note ENABLE REPLICA TRIGGER fetchkit_capture_delete")
         await
             (try await PostgresStore.open(
-                url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77))).close()
+                url: url, schema: Fixtures.schema, options: .init(readerCount: 1, notificationRowLimit: 77)))
+            .close()
         let afterReplica = try await Self.triggers(in: namespace)
         #expect(
-            Set(afterReplica.keys).intersection(afterDisabled.keys).count == 8, "only note's triggers are created again"
+            Set(afterReplica.keys).intersection(afterDisabled.keys).count == 8,
+            "only note's triggers are created again"
         )
     }
 
@@ -214,8 +220,10 @@ struct PostgresChangeCaptureTests {
         let inserted = changes[0].tables["note"]?.inserted ?? []
         let updated = changes[1].tables["note"]?.updated ?? []
         #expect(
-            inserted.count == 3_000 && inserted == Set(slugs.map { Value.text($0) }), "\(inserted.count) inserted keys")
-        #expect(updated.count == 3_000 && updated == Set(slugs.map { Value.text($0) }), "\(updated.count) updated keys")
+            inserted.count == 3_000 && inserted == Set(slugs.map { Value.text($0) }),
+            "\(inserted.count) inserted keys")
+        #expect(
+            updated.count == 3_000 && updated == Set(slugs.map { Value.text($0) }), "\(updated.count) updated keys")
         await store.close()
     }
 

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitTesting
 import Foundation
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// Primary keys of a DBA's tables: serial, bigserial, smallserial and identity integers that the database
 /// assigns (and that follow keys a caller chose), and text, varchar, uuid and char keys — each found by its
 /// index, the same in notifications as in fetches, and followed by live controllers.
-@Suite("PostgreSQL column types: primary keys")
+@Suite("PostgreSQL column types: primary keys", .requiresPostgreSQL)
 struct PostgresColumnTypesKeyTests {
     static func entity(_ table: String, key: PrimaryKey) -> Entity {
         Entity(table, table: table, primaryKey: key, attributes: [Attribute("n", .integer, optional: true)])
@@ -70,7 +70,8 @@ struct PostgresColumnTypesKeyTests {
                 }
             }
             let (controller, recorder) = try await NativeTables.follow(
-                FetchRequest(entity: table, predicate: .key("n") < 5, sortDescriptors: [.ascending("n")]), on: store)
+                FetchRequest(entity: table, predicate: .key("n") < 5, sortDescriptors: [.ascending("n")]), on: store
+            )
             let changes = store.changes()
             try await store.write { tx in
                 try tx.update(table, key: Self.key(1, in: table), set: ["n": 0])

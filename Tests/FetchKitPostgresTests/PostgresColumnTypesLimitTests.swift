@@ -8,7 +8,7 @@ import Testing
 /// What a native column cannot hold is refused before the write reaches the server, naming the table and
 /// column; a type FetchKit does not map is refused when a store opens and by `describeTable`, naming the
 /// table, the column and the type.
-@Suite("PostgreSQL column types: limits and unsupported types")
+@Suite("PostgreSQL column types: limits and unsupported types", .requiresPostgreSQL)
 struct PostgresColumnTypesLimitTests {
     static let entity = Entity(
         "Bounded", table: "bounded", primaryKey: .integer("id"),

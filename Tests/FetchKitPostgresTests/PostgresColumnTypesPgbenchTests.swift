@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// pgbench's tables as `pgbench -i` makes them (integer keys and balances, char(n) fillers), watched as they
 /// are: described, followed by live controllers while pgbench's own transaction runs from another client,
 /// and by `fetchkit watch`.
-@Suite("PostgreSQL column types: pgbench's tables")
+@Suite("PostgreSQL column types: pgbench's tables", .requiresPostgreSQL)
 struct PostgresColumnTypesPgbenchTests {
     /// `pgbench -i -s 1`'s tables with 1,000 accounts (pgbench makes 100,000).
     static let ddl = """
@@ -17,11 +18,13 @@ struct PostgresColumnTypesPgbenchTests {
         character(84));
         CREATE TABLE pgbench_accounts (aid integer NOT NULL PRIMARY KEY, bid integer, abalance integer, filler \
         character(84));
-        CREATE TABLE pgbench_history (tid integer, bid integer, aid integer, delta integer, mtime timestamp, filler \
+        CREATE TABLE pgbench_history (tid integer, bid integer, aid integer, delta integer, mtime timestamp,
+        filler \
         character(22));
         INSERT INTO pgbench_branches (bid, bbalance) VALUES (1, 0);
         INSERT INTO pgbench_tellers (tid, bid, tbalance) SELECT g, 1, 0 FROM generate_series(1, 10) AS g;
-        INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT g, 1, 0, '' FROM generate_series(1, 1000) AS g;
+        INSERT INTO pgbench_accounts (aid, bid, abalance, filler) SELECT g, 1, 0, '' FROM generate_series(1,
+        1000) AS g;
         """
 
     /// pgbench's built-in TPC-B-like transaction for account `aid`, teller `tid` and `delta`.
@@ -52,7 +55,8 @@ struct PostgresColumnTypesPgbenchTests {
         let store = try await NativeTables.open(try Schema([accounts, tellers]), in: namespace)
         let requests = [
             FetchRequest(
-                entity: "pgbench_accounts", predicate: .key("abalance") != 0, sortDescriptors: [.descending("abalance")]
+                entity: "pgbench_accounts", predicate: .key("abalance") != 0,
+                sortDescriptors: [.descending("abalance")]
             ),
             FetchRequest(entity: "pgbench_accounts", sortDescriptors: [.ascending("abalance")], fetchLimit: 5),
             FetchRequest(entity: "pgbench_tellers", sortDescriptors: [.ascending("tbalance"), .ascending("filler")])

@@ -8,7 +8,7 @@ import Testing
 /// A table with every PostgreSQL type FetchKit maps, made by DDL: read, written, filtered and sorted as its
 /// attribute type, by the database and in memory alike, with live controllers that follow this store's
 /// writes and another client's.
-@Suite("PostgreSQL column types")
+@Suite("PostgreSQL column types", .requiresPostgreSQL)
 struct PostgresColumnTypesTests {
     static let ddl = """
         CREATE TYPE "Mood" AS ENUM ('sad', 'ok', 'happy');
@@ -56,7 +56,8 @@ struct PostgresColumnTypesTests {
     /// Written by another client, in PostgreSQL's own spellings.
     static let third = """
         INSERT INTO typed (id, tiny, amount, ratio, label, code, tag, ref, docb, mood, day, at) VALUES
-        (4, 3, 99999999.9999, 0.1000000000000000001, 'beta', 'zz    ', 'BANANA', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12',
+        (4, 3, 99999999.9999, 0.1000000000000000001, 'beta', 'zz    ', 'BANANA',
+        'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12',
          '{"z": [1, 2], "a": null}', 'ok', '2024-02-29', '2024-01-31 12:34:56.789')
         """
 
@@ -87,7 +88,8 @@ struct PostgresColumnTypesTests {
         #expect(first["code"] == "ab", "char(n) reads without its padding")
         #expect(first["docb"] == #"{"a": 1, "b": 2}"#, "jsonb reads as PostgreSQL normalised it")
         #expect(
-            first["day"] == .date(NativeTables.date(2024, 1, 31)), "a date keeps the UTC day of the instant written")
+            first["day"] == .date(NativeTables.date(2024, 1, 31)), "a date keeps the UTC day of the instant written"
+        )
         #expect(first["at"] == .date(Self.instant) && first["stamp"] == .date(Self.instant))
         #expect(rows[2]?["at"] == .date(NativeTables.date(1969, 7, 20, 20, 17)))
         #expect(fourth["ref"] == "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12", "uuid reads in lowercase")
@@ -129,7 +131,8 @@ struct PostgresColumnTypesTests {
         #expect(
             row["day"] == .date(NativeTables.date(2024, 2, 29))
                 && row["before"] == .date(NativeTables.date(1999, 12, 31)))
-        #expect(row["amount"] == -12345.678 && row["small"] == 0.000012 && row["large"] == 1e30 && row["zero"] == 0.0)
+        #expect(
+            row["amount"] == -12345.678 && row["small"] == 0.000012 && row["large"] == 1e30 && row["zero"] == 0.0)
         #expect(row["nan", as: Double.self]?.isNaN == true)
         #expect(row["doc"] == #"{"a": [1]}"# && row["docb"] == #"{"a": 1, "b": 2}"#)
     }
@@ -175,9 +178,13 @@ struct PostgresColumnTypesTests {
         let byRef = FetchRequest(
             entity: "Typed", predicate: .key("ref").beginsWith("a"), sortDescriptors: [.descending("ref")])
         var followed: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in [byMood, recent, byRef] { followed.append(try await NativeTables.follow(request, on: store)) }
+        for request in [byMood, recent, byRef] {
+            followed.append(try await NativeTables.follow(request, on: store))
+        }
         func converge() async throws {
-            for (controller, recorder) in followed { try await ResultsOracle.converge(controller, recorder, in: store) }
+            for (controller, recorder) in followed {
+                try await ResultsOracle.converge(controller, recorder, in: store)
+            }
         }
         try await store.write { tx in
             try tx.insert(
@@ -187,7 +194,8 @@ struct PostgresColumnTypesTests {
                 ], into: "Typed")
         }
         try await converge()
-        try await store.write { tx in try tx.update("Typed", key: 1, set: ["mood": "happy", "code": "a", "ratio": 3.75])
+        try await store.write { tx in
+            try tx.update("Typed", key: 1, set: ["mood": "happy", "code": "a", "ratio": 3.75])
         }
         try await converge()
         try await store.write { tx in
@@ -203,7 +211,8 @@ struct PostgresColumnTypesTests {
         try await converge()
         try await store.write { tx in
             _ = try tx.update("Typed", where: .key("ref") == .text(Self.refA), set: ["tag": "zebra"])
-            _ = try tx.update("Typed", where: .key("day") < .date(NativeTables.date(1995, 1, 1)), set: ["mood": "ok"])
+            _ = try tx.update(
+                "Typed", where: .key("day") < .date(NativeTables.date(1995, 1, 1)), set: ["mood": "ok"])
         }
         try await converge()
         try await NativeTables.otherClient(

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitPostgres
 import Foundation
 import Testing

@@ -1,11 +1,11 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitPostgres
 import FetchKitTesting
 import Testing
 
 /// FetchKit's store conformance suite (FetchKitTesting) on PostgreSQL: a store in a schema of its own per
 /// check, in the database `DATABASE_URL` names (with the `unaccent` extension, so `[d]` works).
-@Suite("Conformance: PostgreSQL")
+@Suite("Conformance: PostgreSQL", .requiresPostgreSQL)
 struct PostgresConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
         try await PostgresServer.isolatedStore(schema: schema)
@@ -23,7 +23,7 @@ struct PostgresConformanceTests {
 /// The same suite with the store reading the write-ahead log (the logical feed): live results apply the rows the
 /// log carries instead of re-reading them, and every check holds. The tables whose foreign keys a to-many
 /// relationship follows log whole old rows (`REPLICA IDENTITY FULL`), so those relationships are localised too.
-@Suite("Conformance: PostgreSQL logical feed")
+@Suite("Conformance: PostgreSQL logical feed", .requiresPostgreSQL)
 struct PostgresLogicalConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
         var options = PostgresStore.Options(readerCount: 2)

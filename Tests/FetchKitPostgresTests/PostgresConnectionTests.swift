@@ -1,14 +1,15 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
 /// The libpq driver against a real server: connections on their own threads, typed binary parameters and
 /// results that round-trip exactly, SQLSTATEs mapped to FetchKit's errors.
-@Suite("PostgreSQL connection")
+@Suite("PostgreSQL connection", .requiresPostgreSQL)
 struct PostgresConnectionTests {
     /// Every value kind goes in as a parameter and comes back equal, through a column of its type.
     @Test func valuesRoundTripExactly() async throws {
@@ -95,8 +96,9 @@ struct PostgresConnectionTests {
         let count = try await pool.run { connection -> Value? in
             try connection.run("CREATE TABLE \(table) (t text)")
             try connection.execute("INSERT INTO \(table) VALUES ($1)", [.text(evil)])
-            return try connection.execute("SELECT count(*) AS n FROM \(table) WHERE t = $1", [.text(evil)]).rows()[0][
-                "n"]
+            return try connection.execute("SELECT count(*) AS n FROM \(table) WHERE t = $1", [.text(evil)]).rows()[
+                0][
+                    "n"]
         }
         #expect(count == .integer(1))
         try await pool.run { _ = try $0.run("DROP TABLE \(table)") }
@@ -143,7 +145,8 @@ struct PostgresConnectionTests {
             Issue.record("\(String(describing: foreign))")
             return
         }
-        guard notNull?.code == .constraintViolation, notNull?.constraint == .notNull, notNull?.constraintName == "title"
+        guard notNull?.code == .constraintViolation, notNull?.constraint == .notNull,
+            notNull?.constraintName == "title"
         else {
             Issue.record("\(String(describing: notNull))")
             return
@@ -233,7 +236,8 @@ struct PostgresConnectionTests {
         } throws: { error in
             guard let error = error as? FetchKitError, error.code == .connectionLost else { return false }
             let message = error.message
-            return message.contains("no_such_database_here") && message.contains("***") && !message.contains("hunter2")
+            return message.contains("no_such_database_here") && message.contains("***")
+                && !message.contains("hunter2")
         }
         let role = PostgresServer.uniqueName("limited")
         let pool = try await PostgresServer.pool()

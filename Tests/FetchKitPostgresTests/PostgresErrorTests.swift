@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
@@ -7,7 +8,9 @@ import Testing
 /// PostgreSQL's refusals as typed errors: a read-only transaction, a missing right, a full disk.
 @Suite("PostgreSQL errors")
 struct PostgresErrorTests {
-    @Test("a read-only transaction and a role without the right are typed errors; the write rolls back whole")
+    @Test(
+        "a read-only transaction and a role without the right are typed errors; the write rolls back whole",
+        .requiresPostgreSQL)
     func readOnlyAndPermissionDenied() async throws {
         let namespace = PostgresServer.uniqueName("fkt")
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
@@ -47,12 +50,15 @@ struct PostgresErrorTests {
         try await PostgresServer.administer("DROP ROLE \(role)")
     }
 
-    @Test("an entity whose table is a view is refused when the store opens, with a message that says so")
+    @Test(
+        "an entity whose table is a view is refused when the store opens, with a message that says so",
+        .requiresPostgreSQL)
     func viewAsEntity() async throws {
         let namespace = PostgresServer.uniqueName("fkt")
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
         try await PostgresServer.administer("CREATE TABLE \(namespace).items (id bigint PRIMARY KEY, name text)")
-        try await PostgresServer.administer("CREATE VIEW \(namespace).item_view AS SELECT * FROM \(namespace).items")
+        try await PostgresServer.administer(
+            "CREATE VIEW \(namespace).item_view AS SELECT * FROM \(namespace).items")
         let schema = try Schema([
             Entity(
                 "Item", table: "item_view", primaryKey: .integer("id"), attributes: [Attribute("name", .text)])

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// An app role as production grants it: SELECT, INSERT, UPDATE and DELETE on its tables, nothing more — no
 /// `CREATE` on the database, no ownership. It opens a store, writes and follows live results once a DBA has
 /// installed change capture; without it, opening says which right is missing and how to install it.
-@Suite("PostgreSQL least privilege")
+@Suite("PostgreSQL least privilege", .requiresPostgreSQL)
 struct PostgresLeastPrivilegeTests {
     /// A role that may only read and write the tables of `namespace`, and the URL that logs in as it.
     static func appRole(for namespace: String) async throws -> (role: String, url: PostgresURL) {
@@ -75,7 +76,8 @@ struct PostgresLeastPrivilegeTests {
         }
         let message = error.message
         #expect(
-            message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)")
+            message.contains("triggers of table 'todo'") && message.contains("ownership of the table"), "\(message)"
+        )
         #expect(message.contains("fetchkit capture-sql"), "\(message)")
 
         // The DBA runs the script — from the schema, or read from the database as `fetchkit capture-sql` does.
@@ -84,7 +86,8 @@ struct PostgresLeastPrivilegeTests {
             forTables: Fixtures.schema.entities.map(\.table), url: PostgresServer.url(searchPath: namespace))
         #expect(script == read)
         #expect(script.hasPrefix("BEGIN;\n") && script.hasSuffix("COMMIT;\n"))
-        #expect(script.contains("CREATE TRIGGER \"fetchkit_capture_update\" AFTER UPDATE ON \"\(namespace)\".\"todo\""))
+        #expect(
+            script.contains("CREATE TRIGGER \"fetchkit_capture_update\" AFTER UPDATE ON \"\(namespace)\".\"todo\""))
         try await PostgresServer.administer(script)
         let store = try await PostgresStore.open(url: url, schema: Fixtures.schema)
         try await store.write { tx in try tx.insert(Fixtures.CategoryRecord(id: 9, name: "Garden", position: 4)) }
@@ -97,7 +100,8 @@ struct PostgresLeastPrivilegeTests {
             for: Fixtures.schema, options: .init(channel: "app_changes", notificationRowLimit: 50))
         for entity in Fixtures.schema.entities {
             for event in ["insert", "update", "delete", "truncate"] {
-                #expect(script.contains("DROP TRIGGER IF EXISTS \"fetchkit_capture_\(event)\" ON \"\(entity.table)\""))
+                #expect(
+                    script.contains("DROP TRIGGER IF EXISTS \"fetchkit_capture_\(event)\" ON \"\(entity.table)\""))
             }
         }
         #expect(script.contains("'50', 'app_changes')"))

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// with its own connections and listener), one statement over 50,000 rows (the table-level fallback), and
 /// a long transaction that commits after later ones. Every controller converges to a fresh fetch, and every
 /// batch passes ListSimulator. Each test runs on both change feeds.
-@Suite("PostgreSQL live results across instances")
+@Suite("PostgreSQL live results across instances", .requiresPostgreSQL)
 struct PostgresLiveResultsTests {
     static let feeds: [PostgresStore.ChangeFeedKind] = [.triggers, .logical]
 
@@ -31,7 +32,9 @@ struct PostgresLiveResultsTests {
         try await ResultsOracle.converge(controller, recorder, in: store, within: timeout)
     }
 
-    static func liveController(on store: PostgresStore) async throws -> (ResultsController<Row>, ResultsRecorder<Row>) {
+    static func liveController(on store: PostgresStore) async throws -> (
+        ResultsController<Row>, ResultsRecorder<Row>
+    ) {
         let controller = ResultsController(store: store, request: request)
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder
@@ -103,7 +106,8 @@ struct PostgresLiveResultsTests {
         // The triggers send a table-level hint past 10,000 rows, the log sends every key: either way 50,000 new
         // rows against 10 are cheaper refetched.
         #expect(controller.statistics.fullRefreshes >= 1, "the 50,000-row statement was applied row by row")
-        try await store.write { tx in _ = try tx.execute("UPDATE todo SET title = title || '!' WHERE id >= 100", []) }
+        try await store.write { tx in _ = try tx.execute("UPDATE todo SET title = title || '!' WHERE id >= 100", [])
+        }
         try await Self.converge(controller, recorder, in: store, within: .seconds(90))
         await store.close()
     }

@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitPostgres
 import FetchKitTesting
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 
 /// A store's password never reaches a log line, at any level: opening, writing, live results, a refused
 /// connection, closing.
-@Suite("PostgreSQL logs keep passwords out")
+@Suite("PostgreSQL logs keep passwords out", .requiresPostgreSQL)
 struct PostgresLogSecretTests {
     /// Keeps every log line, message and metadata, as text.
     struct Capture: LogHandler {
@@ -41,7 +42,8 @@ struct PostgresLogSecretTests {
         // The server's URL with a password added to its user info (the test server trusts local connections).
         let withPassword = base.replacingFirst("://postgres@", with: "://postgres:\(encoded)@")
         #expect(withPassword != base, "the test URL has no postgres@ user info: \(base)")
-        let namespace = try #require(base.split(separator: "%3D").last?.split(separator: ",").first.map(String.init))
+        let namespace = try #require(
+            base.split(separator: "%3D").last?.split(separator: ",").first.map(String.init))
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
         let url = withPassword
         let store = try await PostgresStore.open(

@@ -1,15 +1,16 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
 /// A PgBouncer in transaction pooling mode in front of the test server: a listener behind it would never
 /// hear a notification, so opening a store whose listener connects through it fails, saying what to do; a
 /// listener pointed at a direct connection works while the store's own URL stays as it is.
-@Suite("PostgreSQL behind a transaction-mode pooler")
+@Suite("PostgreSQL behind a transaction-mode pooler", .requiresPostgreSQL)
 struct PostgresPoolerTests {
     /// A PgBouncer of the test's own (Integration/scripts/pgbouncer-start.sh), in front of `DATABASE_URL`.
     final class PgBouncer: Sendable {

@@ -1,4 +1,6 @@
 import FetchKit
+import FetchKitFixtures
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Synchronization
@@ -8,7 +10,7 @@ import Testing
 
 /// Two app instances as two processes on one database: this test process and FetchKitPeer
 /// (Integration/Peer), each with its own connections, change listener and live controllers.
-@Suite("PostgreSQL: app instances in separate processes")
+@Suite("PostgreSQL: app instances in separate processes", .requiresPostgreSQL)
 struct PostgresProcessesTests {
     /// FetchKitPeer, built beside this test binary by `swift build --build-tests` (Integration/test.sh).
     static func peer() throws -> String {
@@ -46,7 +48,9 @@ struct PostgresProcessesTests {
                 let result = try await peer.value
                 throw PrivateServer.ScriptFailure(output: "the peer ended without writing \(slug): \(result)")
             }
-            guard ContinuousClock.now < deadline else { throw PrivateServer.ScriptFailure(output: "no note \(slug)") }
+            guard ContinuousClock.now < deadline else {
+                throw PrivateServer.ScriptFailure(output: "no note \(slug)")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
@@ -80,7 +84,8 @@ struct PostgresProcessesTests {
             }
             let watchedThere = try await watcher.value
             #expect(
-                committed > 100 && (written["committed"] ?? 0) > 100, "this process \(committed), the peer \(written)")
+                committed > 100 && (written["committed"] ?? 0) > 100,
+                "this process \(committed), the peer \(written)")
             #expect(batches > 300, "this process heard \(batches) batches")
             #expect(watchedThere["controllers"] == StoreConformance.liveRequests.count)
             #expect((watchedThere["batches"] ?? 0) > 300, "the peer heard \(watchedThere)")

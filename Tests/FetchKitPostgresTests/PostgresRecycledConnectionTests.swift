@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Connections recycled under a running store — idle timeouts, poolers, failover, a DBA's
 /// `pg_terminate_backend` — cost a reconnection, never a lost change: the next write and every live
 /// controller's reads work on the first try.
-@Suite("PostgreSQL recycled connections")
+@Suite("PostgreSQL recycled connections", .requiresPostgreSQL)
 struct PostgresRecycledConnectionTests {
     /// A store whose connections carry an application name of their own, so a test terminates only them.
     static func store(named name: String, readers: Int) async throws -> PostgresStore {
@@ -20,7 +21,8 @@ struct PostgresRecycledConnectionTests {
 
     /// Terminates every connection named `name` except the listener's; with `waitingForExit`, returns once
     /// the server processes are gone (their sockets closed), else at once (they may still be exiting).
-    static func terminateStoreConnections(_ store: PostgresStore, named name: String, waitingForExit: Bool) async throws
+    static func terminateStoreConnections(_ store: PostgresStore, named name: String, waitingForExit: Bool)
+        async throws
     {
         let listener = try #require(store.listener?.backendPID)
         let terminated = try await PostgresServer.query(
@@ -42,7 +44,9 @@ struct PostgresRecycledConnectionTests {
     }
 
     /// Several controllers, each with its own request and recorder.
-    static func controllers(on store: PostgresStore) async throws -> [(ResultsController<Row>, ResultsRecorder<Row>)] {
+    static func controllers(on store: PostgresStore) async throws -> [(
+        ResultsController<Row>, ResultsRecorder<Row>
+    )] {
         let requests = [
             PostgresLiveResultsTests.request,
             FetchRequest(
@@ -85,7 +89,8 @@ struct PostgresRecycledConnectionTests {
             try await store.write { tx in
                 _ = try tx.update(
                     "Todo", key: .integer(1 + round), set: ["priority": .integer(9 - round), "done": .bool(false)])
-                try tx.insert(Fixtures.TodoRecord(id: 100 + round, title: "round \(round)", priority: 2, categoryID: 2))
+                try tx.insert(
+                    Fixtures.TodoRecord(id: 100 + round, title: "round \(round)", priority: 2, categoryID: 2))
                 _ = try tx.update("Category", key: 2, set: ["position": .integer(10 + round)])
             }
             try await Self.expectConverged(controllers, in: store)
@@ -102,7 +107,8 @@ struct PostgresRecycledConnectionTests {
             #expect(try await store.count(FetchRequest(entity: "Todo")) == 10)
             #expect(try await store.fetch(FetchRequest(entity: "Category")).count == 3)
             #expect(
-                try await store.fetch(FetchRequest(Fixtures.TodoRecord.self), as: Fixtures.TodoRecord.self).count == 10)
+                try await store.fetch(FetchRequest(Fixtures.TodoRecord.self), as: Fixtures.TodoRecord.self).count
+                    == 10)
         }
         await store.close()
     }
@@ -135,9 +141,11 @@ struct PostgresRecycledConnectionTests {
             Issue.record("expected connectionLost, got \(String(describing: afterwards))")
         }
         #expect(
-            try await store.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}")))
+            try await store.count(
+                FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "id IN {50, 51}")))
                 == 0)
-        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 52, title: "next write", categoryID: 1)) }
+        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 52, title: "next write", categoryID: 1))
+        }
         #expect(try await store.count(FetchRequest(entity: "Todo")) == 11)
         await store.close()
     }

@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
@@ -7,10 +8,11 @@ import Testing
 /// On a real server, both feeds report the categories changed todos pointed at (``TableChange/references``), and a
 /// controller reading `todos` from Category re-evaluates just those; where the log does not carry old rows (the
 /// default replica identity) it refetches instead, and stays exact either way.
-@Suite("PostgreSQL: to-many relationships localised")
+@Suite("PostgreSQL: to-many relationships localised", .requiresPostgreSQL)
 struct PostgresReferenceTests {
     static let openCategories = FetchRequest(
-        entity: "Category", predicate: .comparison(.init(.key("todos.done"), .equal, .value(false), quantifier: .any)),
+        entity: "Category",
+        predicate: .comparison(.init(.key("todos.done"), .equal, .value(false), quantifier: .any)),
         sortDescriptors: [.ascending("name")])
 
     /// Moves todo 3 to Work, finishes Home's open todo, deletes Errands' last open todo, and checks the controller

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 /// A server restart under a live controller: the listener reconnects and resyncs, the store's connections
 /// reconnect on their next use, and the controller converges to the database, with valid batches.
-@Suite("PostgreSQL server restart")
+@Suite("PostgreSQL server restart", .requiresPostgreSQL)
 struct PostgresRestartTests {
     /// Runs `body` until it does not throw ``FetchKitError/Code/connectionLost`` (up to 10 s).
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
@@ -15,7 +16,8 @@ struct PostgresRestartTests {
         while true {
             do {
                 return try await body()
-            } catch let error as FetchKitError where error.code == .connectionLost && ContinuousClock.now < deadline {
+            } catch let error as FetchKitError where error.code == .connectionLost && ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }

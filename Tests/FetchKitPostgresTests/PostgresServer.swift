@@ -1,13 +1,30 @@
 import FetchKit
-import FetchKitDrivers
 import Foundation
 import Synchronization
+import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitPostgres
 
-/// The PostgreSQL server the tests run against: `DATABASE_URL` (Integration/test.sh starts one). A test
-/// that needs it fails without it — it never skips.
+extension Trait where Self == ConditionTrait {
+    /// The suites that need a server: without one (`DATABASE_URL` unset), each is skipped with one line saying
+    /// so, and `swift test` on a machine without PostgreSQL passes. With `FETCHKIT_REQUIRE_POSTGRES=1` (CI and
+    /// Integration/test.sh set it) they run whatever, and a missing server fails them.
+    static var requiresPostgreSQL: Self {
+        .enabled(if: PostgresServer.isRequiredOrConfigured, "no PostgreSQL server: set DATABASE_URL, or run Integration/test.sh")
+    }
+}
+
+/// The PostgreSQL server the tests run against: `DATABASE_URL` (Integration/test.sh starts one).
 enum PostgresServer {
+    /// Whether the server's suites run: `DATABASE_URL` is set, or `FETCHKIT_REQUIRE_POSTGRES=1` says a missing
+    /// server is a failure.
+    static var isRequiredOrConfigured: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["FETCHKIT_REQUIRE_POSTGRES"] == "1" || !(environment["DATABASE_URL"] ?? "").isEmpty
+    }
+
+
     struct Missing: Error, CustomStringConvertible {
         var description: String {
             "DATABASE_URL is not set: run the tests with Integration/test.sh, which starts a PostgreSQL server"

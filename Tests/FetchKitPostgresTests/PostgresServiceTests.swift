@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitPostgres
 import FetchKitTesting
 import Logging
@@ -7,7 +8,7 @@ import Testing
 
 /// A store in a swift-service-lifecycle ServiceGroup: listening while the group runs, closed on graceful
 /// shutdown.
-@Suite("PostgreSQL store as a Service")
+@Suite("PostgreSQL store as a Service", .requiresPostgreSQL)
 struct PostgresServiceTests {
     @Test func runsInAServiceGroupAndClosesOnGracefulShutdown() async throws {
         let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema)

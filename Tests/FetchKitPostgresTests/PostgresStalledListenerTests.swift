@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Synchronization
@@ -15,7 +16,7 @@ import Testing
 /// A listener whose server process is stopped (`SIGSTOP`): its TCP connection looks healthy — the kernel
 /// answers keepalives — but no notification arrives. Writes must not wait for it, the status must say so,
 /// and the listener must reconnect and resync so that live controllers converge.
-@Suite("PostgreSQL stalled listener")
+@Suite("PostgreSQL stalled listener", .requiresPostgreSQL)
 struct PostgresStalledListenerTests {
     static func options() -> PostgresStore.Options {
         var options = PostgresStore.Options(readerCount: 2)
@@ -42,7 +43,9 @@ struct PostgresStalledListenerTests {
 
         var statuses: [PostgresStore.ListenerStatus] { seen.statuses.withLock { $0 } }
 
-        func contains(_ matches: (PostgresStore.ListenerStatus) -> Bool) -> Bool { statuses.contains(where: matches) }
+        func contains(_ matches: (PostgresStore.ListenerStatus) -> Bool) -> Bool {
+            statuses.contains(where: matches)
+        }
 
         /// Whether a status matching `matches` arrives within `timeout`: the statuses reach the log through
         /// tasks that a loaded machine may run late.
@@ -50,7 +53,9 @@ struct PostgresStalledListenerTests {
             within timeout: Duration = .seconds(10), _ matches: (PostgresStore.ListenerStatus) -> Bool
         ) async throws -> Bool {
             let deadline = ContinuousClock.now + timeout
-            while !contains(matches), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            while !contains(matches), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             return contains(matches)
         }
     }
@@ -77,7 +82,9 @@ struct PostgresStalledListenerTests {
     static func waitUntilListening(_ store: PostgresStore, replacing pid: Int32) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            if store.listenerStatus == .listening, let current = store.listener?.backendPID, current != pid { return }
+            if store.listenerStatus == .listening, let current = store.listener?.backendPID, current != pid {
+                return
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
         Issue.record("the listener did not reconnect within 10 s: \(store.listenerStatus)")
@@ -96,7 +103,8 @@ struct PostgresStalledListenerTests {
         defer { watchdog.cancel() }
 
         let started = ContinuousClock.now
-        try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 40, title: "while stopped", categoryID: 2))
+        try await store.write { tx in
+            try tx.insert(Fixtures.TodoRecord(id: 40, title: "while stopped", categoryID: 2))
         }
         let waited = ContinuousClock.now - started
         // publishTimeout + pingTimeout + one reconnection (under a second), with room for a loaded machine — a
@@ -147,7 +155,11 @@ struct PostgresStalledListenerTests {
         try await Self.waitUntilListening(store, replacing: pid)
         #expect(
             try await log.eventuallyContains { status in
-                if case .reconnecting(_, let error) = status { error.contains("did not answer a ping") } else { false }
+                if case .reconnecting(_, let error) = status {
+                    error.contains("did not answer a ping")
+                } else {
+                    false
+                }
             }, "\(log.statuses)")
         try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         resume()

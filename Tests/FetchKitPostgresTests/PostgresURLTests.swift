@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitPostgres
 import FetchKitTesting
 import Testing
@@ -71,7 +72,7 @@ struct PostgresURLTests {
 
     /// The registry picks PostgreSQL by scheme and applies the configured options; a malformed URL's error
     /// never shows its password.
-    @Test func registryOpensPostgresURLs() async throws {
+    @Test(.requiresPostgreSQL) func registryOpensPostgresURLs() async throws {
         let registry: StoreRegistry = [PostgresStore.self]
         let namespace = PostgresServer.uniqueName("fkt")
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
@@ -137,7 +138,8 @@ struct PostgresURLTests {
                 let parsed = try PostgresURL(url)
                 check(parsed.redacted, "the redacted URL")
                 check("\(parsed)", "the description")
-                if isEncoded && scheme.hasSuffix("://") && scheme.hasPrefix("postgres") && scheme != "postgress://" {
+                if isEncoded && scheme.hasSuffix("://") && scheme.hasPrefix("postgres") && scheme != "postgress://"
+                {
                     #expect(parsed["password"] == password, "round \(round): the password did not round-trip")
                     #expect(parsed["host"] == "db.internal", "round \(round): host \(parsed["host"] ?? "none")")
                 }

@@ -1,5 +1,7 @@
 import CSQLite
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Testing

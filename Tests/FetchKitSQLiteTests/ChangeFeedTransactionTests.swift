@@ -1,4 +1,6 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Synchronization

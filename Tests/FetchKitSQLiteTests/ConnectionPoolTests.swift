@@ -1,9 +1,9 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKit
 import Foundation
 import Synchronization
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitSQLite
 
 @Suite("Connection threads and pools")

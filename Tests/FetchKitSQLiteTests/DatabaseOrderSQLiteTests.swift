@@ -1,4 +1,5 @@
 @_spi(Benchmarks) import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import Foundation

@@ -1,3 +1,4 @@
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import Synchronization

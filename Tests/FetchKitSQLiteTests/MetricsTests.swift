@@ -1,5 +1,6 @@
 import CoreMetrics
-@_spi(Testing) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import MetricsTestKit

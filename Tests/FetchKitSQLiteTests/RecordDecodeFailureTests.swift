@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import Testing

@@ -1,5 +1,6 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitSQLite
+import FetchKitTestSupport
 import FetchKitTesting
 import Testing
 

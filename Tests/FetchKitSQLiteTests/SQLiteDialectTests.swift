@@ -1,7 +1,10 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 @Suite("SQLite dialect: capabilities and golden SQL")
 struct SQLiteDialectTests {

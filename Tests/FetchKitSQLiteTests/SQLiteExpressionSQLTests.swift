@@ -1,7 +1,10 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// Golden SQL of arithmetic, lists of key paths, a constant on the left, `%@ IN` a relationship, aggregates and
 /// `SUBQUERY` in the SQLite dialect (the conformance suite runs the same forms against the database).

@@ -1,5 +1,7 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Testing

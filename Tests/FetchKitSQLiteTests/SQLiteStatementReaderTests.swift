@@ -1,7 +1,8 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitSQLite
 
 @Suite("SQLite statement reader: typed reads agree with value(at:)")

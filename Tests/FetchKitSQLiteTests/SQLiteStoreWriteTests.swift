@@ -1,9 +1,10 @@
 import FetchKit
-import FetchKitDrivers
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
+@testable import FetchKitBackendKit
 @testable import FetchKitSQLite
 
 /// The names SQLite gives violated constraints (that violations are typed is a conformance check).

@@ -1,24 +1,8 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
-import FetchKitTesting
+import FetchKitTestSupport
 import Foundation
-
-/// A directory under the system's temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("fetchkit-sqlite-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
 
 extension SQLiteStore.Options {
     /// Options for tests: a short busy timeout so a failure never hangs a run.
@@ -50,15 +34,3 @@ extension SQLiteStore {
 
 /// An error a write closure throws on purpose.
 struct DeliberateError: Error, Equatable {}
-
-/// The `fetchkit` binary built beside this test binary.
-enum FetchKitBinary {
-    static var url: URL {
-        get throws { try BuildProducts.executable("fetchkit") }
-    }
-
-    /// Runs it with `arguments` to the end: its exit status, and its standard output and error together.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await ChildProcess.run(try url, arguments)
-    }
-}

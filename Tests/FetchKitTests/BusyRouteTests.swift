@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// A busy route whose membership is decided on its entity's own rows receives, while busy, only the changes
 /// naming a row it holds or was handed — not every change.

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// The controller's queue knows when the oldest store change it has not applied was published, also once its
 /// backlog collapsed into a catch-up.

@@ -1,3 +1,4 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing

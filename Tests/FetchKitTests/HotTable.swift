@@ -1,4 +1,4 @@
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// The table the routing tests route: `hot(id, grp, v)`, and the plans of requests on it.
 enum HotTable {

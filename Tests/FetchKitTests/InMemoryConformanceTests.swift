@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 

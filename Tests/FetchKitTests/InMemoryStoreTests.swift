@@ -1,4 +1,6 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 

@@ -1,7 +1,8 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
-@_spi(Backend) @_spi(Benchmarks) @testable import FetchKit
+@_spi(Benchmarks) @testable import FetchKit
 
 /// The incremental engine alone (no database): a snapshot edited by ``ResultsSnapshotEditor`` and the batch
 /// ``LocalChangeset`` derives, against a model that re-sorts every row, on random multi-row changes to

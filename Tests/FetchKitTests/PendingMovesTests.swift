@@ -1,3 +1,5 @@
+import FetchKitFixtures
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 

@@ -1,8 +1,9 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// A record of the six types decoders read typed, all required.
 private struct Typed: Record, Equatable {

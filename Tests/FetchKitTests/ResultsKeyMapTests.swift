@@ -1,7 +1,8 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// The primary-key map of snapshots: integer keys in a key-ordered persistent tree, anything else in a hash
 /// trie; both checked against a dictionary through random sets, removals and replacements, with old copies

@@ -1,3 +1,4 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 

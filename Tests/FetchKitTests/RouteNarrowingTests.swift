@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// A change that names many rows (a burst folded at the router) reaches each key-bounded route with only the
 /// keys that can change its results: those it holds, and those whose rows it matches.

@@ -1,9 +1,10 @@
+import FetchKitInMemory
 import FetchKitTesting
 import Logging
 import Synchronization
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// The router hands a change to its routes in route order, the same for every change: under load each
 /// controller's work then queues at the same place in the pool, once per round of the others.

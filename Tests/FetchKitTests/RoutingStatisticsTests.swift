@@ -1,4 +1,6 @@
 import FetchKit
+import FetchKitFixtures
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 

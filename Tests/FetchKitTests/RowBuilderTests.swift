@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Backend) @_spi(Benchmarks) @testable import FetchKit
+@_spi(Benchmarks) @testable import FetchKit
 
 /// Rows built together share blocks of values, yet behave exactly as rows made one by one: same values, names,
 /// equality and hashes; a mutation or a repacking never changes another row.

@@ -1,9 +1,10 @@
+import FetchKitInMemory
 import FetchKitTesting
 import Logging
 import Synchronization
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// A change that carries what its transaction left of each row (``TableChange/images``, as a store reading its log
 /// has them): the router hands those rows on instead of re-reading them, re-reads only the keys without one, and

@@ -1,6 +1,6 @@
 import Testing
 
-@testable @_spi(Backend) import FetchKit
+@testable import FetchKit
 
 /// Fetches of one request shape share one row layout; the table of shared layouts stops growing at its capacity.
 @Suite("Row layouts, interned")

@@ -1,6 +1,9 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// NSPredicate's empty needle in SQL: `BEGINSWITH ''`, `ENDSWITH ''`, `CONTAINS ''` match nothing, with or
 /// without `[c]` / `[d]`; a key path needle must not be empty; `LIKE ''` matches the empty text only.

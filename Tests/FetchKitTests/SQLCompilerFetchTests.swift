@@ -1,6 +1,9 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// Dialects for golden-SQL tests: one shaped like SQLite (`?`), one like PostgreSQL (`$N`).
 /// The core's tests cannot import the SQLite backend, so they spell out an equivalent dialect.

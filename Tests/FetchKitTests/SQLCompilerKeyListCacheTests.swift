@@ -1,7 +1,9 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
+@testable import FetchKitBackendKit
 
 /// Re-reads by primary key reuse their compiled statement: the result must be exactly what compiling the
 /// request afresh gives, whatever keys, counts and dialects follow one another.

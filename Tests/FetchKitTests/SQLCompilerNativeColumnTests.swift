@@ -1,6 +1,8 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import Foundation
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// Columns whose database type is not the dialect's standard type: read, compared and ordered through a cast
 /// where their own semantics differ, compared as they are (their index serving) where they agree, written

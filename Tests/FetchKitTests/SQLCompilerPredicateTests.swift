@@ -1,7 +1,10 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// Shorthands for hand-built predicates.
 private func compare(

@@ -1,6 +1,9 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 @Suite("SQLCompiler: tables, indexes and quoting")
 struct SQLCompilerSchemaTests {

@@ -1,7 +1,10 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Foundation
 import Testing
+
+@testable import FetchKitBackendKit
 
 @Suite("SQLCompiler: write statements")
 struct SQLCompilerWriteTests {

@@ -1,6 +1,9 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
+
+@testable import FetchKitBackendKit
 
 /// The case fold composed from `lower` and `upper` (PostgreSQL with ICU): written around each folded
 /// operand, inside the fold collation, on both sides of a comparison and in case-insensitive sorts.

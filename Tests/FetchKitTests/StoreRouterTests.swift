@@ -1,7 +1,9 @@
+import FetchKitFixtures
+import FetchKitInMemory
 import FetchKitTesting
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// Each store owns the change router of its controllers: one per store, shared by the store's controllers,
 /// unsubscribed from the store's feed when the last of them goes and when the store closes, and never keeping

@@ -1,7 +1,8 @@
+import FetchKitFixtures
 import FetchKitTesting
 import Testing
 
-@_spi(Backend) @testable import FetchKit
+@testable import FetchKit
 
 /// A route whose predicate reads across a to-many relationship: its plan keeps the conjuncts it can evaluate in
 /// memory as a filter, and the router hands a child row's change only to the routes of the parents it pointed at

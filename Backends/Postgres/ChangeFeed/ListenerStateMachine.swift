@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The change listener's decisions, without its I/O: which state it is in, how notifications become one
 /// change per transaction, when to ping, when to give a connection up, how long to wait before connecting

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 /// FetchKit's change capture in a PostgreSQL database: a trigger function in a schema of its own

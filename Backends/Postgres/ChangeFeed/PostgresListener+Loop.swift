@@ -1,6 +1,5 @@
 import CLibPQ
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import CLibPQ
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension PostgresListener {
     /// Checks that `connection` — which has just issued `LISTEN` — keeps one server process for its whole

@@ -1,6 +1,5 @@
 import CoreMetrics
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Foundation
 import Logging
 import Synchronization

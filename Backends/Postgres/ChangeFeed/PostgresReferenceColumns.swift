@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The foreign-key columns whose values a PostgreSQL change feed reports (``TableChange/references``), by table:
 /// those a to-many relationship of the schema follows (``Schema/referencedForeignKeys(of:)``).

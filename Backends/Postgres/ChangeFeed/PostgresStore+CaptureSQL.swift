@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresStore {
     /// The SQL that installs FetchKit's change capture on `schema`'s tables — the trigger function in schema

@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresConnection {
     /// Inserts every row of `batch` with one `COPY` (see ``copy(into:columns:values:)``); returns each

@@ -1,6 +1,6 @@
 import CLibPQ
 import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresConnection {
     /// Runs `sql` with `bindings` as typed, binary parameters (`$1`, `$2`, …) and returns its result, read

@@ -1,6 +1,6 @@
 import CLibPQ
 import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 #if canImport(Glibc)
     import Glibc

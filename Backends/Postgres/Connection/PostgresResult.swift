@@ -1,5 +1,5 @@
 import CLibPQ
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The result of one statement: rows of binary values, or the number of rows a command changed. Cleared
 /// (`PQclear`) when released. Used only on its connection's thread.

@@ -1,5 +1,5 @@
 import CLibPQ
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 /// A ``ColumnReader`` over one row of a binary result: records decode straight from libpq's cells, without

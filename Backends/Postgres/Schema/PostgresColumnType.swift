@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The FetchKit attribute type of a PostgreSQL column type, and what the compiler must add to read, compare,
 /// order and write it exactly as that attribute type (``NativeColumn``; `nil` for the standard types

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Logging
 
 /// Brings a database in line with a schema when a store opens: validates the tables that exist and creates

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// One column of an existing table, as PostgreSQL's catalog describes it.
 struct PostgresTableColumn {

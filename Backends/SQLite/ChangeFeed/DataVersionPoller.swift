@@ -1,4 +1,4 @@
-import FetchKitDrivers
+import FetchKitBackendKit
 
 /// Polls `PRAGMA data_version` on the writer connection so commits by other connections or processes
 /// (another store on the same file, the `sqlite3` command-line tool) reach the change feed as a resync.

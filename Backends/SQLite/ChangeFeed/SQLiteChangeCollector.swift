@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 import Logging
 
 /// The change feed's side of the writer connection: collects each transaction's row changes from

@@ -1,5 +1,5 @@
 import CSQLite
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 /// Installs the change feed's C callbacks on the writer connection: the update, commit and rollback

@@ -1,4 +1,4 @@
-import FetchKitDrivers
+import FetchKitBackendKit
 import Foundation
 
 /// A savepoint statement, read from its SQL text: `SAVEPOINT n`, `RELEASE [SAVEPOINT] n`,

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension SQLiteStore {
     /// Subscribes to committed changes: one ``StoreChange`` per committed write, in commit order,
@@ -27,7 +27,6 @@ extension SQLiteStore {
     }
 
     /// Calls `receive` with every committed change on the writer's thread (the change router's subscription).
-    @_spi(Backend)
     public func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> ChangeFeed.Subscription? {

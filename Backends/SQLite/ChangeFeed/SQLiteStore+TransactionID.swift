@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension SQLiteStore {
     /// The transaction ID of the last change published to ``changes()`` subscribers (0 before the first).

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 /// What the change feed knows about the schema's tables on the writer connection, and the

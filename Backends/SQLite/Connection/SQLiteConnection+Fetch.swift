@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension SQLiteConnection {
     /// Runs a compiled fetch and returns its rows, which share one ``RowLayout``.

@@ -1,5 +1,5 @@
 import CSQLite
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 extension SQLiteConnection {

@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 /// The writer connection as a ``SQLWriteConnection``, so the shared ``SQLWriteTransaction`` runs on it.
 extension SQLiteConnection: SQLWriteConnection {

@@ -1,6 +1,6 @@
 import CSQLite
 import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 /// One SQLite connection, confined to the thread that opened it.
 ///

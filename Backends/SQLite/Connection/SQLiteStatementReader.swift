@@ -1,5 +1,5 @@
 import CSQLite
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 /// A ``ColumnReader`` over the current row of a stepping statement: records decode straight

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// A SQLite column's type affinity, derived from its declared type by SQLite's own rules.
 enum SQLiteAffinity: String, Sendable, Hashable {

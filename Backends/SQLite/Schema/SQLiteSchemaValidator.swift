@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// Checks that an existing table can store an entity: every attribute's column exists with a
 /// compatible declared type and the right nullability, the primary key is the entity's key, and

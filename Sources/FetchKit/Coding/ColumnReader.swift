@@ -17,7 +17,7 @@ import Foundation
 /// returns the payload of ``value(at:)`` when that has its case (`.integer`, `.double`, …), and `nil`
 /// otherwise. Decoders read a property's type first and fall back to ``value(at:)`` on `nil`, so a
 /// typed read must never return what ``value(at:)`` would not.
-@_spi(Backend) public protocol ColumnReader {
+public protocol ColumnReader {
     /// The position of the column holding `attribute`, or nil.
     func columnIndex(of attribute: String) -> Int?
     /// The value at `index`, already in the attribute's canonical case (.bool for bool attributes, .date for dates).
@@ -87,7 +87,7 @@ extension ColumnReader {
 }
 
 /// A ``Row`` read by column position: what decoders read a fetched row through.
-@_spi(Backend) public struct RowColumns: ColumnReader {
+public struct RowColumns: ColumnReader {
     /// The row read.
     public let row: Row
 

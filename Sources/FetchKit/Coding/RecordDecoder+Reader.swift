@@ -6,9 +6,9 @@ import Foundation
 /// The state reaches the box through `Unmanaged` (it also holds it strongly), so reading a column
 /// costs one virtual call: no retain, release or existential copy, which a stored `any ColumnReader`
 /// would cost on every read. The base class is the empty row (no columns), the state's row between
-/// decodes. SPI (with no member outside the module) only because ``TypedReaderBox`` derives from it.
-@_spi(Backend)
-public class ReaderBox {
+/// decodes.
+@usableFromInline
+class ReaderBox {
     @usableFromInline
     init() {}
 
@@ -24,9 +24,9 @@ public class ReaderBox {
 
 /// A box for one reader; a class instance is boxed once for all the rows it reads.
 ///
-/// SPI only because it is generic over ``ColumnReader`` and created by the inlinable decoders.
-@_spi(Backend)
-public final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
+/// Usable from inlinable code because it is generic over ``ColumnReader`` and created by the inlinable decoders.
+@usableFromInline
+final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
     let reader: Reader
 
     @usableFromInline
@@ -43,8 +43,8 @@ public final class TypedReaderBox<Reader: ColumnReader>: ReaderBox {
 }
 
 /// The box for ``Row`` readers: one box per state, whose row is replaced for each decode.
-@_spi(Backend)
-public final class RowBox: ReaderBox {
+@usableFromInline
+final class RowBox: ReaderBox {
     @usableFromInline var row = Row(layout: RowLayout(names: []), values: [])
 
     override func columnIndex(of attribute: String) -> Int? { row.layout.index(of: attribute) }

@@ -44,7 +44,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     /// boxed once, not once per row.
     @usableFromInline @exclusivity(unchecked) var readerIdentity: ObjectIdentifier?
     /// The box ``Row`` readers share.
-    @_spi(Backend) public let rowBox = RowBox()
+    @usableFromInline let rowBox = RowBox()
     /// The empty row, current between decodes.
     private let noRow: ReaderBox
     /// Memory for one record, where ``RowDecodable`` records are made before they are moved out.
@@ -105,8 +105,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     /// Makes `reader` the current row: a class instance already current is kept, a ``RowColumns`` goes into
     /// the shared row box, any other reader into a box of its own.
-    @_spi(Backend) @inlinable @inline(__always)
-    public func use<Reader: ColumnReader>(_ reader: Reader) {
+    @inlinable @inline(__always)
+    func use<Reader: ColumnReader>(_ reader: Reader) {
         if Reader.self is AnyObject.Type {
             let identity = ObjectIdentifier(unsafeBitCast(reader, to: AnyObject.self))
             if identity == readerIdentity { return }
@@ -121,8 +121,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     }
 
     /// Makes `box` the current row.
-    @_spi(Backend)
-    public func read(from box: ReaderBox) {
+    @usableFromInline
+    func read(from box: ReaderBox) {
         if box !== self.box {
             self.box = box
             current = .passUnretained(box)

@@ -10,7 +10,7 @@
 /// ```
 ///
 /// A decoder is not thread-safe: use one per task or thread.
-@_spi(Backend) public final class RecordDecoder<R: Record> {
+public final class RecordDecoder<R: Record> {
     @usableFromInline let state: RecordDecodingState
     /// `R`, when it reads itself from rows (``RowDecodable``).
     @usableFromInline let rowDecodable: (any RowDecodable.Type)?
@@ -43,7 +43,7 @@ extension RecordDecodingState {
     ///
     /// Inlined into the caller, where the reader's type is usually known even when the record's is not:
     /// only ``decodePlanned(_:)`` (one call per row) stays generic over the record.
-    @_spi(Backend) @inlinable @inline(__always)
+    @inlinable @inline(__always)
     public func decode<R: Record, Reader: ColumnReader>(_ type: R.Type, from reader: Reader) throws -> R {
         use(reader)
         if begin(layout: reader.columnLayout) {
@@ -58,7 +58,7 @@ extension RecordDecodingState {
 
     /// Decodes a ``RowDecodable`` record from `reader` (`rowType` is `R`): by plan when the reader's
     /// layout has one, else learning it.
-    @_spi(Backend) @inlinable @inline(__always)
+    @inlinable @inline(__always)
     public func decodeRow<R: Record, Reader: ColumnReader>(
         _ rowType: any RowDecodable.Type, as type: R.Type, from reader: Reader
     ) throws -> R {

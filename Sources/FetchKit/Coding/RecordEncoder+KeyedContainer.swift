@@ -22,22 +22,22 @@ struct RecordKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
     }
 
     mutating func encodeNil(forKey key: Key) throws { try store(.null, key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try store(value.databaseValue, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try store(integer(value, key), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: Bool, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: String, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: Double, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: Float, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: Int, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: Int8, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: Int16, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: Int32, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: Int64, forKey key: Key) throws { try store(value.databaseValue, key) }
+    package mutating func encode(_ value: UInt, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: UInt8, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: UInt16, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: UInt32, forKey key: Key) throws { try store(integer(value, key), key) }
+    package mutating func encode(_ value: UInt64, forKey key: Key) throws { try store(integer(value, key), key) }
 
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    package mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if let rejection { throw rejection }
         try store(ValueEncoding.encode(value, root: encoder, key: key.stringValue), key)
     }

@@ -2,7 +2,7 @@
 enum ValueEncoding {
     /// `value` as a database value: `ValueConvertible` types directly, any other type through its own
     /// `encode(to:)` writing a single value.
-    static func encode<T: Encodable>(_ value: T, root: RecordEncoder, key: String) throws -> Value {
+    package static func encode<T: Encodable>(_ value: T, root: RecordEncoder, key: String) throws -> Value {
         if let convertible = value as? any ValueConvertible { return convertible.databaseValue }
         let single = SingleValueEncoder(root: root, key: key)
         try value.encode(to: single)
@@ -67,22 +67,22 @@ final class SingleValueEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func encodeNil() throws { set(.null) }
-    func encode(_ value: Bool) throws { set(value.databaseValue) }
-    func encode(_ value: String) throws { set(value.databaseValue) }
-    func encode(_ value: Double) throws { set(value.databaseValue) }
-    func encode(_ value: Float) throws { set(value.databaseValue) }
-    func encode(_ value: Int) throws { set(value.databaseValue) }
-    func encode(_ value: Int8) throws { set(try integer(value)) }
-    func encode(_ value: Int16) throws { set(try integer(value)) }
-    func encode(_ value: Int32) throws { set(value.databaseValue) }
-    func encode(_ value: Int64) throws { set(value.databaseValue) }
-    func encode(_ value: UInt) throws { set(try integer(value)) }
-    func encode(_ value: UInt8) throws { set(try integer(value)) }
-    func encode(_ value: UInt16) throws { set(try integer(value)) }
-    func encode(_ value: UInt32) throws { set(try integer(value)) }
-    func encode(_ value: UInt64) throws { set(try integer(value)) }
+    package func encode(_ value: Bool) throws { set(value.databaseValue) }
+    package func encode(_ value: String) throws { set(value.databaseValue) }
+    package func encode(_ value: Double) throws { set(value.databaseValue) }
+    package func encode(_ value: Float) throws { set(value.databaseValue) }
+    package func encode(_ value: Int) throws { set(value.databaseValue) }
+    package func encode(_ value: Int8) throws { set(try integer(value)) }
+    package func encode(_ value: Int16) throws { set(try integer(value)) }
+    package func encode(_ value: Int32) throws { set(value.databaseValue) }
+    package func encode(_ value: Int64) throws { set(value.databaseValue) }
+    package func encode(_ value: UInt) throws { set(try integer(value)) }
+    package func encode(_ value: UInt8) throws { set(try integer(value)) }
+    package func encode(_ value: UInt16) throws { set(try integer(value)) }
+    package func encode(_ value: UInt32) throws { set(try integer(value)) }
+    package func encode(_ value: UInt64) throws { set(try integer(value)) }
 
-    func encode<T: Encodable>(_ value: T) throws {
+    package func encode<T: Encodable>(_ value: T) throws {
         set(try ValueEncoding.encode(value, root: root, key: key))
     }
 }
@@ -99,21 +99,21 @@ struct RejectingUnkeyedContainer: UnkeyedEncodingContainer {
     var count: Int { 0 }
 
     mutating func encodeNil() throws { throw error }
-    mutating func encode(_ value: Bool) throws { throw error }
-    mutating func encode(_ value: String) throws { throw error }
-    mutating func encode(_ value: Double) throws { throw error }
-    mutating func encode(_ value: Float) throws { throw error }
-    mutating func encode(_ value: Int) throws { throw error }
-    mutating func encode(_ value: Int8) throws { throw error }
-    mutating func encode(_ value: Int16) throws { throw error }
-    mutating func encode(_ value: Int32) throws { throw error }
-    mutating func encode(_ value: Int64) throws { throw error }
-    mutating func encode(_ value: UInt) throws { throw error }
-    mutating func encode(_ value: UInt8) throws { throw error }
-    mutating func encode(_ value: UInt16) throws { throw error }
-    mutating func encode(_ value: UInt32) throws { throw error }
-    mutating func encode(_ value: UInt64) throws { throw error }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw error }
+    package mutating func encode(_ value: Bool) throws { throw error }
+    package mutating func encode(_ value: String) throws { throw error }
+    package mutating func encode(_ value: Double) throws { throw error }
+    package mutating func encode(_ value: Float) throws { throw error }
+    package mutating func encode(_ value: Int) throws { throw error }
+    package mutating func encode(_ value: Int8) throws { throw error }
+    package mutating func encode(_ value: Int16) throws { throw error }
+    package mutating func encode(_ value: Int32) throws { throw error }
+    package mutating func encode(_ value: Int64) throws { throw error }
+    package mutating func encode(_ value: UInt) throws { throw error }
+    package mutating func encode(_ value: UInt8) throws { throw error }
+    package mutating func encode(_ value: UInt16) throws { throw error }
+    package mutating func encode(_ value: UInt32) throws { throw error }
+    package mutating func encode(_ value: UInt64) throws { throw error }
+    package mutating func encode<T: Encodable>(_ value: T) throws { throw error }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type

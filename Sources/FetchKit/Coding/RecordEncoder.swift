@@ -1,31 +1,31 @@
 /// The `Encoder` a record's `encode(to:)` writes one row through.
-final class RecordEncoder: Encoder {
+package final class RecordEncoder: Encoder {
     let entity: Entity
     /// The value of each attribute, by the attribute's position in the entity; nil when not encoded.
     private var values: [Value?]
     /// The first problem met where `Encoder` cannot throw (a nested container was asked for).
     private var failure: FetchKitError?
 
-    init(entity: Entity) {
+    package init(entity: Entity) {
         self.entity = entity
         self.values = Array(repeating: nil, count: entity.attributes.count)
     }
 
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    package var codingPath: [any CodingKey] { [] }
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(RecordKeyedEncodingContainer<Key>(encoder: self))
     }
 
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let error = FetchKitError.recordMapping(
             entity: entity.name, detail: "a record encodes keyed attributes, not a list")
         fail(error)
         return RejectingUnkeyedContainer(root: self, error: error)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
+    package func singleValueContainer() -> any SingleValueEncodingContainer {
         fail(.recordMapping(entity: entity.name, detail: "a record encodes keyed attributes, not a single value"))
         return SingleValueEncoder(root: self, key: "")
     }
@@ -53,7 +53,7 @@ final class RecordEncoder: Encoder {
     /// entity in turn).
     ///
     /// - Throws: what ``RecordCoding/encode(_:)`` throws.
-    func encode<R: Record>(_ record: R) throws {
+    package func encode<R: Record>(_ record: R) throws {
         for index in values.indices { values[index] = nil }
         failure = nil
         do {
@@ -67,7 +67,7 @@ final class RecordEncoder: Encoder {
     }
 
     /// The value of each attribute the last record encoded, by position in the entity (`nil`: not encoded).
-    var attributeValues: [Value?] { values }
+    package var attributeValues: [Value?] { values }
 
     /// The encoded attributes, in the entity's order.
     func row() throws -> Row {

@@ -1,11 +1,11 @@
 import Synchronization
 
 extension ResultsController {
-    /// Holds the controller's queue, so that a test can place a commit between two of its steps (a user's
+    /// Holds the controller's queue, so that a test (in this package: the conformance suite, the tests) can place
+    /// a commit between two of its steps (a user's
     /// drop and the move's processing, say): returns once everything queued before has run; nothing queued
     /// after runs until ``ProcessingHold/release()``.
-    @_spi(Testing)
-    public func holdProcessing() async -> ProcessingHold {
+    package func holdProcessing() async -> ProcessingHold {
         let hold = ProcessingHold(router: router, lastTransactionID: { [store] in store.lastTransactionID })
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             enqueue(.hold(started: started, released: hold.released))
@@ -15,8 +15,7 @@ extension ResultsController {
 }
 
 /// A held controller queue (see ``ResultsController/holdProcessing()``).
-@_spi(Testing)
-public final class ProcessingHold: Sendable {
+package final class ProcessingHold: Sendable {
     let released = MoveCompletion()
     private let router: ChangeRouter
     private let lastTransactionID: @Sendable () -> UInt64
@@ -27,12 +26,12 @@ public final class ProcessingHold: Sendable {
     }
 
     /// Waits until every change the store published so far has been queued behind the hold.
-    public func waitForRoutedChanges() async {
+    package func waitForRoutedChanges() async {
         await router.waitRouted(through: lastTransactionID())
     }
 
     /// Lets the controller run what was queued behind the hold.
-    public func release() {
+    package func release() {
         released.finish(.success(()))
     }
 }

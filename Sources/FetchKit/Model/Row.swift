@@ -24,7 +24,7 @@ public struct Row: Sendable, Hashable {
     public var values: [Value] { withValues { Array($0) } }
 
     /// The row's column layout, shared with the rows fetched with it.
-    @_spi(Backend) public var layout: RowLayout { storage.header.layout }
+    public var layout: RowLayout { storage.header.layout }
 
     /// The number of columns.
     var count: Int { storage.header.width }
@@ -48,7 +48,7 @@ public struct Row: Sendable, Hashable {
 
     /// Creates a row sharing `layout` with other rows (used by stores when fetching; a fetch of many rows
     /// builds them with a ``RowBuilder``, which stores their values together).
-    @_spi(Backend) public init(layout: RowLayout, values: [Value]) {
+    public init(layout: RowLayout, values: [Value]) {
         precondition(layout.names.count == values.count, "a row needs one value per column")
         self.init(storage: RowValues.make(layout: layout, values: values), start: 0)
     }

@@ -1,5 +1,5 @@
 /// The column names shared by the rows of one fetch.
-@_spi(Backend) public final class RowLayout: Sendable {
+public final class RowLayout: Sendable {
     /// The column names, in order.
     public let names: [String]
     private let indexByName: [String: Int]

@@ -84,7 +84,7 @@ extension FetchRequest {
 
 extension Schema {
     /// Resolves a key path that may cross only to-one relationships (sort keys, section key paths).
-    func resolveToOne(_ keyPath: String, from entity: Entity, role: String) throws -> ResolvedKeyPath {
+    package func resolveToOne(_ keyPath: String, from entity: Entity, role: String) throws -> ResolvedKeyPath {
         let path = try resolve(keyPath, from: entity)
         if let hop = path.hops.first(where: { !$0.isToOne }) {
             throw FetchKitError.invalidPredicate(
@@ -133,7 +133,7 @@ extension FetchPredicate.Operator {
 
 extension FetchPredicate.Quantifier {
     /// `ANY`, `ALL`, `NONE` (empty for no quantifier).
-    var notation: String {
+    package var notation: String {
         switch self {
         case .one: return ""
         case .any: return "ANY"
@@ -145,7 +145,7 @@ extension FetchPredicate.Quantifier {
 
 extension FetchPredicate.StringOptions {
     /// `[c]`, `[d]` or `[cd]`.
-    var notation: String {
+    package var notation: String {
         "[" + (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "") + "]"
     }
 }

@@ -1,7 +1,7 @@
 /// Builds SQL `LIKE` patterns (escape character `\`) from FetchKit's string operators.
-enum LikePattern {
+package enum LikePattern {
     /// `text` with the `LIKE` wildcards `%` and `_` and the escape `\` escaped, matching itself only.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {
@@ -15,7 +15,7 @@ enum LikePattern {
     }
 
     /// The pattern for `op` with a constant right side: `BEGINSWITH "a%"` → `a\%%`.
-    static func pattern(for op: FetchPredicate.Operator, _ text: String) -> String {
+    package static func pattern(for op: FetchPredicate.Operator, _ text: String) -> String {
         switch op {
         case .beginsWith: return escaped(text) + "%"
         case .endsWith: return "%" + escaped(text)
@@ -26,7 +26,7 @@ enum LikePattern {
 
     /// A Foundation `LIKE` pattern in SQL: `*` → `%`, `?` → `_`, a literal `%`, `_` or `\` escaped,
     /// and `\*`, `\?`, `\\` (Foundation's escapes) kept literal.
-    static func translated(_ pattern: String) -> String {
+    package static func translated(_ pattern: String) -> String {
         var result = ""
         var escaping = false
         for character in pattern.unicodeScalars {
@@ -45,16 +45,5 @@ enum LikePattern {
         }
         if escaping { result += "\\\\" }
         return result
-    }
-
-    /// The pattern for `op` when the right side is a column: escaped in SQL with `replace` and joined
-    /// to the wildcards with `||` (both standard in SQLite and PostgreSQL).
-    static func sqlPattern(for op: FetchPredicate.Operator, escaping column: SQLFragment) -> SQLFragment {
-        let escaped = "replace(replace(replace(" + column + ", '\\', '\\\\'), '%', '\\%'), '_', '\\_')"
-        switch op {
-        case .beginsWith: return escaped + " || '%'"
-        case .endsWith: return "'%' || " + escaped
-        default: return "'%' || " + escaped + " || '%'"
-        }
     }
 }

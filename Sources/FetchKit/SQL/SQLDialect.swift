@@ -12,7 +12,7 @@
 /// Identifiers are always quoted with double quotes, an embedded `"` doubled (``quote(_:)``).
 public struct SQLDialect: Sendable, Hashable {
     /// How bound parameters are written.
-    @_spi(Backend) public enum PlaceholderStyle: Sendable, Hashable {
+    public enum PlaceholderStyle: Sendable, Hashable {
         /// `?` (SQLite).
         case questionMark
         /// `$1`, `$2`, … (PostgreSQL).
@@ -20,7 +20,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// How an `IN` list longer than ``SQLDialect/inlineListLimit`` is bound as one parameter.
-    @_spi(Backend) public enum LargeListExpansion: Sendable, Hashable {
+    public enum LargeListExpansion: Sendable, Hashable {
         /// `x IN (SELECT value FROM json_each(?))`: the list is bound as one JSON array text.
         ///
         /// Integers and finite doubles are JSON numbers, text JSON strings, booleans `true`/`false`,
@@ -33,7 +33,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// How ``SQLDialect/caseFoldFunction`` makes the case fold of `[c]` and case-insensitive sorts.
-    @_spi(Backend) public enum CaseFoldComposition: Sendable, Hashable {
+    public enum CaseFoldComposition: Sendable, Hashable {
         /// `f(x)`: the function folds by itself (SQLite's `fk_casefold`, or a plain `lower`).
         case single
         /// `replace(f(upper(f(x))), 'ς', 'σ')`: a full lowercase mapping `f` composed with the full uppercase
@@ -44,7 +44,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// How an upsert (insert or update on a primary-key conflict) is written.
-    @_spi(Backend) public enum UpsertSyntax: Sendable, Hashable {
+    public enum UpsertSyntax: Sendable, Hashable {
         /// `INSERT … ON CONFLICT ("pk") DO UPDATE SET "c" = excluded."c"` (SQLite ≥ 3.24, PostgreSQL ≥ 9.5).
         case onConflictDoUpdate
     }
@@ -52,68 +52,68 @@ public struct SQLDialect: Sendable, Hashable {
     /// The backend's name, used only in error messages ("… on SQLite"); the compiler never branches on it.
     public var name: String
     /// How bound parameters are written.
-    @_spi(Backend) public var placeholderStyle: PlaceholderStyle
+    public var placeholderStyle: PlaceholderStyle
     /// The most bound parameters one statement may have; compiling a bigger statement throws.
-    @_spi(Backend) public var maxBoundParameters: Int
+    public var maxBoundParameters: Int
     /// The SQL function that folds case for `[c]` and case-insensitive sorts (`fk_casefold`, `lower`).
-    @_spi(Backend) public var caseFoldFunction: String
+    public var caseFoldFunction: String
     /// How ``caseFoldFunction`` is applied: alone, or composed with `upper` into a full fold.
-    @_spi(Backend) public var caseFoldComposition: CaseFoldComposition
+    public var caseFoldComposition: CaseFoldComposition
     /// The collation the case fold applies to its argument (`lower(x COLLATE "und-x-icu")`), so that it
     /// folds every script whatever the database's locale; `nil` to fold by the default.
-    @_spi(Backend) public var caseFoldCollation: String?
+    public var caseFoldCollation: String?
     /// The SQL function that removes diacritics for `[d]`; `nil` when the backend has none,
     /// and then `[d]` throws ``FetchKitError/Code/unsupported``.
-    @_spi(Backend) public var diacriticFoldFunction: String?
+    public var diacriticFoldFunction: String?
     /// The collation that orders text by code point, emitted as `COLLATE "C"` wherever text is sorted
     /// or compared for order; `nil` when the default order already is code-point order (SQLite's BINARY).
-    @_spi(Backend) public var textOrderCollation: String?
+    public var textOrderCollation: String?
     /// The operator that compares two values treating `NULL` as a value (`IS`, `IS NOT DISTINCT FROM`).
-    @_spi(Backend) public var nullSafeEqualOperator: String
+    public var nullSafeEqualOperator: String
     /// The negation of ``nullSafeEqualOperator`` (`IS NOT`, `IS DISTINCT FROM`).
-    @_spi(Backend) public var nullSafeNotEqualOperator: String
+    public var nullSafeNotEqualOperator: String
     /// Whether `ORDER BY x ASC NULLS FIRST` is understood; otherwise it is emulated with `(x IS NULL) DESC`.
-    @_spi(Backend) public var supportsNullsOrdering: Bool
+    public var supportsNullsOrdering: Bool
     /// How a long `IN` list is bound as one parameter; `nil` keeps every list inline.
-    @_spi(Backend) public var largeListExpansion: LargeListExpansion?
+    public var largeListExpansion: LargeListExpansion?
     /// `IN` lists with more elements than this use ``largeListExpansion``.
-    @_spi(Backend) public var inlineListLimit: Int
+    public var inlineListLimit: Int
     /// The declared column type of each attribute type (`createTable`, `CAST` of list parameters).
-    @_spi(Backend) public var columnTypes: [AttributeType: String]
+    public var columnTypes: [AttributeType: String]
     /// The column definition of an integer primary key the database assigns when an insert leaves it out
     /// (`INTEGER PRIMARY KEY` in SQLite, a rowid alias).
-    @_spi(Backend) public var integerPrimaryKeyDefinition: String
+    public var integerPrimaryKeyDefinition: String
     /// The operator of a regular-expression match; `nil` makes `MATCHES` throw. Regular expression
     /// flavours differ between backends, so the shipped dialects leave it `nil`.
-    @_spi(Backend) public var regexOperator: String?
+    public var regexOperator: String?
     /// How upserts are written; `nil` makes ``SQLCompiler/upsert(_:into:)`` throw.
-    @_spi(Backend) public var upsertSyntax: UpsertSyntax?
+    public var upsertSyntax: UpsertSyntax?
     /// Whether `INSERT … RETURNING` is understood. When it is, compiled inserts return the primary key.
-    @_spi(Backend) public var supportsReturning: Bool
+    public var supportsReturning: Bool
     /// The clause written before `OFFSET ?` when a request has an offset but no limit
     /// (`LIMIT -1` for SQLite, which needs a limit; empty when `OFFSET` may stand alone).
-    @_spi(Backend) public var offsetWithoutLimit: String
+    public var offsetWithoutLimit: String
     /// Whether the case fold (``caseFoldFunction`` as ``caseFoldComposition`` applies it) folds exactly as
     /// FetchKit does in memory — the full lowercase mapping of the full uppercase mapping of the full
     /// lowercase mapping, every small sigma written `σ` — so that live results may evaluate `[c]` in memory;
     /// `false` sends predicates with `[c]` through the database on every change.
-    @_spi(Backend) public var caseFoldMatchesMemory: Bool
+    public var caseFoldMatchesMemory: Bool
     /// Whether ``diacriticFoldFunction`` folds exactly as Foundation's diacritic-insensitive folding
     /// (`String.folding(options: .diacriticInsensitive, locale: nil)`), so that live results may evaluate
     /// `[d]` in memory; `false` sends predicates with `[d]` through the database on every change.
-    @_spi(Backend) public var diacriticFoldMatchesMemory: Bool
+    public var diacriticFoldMatchesMemory: Bool
     /// How the database compares an integer with a double.
-    @_spi(Backend) public var mixedNumberComparison: MixedNumberComparison
+    public var mixedNumberComparison: MixedNumberComparison
     /// The type an integer expression is cast to for a floating-point division or average
     /// (`DOUBLE PRECISION`; SQLite's `REAL`).
-    @_spi(Backend) public var floatingPointCastType: String
+    public var floatingPointCastType: String
     /// Whether the store runs SQL at all: `false` for a store that answers requests in memory
     /// (FetchKitTesting's `InMemoryStore`), whose ``WriteTransaction/execute(_:_:)`` throws
     /// ``FetchKitError/Code/unsupported``. Code that would send raw SQL asks this, never the dialect's name.
-    @_spi(Backend) public var runsSQL: Bool
+    public var runsSQL: Bool
 
     /// How a backend compares an integer with a double (`bigint_column < 2.5`).
-    @_spi(Backend) public enum MixedNumberComparison: Sendable, Hashable {
+    public enum MixedNumberComparison: Sendable, Hashable {
         /// Exactly, as numbers: `2^53 + 1` is greater than the double `2^53` (SQLite).
         case exact
         /// The integer is converted to a double first, rounding beyond 2^53 (PostgreSQL's `int8` against `float8`).
@@ -121,7 +121,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// Creates a dialect; every capability not given takes a standard-SQL default.
-    @_spi(Backend) public init(
+    public init(
         name: String = "SQL",
         placeholderStyle: PlaceholderStyle,
         maxBoundParameters: Int = 32_766,
@@ -173,22 +173,15 @@ public struct SQLDialect: Sendable, Hashable {
         self.runsSQL = runsSQL
     }
 
-    /// `expression` folded for case: ``caseFoldFunction`` over it (composed as ``caseFoldComposition`` says),
-    /// in ``caseFoldCollation`` when set.
-    func caseFolded(_ expression: SQLFragment) -> SQLFragment {
-        let (open, close) = caseFoldWrapping
-        return open + expression + close
-    }
-
-    /// `expression` folded for case (see ``caseFolded(_:)-(SQLFragment)``).
-    func caseFolded(_ expression: String) -> String {
+    /// `expression` folded for case (see `caseFolded(_:)` of a fragment, in the backend kit).
+    package func caseFolded(_ expression: String) -> String {
         let (open, close) = caseFoldWrapping
         return open + expression + close
     }
 
     /// The SQL written before and after the expression a case fold applies to:
     /// `lower(` and ` COLLATE "und-x-icu")`, or `replace(lower(upper(lower(` and `…)))), 'ς', 'σ')`.
-    private var caseFoldWrapping: (String, String) {
+    package var caseFoldWrapping: (String, String) {
         let function = caseFoldFunction + "("
         let collated = caseFoldCollationClause + ")"
         switch caseFoldComposition {
@@ -203,16 +196,16 @@ public struct SQLDialect: Sendable, Hashable {
     private var caseFoldCollationClause: String { caseFoldCollation.map { " COLLATE " + quote($0) } ?? "" }
 
     /// Standard SQL column types: `BIGINT`, `DOUBLE PRECISION`, `TEXT`, `BOOLEAN`, `TIMESTAMPTZ`, `BYTEA`.
-    @_spi(Backend) public static let standardColumnTypes: [AttributeType: String] = [
+    public static let standardColumnTypes: [AttributeType: String] = [
         .integer: "BIGINT", .double: "DOUBLE PRECISION", .text: "TEXT", .bool: "BOOLEAN",
         .date: "TIMESTAMPTZ", .binary: "BYTEA"
     ]
 
     /// Whether `MATCHES` can be compiled.
-    @_spi(Backend) public var supportsRegex: Bool { regexOperator != nil }
+    public var supportsRegex: Bool { regexOperator != nil }
 
     /// The declared column type for `type` (falls back to the standard type when the table has no entry).
-    @_spi(Backend) public func columnType(for type: AttributeType) -> String {
+    public func columnType(for type: AttributeType) -> String {
         columnTypes[type] ?? SQLDialect.standardColumnTypes[type] ?? "BLOB"
     }
 
@@ -220,7 +213,7 @@ public struct SQLDialect: Sendable, Hashable {
     ///
     /// - Complexity: O(*m*) for an identifier of *m* UTF-8 bytes, without Foundation's bridged string search
     ///   (which made quoting most of the cost of compiling a small query).
-    @_spi(Backend) public func quote(_ identifier: String) -> String {
+    public func quote(_ identifier: String) -> String {
         SQLDialect.enclose(identifier, in: UInt8(ascii: "\""))
     }
 
@@ -242,7 +235,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// The placeholder of the `index`-th bound parameter (1-based): `?` or `$index`.
-    @_spi(Backend) public func placeholder(_ index: Int) -> String {
+    public func placeholder(_ index: Int) -> String {
         switch placeholderStyle {
         case .questionMark: return "?"
         case .dollarNumbered: return "$\(index)"

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Every change gets the next transaction ID under one lock and is yielded to every subscriber
 /// before the next change is numbered, so all subscribers see the same changes in the same order.
-@_spi(Backend) public final class ChangeFeed: Sendable {
+public final class ChangeFeed: Sendable {
     private struct Handler: Sendable {
         let receive: @Sendable (StoreChange) -> Void
         let finish: @Sendable () -> Void

@@ -19,7 +19,7 @@ import Synchronization
 /// weakly, through this, so neither keeps the other alive. The router goes, unsubscribing from the feed,
 /// when its last controller goes, and when the store's feed ends (``PersistentStore/close()``); a
 /// controller made after that gets a new one.
-@_spi(Backend) public final class LiveResultsRouting: Sendable {
+public final class LiveResultsRouting: Sendable {
     private struct Slot {
         weak var router: ChangeRouter?
     }

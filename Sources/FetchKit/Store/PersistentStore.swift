@@ -37,14 +37,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Where the change router of this store's live controllers lives: one ``LiveResultsRouting`` the store
     /// makes when it is made and keeps as a `let` (`let liveResultsRouting = LiveResultsRouting()`), returned
     /// every time. Never another store's, even when this store wraps one: its controllers read through it.
-    @_spi(Backend)
     var liveResultsRouting: LiveResultsRouting { get }
     /// Calls `receive` with the changes ``changes()`` would deliver, on the thread that publishes them, and
     /// `finish` when they end — or returns `nil` when the store offers only ``changes()`` (the default).
     ///
     /// The change router subscribes this way when it can: it folds a backlog as it arrives, so nothing queues
     /// without bound between the store and the router however busy the concurrency pool is.
-    @_spi(Backend)
     func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> ChangeFeed.Subscription?
@@ -52,7 +50,6 @@ public protocol PersistentStore: AnyObject, Sendable {
 
 extension PersistentStore {
     /// No direct subscription: the change router reads ``changes()`` on a task of its own instead.
-    @_spi(Backend)
     public func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> ChangeFeed.Subscription? {

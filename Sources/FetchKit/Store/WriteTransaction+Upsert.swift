@@ -1,6 +1,6 @@
 /// A write transaction that writes rows of a resolved entity: the upserts of a record and of a row by entity
 /// name are built on it once, for every store (the SQL drivers and the in-memory store alike).
-package protocol EntityWriteTransaction: WriteTransaction {
+public protocol EntityWriteTransaction: WriteTransaction {
     /// The entity named `name`; throws when it is unknown or the transaction has ended.
     func entity(named name: String) throws -> Entity
     /// Inserts `row` into `entity`; returns its primary key.
@@ -10,7 +10,7 @@ package protocol EntityWriteTransaction: WriteTransaction {
 }
 
 extension EntityWriteTransaction {
-    package func upsert<R: Record>(_ record: R) throws {
+    public func upsert<R: Record>(_ record: R) throws {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
         guard let key = row[entity.primaryKey.name], !key.isNull else {
@@ -21,7 +21,7 @@ extension EntityWriteTransaction {
         try upsert(row, into: entity)
     }
 
-    package func upsert(_ row: Row, into entityName: String) throws {
+    public func upsert(_ row: Row, into entityName: String) throws {
         try upsert(row, into: entity(named: entityName))
     }
 }

@@ -84,7 +84,7 @@ extension WireChangeset {
             self.to = [try container.decode(Int.self, forKey: .to)]
         }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(from.first ?? -1, forKey: .from)
             try container.encode(to.first ?? -1, forKey: .to)

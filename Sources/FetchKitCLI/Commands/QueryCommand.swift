@@ -1,7 +1,7 @@
 import ArgumentParser
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
-import FetchKitTesting
 import Foundation
 
 /// `fetchkit query`: an embedded SQLite database with sample todos, queried with format strings.

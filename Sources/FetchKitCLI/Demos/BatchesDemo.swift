@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitTesting
+import FetchKitFixtures
 
 /// Seed 003 (NSFetchedResultsController for UICollectionView): one batch as staged changes a collection
 /// view applies stage by stage, and a fetchLimit that holds under churn.

@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitTesting
+import FetchKitFixtures
 import Synchronization
 
 /// Seed 000 (two fetched results controllers in one table): a fixed menu section, todos capped per

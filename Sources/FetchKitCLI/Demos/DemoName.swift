@@ -1,7 +1,6 @@
 import ArgumentParser
 import FetchKit
 import FetchKitSQLite
-import FetchKitTesting
 
 /// The scenarios `fetchkit demo` shows.
 enum DemoName: String, CaseIterable, ExpressibleByArgument {

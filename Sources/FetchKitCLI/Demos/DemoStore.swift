@@ -1,6 +1,6 @@
 import FetchKit
+import FetchKitFixtures
 import FetchKitSQLite
-import FetchKitTesting
 
 /// What every scenario demo starts from: an in-memory SQLite store holding the fixture todos and categories.
 enum DemoStore {

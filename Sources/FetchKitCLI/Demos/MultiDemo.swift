@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitTesting
+import FetchKitFixtures
 
 /// Seed 001 (FPMultiFetchedResultsController): several named requests, animated transitions between them.
 enum MultiDemo {

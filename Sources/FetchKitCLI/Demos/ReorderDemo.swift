@@ -1,5 +1,4 @@
 import FetchKit
-import FetchKitTesting
 
 /// Seed 002 (manually reordering rows across sections): moveObject writes the order and the section, and
 /// the delegate hears only what the UI does not already show.

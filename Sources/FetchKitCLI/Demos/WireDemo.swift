@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitTesting
+import FetchKitFixtures
 import Foundation
 
 /// Seed 004 (a general-purpose delegate): a reusable recorder, and each batch as a versioned JSON

@@ -1,5 +1,4 @@
 import FetchKit
-import FetchKitTesting
 import Foundation
 import Synchronization
 

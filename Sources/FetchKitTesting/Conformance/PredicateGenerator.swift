@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// Random predicates and rows for the differential check of in-memory evaluation: every operator, `[c]`,

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The bulk insert checks: `insert(contentsOf:)` writes every value exactly as single inserts do, returns the

@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// Another writer that races a user's drags without touching the rows the user drags: it inserts todos into

@@ -1,4 +1,4 @@
-@_spi(Testing) import FetchKit
+import FetchKit
 import Foundation
 
 extension StoreConformance {

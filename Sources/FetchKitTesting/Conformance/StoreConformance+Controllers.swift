@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The live-controller checks: sections, each kind of row change, related tables, limits, request changes,

@@ -1,4 +1,5 @@
-@_spi(Backend) @_spi(Benchmarks) import FetchKit
+@_spi(Benchmarks) import FetchKit
+import FetchKitFixtures
 import Foundation
 
 extension StoreConformance {

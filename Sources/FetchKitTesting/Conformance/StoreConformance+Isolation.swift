@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The isolation checks: a write is one transaction that raw SQL cannot end, readers never see it before it

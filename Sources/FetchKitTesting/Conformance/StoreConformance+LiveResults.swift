@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The model-based oracle check: thousands of random transactions against several live controllers; after

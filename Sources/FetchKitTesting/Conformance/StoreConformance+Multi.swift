@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 import Synchronization
 

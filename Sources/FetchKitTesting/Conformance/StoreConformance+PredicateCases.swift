@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKit
 import Foundation
 
 extension StoreConformance {

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The checks themselves: fetches and counts against the fixtures, whose expected keys were worked out by

@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The raw-SQL and error checks: `execute` runs one statement with bound values and counts what it changed;

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// Seed 002: rows reordered by the user, across sections, interleaved with other writers' changes. A model

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 
 /// Moves by key while another writer commits without pause (the web example's situation): the move is resolved
 /// against results that another transaction may change a moment later.

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The value checks: every attribute type, at its extremes, comes back exactly as written, through records and

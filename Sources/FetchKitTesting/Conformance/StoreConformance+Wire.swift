@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// Seed 004: every batch, sent as a wire changeset (JSON) and applied by the Swift reference client

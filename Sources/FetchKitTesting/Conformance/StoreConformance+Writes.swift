@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The write checks: inserts, updates, upserts and deletes of records and rows, bulk writes, rollbacks and

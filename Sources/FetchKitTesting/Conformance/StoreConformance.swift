@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitFixtures
 import Foundation
 
 /// The behaviour every backend must share, as checks a backend's tests run against its own store: the one

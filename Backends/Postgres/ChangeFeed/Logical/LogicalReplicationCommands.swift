@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The commands of a logical-replication session, and the SQL a DBA runs for it, with every name quoted:
 /// nothing a user configures reaches the server unquoted.

@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresStore {
     /// The SQL a DBA runs once so that an app role can read the logical change feed of `tables` (of the URL's

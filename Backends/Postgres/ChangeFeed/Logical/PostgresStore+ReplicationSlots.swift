@@ -1,5 +1,4 @@
-@_spi(Backend) import FetchKit
-import FetchKitDrivers
+import FetchKitBackendKit
 
 extension PostgresStore {
     /// A logical replication slot of a database (`fetchkit slots` lists them).

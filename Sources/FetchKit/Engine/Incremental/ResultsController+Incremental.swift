@@ -212,11 +212,22 @@ extension ResultsController {
 }
 
 extension ResultsController {
-    /// Whether store changes may take the incremental path (`true`, the default) or always refetch, so that a
-    /// benchmark can measure both on one controller.
-    @_spi(Benchmarks)
-    public var usesIncrementalPath: Bool {
+    /// Whether store changes may take the incremental path (`true`, the default) or always refetch, so that the
+    /// conformance suite can compare both, and a benchmark measure both, on one controller.
+    package var usesIncrementalPath: Bool {
         get { state.withLock { $0.isIncrementalEnabled } }
         set { state.withLock { $0.isIncrementalEnabled = newValue } }
     }
 }
+
+#if BenchmarkHooks
+    extension ResultsController {
+        /// ``usesIncrementalPath`` for FetchKit's benchmarks, which live in a package of their own (compiled only
+        /// with the BenchmarkHooks trait).
+        @_spi(Benchmarks)
+        public var benchmarkUsesIncrementalPath: Bool {
+            get { usesIncrementalPath }
+            set { usesIncrementalPath = newValue }
+        }
+    }
+#endif

@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension LogicalFeed {
     /// Makes the publication name exactly the store's tables, opens a replication connection, creates or finds

@@ -1,5 +1,5 @@
 import CLibPQ
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Foundation
 
 #if canImport(Glibc)

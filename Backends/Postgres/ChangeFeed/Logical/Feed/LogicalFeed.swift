@@ -1,5 +1,5 @@
 import CoreMetrics
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 import Logging
 import Synchronization
 

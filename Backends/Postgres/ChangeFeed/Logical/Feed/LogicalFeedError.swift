@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The logical feed's setup errors, read into what to do about them: each names the setting or the statement
 /// that fixes it.

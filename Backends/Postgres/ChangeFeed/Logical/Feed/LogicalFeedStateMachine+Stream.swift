@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 extension LogicalFeedStateMachine {
     /// A connection is streaming. The first one starts the feed. A later one, unless its slot resumed, publishes

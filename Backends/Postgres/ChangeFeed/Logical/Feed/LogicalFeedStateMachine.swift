@@ -1,4 +1,4 @@
-@_spi(Backend) import FetchKit
+import FetchKitBackendKit
 
 /// The logical-replication feed's decisions, without its I/O: which state it is in, what the stream's messages
 /// mean, what to publish, when to acknowledge the log, when to ping the server, when to give the connection up

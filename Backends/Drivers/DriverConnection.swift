@@ -1,5 +1,0 @@
-/// A database connection that a ``ConnectionThread`` owns: used only on that thread, closed there.
-package protocol DriverConnection: AnyObject, SendableMetatype {
-    /// Closes the connection; it is not used afterwards.
-    func close()
-}
