@@ -16,8 +16,7 @@ struct PostgresRestartTests {
         while true {
             do {
                 return try await body()
-            } catch let error as FetchKitError where error.code == .connectionLost && ContinuousClock.now < deadline
-            {
+            } catch let error as FetchKitError where error.code == .connectionLost && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }

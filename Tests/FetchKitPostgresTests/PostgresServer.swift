@@ -11,7 +11,9 @@ extension Trait where Self == ConditionTrait {
     /// so, and `swift test` on a machine without PostgreSQL passes. With `FETCHKIT_REQUIRE_POSTGRES=1` (CI and
     /// Integration/test.sh set it) they run whatever, and a missing server fails them.
     static var requiresPostgreSQL: Self {
-        .enabled(if: PostgresServer.isRequiredOrConfigured, "no PostgreSQL server: set DATABASE_URL, or run Integration/test.sh")
+        .enabled(
+            if: PostgresServer.isRequiredOrConfigured,
+            "no PostgreSQL server: set DATABASE_URL, or run Integration/test.sh")
     }
 }
 
@@ -23,7 +25,6 @@ enum PostgresServer {
         let environment = ProcessInfo.processInfo.environment
         return environment["FETCHKIT_REQUIRE_POSTGRES"] == "1" || !(environment["DATABASE_URL"] ?? "").isEmpty
     }
-
 
     struct Missing: Error, CustomStringConvertible {
         var description: String {

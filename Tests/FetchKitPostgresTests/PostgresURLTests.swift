@@ -138,8 +138,7 @@ struct PostgresURLTests {
                 let parsed = try PostgresURL(url)
                 check(parsed.redacted, "the redacted URL")
                 check("\(parsed)", "the description")
-                if isEncoded && scheme.hasSuffix("://") && scheme.hasPrefix("postgres") && scheme != "postgress://"
-                {
+                if isEncoded && scheme.hasSuffix("://") && scheme.hasPrefix("postgres") && scheme != "postgress://" {
                     #expect(parsed["password"] == password, "round \(round): the password did not round-trip")
                     #expect(parsed["host"] == "db.internal", "round \(round): host \(parsed["host"] ?? "none")")
                 }
