@@ -41,7 +41,10 @@ extension PostgresStore {
         guard keyType == .integer || keyType == .text else {
             throw FetchKitError.schemaMismatch(
                 table: table,
-                detail: "the primary key '\(key)' is \(keyColumn.displayType); FetchKit needs an integer or text key")
+                detail:
+                    "the primary key \(SafeText.quoted(key)) is \(keyColumn.displayType); FetchKit needs an "
+                    + "integer or text key"
+            )
         }
         let primaryKey: PrimaryKey = keyType == .integer ? .integer(key) : .text(key)
         let attributes = try columns.filter { $0.name != key }.map { column in

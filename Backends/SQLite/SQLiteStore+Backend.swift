@@ -27,6 +27,10 @@ extension SQLiteStore: StoreBackend {
     }
 
     /// The file a `sqlite:` URL names, or `nil` for `sqlite::memory:`.
+    ///
+    /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a path, or with user info
+    ///   (`sqlite://user:password@…`: SQLite has no users; the message shows the URL redacted, and the path is
+    ///   never opened, so no error or log line shows it).
     private static func path(of configuration: StoreConfiguration) throws -> String? {
         var path = String(configuration.url.drop { $0 != ":" }.dropFirst())
         if path == ":memory:" { return nil }
@@ -34,6 +38,13 @@ extension SQLiteStore: StoreBackend {
         guard !path.isEmpty else {
             throw FetchKitError.invalidURL(
                 "'\(configuration.redactedURL)' names no file: use sqlite:///path/to/file.sqlite")
+        }
+        // An '@' before the path's first '/' ends user info, as in every URL (a relative file name holding
+        // one is written sqlite:./name@host.sqlite).
+        guard !path.prefix(while: { $0 != "/" }).contains("@") else {
+            throw FetchKitError.invalidURL(
+                "'\(configuration.redactedURL)' has a user name or password, which SQLite does not take: use "
+                    + "sqlite:///path/to/file.sqlite")
         }
         return path
     }

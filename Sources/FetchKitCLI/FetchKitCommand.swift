@@ -1,4 +1,6 @@
 import ArgumentParser
+import FetchKit
+import Foundation
 
 /// The `fetchkit` command-line tool.
 @main
@@ -11,4 +13,29 @@ struct FetchKitCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: DemoCommand.self
     )
+
+    /// Runs the command the arguments name, as ArgumentParser does, except that an error's message reaches
+    /// the terminal with its control and bidirectional characters escaped: a database's identifiers and values
+    /// (and the arguments echoed back) are never written raw.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exitSafely(withError: error)
+        }
+    }
+
+    /// Exits as ``exit(withError:)`` does, the message escaped (help and other clean exits print as they are).
+    static func exitSafely(withError error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let text = TerminalText.safeLines(error is FetchKitError ? "Error: \(error)" : fullMessage(for: error))
+        if !text.isEmpty { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        Foundation.exit(code.rawValue)
+    }
 }

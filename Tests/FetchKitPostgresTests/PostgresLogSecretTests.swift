@@ -7,8 +7,8 @@ import Logging
 import Synchronization
 import Testing
 
-/// A store's password never reaches a log line, at any level: opening, writing, live results, a refused
-/// connection, closing.
+/// A store's password, and its client key's passphrase (`sslpassword`), never reach a log line, at any level,
+/// nor the store's description: opening, writing, live results, a refused connection, closing.
 @Suite("PostgreSQL logs keep passwords out", .requiresPostgreSQL)
 struct PostgresLogSecretTests {
     /// Keeps every log line, message and metadata, as text.
@@ -45,9 +45,12 @@ struct PostgresLogSecretTests {
         let namespace = try #require(
             base.split(separator: "%3D").last?.split(separator: ",").first.map(String.init))
         try await PostgresServer.administer("CREATE SCHEMA \(namespace)")
-        let url = withPassword
+        // The client key's passphrase, in mixed case and repeated: libpq ignores it without a client key.
+        let passphrase = "Pa55phrase-0f-the-key"
+        let url = withPassword + "&sslpassword=\(passphrase)"
         let store = try await PostgresStore.open(
             url: url, schema: Fixtures.schema, options: .init(readerCount: 2, logger: logger))
+        #expect(!"\(store)".contains("W0rd") && !"\(store)".contains(passphrase), "\(store)")
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let controller = ResultsController(
             store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
@@ -59,15 +62,16 @@ struct PostgresLogSecretTests {
         // A refused connection logs and throws.
         do {
             _ = try await PostgresStore.open(
-                url: "postgresql://postgres:\(encoded)@127.0.0.1:1/none?connect_timeout=2", schema: Fixtures.schema,
+                url: "postgresql://postgres:\(encoded)@127.0.0.1:1/none?connect_timeout=2&SSLPassword=\(passphrase)",
+                schema: Fixtures.schema,
                 options: .init(readerCount: 1, logger: logger))
             Issue.record("a store opened on port 1")
         } catch {
-            #expect(!"\(error)".contains("W0rd"), "\(error)")
+            #expect(!"\(error)".contains("W0rd") && !"\(error)".contains(passphrase), "\(error)")
         }
         let lines = box.lines.withLock { $0 }
         #expect(!lines.isEmpty, "nothing was logged at trace level")
-        for line in lines where line.contains("W0rd") || line.contains(encoded) {
+        for line in lines where line.contains("W0rd") || line.contains(encoded) || line.contains(passphrase) {
             Issue.record("a log line holds the password: \(line)")
         }
     }

@@ -64,7 +64,7 @@ struct PostgresChangeCapture {
             }
             for table in tables where try !isInstalled(table, connection) {
                 try Self.explainingPermission(
-                    "the change-capture triggers of table '\(table.table)'",
+                    "the change-capture triggers of table \(SafeText.quoted(table.table))",
                     right: "ownership of the table (or the TRIGGER privilege)"
                 ) {
                     for statement in triggerStatements(table: SQLDialect.postgres.quote(table.table), captured: table) {

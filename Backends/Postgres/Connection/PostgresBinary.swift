@@ -128,7 +128,7 @@ enum PostgresBinary {
             return .text(uuidText(bytes))
         default:
             throw FetchKitError.unsupported(
-                "column '\(column())' has PostgreSQL type oid \(type), which FetchKit does not read")
+                "column \(SafeText.quoted(column())) has PostgreSQL type oid \(type), which FetchKit does not read")
         }
     }
 
@@ -138,7 +138,9 @@ enum PostgresBinary {
     ) throws -> UInt64 {
         guard bytes.count == size else {
             throw FetchKitError.database(
-                code: 0, message: "column '\(column())': \(bytes.count) bytes where \(size) were expected", sql: nil)
+                code: 0,
+                message: "column \(SafeText.quoted(column())): \(bytes.count) bytes where \(size) were expected",
+                sql: nil)
         }
         return bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
@@ -146,7 +148,8 @@ enum PostgresBinary {
     /// A `numeric` (base-10000 digits with a weight, a sign and a display scale) as the nearest double.
     private static func numeric(_ bytes: UnsafeRawBufferPointer, column: String) throws -> Value {
         guard bytes.count >= 8 else {
-            throw FetchKitError.database(code: 0, message: "column '\(column)': a truncated numeric", sql: nil)
+            throw FetchKitError.database(
+                code: 0, message: "column \(SafeText.quoted(column)): a truncated numeric", sql: nil)
         }
         func word(_ index: Int) -> Int { Int(UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])) }
         let count = word(0)
@@ -160,7 +163,7 @@ enum PostgresBinary {
         }
         guard bytes.count == 8 + 2 * count else {
             throw FetchKitError.database(
-                code: 0, message: "column '\(column)': a numeric of the wrong length", sql: nil)
+                code: 0, message: "column \(SafeText.quoted(column)): a numeric of the wrong length", sql: nil)
         }
         // Digit i counts 10000^(weight - i): written out in decimal, then parsed (correctly rounded).
         var text = sign == 0x4000 ? "-0" : "0"

@@ -70,7 +70,7 @@ final class PostgresConnection {
             throw FetchKitError.connectionLost("libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.message(PQerrorMessage(handle))
+            let message = url.hidingSecrets(in: Self.message(PQerrorMessage(handle)))
             PQfinish(handle)
             if message.contains("too many clients") || message.contains("too many connections") {
                 throw FetchKitError.tooManyConnections("\(url.redacted): \(message)")

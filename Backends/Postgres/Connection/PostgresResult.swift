@@ -41,7 +41,8 @@ final class PostgresResult {
         if PQgetisnull(handle, r, c) == 1 { return .null }
         guard PQfformat(handle, c) == 1 else {
             throw FetchKitError.unsupported(
-                "column '\(name(ofColumn: column))' came back as text: read rows of statements run by execute, in "
+                "column \(SafeText.quoted(name(ofColumn: column))) came back as text: read rows of statements "
+                    + "run by execute, in "
                     + "binary"
             )
         }

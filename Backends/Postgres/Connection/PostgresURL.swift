@@ -1,4 +1,4 @@
-import FetchKit
+import FetchKitBackendKit
 
 /// A PostgreSQL connection URL taken apart into libpq's keyword/value parameters, which libpq receives as
 /// they are (`PQconnectdbParams`): nothing is ever spliced into a connection string.
@@ -17,19 +17,26 @@ import FetchKit
 public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The keyword/value pairs for libpq, in order.
     public let parameters: [(keyword: String, value: String)]
-    /// The URL with its password replaced by `***`: safe to log and to put in errors.
+    /// The URL with every secret replaced by `***` (its user info's password, `sslpassword` and any other
+    /// secret query item): safe to log and to put in errors.
     public let redacted: String
 
     /// Parses `string`.
     ///
-    /// - Throws: ``FetchKitError/Code/invalidURL`` naming what is wrong, never echoing the password.
+    /// - Throws: ``FetchKitError/Code/invalidURL`` naming what is wrong, never echoing a secret (nor a port that
+    ///   may be a password whose `@host` was forgotten).
     public init(_ string: String) throws {
         guard let schemeEnd = string.range(of: "://") else {
             throw FetchKitError.invalidURL("expected postgres://… or postgresql://…")
         }
         let scheme = string[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "postgres" || scheme == "postgresql" else {
-            throw FetchKitError.invalidURL("the scheme '\(scheme)' is not postgres or postgresql")
+            // Shown only when it is a scheme: text before a later "://" may hold the user info.
+            let isScheme = scheme.count <= 20 && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            throw FetchKitError.invalidURL(
+                isScheme
+                    ? "the scheme '\(scheme)' is not postgres or postgresql" : "expected postgres://… or postgresql://…"
+            )
         }
         var rest = string[schemeEnd.upperBound...]
         // The user info ends at the last '@', as URL parsers take it: a password may hold an unencoded '@'.
@@ -58,18 +65,14 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         }
 
         var parameters: [(keyword: String, value: String)] = []
-        var redactedUserInfo = ""
         if let userInfo {
             let (user, password) = Self.split(userInfo, at: ":")
             let decodedUser = try Self.decode(user, part: "user name")
             if !decodedUser.isEmpty { parameters.append(("user", decodedUser)) }
-            redactedUserInfo = String(user)
             if let password {
                 // Decoded for libpq, never shown: an error about it names the part, not the text.
                 parameters.append(("password", try Self.decode(password, part: "password")))
-                redactedUserInfo += ":***"
             }
-            redactedUserInfo += "@"
         }
         let (host, port) = try Self.hostAndPort(rest)
         if let host { parameters.append(("host", host)) }
@@ -80,21 +83,29 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             let (key, value) = Self.split(item, at: "=")
             let keyword = try Self.decode(key, part: "query parameter name")
             guard !keyword.isEmpty else { throw FetchKitError.invalidURL("a query parameter has no name") }
-            guard keyword != "password" else {
+            guard keyword.lowercased() != "password" else {
                 throw FetchKitError.invalidURL("put the password in the user info (user:password@host), not the query")
             }
             parameters.append((keyword, try Self.decode(value ?? "", part: "value of '\(keyword)'")))
         }
         self.parameters = parameters
-        self.redacted =
-            "\(scheme)://\(redactedUserInfo)\(rest)" + (path.isEmpty ? "" : "/\(path)")
-            + (query.isEmpty ? "" : "?\(query)")
+        self.redacted = SecretRedaction.redact(string)
     }
 
     /// The value of `keyword` (the last one when repeated).
     public subscript(keyword: String) -> String? { parameters.last { $0.keyword == keyword }?.value }
 
     public var description: String { redacted }
+
+    /// `message` (libpq's, about a connection to this URL) with the value of every secret parameter replaced
+    /// by `***`, should it ever appear there.
+    func hidingSecrets(in message: String) -> String {
+        var text = message
+        for (keyword, value) in parameters where !value.isEmpty && SecretRedaction.isSecret(keyword: keyword) {
+            text = text.replacing(value, with: SecretRedaction.mask)
+        }
+        return text
+    }
 
     /// `text` cut at the first `separator`: the part before, and the part after (`nil` without one).
     private static func split(_ text: Substring, at separator: Character) -> (Substring, Substring?) {
@@ -122,7 +133,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             host = host[..<colon]
         }
         if let port, port.isEmpty || !port.allSatisfy(\.isASCII) || UInt16(port) == nil || UInt16(port) == 0 {
-            throw FetchKitError.invalidURL("the port '\(port)' is not a number from 1 to 65535")
+            // Never echoed: without its '@host', a URL's password reads as a port (postgresql://app:s3cret/db).
+            throw FetchKitError.invalidURL(
+                "the port after the host's ':' is not a number from 1 to 65535 (if it is a password, the URL lacks "
+                    + "its '@host')")
         }
         let decoded = try decode(host, part: "host")
         return (decoded.isEmpty ? nil : decoded, port.map(String.init))
@@ -138,7 +152,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
                 bytes.append(byte)
                 continue
             }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else {
+            guard let high = utf8.next().flatMap(PercentEncoding.hexValue),
+                let low = utf8.next().flatMap(PercentEncoding.hexValue)
+            else {
                 throw FetchKitError.invalidURL("the \(part) has a '%' not followed by two hex digits")
             }
             bytes.append(high << 4 | low)
@@ -147,14 +163,5 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             throw FetchKitError.invalidURL("the \(part) is not valid UTF-8 once decoded")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

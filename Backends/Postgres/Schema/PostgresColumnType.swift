@@ -74,7 +74,9 @@ struct PostgresColumnType {
         default:
             throw FetchKitError.schemaMismatch(
                 table: table,
-                detail: "column '\(column.name)' is \(column.displayType), a type FetchKit does not read or write "
+                detail:
+                    "column \(SafeText.quoted(column.name)) is \(column.displayType), a type FetchKit does not "
+                    + "read or write "
                     + "(use integer, numeric, real, double precision, text, varchar, char, citext, uuid, json, jsonb, "
                     + "an enum, boolean, date, timestamp, timestamptz or bytea)")
         }

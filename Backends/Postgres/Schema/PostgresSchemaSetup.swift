@@ -24,7 +24,8 @@ struct PostgresSchemaSetup {
             for entity in schema.entities {
                 if try Self.isView(entity.table, on: connection) {
                     throw FetchKitError.unsupported(
-                        "entity \(entity.name): '\(entity.table)' is a view, and FetchKit follows tables (their "
+                        "entity \(entity.name): \(SafeText.quoted(entity.table)) is a view, and FetchKit "
+                            + "follows tables (their "
                             + "triggers "
                             + "tell it what changed); give the entity the table the view reads, with the view's "
                             + "predicate as the request's")

@@ -49,19 +49,24 @@ struct PostgresTableColumn {
         var natives: [String: NativeColumn] = [:]
         for attribute in entity.attributes {
             guard let column = byName[attribute.column] else {
-                throw FetchKitError.schemaMismatch(table: entity.table, detail: "no column '\(attribute.column)'")
+                throw FetchKitError.schemaMismatch(
+                    table: entity.table, detail: "no column \(SafeText.quoted(attribute.column))")
             }
             let type = try PostgresColumnType(column, table: entity.table)
             guard type.attributeType == attribute.type else {
                 throw FetchKitError.schemaMismatch(
                     table: entity.table,
-                    detail: "column '\(attribute.column)' is \(column.displayType), which FetchKit reads as "
+                    detail:
+                        "column \(SafeText.quoted(attribute.column)) is \(column.displayType), which FetchKit reads as "
                         + "\(type.attributeType.description) attribute, not as \(attribute.type.description) one")
             }
             if !attribute.isOptional && column.isNullable && attribute.name != entity.primaryKeyAttribute.name {
                 throw FetchKitError.schemaMismatch(
                     table: entity.table,
-                    detail: "column '\(attribute.column)' allows NULL but '\(attribute.name)' is not optional")
+                    detail:
+                        "column \(SafeText.quoted(attribute.column)) allows NULL but "
+                        + "\(SafeText.quoted(attribute.name)) is not optional"
+                )
             }
             natives[attribute.column] = type.native
         }

@@ -48,7 +48,8 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
-            throw FetchKitError.database(code: rc, message: "cannot open '\(location)': \(message)", sql: nil)
+            throw FetchKitError.database(
+                code: rc, message: "cannot open \(SafeText.quoted(location)): \(message)", sql: nil)
         }
         let connection = SQLiteConnection(
             handle: db, location: location, cacheCapacity: configuration.statementCacheCapacity)
@@ -59,7 +60,8 @@ final class SQLiteConnection {
             let mode = try connection.scalarText("PRAGMA journal_mode=WAL")
             guard mode?.lowercased() == "wal" else {
                 throw FetchKitError.database(
-                    code: SQLITE_ERROR, message: "'\(location)' cannot use WAL (journal mode is \(mode ?? "unknown"))",
+                    code: SQLITE_ERROR,
+                    message: "\(SafeText.quoted(location)) cannot use WAL (journal mode is \(mode ?? "unknown"))",
                     sql: "PRAGMA journal_mode=WAL")
             }
             try connection.run("PRAGMA synchronous=NORMAL")

@@ -18,22 +18,25 @@ struct SQLiteSchemaValidator {
         for attribute in entity.attributes {
             let described = "\(entity.name).\(attribute.name)"
             guard let column = byName[attribute.column.lowercased()] else {
-                throw mismatch("column '\(attribute.column)' of \(described) is missing")
+                throw mismatch("column \(SafeText.quoted(attribute.column)) of \(described) is missing")
             }
             let expected = dialect.columnType(for: attribute.type)
             let accepted = SQLiteAffinity.accepted(for: attribute.type, declaredByDialect: expected)
             guard accepted.contains(column.affinity) else {
                 throw mismatch(
-                    "column '\(column.name)' is declared '\(column.declaredType)' "
+                    "column \(SafeText.quoted(column.name)) is declared \(SafeText.quoted(column.declaredType)) "
                         + "(\(column.affinity.rawValue) affinity), but \(described) is \(attribute.type) "
                         + "(expected \(expected))")
             }
             if attribute.name == primaryKey.name { continue }
             if !attribute.isOptional && !column.isNotNull {
-                throw mismatch("column '\(column.name)' allows NULL, but \(described) is required (NOT NULL expected)")
+                throw mismatch(
+                    "column \(SafeText.quoted(column.name)) allows NULL, but \(described) is required (NOT NULL "
+                        + "expected)"
+                )
             }
             if attribute.isOptional && column.isNotNull {
-                throw mismatch("column '\(column.name)' is NOT NULL, but \(described) is optional")
+                throw mismatch("column \(SafeText.quoted(column.name)) is NOT NULL, but \(described) is optional")
             }
         }
         try validatePrimaryKey(of: entity, columns: columns, mismatch: mismatch)
@@ -42,7 +45,8 @@ struct SQLiteSchemaValidator {
             !known.contains($0.name.lowercased()) && $0.isNotNull && !$0.hasDefault && $0.primaryKeyPosition == 0
         }) {
             throw mismatch(
-                "column '\(extra.name)' is NOT NULL without a default and is no attribute of \(entity.name): "
+                "column \(SafeText.quoted(extra.name)) is NOT NULL without a default and is no attribute of "
+                    + "\(entity.name): "
                     + "inserts would fail")
         }
     }
@@ -57,17 +61,18 @@ struct SQLiteSchemaValidator {
             keyColumn.name.lowercased() == key.column.lowercased()
         else {
             let found = keyColumns.isEmpty ? "none" : "(" + keyColumns.map(\.name).joined(separator: ", ") + ")"
-            throw mismatch("the primary key is \(found), expected ('\(key.column)')")
+            throw mismatch("the primary key is \(found), expected (\(SafeText.quoted(key.column)))")
         }
         // Only a column declared exactly INTEGER PRIMARY KEY is the rowid, which SQLite assigns
         // when an insert leaves it out (and which can never be NULL).
         if entity.primaryKey.type == .integer, keyColumn.declaredType.uppercased() != "INTEGER" {
             throw mismatch(
-                "primary key column '\(keyColumn.name)' is declared '\(keyColumn.declaredType)'; an integer key "
+                "primary key column \(SafeText.quoted(keyColumn.name)) is declared "
+                    + "\(SafeText.quoted(keyColumn.declaredType)); an integer key "
                     + "must be declared INTEGER PRIMARY KEY so SQLite assigns it")
         }
         if entity.primaryKey.type == .text, !keyColumn.isNotNull {
-            throw mismatch("primary key column '\(keyColumn.name)' allows NULL (NOT NULL expected)")
+            throw mismatch("primary key column \(SafeText.quoted(keyColumn.name)) allows NULL (NOT NULL expected)")
         }
     }
 }

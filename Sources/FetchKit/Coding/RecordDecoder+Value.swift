@@ -61,19 +61,21 @@ enum ValueDecoding {
 
     /// "'priority' expected Int, found \"abc\""
     static func mismatch(_ key: String, _ type: Any.Type, _ value: Value, entity: String) -> FetchKitError {
-        .recordMapping(entity: entity, detail: "'\(key)' expected \(type), found \(value)")
+        .recordMapping(entity: entity, detail: "\(SafeText.quoted(key)) expected \(type), found \(value)")
     }
 
     /// "'title' expected String, but the row has no column 'title'"
     static func missing(_ key: String, _ type: Any.Type, entity: String) -> FetchKitError {
-        .recordMapping(entity: entity, detail: "'\(key)' expected \(type), but the row has no column '\(key)'")
+        .recordMapping(
+            entity: entity,
+            detail: "\(SafeText.quoted(key)) expected \(type), but the row has no column \(SafeText.quoted(key))")
     }
 
     /// A property whose type is a keyed or unkeyed container.
     static func nested(_ key: String, entity: String) -> FetchKitError {
         .recordMapping(
             entity: entity,
-            detail: "'\(key)' is a nested Codable type; a record's properties must be attribute values")
+            detail: "\(SafeText.quoted(key)) is a nested Codable type; a record's properties must be attribute values")
     }
 }
 

@@ -13,7 +13,7 @@ enum ValueEncoding {
     static func integer<T: BinaryInteger>(_ value: T, key: String, entity: String) throws -> Value {
         guard let int = Int64(exactly: value) else {
             throw FetchKitError.recordMapping(
-                entity: entity, detail: "'\(key)' value \(value) does not fit a 64-bit integer")
+                entity: entity, detail: "\(SafeText.quoted(key)) value \(value) does not fit a 64-bit integer")
         }
         return .integer(int)
     }
@@ -38,7 +38,8 @@ final class SingleValueEncoder: Encoder, SingleValueEncodingContainer {
     func result() throws -> Value {
         if let failure { throw failure }
         guard let value else {
-            throw FetchKitError.recordMapping(entity: root.entity.name, detail: "'\(key)' encoded no value")
+            throw FetchKitError.recordMapping(
+                entity: root.entity.name, detail: "\(SafeText.quoted(key)) encoded no value")
         }
         return value
     }

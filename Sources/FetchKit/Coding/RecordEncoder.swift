@@ -44,7 +44,7 @@ package final class RecordEncoder: Encoder {
         // `accepts` first: `coerce` alone answers `.null` (Value is nil-literal expressible) for a misfit.
         guard type.accepts(value), let canonical = type.coerce(value) else {
             throw FetchKitError.recordMapping(
-                entity: entity.name, detail: "'\(name)' is \(type) attribute, got \(value)")
+                entity: entity.name, detail: "\(SafeText.quoted(name)) is \(type) attribute, got \(value)")
         }
         values[index] = canonical
     }

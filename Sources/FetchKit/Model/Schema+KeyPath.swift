@@ -68,7 +68,8 @@ extension Schema {
             if let attribute = current.attribute(named: name) {
                 guard isLast else {
                     throw FetchKitError.invalidPredicate(
-                        "key path '\(keyPath)' continues past the attribute '\(name)' of \(current.name)",
+                        "key path \(SafeText.quoted(keyPath)) continues past the attribute "
+                            + "\(SafeText.quoted(name)) of \(current.name)",
                         offset: keyPath.offset)
                 }
                 return ResolvedKeyPath(
@@ -82,7 +83,7 @@ extension Schema {
             case .toOne(let foreignKeyName):
                 guard let foreignKey = current.attribute(named: foreignKeyName) else {
                     throw FetchKitError.invalidSchema(
-                        "foreign key '\(foreignKeyName)' of \(current.name).\(name) is not an attribute")
+                        "foreign key \(SafeText.quoted(foreignKeyName)) of \(current.name).\(name) is not an attribute")
                 }
                 if isLast {
                     return ResolvedKeyPath(
@@ -123,7 +124,8 @@ extension Schema {
             let foreignKey = destination.attribute(named: name)
         else {
             throw FetchKitError.invalidSchema(
-                "inverse '\(inverse)' of relationship '\(relationship.name)' is not a to-one relationship "
+                "inverse \(SafeText.quoted(inverse)) of relationship \(SafeText.quoted(relationship.name)) is "
+                    + "not a to-one relationship "
                     + "of \(destination.name)")
         }
         return foreignKey

@@ -18,10 +18,10 @@ public struct Schema: Sendable, Hashable {
         var tables: Set<String> = []
         for (index, entity) in entities.enumerated() {
             guard byName[entity.name] == nil else {
-                throw FetchKitError.invalidSchema("entity '\(entity.name)' is declared twice")
+                throw FetchKitError.invalidSchema("entity \(SafeText.quoted(entity.name)) is declared twice")
             }
             guard tables.insert(entity.table).inserted else {
-                throw FetchKitError.invalidSchema("table '\(entity.table)' is used by two entities")
+                throw FetchKitError.invalidSchema("table \(SafeText.quoted(entity.table)) is used by two entities")
             }
             byName[entity.name] = index
         }
@@ -51,7 +51,8 @@ public struct Schema: Sendable, Hashable {
                 throw FetchKitError.invalidSchema("\(entity.name).\(attribute.name) is declared twice")
             }
             guard columns.insert(attribute.column).inserted else {
-                throw FetchKitError.invalidSchema("column '\(attribute.column)' of \(entity.name) is used twice")
+                throw FetchKitError.invalidSchema(
+                    "column \(SafeText.quoted(attribute.column)) of \(entity.name) is used twice")
             }
             if let value = attribute.defaultValue, !attribute.type.accepts(value) {
                 throw FetchKitError.invalidSchema(
@@ -68,14 +69,16 @@ public struct Schema: Sendable, Hashable {
             guard let destination = byName[relationship.destination].map({ entities[$0] }) else {
                 throw FetchKitError.invalidSchema(
                     "relationship \(entity.name).\(relationship.name) points at unknown entity "
-                        + "'\(relationship.destination)'"
+                        + "\(SafeText.quoted(relationship.destination))"
                 )
             }
             switch relationship.kind {
             case .toOne(let foreignKey):
                 guard let fk = entity.attribute(named: foreignKey) else {
                     throw FetchKitError.invalidSchema(
-                        "foreign key '\(foreignKey)' of \(entity.name).\(relationship.name) is not an attribute")
+                        "foreign key \(SafeText.quoted(foreignKey)) of \(entity.name).\(relationship.name) is "
+                            + "not an attribute"
+                    )
                 }
                 guard fk.type == destination.primaryKey.type else {
                     throw FetchKitError.invalidSchema(
@@ -88,7 +91,8 @@ public struct Schema: Sendable, Hashable {
                     back.destination == entity.name
                 else {
                     throw FetchKitError.invalidSchema(
-                        "inverse '\(inverse)' of \(entity.name).\(relationship.name) is not a to-one relationship of "
+                        "inverse \(SafeText.quoted(inverse)) of \(entity.name).\(relationship.name) is not a "
+                            + "to-one relationship of "
                             + "\(destination.name) back to \(entity.name)"
                     )
                 }

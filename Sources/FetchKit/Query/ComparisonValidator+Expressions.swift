@@ -7,7 +7,8 @@ extension ComparisonValidator {
             let path = try resolve(key)
             if let hop = path.hops.first(where: { !$0.isToOne }) {
                 throw FetchKitError.invalidPredicate(
-                    "'\(key)' crosses the to-many relationship '\(hop.relationship.name)': use ANY, ALL or NONE, "
+                    "\(SafeText.quoted(key)) crosses the to-many relationship "
+                        + "\(SafeText.quoted(hop.relationship.name)): use ANY, ALL or NONE, "
                         + "@count, an aggregate such as @sum, or SUBQUERY",
                     offset: key.offset)
             }
@@ -44,7 +45,7 @@ extension ComparisonValidator {
             path.firstToManyHop == path.hops.count - 1
         else {
             throw FetchKitError.invalidPredicate(
-                "\(what) needs a to-many relationship; '\(key)' is not one", offset: key.offset)
+                "\(what) needs a to-many relationship; \(SafeText.quoted(key)) is not one", offset: key.offset)
         }
         return path
     }
@@ -59,20 +60,23 @@ extension ComparisonValidator {
         let path = try schema.resolve(value, from: destination)
         if let hop = path.hops.first(where: { !$0.isToOne }) {
             throw FetchKitError.invalidPredicate(
-                "'\(name)' crosses a second to-many relationship, '\(hop.relationship.name)'", offset: value.offset)
+                "\(SafeText.quoted(name)) crosses a second to-many relationship, "
+                    + "\(SafeText.quoted(hop.relationship.name))",
+                offset: value.offset)
         }
         let type = path.attribute.type
         switch function {
         case .sum, .avg:
             guard type == .integer || type == .double else {
                 throw FetchKitError.invalidPredicate(
-                    "@\(function.rawValue) needs a number; '\(name)' is \(type)", offset: value.offset)
+                    "@\(function.rawValue) needs a number; \(SafeText.quoted(name)) is \(type)", offset: value.offset)
             }
             return Subject(name: name, type: function == .avg ? .double : type, offset: collection.offset)
         case .min, .max:
             guard type != .binary && type != .bool else {
                 throw FetchKitError.invalidPredicate(
-                    "@\(function.rawValue) needs numbers, texts or dates; '\(name)' is \(type)", offset: value.offset)
+                    "@\(function.rawValue) needs numbers, texts or dates; \(SafeText.quoted(name)) is \(type)",
+                    offset: value.offset)
             }
             return Subject(name: name, type: type, offset: collection.offset)
         }
@@ -113,12 +117,13 @@ extension ComparisonValidator {
                 type = .double
             case .date:
                 throw FetchKitError.invalidPredicate(
-                    "arithmetic with the date '\(subject.name)': only a constant date takes seconds "
+                    "arithmetic with the date \(SafeText.quoted(subject.name)): only a constant date takes seconds "
                         + "(dueDate < %@ + 86400), so move the number to the constant's side",
                     offset: subject.offset)
             default:
                 throw FetchKitError.invalidPredicate(
-                    "arithmetic needs numbers; '\(subject.name)' is \(subject.type)", offset: subject.offset)
+                    "arithmetic needs numbers; \(SafeText.quoted(subject.name)) is \(subject.type)",
+                    offset: subject.offset)
             }
         }
         let name = [leftSubject?.name ?? "NULL", op.rawValue, rightSubject?.name ?? "NULL"].joined(separator: " ")

@@ -40,7 +40,7 @@ struct ComparisonValidator {
         comparison.lhs = lhs
         if !comparison.options.isEmpty && subject.type != .text {
             throw FetchKitError.invalidPredicate(
-                "\(comparison.options.notation) applies to text; '\(subject.name)' is \(subject.type)",
+                "\(comparison.options.notation) applies to text; \(SafeText.quoted(subject.name)) is \(subject.type)",
                 offset: subject.offset)
         }
         comparison.rhs = try checkRight(comparison.rhs, of: comparison.op, against: subject)
@@ -57,7 +57,8 @@ struct ComparisonValidator {
         let path = try resolve(key)
         guard let relationship = path.endingRelationship, !relationship.isToOne else {
             throw FetchKitError.invalidPredicate(
-                "a constant IN a key path needs a to-many relationship on the right; '\(key)' is not one",
+                "a constant IN a key path needs a to-many relationship on the right; \(SafeText.quoted(key)) is "
+                    + "not one",
                 offset: key.offset)
         }
         return FetchPredicate.Comparison(comparison.rhs, .equal, comparison.lhs, quantifier: .any)
@@ -78,7 +79,8 @@ struct ComparisonValidator {
         let (_, subject) = try checkSubject(.key(key), quantifier: .one)
         guard subject.type == .text else {
             throw FetchKitError.invalidPredicate(
-                "\(comparison.op.rawValue) applies to text; '\(subject.name)' is \(subject.type)", offset: key.offset)
+                "\(comparison.op.rawValue) applies to text; \(SafeText.quoted(subject.name)) is \(subject.type)",
+                offset: key.offset)
         }
         var comparison = comparison
         comparison.lhs = .value(try coerce(value, to: subject))
@@ -120,7 +122,8 @@ struct ComparisonValidator {
         guard let variable = key.variable else { return try schema.resolve(key, from: entity) }
         guard let bound = bindings[variable] else {
             throw FetchKitError.invalidPredicate(
-                "$\(variable) in '\(key)' is not the variable of an enclosing SUBQUERY", offset: key.offset)
+                "$\(variable) in \(SafeText.quoted(key)) is not the variable of an enclosing SUBQUERY",
+                offset: key.offset)
         }
         return try schema.resolve(key.droppingVariable, from: bound)
     }
@@ -160,17 +163,19 @@ struct ComparisonValidator {
         let toManyHops = path.hops.filter { !$0.isToOne }
         if toManyHops.count > 1 {
             throw FetchKitError.invalidPredicate(
-                "'\(key)' crosses more than one to-many relationship", offset: key.offset)
+                "\(SafeText.quoted(key)) crosses more than one to-many relationship", offset: key.offset)
         }
         if let hop = toManyHops.first, quantifier == .one {
             throw FetchKitError.invalidPredicate(
-                "'\(key)' crosses the to-many relationship '\(hop.relationship.name)': use ANY, ALL or NONE, "
+                "\(SafeText.quoted(key)) crosses the to-many relationship "
+                    + "\(SafeText.quoted(hop.relationship.name)): use ANY, ALL or NONE, "
                     + "@count, an aggregate such as @sum, or SUBQUERY",
                 offset: key.offset)
         }
         if toManyHops.isEmpty && quantifier != .one {
             throw FetchKitError.invalidPredicate(
-                "\(quantifier.notation) needs a key path that crosses a to-many relationship; '\(key)' does not",
+                "\(quantifier.notation) needs a key path that crosses a to-many relationship; "
+                    + "\(SafeText.quoted(key)) does not",
                 offset: key.offset)
         }
     }
@@ -199,7 +204,8 @@ struct ComparisonValidator {
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard subject.type == .text else {
                 throw FetchKitError.invalidPredicate(
-                    "\(op.rawValue) applies to text; '\(subject.name)' is \(subject.type)", offset: subject.offset)
+                    "\(op.rawValue) applies to text; \(SafeText.quoted(subject.name)) is \(subject.type)",
+                    offset: subject.offset)
             }
             switch rhs {
             case .value, .key:
@@ -227,7 +233,7 @@ struct ComparisonValidator {
         if case .value(let value) = operand { return .value(try coerce(value, to: subject)) }
         if case .key(let key) = operand, let hop = try resolve(key).hops.first(where: { !$0.isToOne }) {
             throw FetchKitError.invalidPredicate(
-                "'\(key)' crosses the to-many relationship '\(hop.relationship.name)'; "
+                "\(SafeText.quoted(key)) crosses the to-many relationship \(SafeText.quoted(hop.relationship.name)); "
                     + "only the left side of a comparison may be quantified",
                 offset: key.offset)
         }
@@ -240,7 +246,7 @@ struct ComparisonValidator {
         let numeric: Set<AttributeType> = [.integer, .double]
         guard other.type == subject.type || (numeric.contains(other.type) && numeric.contains(subject.type)) else {
             throw FetchKitError.typeMismatch(
-                key: subject.name, expected: subject.type, got: "'\(other.name)' (\(other.type))",
+                key: subject.name, expected: subject.type, got: "\(SafeText.quoted(other.name)) (\(other.type))",
                 offset: subject.offset)
         }
     }
@@ -250,7 +256,7 @@ struct ComparisonValidator {
         if case .date(let date) = value, !date.isStorable {
             throw FetchKitError.invalidPredicate(
                 "a date \(date.timeIntervalSince1970) seconds from 1970 cannot be compared "
-                    + "with '\(subject.name)' (dates are stored within about 292,000 years of 1970)",
+                    + "with \(SafeText.quoted(subject.name)) (dates are stored within about 292,000 years of 1970)",
                 offset: subject.offset)
         }
         switch (subject.type, value) {

@@ -88,7 +88,9 @@ extension Schema {
         let path = try resolve(keyPath, from: entity)
         if let hop = path.hops.first(where: { !$0.isToOne }) {
             throw FetchKitError.invalidPredicate(
-                "\(role) '\(keyPath)' crosses the to-many relationship '\(hop.relationship.name)'", offset: nil)
+                "\(role) \(SafeText.quoted(keyPath)) crosses the to-many relationship "
+                    + "\(SafeText.quoted(hop.relationship.name))",
+                offset: nil)
         }
         return path
     }

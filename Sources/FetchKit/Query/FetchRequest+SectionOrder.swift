@@ -20,8 +20,12 @@ extension FetchRequest {
             let first = sortDescriptors[0].key
             throw FetchKitError.sectionOrderRefused(
                 key: section,
-                reason: "'\(first)' is sorted before it, so a section's rows spread over the order of '\(first)'",
-                fix: "sort by '\(section)' first, with a case-sensitive comparison, or leave '\(section)' out of the "
+                reason:
+                    "\(SafeText.quoted(first)) is sorted before it, so a section's rows spread over the order "
+                    + "of \(SafeText.quoted(first))",
+                fix:
+                    "sort by \(SafeText.quoted(section)) first, with a case-sensitive comparison, or leave "
+                    + "\(SafeText.quoted(section)) out of the "
                     + "sort descriptors (the controller then sorts by it first)")
         }
         if sortDescriptors[index].caseInsensitive {
@@ -29,7 +33,9 @@ extension FetchRequest {
                 key: section,
                 reason: "its sort descriptor is case-insensitive, so a row of 'Apple' can sort between two rows "
                     + "of 'apple'",
-                fix: "sort by '\(section)' first, with a case-sensitive comparison, or section by a key that holds "
+                fix:
+                    "sort by \(SafeText.quoted(section)) first, with a case-sensitive comparison, or section by "
+                    + "a key that holds "
                     + "the values already folded (lowercased)")
         }
     }
@@ -39,6 +45,7 @@ extension FetchKitError {
     /// A request refused before it fetches because its order can split a section of `key`.
     fileprivate static func sectionOrderRefused(key: String, reason: String, fix: String) -> FetchKitError {
         FetchKitError(
-            .sectionOrder, message: "the order can split a section of '\(key)': \(reason); \(fix)", keyPath: key)
+            .sectionOrder, message: "the order can split a section of \(SafeText.quoted(key)): \(reason); \(fix)",
+            keyPath: key)
     }
 }

@@ -5,7 +5,7 @@ extension FetchKitError {
     }
 
     package static func unknownEntity(_ name: String) -> FetchKitError {
-        FetchKitError(.unknownEntity, message: "unknown entity '\(name)'", entity: name)
+        FetchKitError(.unknownEntity, message: "unknown entity \(SafeText.quoted(name))", entity: name)
     }
 
     package static func invalidPredicate(_ message: String, offset: Int?) -> FetchKitError {
@@ -14,12 +14,14 @@ extension FetchKitError {
 
     package static func unknownKey(_ key: String, entity: String, offset: Int?) -> FetchKitError {
         FetchKitError(
-            .unknownKey, message: "unknown key '\(key)' on entity \(entity)", keyPath: key, entity: entity,
+            .unknownKey, message: "unknown key \(SafeText.quoted(key)) on entity \(SafeText.escaped(entity))",
+            keyPath: key, entity: entity,
             offset: offset)
     }
 
     package static func typeMismatch(key: String, expected: AttributeType, got: String, offset: Int?) -> FetchKitError {
-        FetchKitError(.typeMismatch, message: "'\(key)' is \(expected), got \(got)", keyPath: key, offset: offset)
+        FetchKitError(
+            .typeMismatch, message: "\(SafeText.quoted(key)) is \(expected), got \(got)", keyPath: key, offset: offset)
     }
 
     package static func unsupported(_ what: String) -> FetchKitError { FetchKitError(.unsupported, message: what) }
@@ -69,7 +71,10 @@ extension FetchKitError {
 
     package static func unknownRequestName(_ name: String, known: [String]) -> FetchKitError {
         FetchKitError(
-            .unknownRequestName, message: "no fetch request named '\(name)' (known: \(known.joined(separator: ", ")))",
+            .unknownRequestName,
+            message:
+                "no fetch request named \(SafeText.quoted(name)) (known: "
+                + "\(SafeText.escaped(known.joined(separator: ", "))))",
             requestName: name, knownRequestNames: known)
     }
 
@@ -88,9 +93,11 @@ extension FetchKitError {
     package static func sectionOrder(key: String, section: String) -> FetchKitError {
         FetchKitError(
             .sectionOrder,
-            message: "section '\(section)' of key path '\(key)' appears twice: its rows are not together in the "
+            message:
+                "section \(SafeText.quoted(section)) of key path \(SafeText.quoted(key)) appears twice: its "
+                + "rows are not together in the "
                 + "request's order (sections are told apart byte for byte, as the database stores them); sort by "
-                + "'\(key)' first and case-sensitively",
+                + "\(SafeText.quoted(key)) first and case-sensitively",
             keyPath: key, section: section)
     }
 

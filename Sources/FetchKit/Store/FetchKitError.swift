@@ -198,8 +198,13 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
                 isTransient: isTransient ?? Self.defaultTransience(code)))
     }
 
-    /// The sentence users see: the code's wording, the message and the position.
-    public var description: String {
+    /// The sentence users see: the code's wording, the message and the position. Control and bidirectional
+    /// characters (from a database's names and messages) are written as `\u{…}` escapes, line breaks kept;
+    /// the names a message quotes are escaped whole (see the context fields for the exact text).
+    public var description: String { SafeText.escaped(sentence, keepingLineBreaks: true) }
+
+    /// The code's wording, the message and the position, as they are.
+    private var sentence: String {
         let c = context
         let at = c.offset.map { " (offset \($0))" } ?? ""
         switch code.kind {
@@ -211,12 +216,12 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\((c.constraint ?? .other).rawValue) constraint violated"
                 + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
         case .busy: return "database is busy: \(c.message)"
-        case .schemaMismatch: return "table '\(c.table ?? "")' does not match the schema: \(c.message)"
+        case .schemaMismatch: return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
         case .connectionLost: return "connection lost: \(c.message)"
         case .tooManyConnections: return "too many connections: \(c.message)"
         case .serializationFailure: return "could not serialize the transaction: \(c.message)"
         case .invalidURL: return "invalid store URL: \(c.message)"
-        case .recordMapping: return "cannot map \(c.entity ?? "?"): \(c.message)"
+        case .recordMapping: return "cannot map \(SafeText.escaped(c.entity ?? "?")): \(c.message)"
         case .invalidValue: return "invalid value: \(c.message)"
         case .diskFull: return "the database or disk is full: \(c.message)"
         case .readOnly: return "the database is read-only: \(c.message)"

@@ -100,7 +100,8 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         let keyName = entity.primaryKey.name
         guard let key = row[keyName], !key.isNull else {
             throw FetchKitError.recordMapping(
-                entity: entity.name, detail: "cannot update a record without a primary key ('\(keyName)' is nil)")
+                entity: entity.name,
+                detail: "cannot update a record without a primary key (\(SafeText.quoted(keyName)) is nil)")
         }
         let values = row.removing(keyName)
         let changed = values.names.isEmpty ? try exists(entity, key: key) : try update(entity, key: key, set: values)

@@ -7,7 +7,8 @@ extension SQLCompiler {
         guard let variable = key.variable else { return (scope, try schema.resolve(key, from: scope.entity)) }
         guard let bound = scope.variables[variable] else {
             throw FetchKitError.invalidPredicate(
-                "$\(variable) in '\(key)' is not the variable of an enclosing SUBQUERY", offset: key.offset)
+                "$\(variable) in \(SafeText.quoted(key)) is not the variable of an enclosing SUBQUERY",
+                offset: key.offset)
         }
         return (bound, try schema.resolve(key.droppingVariable, from: bound.entity))
     }
@@ -19,7 +20,7 @@ extension SQLCompiler {
         let (base, path) = try resolve(key, in: scope)
         guard let toMany = path.firstToManyHop, toMany == path.hops.count - 1 else {
             throw FetchKitError.invalidPredicate(
-                "\(what) needs a to-many relationship; '\(key)' is not one", offset: key.offset)
+                "\(what) needs a to-many relationship; \(SafeText.quoted(key)) is not one", offset: key.offset)
         }
         return correlatedSubquery(path, toManyAt: toMany, in: base)
     }

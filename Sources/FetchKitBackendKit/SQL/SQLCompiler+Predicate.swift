@@ -115,14 +115,14 @@ extension SQLCompiler {
         guard let toMany = path.firstToManyHop else {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.quantifier.notation) needs a key path that crosses a to-many relationship; "
-                    + "'\(key)' does not",
+                    + "\(SafeText.quoted(key)) does not",
                 offset: key.offset)
         }
         let (sub, correlation) = correlatedSubquery(path, toManyAt: toMany, in: base)
         let remainder = path.hops[(toMany + 1)...]
         guard remainder.allSatisfy(\.isToOne) else {
             throw FetchKitError.invalidPredicate(
-                "'\(key)' crosses more than one to-many relationship", offset: key.offset)
+                "\(SafeText.quoted(key)) crosses more than one to-many relationship", offset: key.offset)
         }
         let column = sub.alias(after: remainder, dialect: dialect) + "." + quote(path.attribute.column)
         let (sql, native) = reading(column, of: path.attribute, in: path.entity.table)
@@ -160,7 +160,8 @@ extension SQLCompiler {
             let (base, path) = try resolve(key, in: scope)
             guard !path.crossesToMany else {
                 throw FetchKitError.invalidPredicate(
-                    "'\(key)' crosses a to-many relationship: use ANY, ALL or NONE, or @count", offset: key.offset)
+                    "\(SafeText.quoted(key)) crosses a to-many relationship: use ANY, ALL or NONE, or @count",
+                    offset: key.offset)
             }
             let (sql, native) = reading(path, in: base)
             return SQLOperand(

@@ -176,7 +176,7 @@ extension SQLCompiler {
             if attribute.name == keyAttribute.name {
                 guard let key, value == key else {
                     throw FetchKitError.invalidValue(
-                        "an update cannot change the primary key '\(attribute.name)' of \(entity.name)")
+                        "an update cannot change the primary key \(SafeText.quoted(attribute.name)) of \(entity.name)")
                 }
                 continue
             }
@@ -216,7 +216,8 @@ extension SQLCompiler {
     public func primaryKey(_ key: Value, of entity: Entity) throws -> Value {
         let attribute = entity.primaryKeyAttribute
         guard !key.isNull else {
-            throw FetchKitError.invalidValue("the primary key '\(attribute.name)' of \(entity.name) cannot be NULL")
+            throw FetchKitError.invalidValue(
+                "the primary key \(SafeText.quoted(attribute.name)) of \(entity.name) cannot be NULL")
         }
         return try storable(key, for: attribute, of: entity)
     }

@@ -127,7 +127,7 @@ struct WatchOutput: Sendable {
             let kind = update.changeset == nil ? "results" : "batch"
             let body =
                 (try? encoder.encode(WireChangeset(update))).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-            emit(#"{"type":"\#(kind)","changeset":\#(body)}"#)
+            emit(TerminalText.safeJSON(#"{"type":"\#(kind)","changeset":\#(body)}"#))
             return
         }
         if let changeset = update.changeset {

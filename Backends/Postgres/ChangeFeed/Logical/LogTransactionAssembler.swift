@@ -138,7 +138,7 @@ struct LogTransactionAssembler {
     private func value(of key: String, in row: LogRow, table: String) throws -> Value {
         guard let value = row.values[key], value != .null else {
             throw FetchKitError.inconsistency(
-                "a row of \(schemaName).\(table) from the log has no value for its key '\(key)'")
+                "a row of \(schemaName).\(table) from the log has no value for its key \(SafeText.quoted(key))")
         }
         return paddedKeyTables.contains(table) ? value.withoutCharPadding : value
     }

@@ -88,7 +88,8 @@ extension ResultsController {
         if from.section != to.section, let neighbour = destination.first {
             for column in shape.sectionColumns {
                 guard let value = neighbour[column] else {
-                    throw FetchKitError.unsupported("moving between sections needs the request to fetch '\(column)'")
+                    throw FetchKitError.unsupported(
+                        "moving between sections needs the request to fetch \(SafeText.quoted(column))")
                 }
                 dragged.set(column, to: value)
             }
@@ -212,16 +213,17 @@ struct MoveShape {
     init(request: FetchRequest, entity: Entity, schema: Schema) throws {
         let sorts = request.sortDescriptors
         let expected =
-            "sorted by " + (request.sectionNameKeyPath.map { "'\($0)' then " } ?? "")
+            "sorted by " + (request.sectionNameKeyPath.map { "\(SafeText.quoted($0)) then " } ?? "")
             + "one integer or double order attribute, ascending"
         var orderIndex = 0
         var sectionColumns: [String] = []
         var written: [String] = []
         let orderPosition = request.sectionNameKeyPath == nil ? 0 : 1
         if sorts.count > orderPosition + 1 {
-            let extra = sorts[(orderPosition + 1)...].map { "'\($0.key)'" }.joined(separator: ", ")
+            let extra = sorts[(orderPosition + 1)...].map { "\(SafeText.quoted($0.key))" }.joined(separator: ", ")
             throw FetchKitError.unsupported(
-                "moveObject needs the order attribute '\(sorts[orderPosition].key)' as the last sort descriptor; "
+                "moveObject needs the order attribute \(SafeText.quoted(sorts[orderPosition].key)) as the last "
+                    + "sort descriptor; "
                     + "\(extra) after it would order rows whose order values are equal, and a move places a row "
                     + "by writing its order value alone — make the order values unique and drop \(extra)")
         }
@@ -241,7 +243,7 @@ struct MoveShape {
             } else {
                 throw FetchKitError.unsupported(
                     "moveObject can change a section keyed by an attribute or a to-one relationship, not "
-                        + "'\(sectionKey)'"
+                        + "\(SafeText.quoted(sectionKey))"
                 )
             }
         } else if sorts.count != 1 {
@@ -251,7 +253,8 @@ struct MoveShape {
         guard descriptor.ascending, let attribute = entity.attribute(named: descriptor.key),
             attribute.type == .integer || attribute.type == .double
         else {
-            throw FetchKitError.unsupported("moveObject needs a request \(expected); '\(descriptor.key)' is not one")
+            throw FetchKitError.unsupported(
+                "moveObject needs a request \(expected); \(SafeText.quoted(descriptor.key)) is not one")
         }
         order = attribute.name
         isFractional = attribute.type == .double

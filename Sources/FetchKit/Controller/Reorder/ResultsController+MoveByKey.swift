@@ -46,7 +46,7 @@ extension ResultsController {
         case .endOfSection(let name):
             guard let section = current.sectionNames.sectionIndex(of: name) else {
                 throw FetchKitError.invalidValue(
-                    "cannot move row \(key) to the end of section '\(name)': no such section")
+                    "cannot move row \(key) to the end of section \(SafeText.quoted(name)): no such section")
             }
             let count = current.sectionRange(section).count
             return (from, RowPath(section: section, row: count - (section == from.section ? 1 : 0)))

@@ -107,7 +107,7 @@
         }
         var seen = Set<SectionName>(minimumCapacity: sectionNames.count)
         for (index, name) in sectionNames.enumerated() where !seen.insert(SectionName(name)).inserted {
-            throw FetchKitError.invalidValue("diff side: section \(index) repeats the name '\(name)'")
+            throw FetchKitError.invalidValue("diff side: section \(index) repeats the name \(SafeText.quoted(name))")
         }
     }
 }

@@ -36,8 +36,10 @@ public struct StoreConfiguration: Sendable {
         self.logger = logger
     }
 
-    /// ``url`` with any password replaced by `***`, for messages and logs.
-    public var redactedURL: String { Self.redact(url) }
+    /// ``url`` with every secret replaced by `***`, for messages and logs: the password of its user info, the
+    /// value of every secret keyword (`password`, `sslpassword`, … in any case, however written), and a
+    /// password mistaken for a port where the `@host` was forgotten.
+    public var redactedURL: String { SecretRedaction.redact(url) }
 
     /// Reads the core's keys (see the table above) from `reader`, and keeps it for the backend's.
     ///
@@ -96,27 +98,5 @@ public struct StoreConfiguration: Sendable {
         guard let jsonFile else { return ConfigReader(provider: variables) }
         let file = try await FileProvider<JSONSnapshot>(filePath: FilePath(jsonFile))
         return ConfigReader(providers: [variables, file])
-    }
-
-    /// `url` with the password of its `user:password@` part and of a `password=` parameter replaced by `***`.
-    ///
-    /// It errs on the side of hiding: the user info runs to the *last* `@` (a password may hold `@`, `/`, `?`
-    /// or `#` unencoded), and a URL without `://` (a typo: `postgres//app:pw@host`) keeps only what follows its
-    /// last `@`.
-    static func redact(_ url: String) -> String {
-        var text = url
-        if let scheme = text.range(of: "://") {
-            let rest = text[scheme.upperBound...]
-            if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-                text.replaceSubrange(rest.index(after: colon)..<at, with: "***")
-            }
-        } else if let at = text.lastIndex(of: "@") {
-            text.replaceSubrange(text.startIndex..<at, with: "***")
-        }
-        if let range = text.range(of: "password=") {
-            let end = text[range.upperBound...].firstIndex(where: { "&#".contains($0) }) ?? text.endIndex
-            text.replaceSubrange(range.upperBound..<end, with: "***")
-        }
-        return text
     }
 }
