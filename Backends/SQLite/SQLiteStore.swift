@@ -93,6 +93,7 @@ public final class SQLiteStore: PersistentStore {
             throw FetchKitError.invalidValue(
                 "dataVersionPollInterval must be positive (got \(interval)); use nil to turn polling off")
         }
+        try SQLDialect.sqlite.checkIdentifierLengths(of: schema)
         var configuration = SQLiteConnection.Configuration(
             path: path, readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             statementCacheCapacity: options.statementCacheCapacity)
