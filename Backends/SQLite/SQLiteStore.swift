@@ -71,7 +71,9 @@ public final class SQLiteStore: PersistentStore {
     /// and validates the existing ones (see ``Options/schemaPolicy``).
     ///
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` when a table does not match;
-    ///   ``FetchKitError/Code/database`` when the file cannot be opened.
+    ///   ``FetchKitError/Code/readOnly`` naming the file when it, or its directory, cannot be written (a read-only
+    ///   file system, write-protected files); ``FetchKitError/Code/database`` when the file cannot be opened
+    ///   for another reason.
     public static func open(path: String, schema: Schema, options: Options = .init()) async throws -> SQLiteStore {
         guard !path.isEmpty, path != ":memory:" else {
             throw FetchKitError.invalidValue(
