@@ -81,6 +81,10 @@ extension FetchKitError {
         FetchKitError(.permissionDenied, message: message)
     }
 
+    package static func storeFileMissing(_ message: String) -> FetchKitError {
+        FetchKitError(.storeFileMissing, message: message)
+    }
+
     package static func inconsistency(_ message: String) -> FetchKitError {
         FetchKitError(.inconsistency, message: message)
     }
