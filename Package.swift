@@ -26,9 +26,13 @@ let package = Package(
     ],
     traits: [
         .trait(
+            name: "Configuration",
+            description: "StoreConfiguration read from environment variables and JSON files (swift-configuration)."),
+        .trait(name: "Metrics", description: "FetchKit's counters and gauges, reported through swift-metrics."),
+        .trait(
             name: "BenchmarkHooks",
             description: "Probes and switches FetchKit's own benchmarks time the engine with; never for apps."),
-        .default(enabledTraits: [])
+        .default(enabledTraits: ["Configuration", "Metrics"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -36,7 +40,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0")
     ],
     targets: [
@@ -45,9 +48,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "CoreMetrics", package: "swift-metrics")
+                .product(
+                    name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -79,7 +82,7 @@ let package = Package(
             dependencies: [
                 "FetchKitBackendKit", "CLibPQ", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "CoreMetrics", package: "swift-metrics")
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))
             ],
             path: "Backends/Postgres",
             swiftSettings: strictSettings

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // FetchKit's benchmarks live in their own package so library users never resolve it.
@@ -7,7 +7,8 @@ let package = Package(
     name: "FetchKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "FetchKit", path: "../"),
+        // The BenchmarkHooks trait compiles the engine probes the benchmarks time (never in an app's build).
+        .package(name: "FetchKit", path: "../", traits: ["BenchmarkHooks"]),
         // The peer a Swift developer would pick instead, measured in the same run (Benchmarks only).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0")
     ],
@@ -30,6 +31,7 @@ let package = Package(
                 .product(name: "FetchKit", package: "FetchKit"),
                 .product(name: "FetchKitSQLite", package: "FetchKit"),
                 .product(name: "FetchKitPostgres", package: "FetchKit"),
+                .product(name: "FetchKitBackendKit", package: "FetchKit"),
                 "CSQLiteBench",
                 "CLibPQBench",
                 .product(name: "GRDB", package: "GRDB.swift")

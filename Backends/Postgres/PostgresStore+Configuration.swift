@@ -53,14 +53,14 @@ extension PostgresStore.Options {
             }
             listener.reconnectBackoff = .milliseconds(low)...(.milliseconds(high))
         }
-        if let feed = configuration.reader?.string(forKey: "fetchkit.postgres.changeFeed") {
+        if let feed = configuration.string("fetchkit.postgres.changeFeed") {
             guard let kind = PostgresStore.ChangeFeedKind(rawValue: feed.lowercased()) else {
                 throw FetchKitError.invalidValue(
                     "fetchkit.postgres.changeFeed '\(feed)' is not one of triggers, logical, auto")
             }
             changeFeed = kind
         }
-        if let slot = configuration.reader?.string(forKey: "fetchkit.postgres.replicationSlot"), !slot.isEmpty {
+        if let slot = configuration.string("fetchkit.postgres.replicationSlot"), !slot.isEmpty {
             do {
                 try LogicalReplicationCommands.validateSlotName(slot)
             } catch let error as FetchKitError {
@@ -68,7 +68,7 @@ extension PostgresStore.Options {
             }
             replicationSlot = slot
         }
-        if let name = configuration.reader?.string(forKey: "fetchkit.postgres.publication"), !name.isEmpty {
+        if let name = configuration.string("fetchkit.postgres.publication"), !name.isEmpty {
             publication = name
         }
         if let url = configuration.secret("fetchkit.postgres.listenerURL") {

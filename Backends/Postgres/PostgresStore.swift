@@ -68,7 +68,8 @@ public final class PostgresStore: PersistentStore {
     ///
     /// - Throws: ``FetchKitError/Code/invalidURL`` for a malformed URL; ``FetchKitError/Code/connectionLost``
     ///   or ``FetchKitError/Code/tooManyConnections`` when the server refuses;
-    ///   ``FetchKitError/Code/schemaMismatch`` when a table does not match.
+    ///   ``FetchKitError/Code/schemaMismatch`` when a table does not match;
+    ///   ``FetchKitError/Code/invalidSchema`` for a table or column name longer than PostgreSQL's 63 bytes.
     public static func open(url: String, schema: Schema, options: Options = .init()) async throws -> PostgresStore {
         try await open(url: PostgresURL(url), schema: schema, options: options)
     }
@@ -79,6 +80,8 @@ public final class PostgresStore: PersistentStore {
         guard options.readerCount > 0 else {
             throw FetchKitError.invalidValue("readerCount must be at least 1 (got \(options.readerCount))")
         }
+        // Before connecting: PostgreSQL would cut a long name silently and fail later, far from the cause.
+        try SQLDialect.postgres.checkIdentifierLengths(of: schema)
         // Every connection probes an idle socket (TCP keepalives), so a half-open one fails its next
         // statement instead of hanging it.
         let keepalives = options.listener.keepaliveParameters

@@ -23,6 +23,8 @@ extension SQLDialect {
     ///   `uuid`, `json`, enums, `date`, `timestamp`, …): the store reads them from the catalog when it opens
     ///   and gives the compiler a ``NativeColumn`` for each, which casts what must be cast so the column
     ///   behaves as its attribute type (enums and `citext` compare as text, `timestamp` reads as UTC, …).
+    /// - Identifiers of at most 63 bytes (`NAMEDATALEN - 1`): a store refuses a schema with a longer table or
+    ///   column name when it opens, where PostgreSQL would cut it silently.
     package static let postgres = SQLDialect(
         name: "PostgreSQL",
         placeholderStyle: .dollarNumbered,
@@ -40,5 +42,6 @@ extension SQLDialect {
         regexOperator: nil,
         upsertSyntax: .onConflictDoUpdate,
         supportsReturning: true,
-        offsetWithoutLimit: "")
+        offsetWithoutLimit: "",
+        maxIdentifierBytes: 63)
 }

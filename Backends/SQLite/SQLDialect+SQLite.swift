@@ -18,6 +18,7 @@ extension SQLDialect {
     /// - Both folds are FetchKit's own and integers compare with doubles exactly, so live results evaluate
     ///   every predicate without to-many key paths in memory.
     /// - `LIKE` is case-sensitive: the store's connections run `PRAGMA case_sensitive_like = ON`.
+    /// - Identifiers have no length limit (``SQLDialect/maxIdentifierBytes`` is `nil`).
     package static let sqlite = SQLDialect(
         name: "SQLite",
         placeholderStyle: .questionMark,

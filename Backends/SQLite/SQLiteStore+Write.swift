@@ -18,11 +18,14 @@ extension SQLiteStore {
     /// ```
     ///
     /// - Throws: what `body` throws; ``FetchKitError/Code/busy`` when another process holds the
-    ///   write lock past the busy timeout; ``FetchKitError/closed`` after ``close()``.
+    ///   write lock past the busy timeout; ``FetchKitError/Code/storeFileMissing`` when the database file was
+    ///   deleted or replaced since the store opened it (nothing is written); ``FetchKitError/closed`` after
+    ///   ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        try await writer.run { [compiler, logger, changeCollector] connection in
-            try SQLiteStore.transaction(
+        try await writer.run { [compiler, logger, changeCollector, fileWatch] connection in
+            try fileWatch?.verify(feed: changeCollector.feed)
+            return try SQLiteStore.transaction(
                 on: connection, compiler: compiler, logger: logger, changes: changeCollector, body)
         }
     }

@@ -35,13 +35,15 @@ public final class SQLiteStore: PersistentStore {
     let changeCollector: SQLiteChangeCollector
     /// Watches for other connections' commits; `nil` for an in-memory store or when disabled.
     let dataVersionPoller: DataVersionPoller?
+    /// The database file as opened, to notice it deleted or replaced; `nil` for an in-memory store.
+    let fileWatch: SQLiteFileWatch?
     /// The change router of this store's live controllers.
     public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>,
         readers: ConnectionPool<SQLiteConnection>?,
-        changeCollector: SQLiteChangeCollector
+        changeCollector: SQLiteChangeCollector, fileWatch: SQLiteFileWatch?
     ) {
         self.schema = schema
         self.path = path
@@ -51,8 +53,10 @@ public final class SQLiteStore: PersistentStore {
         self.writer = writer
         self.readers = readers
         self.changeCollector = changeCollector
+        self.fileWatch = fileWatch
         if path != nil, let interval = options.dataVersionPollInterval {
-            dataVersionPoller = DataVersionPoller(interval: interval, writer: writer, collector: changeCollector)
+            dataVersionPoller = DataVersionPoller(
+                interval: interval, writer: writer, collector: changeCollector, fileWatch: fileWatch)
         } else {
             dataVersionPoller = nil
         }
@@ -70,7 +74,9 @@ public final class SQLiteStore: PersistentStore {
     /// and validates the existing ones (see ``Options/schemaPolicy``).
     ///
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` when a table does not match;
-    ///   ``FetchKitError/Code/database`` when the file cannot be opened.
+    ///   ``FetchKitError/Code/readOnly`` naming the file when it, or its directory, cannot be written (a read-only
+    ///   file system, write-protected files); ``FetchKitError/Code/database`` when the file cannot be opened
+    ///   for another reason.
     public static func open(path: String, schema: Schema, options: Options = .init()) async throws -> SQLiteStore {
         guard !path.isEmpty, path != ":memory:" else {
             throw FetchKitError.invalidValue(
@@ -92,6 +98,7 @@ public final class SQLiteStore: PersistentStore {
             throw FetchKitError.invalidValue(
                 "dataVersionPollInterval must be positive (got \(interval)); use nil to turn polling off")
         }
+        try SQLDialect.sqlite.checkIdentifierLengths(of: schema)
         var configuration = SQLiteConnection.Configuration(
             path: path, readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             statementCacheCapacity: options.statementCacheCapacity)
@@ -105,6 +112,8 @@ public final class SQLiteStore: PersistentStore {
                 try SQLiteSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
                     .run(on: connection)
             }
+            // The file exists once the schema is set up (WAL mode has been written to it).
+            let fileWatch = try path.map(SQLiteFileWatch.init(path:))
             let changeCollector = SQLiteChangeCollector(
                 schema: schema, feed: ChangeFeed(), logger: options.logger)
             try await writer.run { connection in try changeCollector.install(on: connection) }
@@ -121,7 +130,7 @@ public final class SQLiteStore: PersistentStore {
                 metadata: ["path": "\(location)", "readers": "\(readers?.size ?? 0)"])
             return SQLiteStore(
                 schema: schema, path: path, options: options, writer: writer, readers: readers,
-                changeCollector: changeCollector)
+                changeCollector: changeCollector, fileWatch: fileWatch)
         } catch {
             await writer.shutDown()
             throw error
@@ -140,7 +149,10 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// Runs `body` on a reader connection (the writer when there are no readers).
+    ///
+    /// - Throws: ``FetchKitError/Code/storeFileMissing`` once the file is known to be deleted or replaced.
     func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await (readers ?? writer).run(body)
+        if let failure = fileWatch?.failure { throw failure }
+        return try await (readers ?? writer).run(body)
     }
 }

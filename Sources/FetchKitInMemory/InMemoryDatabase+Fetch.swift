@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import FetchKit
+import FetchKitBackendKit
 
 /// Fetches and counts over the tables, as the backends' compiled `SELECT` answers them.
 extension InMemoryDatabase {

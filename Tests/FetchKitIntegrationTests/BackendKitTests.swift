@@ -26,7 +26,8 @@ struct BackendKitTests {
         let systemModuleMap = root.appendingPathComponent(".build/checkouts/swift-system/Sources/CSystem/include")
             .appendingPathComponent("module.modulemap").path
         var arguments = [
-            "swiftc", "-typecheck", "-swift-version", "6", "-module-name", "ThirdPartyBackend",
+            "swiftc", "-typecheck", "-swift-version", "6", "-module-name", "ThirdPartyBackend", "-package-name",
+            "thirdparty",
             "-I", products.appendingPathComponent("Modules").path
         ]
         if FileManager.default.fileExists(atPath: systemModuleMap) {

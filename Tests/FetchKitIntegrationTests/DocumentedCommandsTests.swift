@@ -109,7 +109,7 @@ struct DocumentedCommandsTests {
         let file = directory.path("documented.sqlite")
         let schema = try Schema([Fixtures.category, Fixtures.todo, Fixtures.note, Self.pgbenchAccounts])
         let store = try await SQLiteStore.open(
-            path: file, schema: schema, options: SQLiteStore.Options(readerCount: 2, busyTimeout: .seconds(2)))
+            path: file, schema: schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         await store.close()
 

@@ -15,7 +15,7 @@ struct WatchCommandTests {
         defer { directory.remove() }
         let file = directory.path("watched.sqlite")
         let store = try await SQLiteStore.open(
-            path: file, schema: Fixtures.schema, options: SQLiteStore.Options(readerCount: 2, busyTimeout: .seconds(2)))
+            path: file, schema: Fixtures.schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
 
         let watch = try ChildProcess(
@@ -46,7 +46,7 @@ struct WatchCommandTests {
         defer { directory.remove() }
         let file = directory.path("hostile.sqlite")
         let store = try await SQLiteStore.open(
-            path: file, schema: Fixtures.schema, options: SQLiteStore.Options(readerCount: 2, busyTimeout: .seconds(2)))
+            path: file, schema: Fixtures.schema, options: .testing())
         let hostile = [
             "\u{1B}]0;pwned\u{07}", "\u{1B}[2J", "\u{1B}]52;c;SGVsbG8=\u{07}", "abc\u{202E}fed", "\u{9B}31mred",
             "tab\there\nnewline"

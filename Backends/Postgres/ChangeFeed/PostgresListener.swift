@@ -1,8 +1,11 @@
-import CoreMetrics
 import FetchKitBackendKit
 import Foundation
 import Logging
 import Synchronization
+
+#if Metrics
+    import CoreMetrics
+#endif
 
 #if canImport(Glibc)
     import Glibc

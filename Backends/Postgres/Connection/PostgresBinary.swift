@@ -35,7 +35,7 @@ enum PostgresBinary {
 
     /// The type and bytes of `value` as a parameter (`nil` bytes: SQL NULL, whose type the server infers).
     ///
-    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range or text containing NUL.
     static func encode(_ value: Value, parameter index: Int) throws -> (type: Oid, bytes: [UInt8]?) {
         guard let type = typeID(of: value) else { return (0, nil) }
         var bytes: [UInt8] = []
@@ -59,7 +59,7 @@ enum PostgresBinary {
     /// Appends the binary form of `value` (of the type ``typeID(of:)`` names; nothing for SQL NULL) to
     /// `buffer`. `position` names the value in an error.
     ///
-    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range.
+    /// - Throws: ``FetchKitError/Code/invalidValue`` for a date outside PostgreSQL's range or text containing NUL.
     static func append(_ value: Value, to buffer: inout [UInt8], at position: @autoclosure () -> String) throws {
         switch value {
         case .null:
@@ -69,6 +69,10 @@ enum PostgresBinary {
         case .double(let double):
             appendBigEndian(double.bitPattern, to: &buffer)
         case .text(let text):
+            // PostgreSQL refuses NUL in text, with codes that differ by path: refused here, as SQLite's binding does.
+            guard !text.utf8.contains(0) else {
+                throw FetchKitError.invalidValue("text containing NUL cannot be stored (\(position()))")
+            }
             buffer.append(contentsOf: text.utf8)
         case .bool(let bool):
             buffer.append(bool ? 1 : 0)

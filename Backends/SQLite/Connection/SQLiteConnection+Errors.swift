@@ -2,9 +2,10 @@ import CSQLite
 import FetchKit
 
 extension SQLiteConnection {
-    /// The ``FetchKitError`` for result code `code`, with the connection's current error message.
+    /// The ``FetchKitError`` for result code `code`, with the connection's current error message (a file that
+    /// cannot be written is ``FetchKitError/Code/readOnly``: see ``SQLiteErrorMapping/error(code:on:sql:)``).
     func error(_ code: Int32, sql: String?) -> FetchKitError {
-        SQLiteErrorMapping.error(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        SQLiteErrorMapping.error(code: code, on: handle, sql: sql)
     }
 }
 
@@ -33,6 +34,8 @@ enum SQLiteErrorMapping {
 
     /// Whether trying again can cure a failure with (extended) result code `code`: out of memory, an I/O
     /// error, a file that could not be opened, a locking-protocol failure. The primary code is the low byte.
+    /// (A file that could not be opened because it is not writable is not asked: it is
+    /// ``FetchKitError/Code/readOnly``, which is permanent.)
     static func isTransient(_ code: Int32) -> Bool {
         [SQLITE_NOMEM, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL].contains(code & 0xFF)
     }

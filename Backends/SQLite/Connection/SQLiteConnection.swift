@@ -39,6 +39,9 @@ final class SQLiteConnection {
 
     /// Opens and configures a connection: extended result codes, busy timeout, the FetchKit SQL functions,
     /// `foreign_keys` and `case_sensitive_like` on; WAL and `synchronous=NORMAL` for a writable file.
+    ///
+    /// - Throws: ``FetchKitError/Code/readOnly`` naming the file when it, or its directory, cannot be written
+    ///   (a read-only file system, a write-protected file or directory); else the database error.
     static func open(_ configuration: Configuration) throws -> SQLiteConnection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -48,7 +51,13 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
-            throw FetchKitError.database(
+            if let path = configuration.path, !configuration.readOnly {
+                // A directory or file system that cannot be written is .readOnly, not a (transient) CANTOPEN.
+                throw SQLiteErrorMapping.error(
+                    code: rc, message: "cannot open \(SafeText.quoted(location)): \(message)", sql: nil, path: path,
+                    accessError: SQLiteErrorMapping.accessError(writing: path))
+            }
+            throw SQLiteErrorMapping.error(
                 code: rc, message: "cannot open \(SafeText.quoted(location)): \(message)", sql: nil)
         }
         let connection = SQLiteConnection(

@@ -58,6 +58,6 @@ final class SQLiteStatement {
 
     /// The error for result code `rc`, with the connection's message and this statement's SQL.
     func error(_ rc: Int32) -> FetchKitError {
-        SQLiteErrorMapping.error(code: rc, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        SQLiteErrorMapping.error(code: rc, on: connection, sql: sql)
     }
 }

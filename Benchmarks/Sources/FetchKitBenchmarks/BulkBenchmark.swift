@@ -1,4 +1,5 @@
-@_spi(Backend) import FetchKit
+import FetchKit
+import FetchKitBackendKit
 import FetchKitPostgres
 import FetchKitSQLite
 import Foundation

@@ -1,5 +1,5 @@
 import CSQLiteBench
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitSQLite
 import Foundation
 

@@ -1,4 +1,5 @@
-@_spi(Backend) @_spi(Benchmarks) import FetchKit
+@_spi(Benchmarks) import FetchKit
+import FetchKitBackendKit
 import FetchKitSQLite
 import Foundation
 import Synchronization
@@ -75,7 +76,7 @@ enum LiveBenchmark {
 
         // One block per path: a refetch drops the cached sort keys, which the incremental path then encodes
         // once (the warm-up samples absorb that).
-        controller.usesIncrementalPath = true
+        controller.benchmarkUsesIncrementalPath = true
         for _ in 0..<5 { _ = try await sample() }
         var incremental: [Duration] = []
         var writes: [Duration] = []
@@ -84,7 +85,7 @@ enum LiveBenchmark {
             incremental.append(latency)
             writes.append(write)
         }
-        controller.usesIncrementalPath = false
+        controller.benchmarkUsesIncrementalPath = false
         for _ in 0..<5 { _ = try await sample() }
         var refetch: [Duration] = []
         for _ in 0..<samples { refetch.append(try await sample().latency) }

@@ -1,4 +1,4 @@
-@_spi(Backend) @_spi(Benchmarks) import FetchKit
+@_spi(Benchmarks) import FetchKit
 import FetchKitSQLite
 import Foundation
 import GRDB

@@ -1,4 +1,6 @@
-import CoreMetrics
+#if Metrics
+    import CoreMetrics
+#endif
 
 /// FetchKit's counters and gauges (swift-metrics), one set per store, made from the metrics backend the app
 /// bootstrapped before opening the store.
@@ -33,22 +35,37 @@ package struct FetchKitMetrics: Sendable {
     /// routed as one change).
     package let foldedChanges: Counter
 
-    /// The metrics, from the bootstrapped backend (`MetricsSystem.factory`).
-    package init(factory: any MetricsFactory = MetricsSystem.factory) {
-        controllers = Meter(label: "fetchkit_controllers", factory: factory)
-        batchesDelivered = Counter(label: "fetchkit_batches_delivered_total", factory: factory)
-        incrementalChanges = Counter(
-            label: "fetchkit_changes_applied_total", dimensions: [("path", "incremental")], factory: factory)
-        refetchedChanges = Counter(
-            label: "fetchkit_changes_applied_total", dimensions: [("path", "refetch")], factory: factory)
-        resyncs = Counter(label: "fetchkit_resyncs_total", factory: factory)
-        transientFailures = Counter(
-            label: "fetchkit_failures_total", dimensions: [("kind", "transient")], factory: factory)
-        permanentFailures = Counter(
-            label: "fetchkit_failures_total", dimensions: [("kind", "permanent")], factory: factory)
-        coalescedDeliveries = Counter(label: "fetchkit_coalesced_deliveries_total", factory: factory)
-        deliveryBacklog = Meter(label: "fetchkit_delivery_backlog", factory: factory)
-        deliveryLag = Gauge(label: "fetchkit_delivery_lag_seconds", factory: factory)
-        foldedChanges = Counter(label: "fetchkit_folded_changes_total", factory: factory)
+    #if Metrics
+        /// The metrics, from the bootstrapped backend (`MetricsSystem.factory`).
+        package init(factory: any MetricsFactory = MetricsSystem.factory) {
+            self.init(
+                counter: { Counter(label: $0, dimensions: $1, factory: factory) },
+                meter: { Meter(label: $0, dimensions: $1, factory: factory) },
+                gauge: { Gauge(label: $0, dimensions: $1, factory: factory) })
+        }
+    #else
+        /// Metrics that report nothing: FetchKit was built without its Metrics trait.
+        package init() {
+            self.init(
+                counter: { Counter(label: $0, dimensions: $1) }, meter: { Meter(label: $0, dimensions: $1) },
+                gauge: { Gauge(label: $0, dimensions: $1) })
+        }
+    #endif
+
+    private init(
+        counter: (String, [(String, String)]) -> Counter, meter: (String, [(String, String)]) -> Meter,
+        gauge: (String, [(String, String)]) -> Gauge
+    ) {
+        controllers = meter("fetchkit_controllers", [])
+        batchesDelivered = counter("fetchkit_batches_delivered_total", [])
+        incrementalChanges = counter("fetchkit_changes_applied_total", [("path", "incremental")])
+        refetchedChanges = counter("fetchkit_changes_applied_total", [("path", "refetch")])
+        resyncs = counter("fetchkit_resyncs_total", [])
+        transientFailures = counter("fetchkit_failures_total", [("kind", "transient")])
+        permanentFailures = counter("fetchkit_failures_total", [("kind", "permanent")])
+        coalescedDeliveries = counter("fetchkit_coalesced_deliveries_total", [])
+        deliveryBacklog = meter("fetchkit_delivery_backlog", [])
+        deliveryLag = gauge("fetchkit_delivery_lag_seconds", [])
+        foldedChanges = counter("fetchkit_folded_changes_total", [])
     }
 }

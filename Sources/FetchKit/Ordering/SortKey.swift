@@ -15,7 +15,7 @@
 /// text and data, every byte of a descending value inverted), compared as unsigned bytes. A key of up to
 /// 23 bytes, which covers a few numbers or dates plus an integer primary key, is stored inline in 24
 /// bytes; a longer key keeps its first 16 bytes inline and the rest in one shared heap buffer.
-@_spi(Benchmarks) public struct SortKey: Sendable, Hashable, Comparable {
+public struct SortKey: Sendable, Hashable, Comparable {
     /// Bytes 0..<8, big-endian, zero-padded.
     @usableFromInline let head: UInt64
     /// Bytes 8..<16, big-endian, zero-padded.

@@ -10,7 +10,7 @@ import Foundation
 /// let key = order.key(row)                   // the row's SortKey
 /// order.compare(row, other)                  // .orderedAscending when `row` comes first
 /// ```
-@_spi(Benchmarks) public struct SortKeyOrder: Sendable, Hashable {
+public struct SortKeyOrder: Sendable, Hashable {
     /// One sort value: its column, direction and case folding.
     public struct Component: Sendable, Hashable {
         /// The column (the sort descriptor's key path, as fetched rows name it).

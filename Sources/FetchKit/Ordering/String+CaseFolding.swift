@@ -17,7 +17,7 @@ extension String {
     /// ```
     ///
     /// - Complexity: O(*n*) in the number of Unicode scalars.
-    package var fetchKitCaseFolded: String {
+    public var fetchKitCaseFolded: String {
         if utf8.allSatisfy({ $0 < 0x80 }) { return lowercased() }
         let folded = lowercased().uppercased().lowercased()
         // Swift's lowercase mapping has no final-sigma rule today; should it gain one, `ς` still folds to `σ`.

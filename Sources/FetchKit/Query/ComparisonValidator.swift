@@ -252,6 +252,9 @@ struct ComparisonValidator {
     }
 
     /// `value` in the subject's type; integers and doubles compare with each other.
+    ///
+    /// - Throws: ``FetchKitError/Code/typeMismatch`` for a value of another type;
+    ///   ``FetchKitError/Code/invalidValue`` for text containing NUL.
     func coerce(_ value: Value, to subject: Subject) throws -> Value {
         if case .date(let date) = value, !date.isStorable {
             throw FetchKitError.invalidPredicate(
@@ -266,6 +269,15 @@ struct ComparisonValidator {
             guard let coerced = subject.type.coerce(value) else {
                 throw FetchKitError.typeMismatch(
                     key: subject.name, expected: subject.type, got: value.description, offset: subject.offset)
+            }
+            if case .text(let text) = coerced, text.unicodeScalars.contains("\0") {
+                // Refused as a write of it is, on every backend: no stored text holds NUL, and PostgreSQL
+                // refuses it in a parameter.
+                throw FetchKitError(
+                    .invalidValue,
+                    message: "'\(subject.name)' of \(entity.name) cannot be compared with text containing NUL "
+                        + "(no text containing NUL can be stored)",
+                    keyPath: subject.name, entity: entity.name, offset: subject.offset)
             }
             return coerced
         }

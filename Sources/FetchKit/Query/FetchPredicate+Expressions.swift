@@ -67,13 +67,13 @@ extension FetchPredicate {
 
 extension FetchPredicate.Key {
     /// The subquery variable a key path starts with (`t` for `$t.priority`), if it starts with one.
-    package var variable: String? {
+    public var variable: String? {
         guard let first = components.first, first.utf8.first == UInt8(ascii: "$") else { return nil }
         return String(first.dropFirst())
     }
 
     /// The key path without its leading variable: `priority` for `$t.priority`.
-    package var droppingVariable: FetchPredicate.Key {
+    public var droppingVariable: FetchPredicate.Key {
         FetchPredicate.Key(components: Array(components.dropFirst()), offset: offset)
     }
 }

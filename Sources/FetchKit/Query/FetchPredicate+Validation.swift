@@ -15,7 +15,8 @@ extension FetchPredicate {
     ///
     /// - Throws: ``FetchKitError/Code/unknownKey``,
     ///   ``FetchKitError/Code/typeMismatch`` or ``FetchKitError/Code/invalidPredicate``,
-    ///   with the offset of the key path involved.
+    ///   with the offset of the key path involved; ``FetchKitError/Code/invalidValue`` for text containing NUL
+    ///   (which no backend stores, so a write of it is refused the same way).
     public func validated(for entity: Entity, in schema: Schema) throws -> FetchPredicate {
         try validated(by: ComparisonValidator(schema: schema, entity: entity))
     }
@@ -98,7 +99,7 @@ extension Schema {
 
 extension FetchPredicate.Operand {
     /// Where the operand came from in a format string, when known.
-    package var offset: Int? {
+    public var offset: Int? {
         switch self {
         case .key(let key), .count(let key): return key.offset
         case .variable(_, let offset): return offset

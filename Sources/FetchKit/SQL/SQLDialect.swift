@@ -111,6 +111,11 @@ public struct SQLDialect: Sendable, Hashable {
     /// (FetchKitTesting's `InMemoryStore`), whose ``WriteTransaction/execute(_:_:)`` throws
     /// ``FetchKitError/Code/unsupported``. Code that would send raw SQL asks this, never the dialect's name.
     public var runsSQL: Bool
+    /// The longest identifier (table, column, index name) the database keeps, in UTF-8 bytes; `nil` when it
+    /// has no practical limit (SQLite). PostgreSQL silently cuts longer names to 63 bytes (`NAMEDATALEN - 1`),
+    /// so a store refuses a schema that declares one when it opens
+    /// (`checkIdentifierLengths(of:)`, in the backend kit), and cuts the index names it makes up as the database would.
+    public var maxIdentifierBytes: Int?
 
     /// How a backend compares an integer with a double (`bigint_column < 2.5`).
     public enum MixedNumberComparison: Sendable, Hashable {
@@ -145,7 +150,8 @@ public struct SQLDialect: Sendable, Hashable {
         diacriticFoldMatchesMemory: Bool = false,
         mixedNumberComparison: MixedNumberComparison = .asDouble,
         floatingPointCastType: String = "DOUBLE PRECISION",
-        runsSQL: Bool = true
+        runsSQL: Bool = true,
+        maxIdentifierBytes: Int? = nil
     ) {
         self.name = name
         self.placeholderStyle = placeholderStyle
@@ -171,6 +177,7 @@ public struct SQLDialect: Sendable, Hashable {
         self.mixedNumberComparison = mixedNumberComparison
         self.floatingPointCastType = floatingPointCastType
         self.runsSQL = runsSQL
+        self.maxIdentifierBytes = maxIdentifierBytes
     }
 
     /// `expression` folded for case (see `caseFolded(_:)` of a fragment, in the backend kit).

@@ -1,7 +1,7 @@
 extension FetchKitError {
     /// The error placed at `offset` in the format string when it has no position of its own: a construct the
     /// compiler refuses, or a constant that does not compute, reported where its comparison starts.
-    package func located(at offset: Int?) -> FetchKitError {
+    public func located(at offset: Int?) -> FetchKitError {
         guard let offset, self.offset == nil else { return self }
         let c = context
         return FetchKitError(

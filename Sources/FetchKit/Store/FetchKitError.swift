@@ -21,7 +21,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             case invalidSchema, unknownEntity, invalidPredicate, unknownKey, typeMismatch, unsupported
             case constraintViolation, busy, schemaMismatch, connectionLost, tooManyConnections
             case serializationFailure, invalidURL, closed, recordMapping, invalidValue, unknownRequestName
-            case diskFull, readOnly, permissionDenied, sectionOrder, database, inconsistency
+            case diskFull, readOnly, permissionDenied, sectionOrder, database, inconsistency, storeFileMissing
         }
 
         fileprivate let kind: Kind
@@ -82,6 +82,11 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let readOnly = Code(.readOnly)
         /// The database refused for lack of a right; the message says which.
         public static let permissionDenied = Code(.permissionDenied)
+        /// The database file an open store writes to is no longer at its path: deleted, moved away, or replaced
+        /// by another file (the message names the path). Writing on would write into a file no one can open again,
+        /// so every later write is refused and live controllers fail; trying again does not help: close the store
+        /// and open the file anew.
+        public static let storeFileMissing = Code(.storeFileMissing)
         /// Rows of one section are not adjacent in the request's order (``FetchKitError/Context-swift.struct/keyPath``,
         /// ``FetchKitError/Context-swift.struct/section``): sort by the section key path first, case-sensitively.
         /// A controller refuses a request whose order can split a section before it fetches (`section` is `nil`
@@ -226,6 +231,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         case .diskFull: return "the database or disk is full: \(c.message)"
         case .readOnly: return "the database is read-only: \(c.message)"
         case .permissionDenied: return "permission denied: \(c.message)"
+        case .storeFileMissing: return "the store's database file is missing: \(c.message)"
         case .database:
             return "database error \(c.databaseCode ?? 0): \(c.message)" + (c.sql.map { " in: \($0)" } ?? "")
         case .unknownEntity, .closed, .unknownRequestName, .sectionOrder: return c.message

@@ -5,10 +5,10 @@
 /// `ESC]52;…` writes the clipboard, U+009B is a one-character CSI) or bidirectional controls that make text
 /// read differently from what it is. ``escaped(_:)`` writes each such character as a visible escape
 /// (`\u{1B}`); ``quoted(_:)`` does so between single quotes, as error messages quote identifiers.
-package enum SafeText {
+public enum SafeText {
     /// `text` with C0 and C1 controls, DEL and bidirectional controls written as `\u{…}`; with
     /// `keepingLineBreaks`, line feeds and tabs are kept (a database's message of several lines).
-    package static func escaped(_ text: some StringProtocol, keepingLineBreaks: Bool = false) -> String {
+    public static func escaped(_ text: some StringProtocol, keepingLineBreaks: Bool = false) -> String {
         func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
             isUnsafe(scalar) && !(keepingLineBreaks && (scalar == "\n" || scalar == "\t"))
         }
@@ -26,7 +26,7 @@ package enum SafeText {
     }
 
     /// `'name'`, escaped: how an error message quotes an identifier, a key path or a value.
-    package static func quoted(_ name: some CustomStringConvertible) -> String { "'" + escaped(name.description) + "'" }
+    public static func quoted(_ name: some CustomStringConvertible) -> String { "'" + escaped(name.description) + "'" }
 
     /// Whether `scalar` must not reach a terminal raw: C0 controls (tab and newline included: they would break
     /// a line or a table's layout), DEL, C1 controls, and the bidirectional marks (U+061C, U+200E, U+200F),

@@ -28,7 +28,7 @@ extension EntityWriteTransaction {
 
 extension Row {
     /// The row without column `name`.
-    package func removing(_ name: String) -> Row {
+    public func removing(_ name: String) -> Row {
         Row(zip(names, values).filter { $0.0 != name })
     }
 }

@@ -10,7 +10,9 @@ extension SQLCompiler {
     /// Columns take the dialect's types (``SQLDialect/columnType(for:)``), `NOT NULL` unless optional, and
     /// the dialect's code-point collation for text. An integer primary key uses
     /// ``SQLDialect/integerPrimaryKeyDefinition`` (SQLite's rowid alias). Each to-one relationship is a
-    /// foreign key with `ON DELETE SET NULL`. Every foreign-key column and every indexed attribute gets an index.
+    /// foreign key with `ON DELETE SET NULL`. Every foreign-key column and every indexed attribute gets an
+    /// index, named as ``SQLDialect/indexNames(of:)`` says (`table_column_idx`, cut to the dialect's longest
+    /// identifier).
     ///
     /// Columns carry no `DEFAULT`: defaults live in the schema and ``insert(_:into:)`` writes them, so they
     /// never need rendering as SQL literals.
@@ -31,7 +33,6 @@ extension SQLCompiler {
             if attribute.name == key.name { definition += " PRIMARY KEY" }
             definitions.append(definition)
         }
-        var indexed: [Attribute] = []
         for relationship in entity.relationships {
             guard case .toOne(let foreignKeyName) = relationship.kind,
                 let foreignKey = entity.attribute(named: foreignKeyName),
@@ -40,20 +41,17 @@ extension SQLCompiler {
             definitions.append(
                 "FOREIGN KEY (" + quote(foreignKey.column) + ") REFERENCES " + quote(destination.table) + " ("
                     + quote(destination.primaryKeyAttribute.column) + ") ON DELETE SET NULL")
-            indexed.append(foreignKey)
         }
-        indexed += entity.attributes.filter { $0.isIndexed && $0.name != key.name }
         var statements = [
             SQLStatement(
                 sql: "CREATE TABLE IF NOT EXISTS " + quote(entity.table) + " ("
                     + definitions.joined(separator: ", ") + ")")
         ]
-        var seen: Set<String> = []
-        for attribute in entity.attributes where indexed.contains(attribute) && seen.insert(attribute.column).inserted {
+        for (column, name) in dialect.indexNames(of: entity) {
             statements.append(
                 SQLStatement(
-                    sql: "CREATE INDEX IF NOT EXISTS " + quote("\(entity.table)_\(attribute.column)_idx") + " ON "
-                        + quote(entity.table) + " (" + quote(attribute.column) + ")"))
+                    sql: "CREATE INDEX IF NOT EXISTS " + quote(name) + " ON " + quote(entity.table) + " ("
+                        + quote(column) + ")"))
         }
         return statements
     }

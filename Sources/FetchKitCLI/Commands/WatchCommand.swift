@@ -51,10 +51,16 @@ struct WatchCommand: AsyncParsableCommand {
     var feed: String?
 
     func run() async throws {
-        var configuration = StoreConfiguration(url: store)
-        var environment = ProcessInfo.processInfo.environment
-        if let feed { environment["FETCHKIT_POSTGRES_CHANGE_FEED"] = feed }
-        configuration.reader = try await StoreConfiguration.reader(environment: environment)
+        #if Configuration
+            var configuration = StoreConfiguration(url: store)
+            var environment = ProcessInfo.processInfo.environment
+            if let feed { environment["FETCHKIT_POSTGRES_CHANGE_FEED"] = feed }
+            configuration.reader = try await StoreConfiguration.reader(environment: environment)
+        #else
+            // Built without the Configuration trait: no environment is read, so nothing can choose the feed.
+            let configuration = StoreConfiguration(url: store)
+            if feed != nil { throw ValidationError("--feed needs FetchKit built with its Configuration trait") }
+        #endif
         let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
         let described = try await registry.describeTable(entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))

@@ -19,6 +19,9 @@ extension StoreConformance {
                 name: "NaN and NUL in text are rejected and nothing is written",
                 body: { try await $0.checkInvalidValues(on: $1) }),
             Check(
+                name: "NUL in text is invalidValue on every path, naming the attribute; the write rolls back whole",
+                body: { try await $0.checkNulText(on: $1) }),
+            Check(
                 name: "text primary keys: unicode and quotes survive",
                 body: { try await $0.checkUnicodeTextKeys(on: $1) }),
             Check(

@@ -5,7 +5,7 @@
 //
 // Configuration (environment variables, or a JSON file named by LIVE_LIST_CONFIG): FetchKit's store keys
 // (FETCHKIT_STORE_URL picks the backend) and liveList.host / liveList.port (LIVE_LIST_HOST, LIVE_LIST_PORT).
-@_spi(Backend) import FetchKit
+import FetchKit
 import FetchKitPostgres
 import FetchKitSQLite
 import Foundation

@@ -7,14 +7,14 @@
 /// equals `0`, integers compare with doubles as the dialect does, `[c]` / `[d]` fold as the dialect's fold
 /// functions do, and `LIKE` / `BEGINSWITH` / `ENDSWITH` / `CONTAINS` match code points with `*`/`?` (`%`/`_`
 /// in SQL) as wildcards and escapes as written, an empty needle of `BEGINSWITH` / `ENDSWITH` / `CONTAINS`
-/// matching nothing (NSPredicate's rule, ``LikePattern/excludingEmptyNeedle(_:needle:)``).
+/// matching nothing (NSPredicate's rule).
 ///
 /// Not every predicate can be reproduced: `ANY` / `ALL` / `NONE`, `@count`, aggregates and `SUBQUERY` across
 /// to-many relationships, arithmetic, a constant on the left of a string operator, `MATCHES`, and folds the
 /// dialect does not perform as FetchKit does in memory (``SQLDialect/caseFoldMatchesMemory``,
 /// ``SQLDialect/diacriticFoldMatchesMemory``). For those the initializer returns `nil` and the controller
 /// keeps asking the database.
-package struct InMemoryPredicate: Sendable {
+public struct InMemoryPredicate: Sendable {
     /// One node of the compiled tree.
     indirect enum Node: Sendable {
         case constant(Bool)
@@ -27,11 +27,11 @@ package struct InMemoryPredicate: Sendable {
     /// The compiled tree.
     let root: Node
     /// The key paths (row columns) it reads; the primary key's name for `SELF`.
-    package let columns: Set<String>
+    public let columns: Set<String>
 
     /// Compiles `predicate` (validated for `entity`), or returns `nil` when it cannot be evaluated in memory
     /// exactly as `dialect`'s SQL evaluates it.
-    package init?(_ predicate: FetchPredicate, entity: Entity, schema: Schema, dialect: SQLDialect) {
+    public init?(_ predicate: FetchPredicate, entity: Entity, schema: Schema, dialect: SQLDialect) {
         var columns: Set<String> = []
         let compiler = Compiler(entity: entity, schema: schema, dialect: dialect)
         guard let root = compiler.node(predicate, columns: &columns) else { return nil }
@@ -40,7 +40,7 @@ package struct InMemoryPredicate: Sendable {
     }
 
     /// Whether `row` (holding every column of ``columns`` by its key path) matches.
-    package func matches(_ row: Row) -> Bool {
+    public func matches(_ row: Row) -> Bool {
         Self.evaluate(root, row) ?? false
     }
 

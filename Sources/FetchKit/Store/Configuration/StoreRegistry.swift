@@ -1,4 +1,6 @@
-import Configuration
+#if Configuration
+    import Configuration
+#endif
 
 /// The backends a deployment may pick from by configuration: the URL's scheme chooses.
 ///
@@ -65,8 +67,10 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
         return backend
     }
 
-    /// Reads a ``StoreConfiguration`` from `config` and opens its store.
-    public func open(config: ConfigReader, schema: Schema) async throws -> any PersistentStore {
-        try await open(StoreConfiguration(reader: config), schema: schema)
-    }
+    #if Configuration
+        /// Reads a ``StoreConfiguration`` from `config` and opens its store.
+        public func open(config: ConfigReader, schema: Schema) async throws -> any PersistentStore {
+            try await open(StoreConfiguration(reader: config), schema: schema)
+        }
+    #endif
 }

@@ -1,7 +1,10 @@
-import CoreMetrics
 import FetchKitBackendKit
 import Logging
 import Synchronization
+
+#if Metrics
+    import CoreMetrics
+#endif
 
 /// The change source that reads PostgreSQL's write-ahead log through logical replication: the writers pay
 /// nothing at commit, and every committed transaction of the store's tables arrives once, in commit order, with
