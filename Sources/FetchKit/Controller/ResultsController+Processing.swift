@@ -178,7 +178,7 @@ extension ResultsController {
         return delta
     }
 
-    /// The columns a fetch of `request` returns, in order (as ``SQLCompiler/fetch(_:)`` selects them).
+    /// The columns a fetch of `request` returns, in order (as the backend kit's `SQLCompiler.fetch(_:)` selects them).
     static func columns(of request: FetchRequest, entity: Entity) -> [String] {
         var names: [String] = []
         var seen: Set<String> = []

@@ -5,7 +5,8 @@
     /// A counter that counts nothing.
     package struct Counter: Sendable {
         package init(label: String, dimensions: [(String, String)] = []) {}
-        package func increment<Amount: BinaryInteger>(by amount: Amount = 1) {}
+        package func increment() {}
+        package func increment<Amount: BinaryInteger>(by amount: Amount) {}
     }
 
     /// A meter that measures nothing.

@@ -86,7 +86,7 @@ public struct SQLDialect: Sendable, Hashable {
     /// The operator of a regular-expression match; `nil` makes `MATCHES` throw. Regular expression
     /// flavours differ between backends, so the shipped dialects leave it `nil`.
     public var regexOperator: String?
-    /// How upserts are written; `nil` makes ``SQLCompiler/upsert(_:into:)`` throw.
+    /// How upserts are written; `nil` makes `SQLCompiler.upsert(_:into:)` (backend kit) throw.
     public var upsertSyntax: UpsertSyntax?
     /// Whether `INSERT … RETURNING` is understood. When it is, compiled inserts return the primary key.
     public var supportsReturning: Bool
