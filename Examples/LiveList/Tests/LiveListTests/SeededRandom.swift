@@ -13,4 +13,7 @@ struct SeededRandom: RandomNumberGenerator {
 
     /// A random integer in `range`.
     mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    /// A random integer in `range`.
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }
