@@ -57,7 +57,7 @@ struct BenchOptionalRecord: Record {
 enum FetchBenchmark {
     /// One side of the comparison, for `profile`.
     enum Side: String, CaseIterable {
-        case raw, codable, rowdecodable, rows, optionals
+        case raw, codable, rowdecodable, rows, optionals, grdb, grdbcodable
     }
 
     /// A store and a raw connection over the same freshly written table of `rows` rows.
@@ -66,6 +66,7 @@ enum FetchBenchmark {
         let keepsFile: Bool
         let store: SQLiteStore
         let raw: RawSQLiteReader
+        let grdb: GRDBBenchReader
         let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")])
 
         /// A fresh table in a temporary directory, or with `path`, the table that file already holds
@@ -91,6 +92,7 @@ enum FetchBenchmark {
                 }
             }
             raw = try RawSQLiteReader(path: file)
+            grdb = try GRDBBenchReader(path: file)
         }
 
         func close() async {
@@ -106,12 +108,14 @@ enum FetchBenchmark {
             case .rowdecodable: try await store.fetch(request, as: BenchRowRecord.self).count
             case .rows: try await store.fetch(request).count
             case .optionals: try await store.fetch(request, as: BenchOptionalRecord.self).count
+            case .grdb: try grdb.readByPosition().count
+            case .grdbcodable: try grdb.readCodable().count
             }
         }
     }
 
-    /// Raw loop, Codable records and RowDecodable records, measured round-robin in one run; each
-    /// FetchKit side is reported as the ratio of its median to the raw loop's.
+    /// Raw loop, Codable records, RowDecodable records and GRDB's records (by position and Codable), measured
+    /// round-robin in one run; each side is reported as the ratio of its median to the raw loop's.
     static func run(rows: Int, iterations: Int, only: Set<Side>? = nil) async throws {
         let fixture = try await Fixture(rows: rows)
         print("fetch \(rows) rows x 6 columns into typed records (release build)")
@@ -119,9 +123,10 @@ enum FetchBenchmark {
         let sides: [(Side, String)] = [
             (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
             (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"), (.rows, "FetchKit rows ([Row])"),
-            (.optionals, "FetchKit Codable, optionals")
+            (.optionals, "FetchKit Codable, optionals"), (.grdb, "GRDB record by position"),
+            (.grdbcodable, "GRDB Codable record")
         ].filter { side, _ in
-            side == .raw || (only ?? [.codable, .rowdecodable]).contains(side)
+            side == .raw || (only ?? [.codable, .rowdecodable, .grdb, .grdbcodable]).contains(side)
         }
         let measurements = try await compare(
             sides.map { side, name in (name, { counts[side] = try await fixture.read(side) }) },
