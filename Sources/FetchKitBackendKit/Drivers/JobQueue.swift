@@ -15,6 +15,7 @@ public final class JobQueue<Connection>: @unchecked Sendable {
     private var head = 0
     private var isShutDown = false
 
+    /// An empty, open queue.
     public init() {}
 
     /// Appends `job`; returns `false` (and drops it) when the queue is shut down.

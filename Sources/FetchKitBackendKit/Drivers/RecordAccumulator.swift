@@ -8,6 +8,7 @@ public struct RecordAccumulator<R>: ~Copyable {
     private var count = 0
     private var capacity = 0
 
+    /// An empty accumulator.
     public init() {}
 
     deinit {

@@ -2,7 +2,6 @@ import FetchKit
 
 extension SQLCompiler {
     /// Compiles `request` for decoding into `R`, checking that it fetches `R`'s entity.
-    // SPI public rather than package: a package member of another module's SPI type is not found by the backends.
     public func compileFetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> CompiledFetch {
         guard request.entityName == R.entity.name else {
             throw FetchKitError.recordMapping(

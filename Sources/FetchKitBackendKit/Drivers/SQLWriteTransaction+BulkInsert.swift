@@ -21,6 +21,7 @@ extension SQLWriteTransaction {
         return inserted
     }
 
+    /// See `WriteTransaction`: the rows in as few statements as the dialect's bound-parameter limit allows.
     public func insert(contentsOf rows: [Row], into entityName: String) throws -> [Value] {
         let entity = try entity(named: entityName)
         guard !rows.isEmpty else { return [] }

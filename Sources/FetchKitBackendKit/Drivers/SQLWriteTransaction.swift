@@ -6,6 +6,7 @@ import FetchKit
 ///
 /// Confined to the writer thread and valid only while the closure runs.
 public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWriteTransaction {
+    /// The entities the transaction writes.
     public let schema: Schema
     let connection: Connection
     let compiler: SQLCompiler
@@ -15,6 +16,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
     /// picks a key for that entity or before the commit, not after every insert.
     private var chosenKeys: [String: (entity: Entity, key: Int64)] = [:]
 
+    /// A transaction on `connection` (inside the transaction the store began), compiling with `compiler`.
     public init(connection: Connection, compiler: SQLCompiler) {
         self.connection = connection
         self.compiler = compiler
@@ -31,6 +33,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         isActive = false
     }
 
+    /// The schema's entity `name`; throws when it is unknown or the transaction has ended.
     public func entity(named name: String) throws -> Entity {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
@@ -40,6 +43,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
 
     // MARK: - Insert
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func insert<R: Record>(_ record: R) throws -> R {
         let entity = try entity(named: R.entity.name)
         let keyName = entity.primaryKey.name
@@ -52,10 +56,12 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         return try RecordCoding.decode(R.self, from: row)
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func insert(_ row: Row, into entityName: String) throws -> Value {
         try insert(row, into: entity(named: entityName))
     }
 
+    /// Inserts `row` into `entity`, returning its primary key (assigned by the database when `row` has none).
     public func insert(_ row: Row, into entity: Entity) throws -> Value {
         let statement = try compiler.insert(row, into: entity)
         let keyType = entity.primaryKey.type
@@ -74,6 +80,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
 
     // MARK: - Upsert
 
+    /// Inserts `row` into `entity`, or sets the attributes it names on the row with its primary key.
     public func upsert(_ row: Row, into entity: Entity) throws {
         try run(compiler.upsert(row, into: entity))
         if let key = row[entity.primaryKey.name], !key.isNull {
@@ -94,6 +101,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
 
     // MARK: - Update
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func update<R: Record>(_ record: R) throws {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
@@ -110,6 +118,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         }
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func update(_ entityName: String, key: Value, set values: Row) throws -> Bool {
         try update(entity(named: entityName), key: key, set: values)
     }
@@ -118,6 +127,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         try run(compiler.update(entity, key: key, set: values)) > 0
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func update(_ entityName: String, where predicate: FetchPredicate, set values: Row) throws -> Int {
         try run(compiler.update(entity(named: entityName), where: predicate, set: values))
     }
@@ -132,6 +142,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
 
     // MARK: - Delete
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func delete<R: Record>(_ record: R) throws -> Bool {
         let entity = try entity(named: R.entity.name)
         let row = try RecordCoding.encode(record)
@@ -139,16 +150,19 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         return try run(compiler.delete(entity, key: key)) > 0
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func delete(_ entityName: String, key: Value) throws -> Bool {
         try run(compiler.delete(entity(named: entityName), key: key)) > 0
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func delete(_ entityName: String, where predicate: FetchPredicate) throws -> Int {
         try run(compiler.delete(entity(named: entityName), where: predicate))
     }
 
     // MARK: - Raw SQL and fetches
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func execute(_ sql: String, _ bindings: [Value]) throws -> Int {
         guard isActive else {
             throw FetchKitError.unsupported("a write transaction used after its write closure returned")
@@ -166,11 +180,13 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
         return changed
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func fetch(_ request: FetchRequest) throws -> [Row] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRows(compiler.fetch(request))
     }
 
+    /// See `WriteTransaction`; runs on this transaction's connection.
     public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRecords(compiler.compileFetch(request, as: R.self), as: R.self)
