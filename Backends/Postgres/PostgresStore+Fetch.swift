@@ -8,7 +8,7 @@ extension PostgresStore {
     ///
     /// Rows name their columns as ``CompiledFetch/columns`` does: the primary key, the attributes, then each
     /// sort or section key path not already selected.
-    public func fetch(_ request: FetchRequest) async throws -> [Row] {
+    public func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         let fetch = try compiler.fetch(request)
         return try await readers.run { connection in try connection.retryingOnce { try connection.fetchRows(fetch) } }
     }
@@ -17,7 +17,7 @@ extension PostgresStore {
     ///
     /// - Throws: ``FetchKitError/Code/recordMapping`` when `request` is for another entity or a
     ///   row does not fit `R`.
-    public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+    public func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
         let fetch = try compiler.compileFetch(request, as: R.self)
         return try await readers.run { connection in
             try connection.retryingOnce { try connection.fetchRecords(fetch, as: R.self) }
@@ -25,7 +25,7 @@ extension PostgresStore {
     }
 
     /// Counts the objects matching `request` (its limit and offset apply).
-    public func count(_ request: FetchRequest) async throws -> Int {
+    public func count(_ request: AnyFetchRequest) async throws -> Int {
         let statement = try compiler.count(request)
         return try await readers.run { connection in try connection.retryingOnce { try connection.count(statement) } }
     }

@@ -8,7 +8,7 @@ extension SQLiteStore {
     ///
     /// - Throws: a ``FetchKitError`` from compiling the request or from the database;
     ///   ``FetchKitError/closed`` after ``close()``.
-    public func fetch(_ request: FetchRequest) async throws -> [Row] {
+    public func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         let fetch = try compiler.fetch(request)
         return try await read { connection in try connection.fetchRows(fetch) }
     }
@@ -17,13 +17,13 @@ extension SQLiteStore {
     ///
     /// - Throws: ``FetchKitError/Code/recordMapping`` when `request` is for another
     ///   entity or a row does not fit `R`.
-    public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+    public func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
         let fetch = try compiler.compileFetch(request, as: R.self)
         return try await read { connection in try connection.fetchRecords(fetch, as: R.self) }
     }
 
     /// Counts the objects matching `request` (its limit and offset apply).
-    public func count(_ request: FetchRequest) async throws -> Int {
+    public func count(_ request: AnyFetchRequest) async throws -> Int {
         let statement = try compiler.count(request)
         return try await read { connection in try connection.count(statement) }
     }

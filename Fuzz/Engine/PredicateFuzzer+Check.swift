@@ -36,7 +36,7 @@ extension PredicateFuzzer {
                 outcome.failures.append((.validationNotIdempotent, "\(entity.name): \(validated.predicateFormat)"))
             }
             for compiler in compilers {
-                if (try? compiler.fetch(FetchRequest(entity: entity.name, predicate: predicate))) != nil {
+                if (try? compiler.fetch(AnyFetchRequest(entity: entity.name, predicate: predicate))) != nil {
                     outcome.compiled += 1
                 } else {
                     outcome.compileErrors += 1

@@ -3,12 +3,12 @@ import FetchKitBackendKit
 /// Fetches and counts over the tables, as the backends' compiled `SELECT` answers them.
 extension InMemoryDatabase {
     /// The rows `request` fetches, in its order: the backends' columns (the primary key, the attributes or
-    /// ``FetchRequest/propertiesToFetch``, then each sort or section key path not already selected, named by
+    /// ``AnyFetchRequest/propertiesToFetch``, then each sort or section key path not already selected, named by
     /// its dotted key path), ordered by the sort descriptors then the primary key, the offset and limit
     /// applied.
     ///
     /// - Complexity: O(*n* log *n*) for *n* matching rows, plus the predicate's evaluations.
-    func fetch(_ request: FetchRequest, schema: Schema, dialect: SQLDialect) throws -> [Row] {
+    func fetch(_ request: AnyFetchRequest, schema: Schema, dialect: SQLDialect) throws -> [Row] {
         let request = try request.validated(in: schema)
         let entity = try schema.entity(named: request.entityName)
         let evaluator = InMemoryEvaluator(database: self, schema: schema, dialect: dialect)
@@ -32,7 +32,7 @@ extension InMemoryDatabase {
     /// How many rows `request` fetches (its offset and limit apply).
     ///
     /// - Complexity: O(*n*) evaluations of the predicate for the entity's *n* rows.
-    func count(_ request: FetchRequest, schema: Schema, dialect: SQLDialect) throws -> Int {
+    func count(_ request: AnyFetchRequest, schema: Schema, dialect: SQLDialect) throws -> Int {
         let request = try request.validated(in: schema)
         let entity = try schema.entity(named: request.entityName)
         let evaluator = InMemoryEvaluator(database: self, schema: schema, dialect: dialect)
@@ -40,7 +40,7 @@ extension InMemoryDatabase {
     }
 
     /// The positions `LIMIT … OFFSET …` keeps of `count` ordered rows.
-    private static func window(count: Int, _ request: FetchRequest) -> Range<Int> {
+    private static func window(count: Int, _ request: AnyFetchRequest) -> Range<Int> {
         let start = min(request.fetchOffset, count)
         let end = request.fetchLimit.map { start + min($0, count - start) } ?? count
         return start..<end

@@ -7,7 +7,7 @@ extension InMemoryStore {
     /// - Throws: a ``FetchKitError`` for a request that does not fit the schema, or a predicate no store can
     ///   answer (`MATCHES`); ``FetchKitError/closed`` after ``close()``.
     /// - Complexity: O(*n*) evaluations of the predicate and O(*m* log *m*) to order the *m* selected rows.
-    public func fetch(_ request: FetchRequest) async throws -> [Row] {
+    public func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         try committed().fetch(request, schema: schema, dialect: dialect)
     }
 
@@ -15,12 +15,12 @@ extension InMemoryStore {
     ///
     /// - Throws: ``FetchKitError/Code/recordMapping`` when `request` is for another entity or a row does not
     ///   fit `R`.
-    public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+    public func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
         try Self.decode(try committed().fetch(request, schema: schema, dialect: dialect), request, as: R.self)
     }
 
     /// Counts the objects matching `request` (its limit and offset apply).
-    public func count(_ request: FetchRequest) async throws -> Int {
+    public func count(_ request: AnyFetchRequest) async throws -> Int {
         try committed().count(request, schema: schema, dialect: dialect)
     }
 
@@ -39,7 +39,7 @@ extension InMemoryStore {
     }
 
     /// `rows` decoded as `R`, which must be the entity `request` fetches.
-    static func decode<R: Record>(_ rows: [Row], _ request: FetchRequest, as type: R.Type) throws -> [R] {
+    static func decode<R: Record>(_ rows: [Row], _ request: AnyFetchRequest, as type: R.Type) throws -> [R] {
         guard request.entityName == R.entity.name else {
             throw FetchKitError.recordMapping(
                 entity: R.entity.name, detail: "the request fetches \(request.entityName), not \(R.entity.name)")

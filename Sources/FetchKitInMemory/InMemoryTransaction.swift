@@ -166,12 +166,12 @@ final class InMemoryTransaction: EntityWriteTransaction {
             "the in-memory store runs no SQL (\(sql)); write through insert, update, upsert and delete")
     }
 
-    func fetch(_ request: FetchRequest) throws -> [Row] {
+    func fetch(_ request: AnyFetchRequest) throws -> [Row] {
         _ = try entity(named: request.entityName)
         return try database.fetch(request, schema: schema, dialect: dialect)
     }
 
-    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
+    func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) throws -> [R] {
         _ = try entity(named: request.entityName)
         return try InMemoryStore.decode(database.fetch(request, schema: schema, dialect: dialect), request, as: R.self)
     }

@@ -131,7 +131,7 @@ struct LongChainTests {
             for dialect in [SQLDialect.sqlite, .postgres] {
                 do {
                     _ = try SQLCompiler(schema: Fixtures.schema, dialect: dialect)
-                        .fetch(FetchRequest(entity: "Todo", predicate: predicate))
+                        .fetch(FetchRequest(entity: "Todo", predicate: predicate).erased)
                 } catch let error as FetchKitError where error.code == .unsupported {
                     guard error.message.contains("bound values") else { throw error }
                     refusedBy.append(dialect.name)

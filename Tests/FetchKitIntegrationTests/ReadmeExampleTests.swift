@@ -76,7 +76,7 @@ struct ReadmeExampleTests {
             store: store,
             request: FetchRequest(
                 Todo.self, predicate: try FetchPredicate(format: "done == NO"),
-                sortDescriptors: [.ascending("position")]), as: Todo.self)
+                sortDescriptors: [.ascending("position")]))
         try await controller.performFetch()
         let updates = controller.updates()
         let reader = Task {
@@ -128,7 +128,7 @@ struct ReadmeExampleTests {
         let controller = ResultsController(
             store: store,
             request: FetchRequest(
-                Item.self, sortDescriptors: [.ascending("position")]), as: Item.self)
+                Item.self, sortDescriptors: [.ascending("position")]))
         let table = TodoTable()
         controller.delegate = table
         try await controller.performFetch()

@@ -40,7 +40,7 @@ enum NativeTables {
     }
 
     /// A live controller of `request`, its delegate recording every batch.
-    static func follow(_ request: FetchRequest, on store: PostgresStore) async throws
+    static func follow(_ request: FetchRequest<Row>, on store: PostgresStore) async throws
         -> (ResultsController<Row>, ResultsRecorder<Row>)
     {
         let controller = ResultsController(store: store, request: request)
@@ -76,7 +76,7 @@ enum NativeTables {
         for sort in sorts {
             let request = FetchRequest(entity: name, sortDescriptors: sort)
             let database = try await store.fetch(request).map { $0[key] ?? .null }
-            let order = try SortKeyOrder(request, in: store.schema)
+            let order = try SortKeyOrder(request.erased, in: store.schema)
             let memory = all.sorted { order.key($0) < order.key($1) }.map { $0[key] ?? .null }
             #expect(database == memory, "\(sort)", sourceLocation: sourceLocation)
         }

@@ -109,7 +109,7 @@ struct PostgresColumnTypesKeyTests {
     static func expectIndexScans(on store: PostgresStore, table: String, keys: [Value], in namespace: String)
         async throws
     {
-        let fetch = try store.compiler.fetch(FetchRequest(entity: table, predicate: keyed(keys)))
+        let fetch = try store.compiler.fetch(FetchRequest(entity: table, predicate: keyed(keys)).erased)
         let pool = try await PostgresServer.pool(name: "fkt-explain", searchPath: namespace)
         let plan = try await pool.run { connection in
             try connection.run("SET enable_seqscan = off")

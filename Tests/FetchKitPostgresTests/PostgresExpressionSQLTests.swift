@@ -89,7 +89,7 @@ struct PostgresExpressionSQLTests {
         let compiler = SQLCompiler(schema: Fixtures.schema, dialect: .postgres)
         let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [5] : [])
             .validated(for: Fixtures.schema.entity(named: entity), in: Fixtures.schema)
-        let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate))
+        let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate).erased)
         #expect(statement.sql == "SELECT COUNT(*) FROM " + expected, "\(format)")
     }
 }

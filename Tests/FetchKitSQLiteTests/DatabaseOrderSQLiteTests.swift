@@ -172,7 +172,7 @@ struct DatabaseOrderSQLiteTests {
             let rows = try await store.fetch(request)
             #expect(rows.count == todos.count)
             let fetched = rows.map { $0["id"] }
-            let order = try SortKeyOrder(request, in: Fixtures.schema)
+            let order = try SortKeyOrder(request.erased, in: Fixtures.schema)
             let byValues = rows.sorted { order.compare($0, $1) == .orderedAscending }.map { $0["id"] }
             #expect(byValues == fetched, "seed \(seed), order \(descriptors)")
             let keys = rows.map { order.key($0) }

@@ -23,8 +23,7 @@ struct RecordDecodeFailureTests {
         let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let controller = ResultsController(
-            store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]),
-            as: Fixtures.TodoRecord.self)
+            store: store, request: FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("id")]))
         let delegate = Failures()
         controller.delegate = delegate
         try await controller.performFetch()

@@ -41,7 +41,7 @@ struct SQLiteDialectTests {
             sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
             fetchLimit: 10, fetchOffset: 5, propertiesToFetch: ["title"])
         request.sectionNameKeyPath = "category.name"
-        let fetch = try compiler.fetch(request)
+        let fetch = try compiler.fetch(request.erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", "#
                 + #"t1."name" AS "category.name", t0."ordering" AS "ordering" FROM "todo" AS t0 "#
@@ -54,12 +54,12 @@ struct SQLiteDialectTests {
     @Test func longListsUseJSONEach() throws {
         let ids = (1...65).map { Value.integer(Int64($0)) }
         let predicate = FetchPredicate.comparison(.init(.object, .in, .list(ids)))
-        let count = try compiler.count(FetchRequest(entity: "Todo", predicate: predicate))
+        let count = try compiler.count(FetchRequest(entity: "Todo", predicate: predicate).erased)
         #expect(count.sql == #"SELECT COUNT(*) FROM "todo" AS t0 WHERE t0."id" IN (SELECT value FROM json_each(?))"#)
         #expect(count.bindings == [.text("[" + (1...65).map(String.init).joined(separator: ",") + "]")])
         let short = try compiler.count(
             FetchRequest(
-                entity: "Todo", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))))
+                entity: "Todo", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))).erased)
         #expect(short.bindings.count == 64)
     }
 
@@ -79,7 +79,7 @@ struct SQLiteDialectTests {
             "MATCHES", detail: "regular expressions differ between backends", offset: 0)
         #expect(throws: matches) {
             let predicate = try FetchPredicate(format: "title MATCHES 'a.*'")
-            return try compiler.count(FetchRequest(entity: "Todo", predicate: predicate))
+            return try compiler.count(FetchRequest(entity: "Todo", predicate: predicate).erased)
         }
     }
 }

@@ -23,17 +23,17 @@ final class UnreadableStore: PersistentStore {
         if failing.withLock({ $0 }) { throw FetchKitError.connectionLost("the test made reads fail") }
     }
 
-    func fetch(_ request: FetchRequest) async throws -> [Row] {
+    func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         try check()
         return try await base.fetch(request)
     }
 
-    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R] {
+    func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
         try check()
         return try await base.fetch(request, as: type)
     }
 
-    func count(_ request: FetchRequest) async throws -> Int {
+    func count(_ request: AnyFetchRequest) async throws -> Int {
         try check()
         return try await base.count(request)
     }

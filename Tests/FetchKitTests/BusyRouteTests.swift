@@ -6,7 +6,7 @@ import Testing
 /// naming a row it holds or was handed — not every change.
 @Suite("Busy routes")
 struct BusyRouteTests {
-    func plan(_ request: FetchRequest) throws -> RoutePlan { try HotTable.plan(request) }
+    func plan(_ request: FetchRequest<Row>) throws -> RoutePlan { try HotTable.plan(request) }
 
     @Test func aKeyBoundedRouteReceivesOnlyTheKeysItWasHanded() throws {
         let request = FetchRequest(

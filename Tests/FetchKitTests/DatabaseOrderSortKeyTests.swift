@@ -161,11 +161,11 @@ struct DatabaseOrderSortKeyTests {
                 "Item", table: "item", primaryKey: .text("slug"),
                 attributes: [Attribute("rank", .integer)])
         ])
-        let order = try SortKeyOrder(FetchRequest(entity: "Item", sortDescriptors: [.descending("rank")]), in: schema)
+        let order = try SortKeyOrder(FetchRequest(entity: "Item", sortDescriptors: [.descending("rank")]).erased, in: schema)
         #expect(order.primaryKey == "slug")
         #expect(order.components == [.init(column: "rank", ascending: false)])
         let row: Row = ["slug": "b", "rank": 2]
         #expect(order.primaryKey(of: order.key(row)) == .text("b"))
-        #expect(throws: FetchKitError.self) { try SortKeyOrder(FetchRequest(entity: "Nope"), in: schema) }
+        #expect(throws: FetchKitError.self) { try SortKeyOrder(FetchRequest(entity: "Nope").erased, in: schema) }
     }
 }

@@ -7,7 +7,7 @@ enum HotTable {
         attributes: [Attribute("grp", .integer), Attribute("v", .integer)])
     static let dialect = SQLDialect(name: "Q", placeholderStyle: .questionMark)
 
-    static func plan(_ request: FetchRequest) throws -> RoutePlan {
-        try RoutePlan(request: request, schema: try Schema([entity]), dialect: dialect, incremental: true)
+    static func plan(_ request: FetchRequest<Row>) throws -> RoutePlan {
+        try RoutePlan(request: request.erased, schema: try Schema([entity]), dialect: dialect, incremental: true)
     }
 }

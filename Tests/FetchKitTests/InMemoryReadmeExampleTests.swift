@@ -27,7 +27,7 @@ struct InMemoryReadmeExampleTests {
         }
         let open = FetchRequest(
             Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")])
-        let controller = ResultsController(store: store, request: open, as: Todo.self)
+        let controller = ResultsController(store: store, request: open)
         let recorder = ChangesetRecorder<ResultsController<Todo>>()
         controller.delegate = recorder
         try await controller.performFetch()

@@ -17,7 +17,7 @@ struct InMemoryStoreTests {
         return store
     }
 
-    func titles(_ store: InMemoryStore, _ request: FetchRequest) async throws -> [Value] {
+    func titles(_ store: InMemoryStore, _ request: FetchRequest<Row>) async throws -> [Value] {
         try await store.fetch(request).map { $0["title"] ?? .null }
     }
 

@@ -74,7 +74,7 @@ struct PendingMovesTests {
         try await controller.performFetch()
         let before = controller.snapshot
         let (from, to) = try controller.resolve(.key(1, .endOfSection("Home")), in: before)
-        let view = try #require(try controller.planMove(from: from, to: to, in: before, request: request)).shown
+        let view = try #require(try controller.planMove(from: from, to: to, in: before, request: request.erased)).shown
         var moves = PendingMoves()
         _ = moves.add(key: 1, destination: .endOfSection("Home"))
         try await store.write { tx in
@@ -83,7 +83,7 @@ struct PendingMovesTests {
         }
         await controller.sync()
         #expect(controller.snapshot.sectionNames == ["", "Errands", "Work"])
-        let moved = controller.results(controller.snapshot, with: moves, request: request, view: view)
+        let moved = controller.results(controller.snapshot, with: moves, request: request.erased, view: view)
         #expect(moved.snapshot.sectionNames == ["", "Errands", "Home", "Work"])
         #expect(moved.snapshot.sections[2].objects.map { $0["id"] ?? .null } == [1])
         #expect(!moved.snapshot.sections[3].objects.contains { $0["id"] == 1 })

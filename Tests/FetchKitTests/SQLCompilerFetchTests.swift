@@ -41,7 +41,7 @@ struct SQLCompilerFetchTests {
     let dollar = TestDialects.dollarCompiler
 
     @Test func fetchAllSelectsEveryAttributeAndOrdersByKey() throws {
-        let fetch = try compiler.fetch(FetchRequest(entity: "Todo"))
+        let fetch = try compiler.fetch(FetchRequest(entity: "Todo").erased)
         #expect(fetch.statement.sql == "SELECT \(todoColumns) FROM \"todo\" AS t0 ORDER BY t0.\"id\" ASC")
         #expect(fetch.statement.bindings.isEmpty)
         #expect(
@@ -57,7 +57,7 @@ struct SQLCompilerFetchTests {
 
     @Test func propertiesToFetchPutTheKeyFirst() throws {
         let request = FetchRequest(entity: "Todo", propertiesToFetch: ["title", "done", "title"])
-        let fetch = try compiler.fetch(request)
+        let fetch = try compiler.fetch(request.erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", t0."done" AS "done" "#
                 + #"FROM "todo" AS t0 ORDER BY t0."id" ASC"#)
@@ -69,7 +69,7 @@ struct SQLCompilerFetchTests {
     }
 
     @Test func textPrimaryKeyEndsTheOrder() throws {
-        let fetch = try compiler.fetch(FetchRequest(entity: "Note", sortDescriptors: [.descending("pinned")]))
+        let fetch = try compiler.fetch(FetchRequest(entity: "Note", sortDescriptors: [.descending("pinned")]).erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."slug" AS "slug", t0."body" AS "body", t0."pinned" AS "pinned" "#
                 + #"FROM "note" AS t0 ORDER BY t0."pinned" DESC, t0."slug" ASC"#)
@@ -80,7 +80,7 @@ struct SQLCompilerFetchTests {
             .comparison(.init(.key("done"), .equal, .value(false))),
             .comparison(.init(.key("priority"), .greaterThan, .value(2)))
         ])
-        let fetch = try compiler.fetch(FetchRequest(entity: "Todo", predicate: predicate, propertiesToFetch: []))
+        let fetch = try compiler.fetch(FetchRequest(entity: "Todo", predicate: predicate, propertiesToFetch: []).erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "todo" AS t0 "#
                 + #"WHERE (t0."done" = ? AND t0."priority" > ?) ORDER BY t0."id" ASC"#)
@@ -94,7 +94,7 @@ struct SQLCompilerFetchTests {
             sortDescriptors: [.ascending("category.name"), .ascending("category.position"), .descending("priority")],
             propertiesToFetch: ["title"])
         request.sectionNameKeyPath = "category.name"
-        let fetch = try compiler.fetch(request)
+        let fetch = try compiler.fetch(request.erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id", t0."title" AS "title", "#
                 + #"t1."name" AS "category.name", t1."position" AS "category.position", t0."priority" AS "priority" "#
@@ -116,7 +116,7 @@ struct SQLCompilerFetchTests {
                 .ascending("priority", caseInsensitive: true)
             ],
             propertiesToFetch: [])
-        let fetch = try compiler.fetch(request)
+        let fetch = try compiler.fetch(request.erased)
         #expect(
             fetch.statement.sql.hasSuffix(
                 #"ORDER BY fk_casefold(t0."title") ASC, t0."ordering" DESC NULLS LAST, "#
@@ -127,7 +127,7 @@ struct SQLCompilerFetchTests {
         let request = FetchRequest(
             entity: "Todo", sortDescriptors: [.ascending("notes"), .descending("category.name", caseInsensitive: true)],
             propertiesToFetch: [])
-        let fetch = try dollar.fetch(request)
+        let fetch = try dollar.fetch(request.erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id", t0."notes" AS "notes", "#
                 + #"t1."name" AS "category.name" "#
@@ -140,11 +140,11 @@ struct SQLCompilerFetchTests {
         let fetch = try compiler.fetch(
             FetchRequest(
                 entity: "Todo", sortDescriptors: [.descending("id")],
-                propertiesToFetch: []))
+                propertiesToFetch: []).erased)
         #expect(fetch.statement.sql.hasSuffix(#"ORDER BY t0."id" DESC"#))
         let folded = try compiler.fetch(
             FetchRequest(
-                entity: "Note", sortDescriptors: [.ascending("slug", caseInsensitive: true)], propertiesToFetch: []))
+                entity: "Note", sortDescriptors: [.ascending("slug", caseInsensitive: true)], propertiesToFetch: []).erased)
         #expect(folded.statement.sql.hasSuffix(#"ORDER BY fk_casefold(t0."slug") ASC, t0."slug" ASC"#))
     }
 
@@ -152,16 +152,16 @@ struct SQLCompilerFetchTests {
         let both = try compiler.fetch(
             FetchRequest(
                 entity: "Note", fetchLimit: 10, fetchOffset: 20,
-                propertiesToFetch: []))
+                propertiesToFetch: []).erased)
         #expect(both.statement.sql.hasSuffix(#"ORDER BY t0."slug" ASC LIMIT ? OFFSET ?"#))
         #expect(both.statement.bindings == [.integer(10), .integer(20)])
-        let limit = try compiler.fetch(FetchRequest(entity: "Note", fetchLimit: 0, propertiesToFetch: []))
+        let limit = try compiler.fetch(FetchRequest(entity: "Note", fetchLimit: 0, propertiesToFetch: []).erased)
         #expect(limit.statement.sql.hasSuffix(#"ASC LIMIT ?"#))
         #expect(limit.statement.bindings == [.integer(0)])
-        let offset = try compiler.fetch(FetchRequest(entity: "Note", fetchOffset: 5, propertiesToFetch: []))
+        let offset = try compiler.fetch(FetchRequest(entity: "Note", fetchOffset: 5, propertiesToFetch: []).erased)
         #expect(offset.statement.sql.hasSuffix(#"ASC LIMIT -1 OFFSET ?"#))
         #expect(offset.statement.bindings == [.integer(5)])
-        let dollarOffset = try dollar.fetch(FetchRequest(entity: "Note", fetchOffset: 5, propertiesToFetch: []))
+        let dollarOffset = try dollar.fetch(FetchRequest(entity: "Note", fetchOffset: 5, propertiesToFetch: []).erased)
         #expect(dollarOffset.statement.sql.hasSuffix(#"ASC OFFSET $1"#))
     }
 
@@ -173,7 +173,7 @@ struct SQLCompilerFetchTests {
         let fetch = try dollar.fetch(
             FetchRequest(
                 entity: "Todo", predicate: predicate, fetchLimit: 3, fetchOffset: 4,
-                propertiesToFetch: []))
+                propertiesToFetch: []).erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
@@ -186,18 +186,18 @@ struct SQLCompilerFetchTests {
         let count = try compiler.count(
             FetchRequest(
                 entity: "Todo", predicate: predicate,
-                sortDescriptors: [.ascending("title")]))
+                sortDescriptors: [.ascending("title")]).erased)
         #expect(
             count.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t1."name" = ?"#)
         #expect(count.bindings == [.text("Work")])
-        let all = try compiler.count(FetchRequest(entity: "Category"))
+        let all = try compiler.count(FetchRequest(entity: "Category").erased)
         #expect(all == SQLStatement(sql: #"SELECT COUNT(*) FROM "category" AS t0"#, bindings: []))
         let windowed = try dollar.count(
             FetchRequest(
                 entity: "Category",
                 predicate: .comparison(
-                    .init(.key("position"), .lessThan, .value(5))), fetchLimit: 2, fetchOffset: 1))
+                    .init(.key("position"), .lessThan, .value(5))), fetchLimit: 2, fetchOffset: 1).erased)
         #expect(
             windowed.sql == #"SELECT COUNT(*) FROM (SELECT 1 FROM "category" AS t0 WHERE t0."position" < $1 "#
                 + #"LIMIT $2 OFFSET $3) AS c"#)
@@ -205,29 +205,29 @@ struct SQLCompilerFetchTests {
     }
 
     @Test func requestErrorsAreReported() throws {
-        #expect(throws: FetchKitError.unknownEntity("Tsk")) { try compiler.fetch(FetchRequest(entity: "Tsk")) }
+        #expect(throws: FetchKitError.unknownEntity("Tsk")) { try compiler.fetch(FetchRequest(entity: "Tsk").erased) }
         #expect(throws: FetchKitError.unknownKey("titel", entity: "Todo", offset: nil)) {
-            try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("titel")]))
+            try compiler.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("titel")]).erased)
         }
         #expect(throws: FetchKitError.unknownKey("nmae", entity: "Category", offset: nil)) {
             var request = FetchRequest(entity: "Todo")
             request.sectionNameKeyPath = "category.nmae"
-            return try compiler.fetch(request)
+            return try compiler.fetch(request.erased)
         }
         #expect(
             throws: FetchKitError.invalidPredicate(
                 "sort key 'todos.title' crosses the to-many relationship 'todos'", offset: nil)
         ) {
-            try compiler.fetch(FetchRequest(entity: "Category", sortDescriptors: [.ascending("todos.title")]))
+            try compiler.fetch(FetchRequest(entity: "Category", sortDescriptors: [.ascending("todos.title")]).erased)
         }
         #expect(throws: FetchKitError.unknownKey("color", entity: "Todo", offset: nil)) {
-            try compiler.fetch(FetchRequest(entity: "Todo", propertiesToFetch: ["color"]))
+            try compiler.fetch(FetchRequest(entity: "Todo", propertiesToFetch: ["color"]).erased)
         }
         #expect(throws: FetchKitError.invalidValue("fetchLimit must not be negative, got -1")) {
-            try compiler.count(FetchRequest(entity: "Todo", fetchLimit: -1))
+            try compiler.count(FetchRequest(entity: "Todo", fetchLimit: -1).erased)
         }
         #expect(throws: FetchKitError.invalidValue("fetchOffset must not be negative, got -2")) {
-            try compiler.fetch(FetchRequest(entity: "Todo", fetchOffset: -2))
+            try compiler.fetch(FetchRequest(entity: "Todo", fetchOffset: -2).erased)
         }
     }
 }

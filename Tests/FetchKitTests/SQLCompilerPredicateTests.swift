@@ -20,7 +20,7 @@ private func key(_ path: String) -> FetchPredicate.Operand { .key(FetchPredicate
 private func filter(
     _ predicate: FetchPredicate, on entity: String = "Todo", _ compiler: SQLCompiler = TestDialects.questionCompiler
 ) throws -> SQLStatement {
-    let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate))
+    let statement = try compiler.count(FetchRequest(entity: entity, predicate: predicate).erased)
     let prefix = "SELECT COUNT(*) FROM \"\(entity.lowercased())\" AS t0 WHERE "
     #expect(statement.sql.hasPrefix(prefix), "no plain WHERE in \(statement.sql)")
     return SQLStatement(sql: String(statement.sql.dropFirst(prefix.count)), bindings: statement.bindings)
@@ -131,7 +131,7 @@ struct SQLCompilerPredicateTests {
             try filter(between, compiler).sql == #"lower(t0."title" COLLATE "und-x-icu") COLLATE "C" BETWEEN "#
                 + #"(lower($1 COLLATE "und-x-icu") COLLATE "C") AND (lower($2 COLLATE "und-x-icu") COLLATE "C")"#)
         let sorted = try compiler.fetch(
-            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]).erased)
         #expect(
             sorted.statement.sql.contains(#"ORDER BY lower(t0."title" COLLATE "und-x-icu") COLLATE "C" ASC"#),
             "\(sorted.statement.sql)")
@@ -291,14 +291,14 @@ struct SQLCompilerPredicateTests {
             compare(key("category.name"), .equal, .value("Work")),
             compare(key("category.position"), .lessThan, .value(3))
         ])
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: predicate))
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: predicate).erased)
         #expect(
             statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
                 + #"WHERE (t1."name" = ? AND t1."position" < ?)"#)
         let negated = try TestDialects.questionCompiler.count(
             FetchRequest(
-                entity: "Todo", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))))
+                entity: "Todo", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))).erased)
         #expect(negated.sql.hasSuffix(#"WHERE NOT COALESCE((t1."position" < ?), FALSE)"#))
     }
 
@@ -351,7 +351,7 @@ struct SQLCompilerPredicateTests {
                 + #"LEFT JOIN "category" AS s2 ON s2."id" = s1."category_id" "#
                 + #"WHERE s1."category_id" = t0."id" AND s2."name" IS t0."name")"#)
         let outside = compare(key("category.todos.done"), .equal, .value(true), quantifier: .any)
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: outside))
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: outside).erased)
         #expect(
             statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
@@ -387,10 +387,10 @@ struct SQLCompilerPredicateTests {
     // MARK: Logic
 
     @Test func constantsAndConnectives() throws {
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .true))
+        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .true).erased)
         #expect(statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0"#)
         #expect(
-            try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .and([]))).sql
+            try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: .and([])).erased).sql
                 == #"SELECT COUNT(*) FROM "todo" AS t0"#)
         #expect(try filter(.false).sql == "1 = 0")
         #expect(try filter(.or([])).sql == "1 = 0")
@@ -421,7 +421,7 @@ struct SQLCompilerPredicateTests {
         dialect.largeListExpansion = nil
         let compiler = SQLCompiler(schema: Fixtures.schema, dialect: dialect)
         #expect(throws: FetchKitError.unsupported("a statement with 5 bound values (QuestionSQL allows 2)")) {
-            try compiler.count(FetchRequest(entity: "Todo", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))))
+            try compiler.count(FetchRequest(entity: "Todo", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))).erased)
         }
     }
 }

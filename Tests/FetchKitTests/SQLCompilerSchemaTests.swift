@@ -115,7 +115,7 @@ struct SQLCompilerSchemaTests {
         #expect(compiler.dialect.quote(#"é"ü""#) == #""é""ü""""#)
         #expect(compiler.dialect.quote("plain") == #""plain""#)
         let fetch = try compiler.fetch(
-            FetchRequest(
+            AnyFetchRequest(
                 entity: "Kid", predicate: .comparison(.init(.key("parent.name"), .equal, .value(#"x"); --"#)))))
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id", t0."pa""rent_id" AS "parentID" "#

@@ -20,7 +20,7 @@ struct SQLDialectCaseFoldTests {
 
     @Test func equalityFoldsBothSides() throws {
         let statement = try Self.compiler.count(
-            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title ==[c] 'ß'")))
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title ==[c] 'ß'")).erased)
         #expect(
             statement.sql.hasSuffix(Self.fold + #" = replace(lower(upper(lower($1 COLLATE "und-x-icu"))), 'ς', 'σ')"#),
             "\(statement.sql)")
@@ -29,7 +29,7 @@ struct SQLDialectCaseFoldTests {
 
     @Test func orderComparisonsCollateTheFoldedBound() throws {
         let statement = try Self.compiler.count(
-            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title <[c] 'b'")))
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title <[c] 'b'")).erased)
         #expect(
             statement.sql.hasSuffix(
                 Self.fold
@@ -39,7 +39,7 @@ struct SQLDialectCaseFoldTests {
 
     @Test func caseInsensitiveSortsFold() throws {
         let fetch = try Self.compiler.fetch(
-            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]))
+            FetchRequest(entity: "Todo", sortDescriptors: [.ascending("title", caseInsensitive: true)]).erased)
         #expect(fetch.statement.sql.contains("ORDER BY " + Self.fold + #" COLLATE "C" ASC"#), "\(fetch.statement.sql)")
     }
 

@@ -4,8 +4,8 @@ import Testing
 /// A request whose order could split a section is refused before a controller fetches it, whatever the rows.
 @Suite("Requests: orders that can split a section")
 struct SectionOrderCheckTests {
-    static func request(_ sorts: [FetchSortDescriptor], section: String? = "title") -> FetchRequest {
-        FetchRequest(entity: "Todo", sortDescriptors: sorts, sectionNameKeyPath: section)
+    static func request(_ sorts: [FetchSortDescriptor], section: String? = "title") -> AnyFetchRequest {
+        AnyFetchRequest(entity: "Todo", sortDescriptors: sorts, sectionNameKeyPath: section)
     }
 
     @Test func ordersThatKeepSectionsTogetherPass() throws {

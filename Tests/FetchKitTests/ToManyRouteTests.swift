@@ -15,7 +15,7 @@ struct ToManyRouteTests {
         var request = FetchRequest(
             entity: "Category", predicate: try FetchPredicate(format: format), sortDescriptors: [.ascending("name")])
         request.fetchLimit = limit
-        return try RoutePlan(request: request, schema: Fixtures.schema, dialect: dialect, incremental: true)
+        return try RoutePlan(request: request.erased, schema: Fixtures.schema, dialect: dialect, incremental: true)
     }
 
     @Test func thePlanFiltersInMemoryAndLetsTheDatabaseDecide() throws {

@@ -42,7 +42,7 @@ enum SustainedBenchmark {
         var budgetMet: Bool
     }
 
-    static func request(_ k: Int, of n: Int) -> FetchRequest {
+    static func request(_ k: Int, of n: Int) -> FetchRequest<Row> {
         let order: [FetchSortDescriptor] = [.descending("v"), .ascending("id")]
         guard n > 1 else { return FetchRequest(entity: "Hot", sortDescriptors: order) }
         return FetchRequest(

@@ -25,7 +25,7 @@ enum ControllerCommand: Sendable {
     /// ``ResultsController/performFetch()``.
     case performFetch(ControllerRequest)
     /// ``ResultsController/setRequest(_:)``.
-    case setRequest(FetchRequest, ControllerRequest)
+    case setRequest(AnyFetchRequest, ControllerRequest)
     /// ``ResultsController/moveObject(at:to:)`` and its key-based forms.
     case moveObject(MoveTarget, ControllerRequest)
     /// A move a view of the results made (``ResultsController/userMovedRow(from:to:)``, an update sequence's

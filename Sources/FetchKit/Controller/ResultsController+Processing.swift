@@ -55,7 +55,7 @@ extension ResultsController {
 
     /// Runs ``performFetch()`` or ``setRequest(_:)``: the status is ``ResultsStatus/fetching`` meanwhile, then
     /// ``ResultsStatus/live`` — or, when the fetch throws, what it was before.
-    private func fetchCommand(_ request: FetchRequest, _ continuation: ControllerRequest) async {
+    private func fetchCommand(_ request: AnyFetchRequest, _ continuation: ControllerRequest) async {
         send(.fetchStarted)
         do {
             try await fetchOrJoin(request)
@@ -91,7 +91,7 @@ extension ResultsController {
 
     /// Fetches `request` and moves the controller to its results, emitting the batch between the old
     /// results and the new ones. Nothing changes when it throws.
-    func refresh(to request: FetchRequest, transactionID: UInt64?) async throws {
+    func refresh(to request: AnyFetchRequest, transactionID: UInt64?) async throws {
         let schema = store.schema
         let fetchStart = router.beginRefresh(routeID)
         var replacement: ChangeRouter.PlanReplacement?
@@ -179,7 +179,7 @@ extension ResultsController {
     }
 
     /// The columns a fetch of `request` returns, in order (as the backend kit's `SQLCompiler.fetch(_:)` selects them).
-    static func columns(of request: FetchRequest, entity: Entity) -> [String] {
+    static func columns(of request: AnyFetchRequest, entity: Entity) -> [String] {
         var names: [String] = []
         var seen: Set<String> = []
         func add(_ name: String) { if seen.insert(name).inserted { names.append(name) } }

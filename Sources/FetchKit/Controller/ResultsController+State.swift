@@ -17,7 +17,7 @@ extension ResultsController {
         var isLeader = false
         /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
-        var request: FetchRequest
+        var request: AnyFetchRequest
         /// The tables the request reads (its entity's, and those its key paths cross).
         var tables: Set<String> = []
         var primaryKeyName = "id"
@@ -60,7 +60,7 @@ extension ResultsController {
         /// How many store changes were applied by refetching the whole request.
         var fullRefreshes = 0
 
-        init(request: FetchRequest) {
+        init(request: AnyFetchRequest) {
             self.request = request
         }
 

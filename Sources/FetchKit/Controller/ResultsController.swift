@@ -1,11 +1,11 @@
 import Logging
 import Synchronization
 
-/// A live fetch: keeps the results of a ``FetchRequest`` current as the database changes and tells its
+/// A live fetch: keeps the results of a ``AnyFetchRequest`` current as the database changes and tells its
 /// delegate exactly which sections and rows changed — in batches a table view can apply as they are.
 ///
 /// ```swift
-/// let controller = ResultsController(store: store, request: FetchRequest(
+/// let controller = ResultsController(store: store, request: AnyFetchRequest(
 ///     entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
 ///     sectionNameKeyPath: "category.name"))
 /// controller.delegate = myDelegate
@@ -30,7 +30,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// The tasks the controller starts for its own work (see ``TaskCensus``).
     package let census = TaskCensus()
 
-    init(store: any PersistentStore, request: FetchRequest, materializer: Materializer<Object>, logger: Logger?) {
+    init(store: any PersistentStore, request: AnyFetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store
         self.materializer = materializer
         let logger = logger ?? silentControllerLogger
@@ -89,7 +89,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     }
 
     /// The current request.
-    public var request: FetchRequest { state.withLock { $0.request } }
+    public var request: FetchRequest<Object> { FetchRequest(erased: state.withLock { $0.request }) }
 
     /// The current results.
     public var snapshot: ResultsSnapshot<Object> { state.withLock { $0.snapshot } }
@@ -137,8 +137,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
     ///   split a section, as for ``performFetch()``) or a database error; the request, the results
     ///   and the delegate's view stay exactly as they were. `CancellationError` when the calling task is
     ///   cancelled before the switch starts (it then does nothing).
-    public func setRequest(_ request: FetchRequest) async throws {
-        try await perform { .setRequest(request, $0) }
+    public func setRequest(_ request: FetchRequest<Object>) async throws {
+        try await perform { .setRequest(request.erased, $0) }
     }
 
     /// Waits until the controller has applied every change the store published before this call.
@@ -210,18 +210,16 @@ public final class ResultsController<Object: Sendable>: Sendable {
 
 extension ResultsController where Object == Row {
     /// A controller of untyped rows.
-    public convenience init(store: any PersistentStore, request: FetchRequest, logger: Logger? = nil) {
-        self.init(store: store, request: request, materializer: .rows, logger: logger)
+    public convenience init(store: any PersistentStore, request: FetchRequest<Row>, logger: Logger? = nil) {
+        self.init(store: store, request: request.erased, materializer: .rows, logger: logger)
     }
 }
 
 extension ResultsController where Object: Record {
-    /// A controller of typed records.
-    public convenience init(
-        store: any PersistentStore, request: FetchRequest, as type: Object.Type = Object.self,
-        logger: Logger? = nil
-    ) {
-        self.init(store: store, request: request, materializer: .records(Object.self), logger: logger)
+    /// A controller of typed records: `ResultsController(store: store, request: FetchRequest<Todo>(…))` is a
+    /// `ResultsController<Todo>`.
+    public convenience init(store: any PersistentStore, request: FetchRequest<Object>, logger: Logger? = nil) {
+        self.init(store: store, request: request.erased, materializer: .records(Object.self), logger: logger)
     }
 }
 

@@ -50,7 +50,7 @@ public struct SortKeyOrder: Sendable, Hashable {
     /// The order of `request`'s results in `schema`.
     ///
     /// - Throws: ``FetchKitError/Code/unknownEntity`` when the schema has no such entity.
-    public init(_ request: FetchRequest, in schema: Schema) throws {
+    public init(_ request: AnyFetchRequest, in schema: Schema) throws {
         let entity = try schema.entity(named: request.entityName)
         self.init(request.sortDescriptors, primaryKey: entity.primaryKey.name)
     }

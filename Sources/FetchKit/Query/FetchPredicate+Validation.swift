@@ -53,14 +53,14 @@ extension FetchPredicate {
     }
 }
 
-extension FetchRequest {
+extension AnyFetchRequest {
     /// The request checked against `schema`: its entity exists, its predicate is
     /// ``FetchPredicate/validated(for:in:)``, its sort keys, section key path and properties resolve
     /// (crossing to-one relationships only), and its limit and offset are not negative.
     ///
     /// - Throws: ``FetchKitError/Code/unknownEntity``, ``FetchKitError/Code/unknownKey``,
     ///   ``FetchKitError/Code/invalidPredicate`` or ``FetchKitError/Code/invalidValue``.
-    public func validated(in schema: Schema) throws -> FetchRequest {
+    public func validated(in schema: Schema) throws -> AnyFetchRequest {
         let entity = try schema.entity(named: entityName)
         var request = self
         request.predicate = try predicate.validated(for: entity, in: schema)

@@ -1,113 +1,128 @@
-/// What to fetch: an entity, a predicate, an order, an optional window and sections.
+/// What to fetch, and as what: an entity, a predicate, an order, an optional window and sections.
+///
+/// A request for records names its type once, and its key paths and `#Predicate` are checked against it:
 ///
 /// ```swift
-/// var request = FetchRequest(entity: "Todo",
-///                            predicate: try FetchPredicate(format: "done == NO"),
+/// let open = try FetchRequest<Todo>(
+///     predicate: #Predicate { !$0.done && $0.category?.name == "Work" },
+///     sortBy: [SortDescriptor(\.position)], sectionBy: \.category?.name, fetchLimit: 50)
+/// let controller = ResultsController(store: store, request: open)   // ResultsController<Todo>
+/// ```
+///
+/// A dynamic request (an entity chosen at run time, a format string) fetches ``Row``s:
+///
+/// ```swift
+/// var request = FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
 ///                            sortDescriptors: [.ascending("category.name"), .ascending("ordering")])
 /// request.sectionNameKeyPath = "category.name"
-/// request.fetchLimit = 50
 /// ```
-public struct FetchRequest: Sendable, Hashable {
-    /// The request's fields, in one allocation that copies share: a request is kept by each of thousands of
-    /// controllers, by the router's table of shared requests and by every plan made from it, and a copy is
-    /// then one reference rather than eighty bytes.
-    private var storage: Storage
+public struct FetchRequest<Result: Sendable>: Sendable, Hashable {
+    /// The request with its result type erased, as stores and backends receive it.
+    public var erased: AnyFetchRequest
+
+    /// Wraps an erased request (its entity must store `Result`).
+    init(erased: AnyFetchRequest) {
+        self.erased = erased
+    }
 
     /// The entity's name.
-    public var entityName: String {
-        get { storage.fields.entityName }
-        set { update { $0.entityName = newValue } }
-    }
+    public var entityName: String { erased.entityName }
     /// Which objects: ``FetchPredicate/true`` for all.
     public var predicate: FetchPredicate {
-        get { storage.fields.predicate }
-        set { update { $0.predicate = newValue } }
+        get { erased.predicate }
+        set { erased.predicate = newValue }
     }
     /// The order; the primary key is always appended as the last key.
     public var sortDescriptors: [FetchSortDescriptor] {
-        get { storage.fields.sortDescriptors }
-        set { update { $0.sortDescriptors = newValue } }
+        get { erased.sortDescriptors }
+        set { erased.sortDescriptors = newValue }
     }
     /// At most this many objects (`nil`: no limit).
     public var fetchLimit: Int? {
-        get { storage.fields.fetchLimit }
-        set { update { $0.fetchLimit = newValue } }
+        get { erased.fetchLimit }
+        set { erased.fetchLimit = newValue }
     }
     /// Skip this many objects first.
     public var fetchOffset: Int {
-        get { storage.fields.fetchOffset }
-        set { update { $0.fetchOffset = newValue } }
+        get { erased.fetchOffset }
+        set { erased.fetchOffset = newValue }
     }
     /// The key path whose value names each object's section (may cross to-one relationships).
-    /// The first sort descriptor should order by it, as with `NSFetchedResultsController`.
+    ///
+    /// The first sort descriptor should order by it, as with `NSFetchedResultsController`; a request without
+    /// one is sorted by it first.
     public var sectionNameKeyPath: String? {
-        get { storage.fields.sectionNameKeyPath }
-        set { update { $0.sectionNameKeyPath = newValue } }
+        get { erased.sectionNameKeyPath }
+        set { erased.sectionNameKeyPath = newValue }
     }
-    /// The attributes to fetch (`nil`: all). The primary key is always fetched.
-    public var propertiesToFetch: [String]? {
-        get { storage.fields.propertiesToFetch }
-        set { update { $0.propertiesToFetch = newValue } }
-    }
+}
 
-    /// Creates a request.
+extension FetchRequest where Result == Row {
+    /// Creates a request for rows of the entity named `entity`.
     public init(
         entity: String, predicate: FetchPredicate = .true, sortDescriptors: [FetchSortDescriptor] = [],
         fetchLimit: Int? = nil, fetchOffset: Int = 0, sectionNameKeyPath: String? = nil,
         propertiesToFetch: [String]? = nil
     ) {
-        storage = Storage(
-            Fields(
-                entityName: entity, predicate: predicate, sortDescriptors: sortDescriptors, fetchLimit: fetchLimit,
-                fetchOffset: fetchOffset, sectionNameKeyPath: sectionNameKeyPath, propertiesToFetch: propertiesToFetch))
+        self.init(
+            erased: AnyFetchRequest(
+                entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, fetchLimit: fetchLimit,
+                fetchOffset: fetchOffset, sectionNameKeyPath: sectionNameKeyPath,
+                propertiesToFetch: propertiesToFetch))
     }
 
-    /// Creates a request for a record type's entity.
-    public init<R: Record>(
-        _ type: R.Type, predicate: FetchPredicate = .true, sortDescriptors: [FetchSortDescriptor] = [],
-        fetchLimit: Int? = nil, fetchOffset: Int = 0, sectionNameKeyPath: String? = nil
-    ) {
-        self.init(
-            entity: R.entity.name, predicate: predicate, sortDescriptors: sortDescriptors,
-            fetchLimit: fetchLimit, fetchOffset: fetchOffset, sectionNameKeyPath: sectionNameKeyPath)
+    /// Wraps an erased request, whose results are rows whatever its entity.
+    public init(_ erased: AnyFetchRequest) {
+        self.init(erased: erased)
+    }
+
+    /// The entity's name.
+    public var entityName: String {
+        get { erased.entityName }
+        set { erased.entityName = newValue }
+    }
+
+    /// The attributes to fetch (`nil`: all). The primary key is always fetched.
+    public var propertiesToFetch: [String]? {
+        get { erased.propertiesToFetch }
+        set { erased.propertiesToFetch = newValue }
     }
 }
 
-extension FetchRequest {
-    /// The fields of a request.
-    private struct Fields: Sendable, Hashable {
-        var entityName: String
-        var predicate: FetchPredicate
-        var sortDescriptors: [FetchSortDescriptor]
-        var fetchLimit: Int?
-        var fetchOffset: Int
-        var sectionNameKeyPath: String?
-        var propertiesToFetch: [String]?
-    }
-
-    /// The shared, immutable fields of one or more copies of a request.
-    private final class Storage: Sendable {
-        let fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-    }
-
-    /// Changes a field: the copy gets fields of its own.
+extension FetchRequest where Result: Record {
+    /// Creates a request for records of `type`, with a format-string predicate and sort descriptors by key.
     ///
-    /// - Complexity: O(1) plus copying the fields' references.
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.fields
-        change(&fields)
-        storage = Storage(fields)
+    /// ```swift
+    /// FetchRequest(Todo.self, predicate: try FetchPredicate(format: "done == NO"),
+    ///              sortDescriptors: [.ascending("position")])
+    /// ```
+    public init(
+        _ type: Result.Type = Result.self, predicate: FetchPredicate = .true,
+        sortDescriptors: [FetchSortDescriptor] = [], fetchLimit: Int? = nil, fetchOffset: Int = 0,
+        sectionNameKeyPath: String? = nil
+    ) {
+        self.init(
+            erased: AnyFetchRequest(
+                entity: Result.entity.name, predicate: predicate, sortDescriptors: sortDescriptors,
+                fetchLimit: fetchLimit, fetchOffset: fetchOffset, sectionNameKeyPath: sectionNameKeyPath))
     }
+}
 
-    public static func == (lhs: FetchRequest, rhs: FetchRequest) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        storage.fields.hash(into: &hasher)
+extension FetchRequest where Result: Record {
+    /// The same request for records of `Result`: a dynamic request retyped once its entity is known.
+    ///
+    /// ```swift
+    /// let todos = try FetchRequest<Todo>(rowsRequest.erased)
+    /// ```
+    ///
+    /// - Throws: ``FetchKitError/Code/recordMapping`` when the request's entity does not store `Result`.
+    public init(_ erased: AnyFetchRequest) throws {
+        guard erased.entityName == Result.entity.name else {
+            throw FetchKitError.recordMapping(
+                entity: erased.entityName,
+                detail: "a request for \(SafeText.quoted(erased.entityName)) cannot fetch \(Result.self), "
+                    + "whose entity is \(SafeText.quoted(Result.entity.name))")
+        }
+        self.init(erased: erased)
     }
 }

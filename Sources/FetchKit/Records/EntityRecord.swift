@@ -23,6 +23,18 @@ public protocol EntityRecord: RowDecodable {
     /// `\Todo.category` the to-one relationship `category`.
     static func storedMember(for keyPath: AnyKeyPath) -> StoredMember?
 
+    /// The key a key path of this type stores: an attribute's name, or a to-one relationship's name and its
+    /// destination's attribute (`\Todo.category?.name` is `category.name`); `nil` for anything else.
+    ///
+    /// The default answers single members through ``storedMember(for:)``; the macro also answers the
+    /// attributes of to-one relationships.
+    static func storedPath(for keyPath: AnyKeyPath) -> String?
+
+    /// Each attribute's key path reached through an optional record of this type (`\Category?.?.name` for
+    /// `name`): how a key path that crosses a to-one relationship to this type (`\Todo.category?.name`) is
+    /// recognised. The default is empty (such key paths are then unknown).
+    static var optionalChainKeyPaths: [(keyPath: AnyKeyPath, attribute: String)] { get }
+
     /// The record's values for its entity's attributes, in the entity's order (primary key first).
     ///
     /// A to-one relationship stores its related record's key in its foreign-key attribute.
@@ -43,5 +55,30 @@ public enum StoredMember: Sendable {
         switch self {
         case .attribute(let name), .toOne(let name, _), .toMany(let name, _): return name
         }
+    }
+}
+
+extension EntityRecord {
+    /// The key (`title`, `category.name`) a key path of this type stores: by default, its single member's name.
+    public static func storedPath(for keyPath: AnyKeyPath) -> String? {
+        storedMember(for: keyPath)?.name
+    }
+
+    /// No key path crosses to this type.
+    public static var optionalChainKeyPaths: [(keyPath: AnyKeyPath, attribute: String)] { [] }
+
+    /// The key (`category.name`) of `keyPath` when it reads an attribute of the record the to-one relationship
+    /// `relationship` (named `name`) leads to; the macro's ``storedPath(for:)`` asks this for each to-one
+    /// relationship.
+    ///
+    /// - Complexity: O(*n*) in the destination's attributes.
+    public static func storedPath<Destination: EntityRecord>(
+        for keyPath: AnyKeyPath, through relationship: KeyPath<Self, Destination?>, named name: String
+    ) -> String? {
+        let base: AnyKeyPath = relationship
+        for (tail, attribute) in Destination.optionalChainKeyPaths where base.appending(path: tail) == keyPath {
+            return name + "." + attribute
+        }
+        return nil
     }
 }

@@ -167,7 +167,7 @@ extension ChangeRouter {
                 }
             }
             let pointing = try await store.fetch(
-                FetchRequest(
+                AnyFetchRequest(
                     entity: spec.entityName, predicate: .or(alternatives), propertiesToFetch: [spec.primaryKey]))
             for row in pointing { keys.insert(row[spec.primaryKey] ?? .null) }
         }
@@ -185,7 +185,7 @@ extension ChangeRouter {
         for start in stride(from: 0, to: unread.count, by: Self.readChunk) {
             let chunk = Array(unread[start..<min(start + Self.readChunk, unread.count)])
             let fetched = try await store.fetch(
-                FetchRequest(
+                AnyFetchRequest(
                     entity: spec.entityName, predicate: .comparison(.init(.object, .in, .list(chunk))),
                     sortDescriptors: spec.relatedColumns.sorted().map { .ascending($0) }))
             for row in fetched { rows[row[spec.primaryKey] ?? .null] = row }

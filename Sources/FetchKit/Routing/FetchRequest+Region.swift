@@ -1,4 +1,4 @@
-extension FetchRequest {
+extension AnyFetchRequest {
     /// The tables whose changes can change this request's results: its entity's table and the table of
     /// every entity a key path of its predicate, sort descriptors or section key path crosses into.
     ///
@@ -51,7 +51,7 @@ extension FetchRequest {
 
     /// The request a controller runs: with sections, the section key path orders first (as
     /// NSFetchedResultsController requires of its first sort descriptor), so sections are contiguous.
-    var sectionOrdered: FetchRequest {
+    var sectionOrdered: AnyFetchRequest {
         guard let section = sectionNameKeyPath, sortDescriptors.first?.key != section else { return self }
         var request = self
         request.sortDescriptors.insert(.ascending(section), at: 0)
@@ -117,7 +117,7 @@ extension FetchPredicate.Key {
     }
 }
 
-extension FetchRequest {
+extension AnyFetchRequest {
     /// The to-many related tables whose changes a controller can localise, each with that table's foreign-key
     /// attribute pointing back at the entity: tables every key path reaches only as the first hop, through a
     /// to-many relationship of the entity (`todos.priority`, `todos.@count`, `SUBQUERY(todos, …)` on Category:

@@ -51,7 +51,7 @@ final class RoutePlan: Sendable {
     }
 
     /// The plan of `request` (which must be valid), deciding in memory where `dialect` allows it.
-    init(request: FetchRequest, schema: Schema, dialect: SQLDialect, incremental: Bool) throws {
+    init(request: AnyFetchRequest, schema: Schema, dialect: SQLDialect, incremental: Bool) throws {
         let validated = try request.validated(in: schema)
         let entity = try schema.entity(named: validated.entityName)
         entityTable = entity.table
@@ -141,7 +141,7 @@ final class RoutePlan: Sendable {
 /// Whether a request's order can be kept in memory (see ``ResultsController/incrementalOrder(for:in:)``),
 /// without naming the controller's object type.
 enum ResultsControllerOrder {
-    static func make(for request: FetchRequest, in schema: Schema) -> SortKeyOrder? {
+    static func make(for request: AnyFetchRequest, in schema: Schema) -> SortKeyOrder? {
         ResultsController<Row>.incrementalOrder(for: request, in: schema)
     }
 }

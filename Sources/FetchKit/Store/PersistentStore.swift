@@ -17,11 +17,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     var dialect: SQLDialect { get }
 
     /// Fetches the rows matching `request`, in its order.
-    func fetch(_ request: FetchRequest) async throws -> [Row]
+    func fetch(_ request: AnyFetchRequest) async throws -> [Row]
     /// Fetches the records matching `request`, in its order.
-    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) async throws -> [R]
+    func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R]
     /// Counts the objects matching `request` (its limit and offset apply).
-    func count(_ request: FetchRequest) async throws -> Int
+    func count(_ request: AnyFetchRequest) async throws -> Int
     /// Runs `body` in one transaction on the writer: it commits when `body` returns and rolls back
     /// whole when `body` (or the commit) throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T

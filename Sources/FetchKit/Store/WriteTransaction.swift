@@ -47,7 +47,7 @@ public protocol WriteTransaction: AnyObject {
     /// Runs raw SQL with bound values; returns the number of rows changed.
     @discardableResult func execute(_ sql: String, _ bindings: [Value]) throws -> Int
     /// Fetches inside the transaction (sees its uncommitted writes).
-    func fetch(_ request: FetchRequest) throws -> [Row]
+    func fetch(_ request: AnyFetchRequest) throws -> [Row]
     /// Fetches records inside the transaction.
-    func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R]
+    func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) throws -> [R]
 }

@@ -133,7 +133,7 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
     }
 
     private func exists(_ entity: Entity, key: Value) throws -> Bool {
-        let request = FetchRequest(
+        let request = AnyFetchRequest(
             entity: entity.name,
             predicate: .comparison(.init(.key(.init(entity.primaryKey.name)), .equal, .value(key))),
             fetchLimit: 1)
@@ -181,13 +181,13 @@ public final class SQLWriteTransaction<Connection: SQLWriteConnection>: EntityWr
     }
 
     /// See `WriteTransaction`; runs on this transaction's connection.
-    public func fetch(_ request: FetchRequest) throws -> [Row] {
+    public func fetch(_ request: AnyFetchRequest) throws -> [Row] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRows(compiler.fetch(request))
     }
 
     /// See `WriteTransaction`; runs on this transaction's connection.
-    public func fetch<R: Record>(_ request: FetchRequest, as type: R.Type) throws -> [R] {
+    public func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) throws -> [R] {
         _ = try entity(named: request.entityName)
         return try connection.fetchRecords(compiler.compileFetch(request, as: R.self), as: R.self)
     }

@@ -1,7 +1,7 @@
 extension SQLCompiler {
     /// Compiles `request` to one `SELECT`.
     ///
-    /// The columns are the primary key, then the requested attributes (``FetchRequest/propertiesToFetch``
+    /// The columns are the primary key, then the requested attributes (``AnyFetchRequest/propertiesToFetch``
     /// or all, named by attribute name), then one column per sort key path and section key path not
     /// already selected (named by its dotted key path, such as `category.name`), so a results controller
     /// has every sort and section value. Each distinct to-one relationship prefix is one `LEFT JOIN`,
@@ -13,17 +13,17 @@ extension SQLCompiler {
     /// // … ORDER BY t0."priority" DESC, t0."id" ASC LIMIT ?      bindings: [20]
     /// ```
     ///
-    /// - Throws: the errors of ``FetchRequest/validated(in:)``, and ``FetchKitError/Code/unsupported`` for
+    /// - Throws: the errors of ``AnyFetchRequest/validated(in:)``, and ``FetchKitError/Code/unsupported`` for
     ///   constructs the dialect cannot express (`MATCHES`, `[d]` without a diacritic fold).
     ///
     /// A re-read by primary key (the predicate `AND` `SELF IN` a list of keys, as live results issue for every
     /// change) reuses the statement compiled for the same request and number of keys.
-    public func fetch(_ request: FetchRequest) throws -> CompiledFetch {
+    public func fetch(_ request: AnyFetchRequest) throws -> CompiledFetch {
         try cachedKeyListFetch(request, compile: compileFetch)
     }
 
     /// Compiles `request` (``fetch(_:)`` without the cache).
-    func compileFetch(_ request: FetchRequest) throws -> CompiledFetch {
+    func compileFetch(_ request: AnyFetchRequest) throws -> CompiledFetch {
         let request = try request.validated(in: schema)
         let entity = try schema.entity(named: request.entityName)
         let scope = QueryScope(entity: entity, alias: "t0", aliases: AliasAllocator(), isSubquery: false)
@@ -60,7 +60,7 @@ extension SQLCompiler {
     /// ```
     ///
     /// The statement returns one row with one integer column.
-    public func count(_ request: FetchRequest) throws -> SQLStatement {
+    public func count(_ request: AnyFetchRequest) throws -> SQLStatement {
         let request = try request.validated(in: schema)
         let entity = try schema.entity(named: request.entityName)
         let scope = QueryScope(entity: entity, alias: "t0", aliases: AliasAllocator(), isSubquery: false)

@@ -9,7 +9,7 @@ import Synchronization
 final class KeyListStatementCache: Sendable {
     struct Key: Hashable {
         /// The request with an empty key list.
-        let request: FetchRequest
+        let request: AnyFetchRequest
         /// The kind of each key, in order (their count is the list's length).
         let kinds: [UInt8]
     }
@@ -40,7 +40,7 @@ struct KeyListRequest {
 
     /// Splits `request` when its predicate is `primary key IN list`, alone or as the last operand of an `AND`,
     /// and it has no limit or offset (whose bindings would follow the keys).
-    init?(_ request: FetchRequest) {
+    init?(_ request: AnyFetchRequest) {
         guard request.fetchLimit == nil, request.fetchOffset == 0 else { return nil }
         var template = request
         switch request.predicate {
@@ -78,7 +78,7 @@ struct KeyListRequest {
 extension SQLCompiler {
     /// ``fetch(_:)`` through the key-list cache: a re-read by primary key reuses the statement compiled for
     /// the same request and number of keys.
-    func cachedKeyListFetch(_ request: FetchRequest, compile: (FetchRequest) throws -> CompiledFetch) throws
+    func cachedKeyListFetch(_ request: AnyFetchRequest, compile: (AnyFetchRequest) throws -> CompiledFetch) throws
         -> CompiledFetch
     {
         guard let split = KeyListRequest(request) else { return try compile(request) }

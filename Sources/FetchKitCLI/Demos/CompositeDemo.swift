@@ -49,11 +49,11 @@ enum CompositeDemo {
             store: store,
             request: FetchRequest(
                 Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
-                sectionNameKeyPath: "category.name"), as: Fixtures.TodoRecord.self)
+                sectionNameKeyPath: "category.name"))
         let categories = ResultsController(
             store: store,
             request: FetchRequest(
-                Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]), as: Fixtures.CategoryRecord.self)
+                Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]))
         let list = CompositeResultsController()
         let menu = try list.addFixedSection("Menu", rows: ["Settings"])
         let todoPart = try list.add(todos, limit: 2)

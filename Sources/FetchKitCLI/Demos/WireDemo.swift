@@ -12,8 +12,7 @@ enum WireDemo {
             request: FetchRequest(
                 Fixtures.TodoRecord.self, predicate: try FetchPredicate(format: "done == NO"),
                 sortDescriptors: [.ascending("category.name"), .ascending("title")], sectionNameKeyPath: "category.name"
-            ),
-            as: Fixtures.TodoRecord.self)
+            ))
         let recorder = ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>()
         controller.delegate = recorder
         try await controller.performFetch()

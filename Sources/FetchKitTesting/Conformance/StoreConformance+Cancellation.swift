@@ -39,7 +39,7 @@ extension StoreConformance {
         }
         await controller.sync()
         try expect(harness.ids() == Array(1...10), "the results changed: \(harness.ids())")
-        try expect(controller.request.predicate == .true, "the request changed: \(controller.request)")
+        try expect(controller.request.predicate == FetchPredicate.true, "the request changed: \(controller.request)")
         try expect(harness.recorder.updates.isEmpty, "a batch was delivered: \(harness.recorder.updates.count)")
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         // The controller still works.

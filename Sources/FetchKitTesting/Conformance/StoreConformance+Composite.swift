@@ -139,13 +139,13 @@ extension StoreConformance {
     /// each burst the UI equals fresh fetches.
     func checkComposite(on store: any PersistentStore, burst: ClosedRange<Int>, steps: Int) async throws {
         let todosRequest = FetchRequest(
-            entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("title")],
+            Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
             sectionNameKeyPath: "category.name")
         let categoriesRequest = FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")])
-        let notesRequest = FetchRequest(entity: "Note", sortDescriptors: [.descending("slug")])
-        let todos = ResultsController(store: store, request: todosRequest, as: Fixtures.TodoRecord.self)
+        let notesRequest = FetchRequest(Fixtures.NoteRecord.self, sortDescriptors: [.descending("slug")])
+        let todos = ResultsController(store: store, request: todosRequest)
         let categories = ResultsController(store: store, request: categoriesRequest)
-        let notes = ResultsController(store: store, request: notesRequest, as: Fixtures.NoteRecord.self)
+        let notes = ResultsController(store: store, request: notesRequest)
         let composite = CompositeResultsController()
         let menu = try composite.addFixedSection("Menu", rows: ["Settings", "About"])
         let todoPart = try composite.add(todos, limit: 2)
@@ -171,9 +171,9 @@ extension StoreConformance {
                 return result
             }
             return [(section: "Menu", rows: ["menu:Settings", "menu:About"])]
-                + sections(try await store.fetch(todosRequest), key: "category.name", limit: 2, part: "todo")
+                + sections(try await store.fetch(todosRequest.erased), key: "category.name", limit: 2, part: "todo")
                 + sections(try await store.fetch(categoriesRequest), key: nil, limit: nil, part: "category")
-                + sections(try await store.fetch(notesRequest), key: nil, limit: 3, part: "note")
+                + sections(try await store.fetch(notesRequest.erased), key: nil, limit: 3, part: "note")
         }
 
         /// What the composite shows, read through its typed accessors (also from inside its callbacks).

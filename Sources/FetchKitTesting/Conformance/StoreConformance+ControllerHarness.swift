@@ -9,7 +9,7 @@ extension StoreConformance {
         let controller: ResultsController<Row>
         let recorder = ResultsRecorder<Row>()
 
-        init(_ store: any PersistentStore, _ request: FetchRequest) async throws {
+        init(_ store: any PersistentStore, _ request: FetchRequest<Row>) async throws {
             self.store = store
             controller = ResultsController(store: store, request: request)
             controller.delegate = recorder

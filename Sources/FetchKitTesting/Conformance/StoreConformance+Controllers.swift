@@ -317,8 +317,7 @@ extension StoreConformance {
 
     func checkTypedRecords(on store: any PersistentStore) async throws {
         let controller = ResultsController(
-            store: store, request: FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("title")]),
-            as: Fixtures.TodoRecord.self)
+            store: store, request: FetchRequest(Fixtures.TodoRecord.self, sortDescriptors: [.ascending("title")]))
         try await controller.performFetch()
         try expect(
             controller.fetchedObjects.first?.title == "Buy milk",

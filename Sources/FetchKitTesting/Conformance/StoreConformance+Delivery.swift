@@ -17,7 +17,7 @@ extension StoreConformance {
         ]
     }
 
-    private static var churnRequest: FetchRequest {
+    private static var churnRequest: FetchRequest<Row> {
         FetchRequest(
             entity: "Todo", predicate: .key("done") == false,
             sortDescriptors: [.ascending("priority"), .ascending("id")])

@@ -30,7 +30,7 @@ extension StoreConformance {
     }
 
     /// The request over the rows these checks insert (priority 9), sectioned by title.
-    private static func titled(caseInsensitive: Bool = false) -> FetchRequest {
+    private static func titled(caseInsensitive: Bool = false) -> FetchRequest<Row> {
         FetchRequest(
             entity: "Todo", predicate: .key("priority") == 9,
             sortDescriptors: [.ascending("title", caseInsensitive: caseInsensitive), .ascending("id")],

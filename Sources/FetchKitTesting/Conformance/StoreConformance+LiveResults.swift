@@ -10,7 +10,7 @@ import Foundation
 extension StoreConformance {
     /// The requests of the live controllers: predicates, descending and NULL sorts, sections through a
     /// relationship, limits and an offset.
-    public static let liveRequests: [FetchRequest] = {
+    public static let liveRequests: [FetchRequest<Row>] = {
         func predicate(_ format: String) -> FetchPredicate {
             (try? FetchPredicate(format: format)) ?? .false
         }
@@ -60,7 +60,7 @@ extension StoreConformance {
 
     /// A fetched controller over each of `requests` (by default ``liveRequests``) on `store`, with a recorder as
     /// its delegate.
-    public static func liveControllers(on store: any PersistentStore, requests: [FetchRequest] = liveRequests)
+    public static func liveControllers(on store: any PersistentStore, requests: [FetchRequest<Row>] = liveRequests)
         async throws -> [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)]
     {
         var controllers: [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)] = []

@@ -25,9 +25,9 @@ extension StoreConformance {
     /// Requests beyond ``liveRequests``: indexed by an equality conjunct (also through a relationship, and an
     /// `IN` list), evaluated in memory without an index, ranges and prefixes, across to-many relationships, and one
     /// only the database can evaluate.
-    static let routedRequests: [FetchRequest] = {
+    static let routedRequests: [FetchRequest<Row>] = {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
-        var requests: [FetchRequest] = (-1...6).map {
+        var requests: [FetchRequest<Row>] = (-1...6).map {
             FetchRequest(
                 entity: "Todo", predicate: .key("priority") == Int64($0), sortDescriptors: [.ascending("title")])
         }

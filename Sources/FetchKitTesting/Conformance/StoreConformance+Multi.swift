@@ -7,7 +7,7 @@ import Synchronization
 extension StoreConformance {
     /// The named requests of the multi-controller checks: filters of one list, two sectionings with
     /// different sort orders, and one whose predicate names an attribute the entity does not have.
-    static var multiRequests: [String: FetchRequest] {
+    static var multiRequests: [String: FetchRequest<Row>] {
         func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
         return [
             "all": FetchRequest(entity: "Todo", sortDescriptors: [.ascending("ordering")]),

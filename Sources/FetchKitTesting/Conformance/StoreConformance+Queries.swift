@@ -38,7 +38,7 @@ extension StoreConformance {
         let request = FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: "title == %@", hostile))
         try ConformanceFailure.require(try await store.fetch(request).isEmpty, "a hostile value matched a row")
         _ = try await store.write { tx in try tx.insert(Fixtures.TodoRecord(title: hostile)) }
-        let stored = try await store.fetch(request, as: Fixtures.TodoRecord.self)
+        let stored = try await store.fetch(request.erased, as: Fixtures.TodoRecord.self)
         try ConformanceFailure.require(
             stored.map(\.title) == [hostile], "the hostile title was stored as \(stored.map(\.title))")
         let count = try await store.count(FetchRequest(entity: "Todo"))
@@ -94,16 +94,16 @@ extension StoreConformance {
         }
         let pinned = try await store.fetch(
             FetchRequest(
-                entity: "Note", predicate: try FetchPredicate(format: "pinned == YES OR slug BEGINSWITH 'a'"),
-                sortDescriptors: [.ascending("slug")]), as: Fixtures.NoteRecord.self)
+                Fixtures.NoteRecord.self, predicate: try FetchPredicate(format: "pinned == YES OR slug BEGINSWITH 'a'"),
+                sortDescriptors: [.ascending("slug")]))
         try ConformanceFailure.require(pinned.map(\.slug) == ["a-note", "b-note"], "notes \(pinned.map(\.slug))")
     }
 
     func checkSortOrdersAndLimits(on store: any PersistentStore) async throws {
-        func keys(_ request: FetchRequest) async throws -> [Int64] {
+        func keys(_ request: FetchRequest<Row>) async throws -> [Int64] {
             try await store.fetch(request).map { $0["id", as: Int64.self] ?? -1 }
         }
-        func require(_ request: FetchRequest, _ expected: [Int64], _ what: String) async throws {
+        func require(_ request: FetchRequest<Row>, _ expected: [Int64], _ what: String) async throws {
             let got = try await keys(request)
             try ConformanceFailure.require(got == expected, "\(what): got \(got), expected \(expected)")
         }

@@ -107,7 +107,7 @@ extension StoreConformance {
 
     func checkWrongEntity(on store: any PersistentStore) async throws {
         do {
-            _ = try await store.fetch(FetchRequest(entity: "Category"), as: Fixtures.TodoRecord.self)
+            _ = try await store.fetch(FetchRequest(entity: "Category").erased, as: Fixtures.TodoRecord.self)
             throw ConformanceFailure("Todo records decoded from a Category request")
         } catch is FetchKitError {}
     }

@@ -9,7 +9,7 @@ import Foundation
 extension StoreConformance {
     /// The requests users reorder: sections through a relationship with fractional (nullable) and integer
     /// order keys, sections by an attribute, and no sections.
-    static let reorderRequests: [FetchRequest] = [
+    static let reorderRequests: [FetchRequest<Row>] = [
         FetchRequest(
             entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
             sectionNameKeyPath: "category.name"),
@@ -89,7 +89,7 @@ extension StoreConformance {
         return shifted
     }
 
-    func checkUserMoves(_ request: FetchRequest, seed: UInt64, on store: any PersistentStore) async throws {
+    func checkUserMoves(_ request: FetchRequest<Row>, seed: UInt64, on store: any PersistentStore) async throws {
         let controller = ResultsController(store: store, request: request)
         let recorder = ResultsRecorder<Row>()
         controller.delegate = recorder

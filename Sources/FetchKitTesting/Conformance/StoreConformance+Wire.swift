@@ -22,7 +22,8 @@ extension StoreConformance {
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         for request in requests {
-            let controller = ResultsController(store: store, request: request, as: Fixtures.TodoRecord.self)
+            let controller = ResultsController(
+                store: store, request: try FetchRequest<Fixtures.TodoRecord>(request.erased))
             let recorder = ChangesetRecorder<ResultsController<Fixtures.TodoRecord>>()
             controller.delegate = recorder
             try await controller.performFetch()

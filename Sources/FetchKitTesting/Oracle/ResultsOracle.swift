@@ -21,7 +21,7 @@ public enum ResultsOracle {
 
     /// Checks that `snapshot` holds exactly what a fresh fetch of `request` returns, in the same sections.
     public static func checkMatchesFreshFetch(
-        _ snapshot: ResultsSnapshot<Row>, of request: FetchRequest, in store: any PersistentStore
+        _ snapshot: ResultsSnapshot<Row>, of request: FetchRequest<Row>, in store: any PersistentStore
     ) async throws {
         var ordered = request
         if let section = request.sectionNameKeyPath, request.sortDescriptors.first?.key != section {

@@ -21,7 +21,7 @@ public enum Board {
 
     /// What a page shows: the cards by lane, then by position — the order `moveObject` writes — narrowed by
     /// the page's predicate.
-    public static func request(where predicate: FetchPredicate = .true) -> FetchRequest {
+    public static func request(where predicate: FetchPredicate = .true) -> FetchRequest<Row> {
         FetchRequest(
             entity: "Card", predicate: predicate,
             sortDescriptors: [.ascending("lane"), .ascending("position")], sectionNameKeyPath: "lane")

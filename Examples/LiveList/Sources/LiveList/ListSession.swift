@@ -24,7 +24,7 @@ final class ListSession: Sendable {
         case message(ServerMessage)
     }
 
-    init(store: any PersistentStore, request: FetchRequest, logger: Logger) {
+    init(store: any PersistentStore, request: FetchRequest<Row>, logger: Logger) {
         self.store = store
         self.controller = ResultsController(store: store, request: request, logger: logger)
         self.logger = logger

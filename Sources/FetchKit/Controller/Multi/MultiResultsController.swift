@@ -26,15 +26,15 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     package var census: TaskCensus { controller.census }
 
     /// The named requests.
-    public let requests: [String: FetchRequest]
+    public let requests: [String: FetchRequest<Object>]
     /// The results controller showing the current request.
     let controller: ResultsController<Object>
     private let forwarder: Forwarder
-    private let current: Mutex<(name: String, delegate: WeakDelegate, pending: (name: String, request: FetchRequest)?)>
+    private let current: Mutex<(name: String, delegate: WeakDelegate, pending: (name: String, request: AnyFetchRequest)?)>
     /// Serializes transitions, so the current name always names the controller's request.
     private let transitions = TransitionLock()
 
-    init(requests: [String: FetchRequest], initial: String, controller: ResultsController<Object>) {
+    init(requests: [String: FetchRequest<Object>], initial: String, controller: ResultsController<Object>) {
         self.requests = requests
         self.controller = controller
         self.current = Mutex((initial, WeakDelegate(), nil))
@@ -69,11 +69,11 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
         let (name, pending) = current.withLock { ($0.name, $0.pending) }
         // A transition's batch is published with its request: from then on, its callbacks included, the
         // name is the new one.
-        if let pending, controller.request == pending.request { return pending.name }
+        if let pending, controller.request.erased == pending.request { return pending.name }
         return name
     }
     /// The current request.
-    public var request: FetchRequest { controller.request }
+    public var request: FetchRequest<Object> { controller.request }
     /// The current results.
     public var snapshot: ResultsSnapshot<Object> { controller.snapshot }
     /// Every fetched object of the current request, in order.
@@ -96,7 +96,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     ///   split a section (a case-insensitive sort descriptor on its section key path, or another sort descriptor
     ///   before that one's); else the errors of ``ResultsController/performFetch()``.
     public func performFetch() async throws {
-        for name in requests.keys.sorted() { try requests[name]?.checkSectionOrder() }
+        for name in requests.keys.sorted() { try requests[name]?.erased.checkSectionOrder() }
         try await controller.performFetch()
     }
 
@@ -123,7 +123,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
             throw FetchKitError.unknownRequestName(name, known: requests.keys.sorted())
         }
         try await transitions.run {
-            current.withLock { $0.pending = (name, request) }
+            current.withLock { $0.pending = (name, request.erased) }
             do {
                 try await controller.setRequest(request)
             } catch {
@@ -143,7 +143,7 @@ extension MultiResultsController where Object == Row {
     ///
     /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
     public convenience init(
-        store: any PersistentStore, requests: [String: FetchRequest], initial: String,
+        store: any PersistentStore, requests: [String: FetchRequest<Row>], initial: String,
         logger: Logger? = nil
     ) throws {
         guard let request = requests[initial] else {
@@ -160,14 +160,14 @@ extension MultiResultsController where Object: Record {
     ///
     /// - Throws: ``FetchKitError/Code/unknownRequestName`` when `initial` is not one of `requests`.
     public convenience init(
-        store: any PersistentStore, requests: [String: FetchRequest], initial: String,
-        as type: Object.Type = Object.self, logger: Logger? = nil
+        store: any PersistentStore, requests: [String: FetchRequest<Object>], initial: String,
+        logger: Logger? = nil
     ) throws {
         guard let request = requests[initial] else {
             throw FetchKitError.unknownRequestName(initial, known: requests.keys.sorted())
         }
         self.init(
             requests: requests, initial: initial,
-            controller: ResultsController(store: store, request: request, as: type, logger: logger))
+            controller: ResultsController(store: store, request: request, logger: logger))
     }
 }

@@ -57,7 +57,7 @@ extension ResultsController {
     ///
     /// - Throws: ``FetchKitError/Code/unsupported`` when the request cannot take moves,
     ///   ``FetchKitError/Code/invalidValue`` for a path outside `current`.
-    func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: FetchRequest) throws
+    func planMove(from: RowPath, to: RowPath, in current: ResultsSnapshot<Object>, request: AnyFetchRequest) throws
         -> MovePlan?
     {
         let schema = store.schema
@@ -210,7 +210,7 @@ struct MoveShape {
     /// The attributes written to change section: the section attribute, or the relationship's foreign key.
     let writtenSectionColumns: [String]
 
-    init(request: FetchRequest, entity: Entity, schema: Schema) throws {
+    init(request: AnyFetchRequest, entity: Entity, schema: Schema) throws {
         let sorts = request.sortDescriptors
         let expected =
             "sorted by " + (request.sectionNameKeyPath.map { "\(SafeText.quoted($0)) then " } ?? "")

@@ -9,7 +9,7 @@ struct MovedResults<Object: Sendable>: Sendable {
 extension ResultsController {
     /// What the controller's machine makes of a view's waiting moves on new results, as `request` orders them
     /// (``results(_:with:request:view:)``).
-    func replay(for request: FetchRequest) -> Machine.Replay {
+    func replay(for request: AnyFetchRequest) -> Machine.Replay {
         { results, moves, view in self.results(results, with: moves, request: request, view: view) }
     }
 
@@ -24,7 +24,7 @@ extension ResultsController {
     ///
     /// - Complexity: O(1) without waiting moves; O(*m* × *n*) for *m* moves over *n* rows.
     func results(
-        _ results: ResultsSnapshot<Object>, with moves: PendingMoves, request: FetchRequest,
+        _ results: ResultsSnapshot<Object>, with moves: PendingMoves, request: AnyFetchRequest,
         view: ResultsSnapshot<Object>?
     ) -> MovedResults<Object> {
         guard !moves.isEmpty else { return MovedResults(snapshot: results) }

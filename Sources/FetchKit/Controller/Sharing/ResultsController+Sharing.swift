@@ -4,7 +4,7 @@
 extension ResultsController {
     /// Fetches `request` (``performFetch()``, ``setRequest(_:)``): follows the shared results of an equal
     /// request when another controller keeps them, otherwise fetches and leads.
-    func fetchOrJoin(_ request: FetchRequest) async throws {
+    func fetchOrJoin(_ request: AnyFetchRequest) async throws {
         _ = try request.validated(in: store.schema)
         try request.checkSectionOrder()
         let key = SharedResultsKey(objectType: ObjectIdentifier(Object.self), request: request)
@@ -23,7 +23,7 @@ extension ResultsController {
     /// Follows `group`: takes its leader's results (the batch from the current ones, as a refetch would emit).
     ///
     /// - Returns: `false` when the group has no leader with results to share.
-    private func join(_ group: SharedResults<Object>, request: FetchRequest) async throws -> Bool {
+    private func join(_ group: SharedResults<Object>, request: AnyFetchRequest) async throws -> Bool {
         // The leader is released after the lock (its last release would leave the group: see `leave`).
         var leader: ResultsController<Object>?
         let shared = group.members.withLock { members -> (ResultsSnapshot<Object>, UInt64?, State)? in

@@ -196,7 +196,7 @@ final class WeakFollower: Sendable {
 /// Where a router finds the shared results of a request: by object type and request.
 struct SharedResultsKey: Hashable, Sendable {
     let objectType: ObjectIdentifier
-    let request: FetchRequest
+    let request: AnyFetchRequest
 }
 
 extension ChangeRouter {

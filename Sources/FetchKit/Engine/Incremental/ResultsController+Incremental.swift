@@ -26,7 +26,7 @@ extension ResultsController {
 
     /// What the incremental path reads from the state before it works outside the lock.
     struct IncrementalInput: Sendable {
-        var request: FetchRequest
+        var request: AnyFetchRequest
         /// The keys of the entity's rows the change names.
         var keys: Set<Value>
         /// Changed rows of localisable related tables: the entity's foreign key into each, and their keys.
@@ -67,7 +67,7 @@ extension ResultsController {
                 // The entity rows that point at a changed related row (now; a row that pointed there before and
                 // no longer does changed its foreign key, so the change names it).
                 let pointing = try await store.fetch(
-                    FetchRequest(
+                    AnyFetchRequest(
                         entity: effective.entityName,
                         predicate: .or(
                             input.related.map {
@@ -180,7 +180,7 @@ extension ResultsController {
     /// one row could then move rows it does not name).
     ///
     /// Case folding applies to text attributes only, as the SQL compiler's `ORDER BY` does.
-    static func incrementalOrder(for request: FetchRequest, in schema: Schema) -> SortKeyOrder? {
+    static func incrementalOrder(for request: AnyFetchRequest, in schema: Schema) -> SortKeyOrder? {
         guard request.fetchOffset == 0, let entity = try? schema.entity(named: request.entityName) else { return nil }
         var readsOwnTableThroughRelationship = false
         func check(_ key: FetchPredicate.Key) throws {

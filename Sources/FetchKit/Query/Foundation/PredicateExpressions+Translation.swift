@@ -4,29 +4,42 @@ import Foundation
 // through `PredicateTranslation.node(_:)`, which names any child it cannot translate.
 
 extension PredicateExpressions.KeyPath: FetchPredicateTranslatable {
-    /// A stored property of the predicate's record: `$0.title`.
+    /// A stored property or relationship of a record (`$0.title`, `$0.category`), or the count or emptiness of
+    /// a to-many relationship (`$0.todos.count`, `$0.todos.isEmpty`).
     func fetchPredicateNode<R: Record>(in translation: PredicateTranslation<R>) throws -> PredicateNode {
-        guard let variable = root as? PredicateExpressions.Variable<R>, variable.key == translation.variable else {
+        if let variable = root as? any PredicateVariable {
+            guard let scope = translation.scope(of: variable.variableID) else {
+                throw PredicateTranslation<R>.unsupported(self, "reads a variable FetchKit did not bind")
+            }
+            guard let node = translation.member(keyPath, in: scope) else {
+                throw PredicateTranslation<R>.unsupported(
+                    self, "uses key path \(keyPath), which is not a stored attribute or relationship")
+            }
+            return node
+        }
+        guard case .relationship(let key, _, toMany: true) = try translation.node(root) else {
             throw PredicateTranslation<R>.unsupported(
-                self, "reads a property of a property or of a closure's argument; only $0.property maps to a column")
+                self, "reads a property of a property; only a record's attributes and relationships map to columns")
         }
-        guard let property = Self.propertyName(of: keyPath, root: R.self) else {
-            throw PredicateTranslation<R>.unsupported(self, "uses key path \(keyPath), which is not a stored property")
+        switch kind {
+        case .collectionCount?: return .count(key)
+        case .collectionIsEmpty?:
+            return .predicate(.comparison(.init(.count(key), .equal, .value(.integer(0)))))
+        default:
+            throw PredicateTranslation<R>.unsupported(
+                self, "reads \(keyPath) of a to-many relationship; only count, isEmpty and contains(where:) map to SQL")
         }
-        return .key(translation.key(forProperty: property))
     }
+}
 
-    /// `title` for `\Todo.title` (the description Swift prints for a key path).
-    static func propertyName(of keyPath: AnyKeyPath, root: Any.Type) -> String? {
-        let description = String(describing: keyPath)
-        let prefix = "\\" + String(describing: root) + "."
-        guard description.hasPrefix(prefix) else { return nil }
-        let name = description.dropFirst(prefix.count)
-        guard let first = name.first, first == "_" || first.isLetter,
-            name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
-        else { return nil }
-        return String(name)
-    }
+/// A `PredicateExpressions.Variable` of any record type, for reading its identifier.
+protocol PredicateVariable {
+    /// The variable's identifier.
+    var variableID: PredicateExpressions.VariableID { get }
+}
+
+extension PredicateExpressions.Variable: PredicateVariable {
+    var variableID: PredicateExpressions.VariableID { key }
 }
 
 extension PredicateExpressions.Value: FetchPredicateTranslatable {

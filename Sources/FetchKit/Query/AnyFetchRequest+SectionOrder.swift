@@ -1,4 +1,4 @@
-extension FetchRequest {
+extension AnyFetchRequest {
     /// Checks that the request's order keeps each section's rows together whatever rows the store holds, as
     /// a controller needs; a controller checks it before it fetches (`performFetch()`, `setRequest(_:)`, and for
     /// every request of a `MultiResultsController`).
