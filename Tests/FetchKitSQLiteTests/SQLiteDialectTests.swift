@@ -59,7 +59,8 @@ struct SQLiteDialectTests {
         #expect(count.bindings == [.text("[" + (1...65).map(String.init).joined(separator: ",") + "]")])
         let short = try compiler.count(
             FetchRequest(
-                entity: "Todo", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))).erased)
+                entity: "Todo", predicate: .comparison(.init(.object, .in, .list(Array(ids.prefix(64)))))
+            ).erased)
         #expect(short.bindings.count == 64)
     }
 

@@ -161,7 +161,8 @@ struct DatabaseOrderSortKeyTests {
                 "Item", table: "item", primaryKey: .text("slug"),
                 attributes: [Attribute("rank", .integer)])
         ])
-        let order = try SortKeyOrder(FetchRequest(entity: "Item", sortDescriptors: [.descending("rank")]).erased, in: schema)
+        let order = try SortKeyOrder(
+            FetchRequest(entity: "Item", sortDescriptors: [.descending("rank")]).erased, in: schema)
         #expect(order.primaryKey == "slug")
         #expect(order.components == [.init(column: "rank", ascending: false)])
         let row: Row = ["slug": "b", "rank": 2]

@@ -13,7 +13,8 @@ struct SQLCompilerEmptyNeedleTests {
 
     /// The `WHERE` clause of a count of todos with `format`, and its bindings.
     func whereClause(_ format: String) throws -> SQLStatement {
-        let statement = try compiler.count(FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: format)).erased)
+        let statement = try compiler.count(
+            FetchRequest(entity: "Todo", predicate: try FetchPredicate(format: format)).erased)
         let prefix = "SELECT COUNT(*) FROM \"todo\" AS t0 WHERE "
         #expect(statement.sql.hasPrefix(prefix), "no plain WHERE in \(statement.sql)")
         return SQLStatement(sql: String(statement.sql.dropFirst(prefix.count)), bindings: statement.bindings)

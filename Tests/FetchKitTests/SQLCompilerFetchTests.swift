@@ -140,11 +140,13 @@ struct SQLCompilerFetchTests {
         let fetch = try compiler.fetch(
             FetchRequest(
                 entity: "Todo", sortDescriptors: [.descending("id")],
-                propertiesToFetch: []).erased)
+                propertiesToFetch: []
+            ).erased)
         #expect(fetch.statement.sql.hasSuffix(#"ORDER BY t0."id" DESC"#))
         let folded = try compiler.fetch(
             FetchRequest(
-                entity: "Note", sortDescriptors: [.ascending("slug", caseInsensitive: true)], propertiesToFetch: []).erased)
+                entity: "Note", sortDescriptors: [.ascending("slug", caseInsensitive: true)], propertiesToFetch: []
+            ).erased)
         #expect(folded.statement.sql.hasSuffix(#"ORDER BY fk_casefold(t0."slug") ASC, t0."slug" ASC"#))
     }
 
@@ -152,7 +154,8 @@ struct SQLCompilerFetchTests {
         let both = try compiler.fetch(
             FetchRequest(
                 entity: "Note", fetchLimit: 10, fetchOffset: 20,
-                propertiesToFetch: []).erased)
+                propertiesToFetch: []
+            ).erased)
         #expect(both.statement.sql.hasSuffix(#"ORDER BY t0."slug" ASC LIMIT ? OFFSET ?"#))
         #expect(both.statement.bindings == [.integer(10), .integer(20)])
         let limit = try compiler.fetch(FetchRequest(entity: "Note", fetchLimit: 0, propertiesToFetch: []).erased)
@@ -173,7 +176,8 @@ struct SQLCompilerFetchTests {
         let fetch = try dollar.fetch(
             FetchRequest(
                 entity: "Todo", predicate: predicate, fetchLimit: 3, fetchOffset: 4,
-                propertiesToFetch: []).erased)
+                propertiesToFetch: []
+            ).erased)
         #expect(
             fetch.statement.sql == #"SELECT t0."id" AS "id" FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
@@ -186,7 +190,8 @@ struct SQLCompilerFetchTests {
         let count = try compiler.count(
             FetchRequest(
                 entity: "Todo", predicate: predicate,
-                sortDescriptors: [.ascending("title")]).erased)
+                sortDescriptors: [.ascending("title")]
+            ).erased)
         #expect(
             count.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" WHERE t1."name" = ?"#)
@@ -197,7 +202,8 @@ struct SQLCompilerFetchTests {
             FetchRequest(
                 entity: "Category",
                 predicate: .comparison(
-                    .init(.key("position"), .lessThan, .value(5))), fetchLimit: 2, fetchOffset: 1).erased)
+                    .init(.key("position"), .lessThan, .value(5))), fetchLimit: 2, fetchOffset: 1
+            ).erased)
         #expect(
             windowed.sql == #"SELECT COUNT(*) FROM (SELECT 1 FROM "category" AS t0 WHERE t0."position" < $1 "#
                 + #"LIMIT $2 OFFSET $3) AS c"#)

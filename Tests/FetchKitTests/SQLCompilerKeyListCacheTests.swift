@@ -39,7 +39,9 @@ struct SQLCompilerKeyListCacheTests {
         // The bare form the change router uses, too.
         for keys in [[Value.integer(1)], [.integer(2)], [.integer(3), .integer(4)]] {
             let request = FetchRequest(entity: "Todo", predicate: .comparison(.init(.object, .in, .list(keys))))
-            #expect(try cached.fetch(request.erased) == SQLCompiler(schema: Fixtures.schema, dialect: dialect).fetch(request.erased))
+            #expect(
+                try cached.fetch(request.erased)
+                    == SQLCompiler(schema: Fixtures.schema, dialect: dialect).fetch(request.erased))
         }
     }
 

@@ -291,14 +291,16 @@ struct SQLCompilerPredicateTests {
             compare(key("category.name"), .equal, .value("Work")),
             compare(key("category.position"), .lessThan, .value(3))
         ])
-        let statement = try TestDialects.questionCompiler.count(FetchRequest(entity: "Todo", predicate: predicate).erased)
+        let statement = try TestDialects.questionCompiler.count(
+            FetchRequest(entity: "Todo", predicate: predicate).erased)
         #expect(
             statement.sql == #"SELECT COUNT(*) FROM "todo" AS t0 "#
                 + #"LEFT JOIN "category" AS t1 ON t1."id" = t0."category_id" "#
                 + #"WHERE (t1."name" = ? AND t1."position" < ?)"#)
         let negated = try TestDialects.questionCompiler.count(
             FetchRequest(
-                entity: "Todo", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))).erased)
+                entity: "Todo", predicate: .not(compare(key("category.position"), .lessThan, .value(3)))
+            ).erased)
         #expect(negated.sql.hasSuffix(#"WHERE NOT COALESCE((t1."position" < ?), FALSE)"#))
     }
 
@@ -421,7 +423,8 @@ struct SQLCompilerPredicateTests {
         dialect.largeListExpansion = nil
         let compiler = SQLCompiler(schema: Fixtures.schema, dialect: dialect)
         #expect(throws: FetchKitError.unsupported("a statement with 5 bound values (QuestionSQL allows 2)")) {
-            try compiler.count(FetchRequest(entity: "Todo", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))).erased)
+            try compiler.count(
+                FetchRequest(entity: "Todo", predicate: compare(.object, .in, .list([1, 2, 3, 4, 5]))).erased)
         }
     }
 }

@@ -13,7 +13,7 @@ extension FetchRequest where Result: Record {
     ///   relationship's attribute.
     public init(
         _ type: Result.Type = Result.self, predicate: Predicate<Result>, sortBy: [SortDescriptor<Result>] = [],
-        sectionBy: (any PartialKeyPath<Result> & Sendable)? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0
+        sectionBy: PartialKeyPath<Result>? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0
     ) throws {
         self.init(
             predicate: try FetchPredicate(predicate), sortDescriptors: try sortBy.map(FetchSortDescriptor.init),
@@ -31,7 +31,7 @@ extension FetchRequest where Result: Record {
     ///   to-one relationship's attribute.
     public init(
         _ type: Result.Type = Result.self, sortBy: [SortDescriptor<Result>],
-        sectionBy: (any PartialKeyPath<Result> & Sendable)? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0
+        sectionBy: PartialKeyPath<Result>? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0
     ) throws {
         self.init(
             sortDescriptors: try sortBy.map(FetchSortDescriptor.init), fetchLimit: fetchLimit,

@@ -35,7 +35,8 @@ extension StoreConformance {
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
-                + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks + [liveResults]
+                + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks
+                + StoreConformance.relationshipPredicateChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

@@ -59,3 +59,53 @@ public enum ResultsOracle {
         return "none"
     }
 }
+
+extension ResultsOracle {
+    /// Checks that applying `update.changeset` to `update.previous` gives `update.snapshot`, under
+    /// UITableView's rules, records identified by primary key and compared by content.
+    public static func check<R: Record & Equatable>(_ update: ResultsUpdate<R>) throws {
+        guard let changeset = update.changeset else { return }
+        _ = try ListSimulator.apply(
+            changeset, to: sections(update.previous), expecting: sections(update.snapshot),
+            identifiedBy: primaryKey)
+    }
+
+    /// Checks that a controller of records holds exactly the records a fresh fetch of its request returns, in
+    /// the sections a fresh fetch of its rows gives.
+    public static func checkMatchesFreshFetch<R: Record & Equatable>(
+        _ controller: ResultsController<R>, in store: any PersistentStore
+    ) async throws {
+        let snapshot = controller.snapshot
+        var ordered = controller.request
+        if let section = ordered.sectionNameKeyPath, ordered.sortDescriptors.first?.key != section {
+            ordered.sortDescriptors.insert(.ascending(section), at: 0)
+        }
+        let fresh = try await store.fetch(ordered)
+        guard Array(snapshot.fetchedObjects) == fresh else {
+            throw OracleFailure(
+                "controller for \(ordered.predicate) holds \(snapshot.fetchedObjects.count) records, a fresh fetch "
+                    + "\(fresh.count)")
+        }
+        if let key = ordered.sectionNameKeyPath {
+            var names: [String] = []
+            for row in try await store.fetch(ordered.erased) {
+                let name = (row[key] ?? .null).sectionName
+                if names.last.map({ !$0.utf8.elementsEqual(name.utf8) }) ?? true { names.append(name) }
+            }
+            guard snapshot.sections.map(\.name).elementsEqual(names, by: { $0.utf8.elementsEqual($1.utf8) }) else {
+                throw OracleFailure("sections \(snapshot.sections.map(\.name)) but a fresh fetch gives \(names)")
+            }
+        }
+    }
+
+    /// A record's primary key: an entity record's first attribute value, any other record's encoded key.
+    static func primaryKey<R: Record>(_ record: R) -> Value {
+        if let entityRecord = record as? any EntityRecord { return entityRecord.attributeValues()[0] }
+        // A record that does not encode has no key to identify it by: NULL makes the simulator report it.
+        return (try? RecordCoding.encode(record))?[R.entity.primaryKey.name] ?? .null
+    }
+
+    static func sections<R>(_ snapshot: ResultsSnapshot<R>) -> [(section: String, rows: [R])] {
+        snapshot.sections.map { (section: $0.name, rows: Array($0.objects)) }
+    }
+}

@@ -30,7 +30,8 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
     /// The results controller showing the current request.
     let controller: ResultsController<Object>
     private let forwarder: Forwarder
-    private let current: Mutex<(name: String, delegate: WeakDelegate, pending: (name: String, request: AnyFetchRequest)?)>
+    private let current:
+        Mutex<(name: String, delegate: WeakDelegate, pending: (name: String, request: AnyFetchRequest)?)>
     /// Serializes transitions, so the current name always names the controller's request.
     private let transitions = TransitionLock()
 

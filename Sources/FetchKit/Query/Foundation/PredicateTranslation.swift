@@ -94,7 +94,29 @@ struct PredicateTranslation<R: Record> {
 
     /// `lhs op rhs`, as written (validation moves a property to the left).
     func comparison(_ lhs: Any, _ op: FetchPredicate.Operator, _ rhs: Any) throws -> PredicateNode {
-        .predicate(.comparison(.init(try operand(lhs), op, try operand(rhs))))
+        if op == .equal || op == .notEqual, let condition = try conditionComparedToBool(lhs, op, rhs) {
+            return .predicate(condition)
+        }
+        return .predicate(.comparison(.init(try operand(lhs), op, try operand(rhs))))
+    }
+
+    /// `$0.category?.todos.contains { … } == true`: a condition reached through an optional chain, compared to a
+    /// constant Bool (a missing related record makes the chain `nil`, which equals neither, as the relationship's
+    /// empty subquery does in SQL).
+    private func conditionComparedToBool(_ lhs: Any, _ op: FetchPredicate.Operator, _ rhs: Any) throws
+        -> FetchPredicate?
+    {
+        let (left, right) = (try node(lhs), try node(rhs))
+        let condition: FetchPredicate
+        let constant: Bool
+        switch (left, right) {
+        case (.predicate(let predicate), .value(.bool(let value))),
+            (.value(.bool(let value)), .predicate(let predicate)):
+            (condition, constant) = (predicate, value)
+        default:
+            return nil
+        }
+        return (constant == (op == .equal)) ? condition : .not(condition)
     }
 
     /// The node for the member `keyPath` of a record of `scope`'s type: an attribute's key, or a relationship.
