@@ -77,11 +77,13 @@ extension PostgresConnection: SQLWriteConnection {
         let result = try execute(fetch)
         let reader = PostgresResultReader(result, columns: fetch.columns)
         let decoder = RecordDecoder(R.self)
-        var records = RecordAccumulator<R>()
-        for row in 0..<Int32(result.rowCount) {
-            reader.row = row
-            records.append(try decoder.decode(from: reader))
+        let count = Int32(result.rowCount)
+        var next: Int32 = 0
+        return try decoder.decodeAll(from: reader) {
+            guard next < count else { return false }
+            reader.row = next
+            next += 1
+            return true
         }
-        return records.array()
     }
 }

@@ -23,20 +23,14 @@ extension SQLiteConnection {
 
     /// Runs a compiled fetch and decodes each row into a record straight from the statement.
     ///
-    /// This code is not specialised for `R` (callers are generic across the module boundary), so rows
-    /// collect in a ``RecordAccumulator``: an `Array<R>` method would look up the metadata of
-    /// `Array<R>` for every row.
+    /// This code is not specialised for `R` (callers are generic across the module boundary): a
+    /// ``RowDecodable`` record decodes the rows in its own loop, compiled for it.
     func fetchRecords<R: Record>(_ fetch: CompiledFetch, as type: R.Type) throws -> [R] {
         try withStatement(fetch.statement.sql) { statement in
             try statement.bind(fetch.statement.bindings)
             try statement.requireColumns(fetch.columns.count)
             let reader = SQLiteStatementReader(statement, columns: fetch.columns)
-            let decoder = RecordDecoder(R.self)
-            var records = RecordAccumulator<R>()
-            while try statement.step() {
-                records.append(try decoder.decode(from: reader))
-            }
-            return records.array()
+            return try RecordDecoder(R.self).decodeAll(from: reader) { try statement.step() }
         }
     }
 

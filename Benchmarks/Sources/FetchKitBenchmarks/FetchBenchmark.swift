@@ -42,6 +42,26 @@ struct BenchRowRecord: RowDecodable {
     }
 }
 
+/// The same six columns, read by position as the `@Entity` macro's `init(row:)` reads them.
+struct BenchPositionalRecord: RowDecodable {
+    static let entity = BenchRecord.entity
+    var id: Int64
+    var name: String
+    var score: Double
+    var count: Int64
+    var flag: Bool
+    var created: Date
+
+    init(row: borrowing RecordRow) throws {
+        id = try row.column(0, "id")
+        name = try row.column(1, "name")
+        score = try row.column(2, "score")
+        count = try row.column(3, "count")
+        flag = try row.column(4, "flag")
+        created = try row.column(5, "created")
+    }
+}
+
 /// The same six columns as optionals, for profiling the optional paths (`profile optionals`).
 struct BenchOptionalRecord: Record {
     static let entity = BenchRecord.entity
@@ -57,7 +77,7 @@ struct BenchOptionalRecord: Record {
 enum FetchBenchmark {
     /// One side of the comparison, for `profile`.
     enum Side: String, CaseIterable {
-        case raw, codable, rowdecodable, rows, optionals, grdb, grdbcodable
+        case raw, codable, rowdecodable, positional, rows, optionals, grdb, grdbcodable
     }
 
     /// A store and a raw connection over the same freshly written table of `rows` rows.
@@ -67,7 +87,7 @@ enum FetchBenchmark {
         let store: SQLiteStore
         let raw: RawSQLiteReader
         let grdb: GRDBBenchReader
-        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")])
+        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")]).erased
 
         /// A fresh table in a temporary directory, or with `path`, the table that file already holds
         /// (filled on first use and kept, so profiles of repeated runs contain no setup).
@@ -106,6 +126,7 @@ enum FetchBenchmark {
             case .raw: try raw.readAll().count
             case .codable: try await store.fetch(request, as: BenchRecord.self).count
             case .rowdecodable: try await store.fetch(request, as: BenchRowRecord.self).count
+            case .positional: try await store.fetch(request, as: BenchPositionalRecord.self).count
             case .rows: try await store.fetch(request).count
             case .optionals: try await store.fetch(request, as: BenchOptionalRecord.self).count
             case .grdb: try grdb.readByPosition().count
@@ -122,11 +143,12 @@ enum FetchBenchmark {
         var counts: [Side: Int] = [:]
         let sides: [(Side, String)] = [
             (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
-            (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"), (.rows, "FetchKit rows ([Row])"),
+            (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"),
+            (.positional, "FetchKit positional (BenchPositionalRecord)"), (.rows, "FetchKit rows ([Row])"),
             (.optionals, "FetchKit Codable, optionals"), (.grdb, "GRDB record by position"),
             (.grdbcodable, "GRDB Codable record")
         ].filter { side, _ in
-            side == .raw || (only ?? [.codable, .rowdecodable, .grdb, .grdbcodable]).contains(side)
+            side == .raw || (only ?? [.codable, .rowdecodable, .positional, .grdb, .grdbcodable]).contains(side)
         }
         let measurements = try await compare(
             sides.map { side, name in (name, { counts[side] = try await fixture.read(side) }) },

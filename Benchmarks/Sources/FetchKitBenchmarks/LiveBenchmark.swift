@@ -41,7 +41,8 @@ enum LiveBenchmark {
             }
         }
         let controller = ResultsController(
-            store: store, request: FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("score")]))
+            store: store, request: FetchRequest(entity: BenchRecord.entity.name, sortDescriptors: [.ascending("score")])
+        )
         let (arrivals, continuation) = AsyncStream.makeStream(of: (ContinuousClock.Instant, UInt64?).self)
         // When each transaction was published, by ID (the change carries its own publication instant).
         let published = PublishedTimes()
@@ -106,7 +107,7 @@ enum LiveBenchmark {
         var compiles: [Duration] = []
         for _ in 0..<samples {
             let start = ContinuousClock.now
-            _ = try compiler.fetch(reread)
+            _ = try compiler.fetch(reread.erased)
             compiles.append(ContinuousClock.now - start)
         }
         await store.close()

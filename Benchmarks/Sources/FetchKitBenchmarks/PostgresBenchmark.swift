@@ -52,7 +52,8 @@ enum PostgresBenchmark {
 
     static func latency(store: PostgresStore, raw: RawConnection, rows: Int, samples: Int) async throws {
         let controller = ResultsController(
-            store: store, request: FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("score")]))
+            store: store, request: FetchRequest(entity: BenchRecord.entity.name, sortDescriptors: [.ascending("score")])
+        )
         let (arrivals, continuation) = AsyncStream.makeStream(of: ContinuousClock.Instant.self)
         let delegate = Delegate(continuation)
         controller.delegate = delegate

@@ -32,4 +32,8 @@ public protocol RowDecodable: Record {
     /// - Throws: the ``FetchKitError/Code/recordMapping`` a read throws, or an error of
     ///   the record's own (reported as a record-mapping error).
     init(row: borrowing RecordRow) throws
+
+    /// Decodes every row of a fetch: the default loop calls `init(row:)` for each, and is compiled for the
+    /// conforming type. A type does not implement it.
+    static func decodeAll(_ rows: inout RecordRows) throws -> [Self]
 }

@@ -56,48 +56,83 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeBool(_ key: String) throws -> Bool {
-        let column = try requiredColumn(key, Bool.self)
-        return try withRow { row in try row.bool(at: column) ?? converted(row, column, key, Bool.self) }
+        try bool(atColumn: requiredColumn(key, Bool.self), key)
+    }
+
+    /// The Bool at `column`, attribute `key`'s.
+    @usableFromInline
+    func bool(atColumn column: Int, _ key: String) throws -> Bool {
+        try withRow { row in try row.bool(at: column) ?? converted(row, column, key, Bool.self) }
     }
 
     @usableFromInline
     func decodeString(_ key: String) throws -> String {
-        let column = try requiredColumn(key, String.self)
-        return try withRow { row in try row.text(at: column) ?? converted(row, column, key, String.self) }
+        try string(atColumn: requiredColumn(key, String.self), key)
+    }
+
+    /// The String at `column`, attribute `key`'s.
+    @usableFromInline
+    func string(atColumn column: Int, _ key: String) throws -> String {
+        try withRow { row in try row.text(at: column) ?? converted(row, column, key, String.self) }
     }
 
     @usableFromInline
     func decodeDouble(_ key: String) throws -> Double {
-        let column = try requiredColumn(key, Double.self)
-        return try withRow { row in try row.double(at: column) ?? converted(row, column, key, Double.self) }
+        try double(atColumn: requiredColumn(key, Double.self), key)
+    }
+
+    /// The Double at `column`, attribute `key`'s.
+    @usableFromInline
+    func double(atColumn column: Int, _ key: String) throws -> Double {
+        try withRow { row in try row.double(at: column) ?? converted(row, column, key, Double.self) }
     }
 
     @usableFromInline
     func decodeFloat(_ key: String) throws -> Float {
-        let column = try requiredColumn(key, Float.self)
-        return try withRow { row in
+        try float(atColumn: requiredColumn(key, Float.self), key)
+    }
+
+    /// The Float at `column`, attribute `key`'s.
+    @usableFromInline
+    func float(atColumn column: Int, _ key: String) throws -> Float {
+        try withRow { row in
             try row.double(at: column).map(Float.init) ?? converted(row, column, key, Float.self)
         }
     }
 
     @usableFromInline
     func decodeInt64(_ key: String) throws -> Int64 {
-        let column = try requiredColumn(key, Int64.self)
-        return try withRow { row in try row.integer(at: column) ?? converted(row, column, key, Int64.self) }
+        try int64(atColumn: requiredColumn(key, Int64.self), key)
+    }
+
+    /// The Int64 at `column`, attribute `key`'s.
+    @usableFromInline
+    func int64(atColumn column: Int, _ key: String) throws -> Int64 {
+        try withRow { row in try row.integer(at: column) ?? converted(row, column, key, Int64.self) }
     }
 
     @usableFromInline
     func decodeInt(_ key: String) throws -> Int {
-        let column = try requiredColumn(key, Int.self)
-        return try withRow { row in
+        try int(atColumn: requiredColumn(key, Int.self), key)
+    }
+
+    /// The Int at `column`, attribute `key`'s.
+    @usableFromInline
+    func int(atColumn column: Int, _ key: String) throws -> Int {
+        try withRow { row in
             try row.integer(at: column).flatMap(Int.init(exactly:)) ?? converted(row, column, key, Int.self)
         }
     }
 
     @usableFromInline
     func decodeInt32(_ key: String) throws -> Int32 {
-        let column = try requiredColumn(key, Int32.self)
-        return try withRow { row in
+        try int32(atColumn: requiredColumn(key, Int32.self), key)
+    }
+
+    /// The Int32 at `column`, attribute `key`'s.
+    @usableFromInline
+    func int32(atColumn column: Int, _ key: String) throws -> Int32 {
+        try withRow { row in
             try row.integer(at: column).flatMap(Int32.init(exactly:)) ?? converted(row, column, key, Int32.self)
         }
     }
@@ -112,14 +147,24 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeDate(_ key: String) throws -> Date {
-        let column = try requiredColumn(key, Date.self)
-        return try withRow { row in try row.date(at: column) ?? converted(row, column, key, Date.self) }
+        try date(atColumn: requiredColumn(key, Date.self), key)
+    }
+
+    /// The Date at `column`, attribute `key`'s.
+    @usableFromInline
+    func date(atColumn column: Int, _ key: String) throws -> Date {
+        try withRow { row in try row.date(at: column) ?? converted(row, column, key, Date.self) }
     }
 
     @usableFromInline
     func decodeData(_ key: String) throws -> Data {
-        let column = try requiredColumn(key, Data.self)
-        return try withRow { row in try row.blob(at: column) ?? converted(row, column, key, Data.self) }
+        try data(atColumn: requiredColumn(key, Data.self), key)
+    }
+
+    /// The Data at `column`, attribute `key`'s.
+    @usableFromInline
+    func data(atColumn column: Int, _ key: String) throws -> Data {
+        try withRow { row in try row.blob(at: column) ?? converted(row, column, key, Data.self) }
     }
 
     /// Any other type: dates and data read typed, the rest through ``ValueDecoding/decode(_:as:key:entity:)``.
@@ -134,21 +179,36 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeBoolIfPresent(_ key: String) throws -> Bool? {
-        let column = try column(for: key)
+        try boolIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Bool at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func boolIfPresent(atColumn column: Int, _ key: String) throws -> Bool? {
         guard column >= 0 else { return nil }
         return try withRow { row in try row.bool(at: column) ?? convertedIfPresent(row, column, key, Bool.self) }
     }
 
     @usableFromInline
     func decodeStringIfPresent(_ key: String) throws -> String? {
-        let column = try column(for: key)
+        try stringIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The String at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func stringIfPresent(atColumn column: Int, _ key: String) throws -> String? {
         guard column >= 0 else { return nil }
         return try withRow { row in try row.text(at: column) ?? convertedIfPresent(row, column, key, String.self) }
     }
 
     @usableFromInline
     func decodeDoubleIfPresent(_ key: String) throws -> Double? {
-        let column = try column(for: key)
+        try doubleIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Double at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func doubleIfPresent(atColumn column: Int, _ key: String) throws -> Double? {
         guard column >= 0 else { return nil }
         return try withRow { row in
             try row.double(at: column) ?? convertedIfPresent(row, column, key, Double.self)
@@ -157,7 +217,12 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeFloatIfPresent(_ key: String) throws -> Float? {
-        let column = try column(for: key)
+        try floatIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Float at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func floatIfPresent(atColumn column: Int, _ key: String) throws -> Float? {
         guard column >= 0 else { return nil }
         return try withRow { row in
             try row.double(at: column).map(Float.init) ?? convertedIfPresent(row, column, key, Float.self)
@@ -166,7 +231,12 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeInt64IfPresent(_ key: String) throws -> Int64? {
-        let column = try column(for: key)
+        try int64IfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Int64 at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func int64IfPresent(atColumn column: Int, _ key: String) throws -> Int64? {
         guard column >= 0 else { return nil }
         return try withRow { row in
             try row.integer(at: column) ?? convertedIfPresent(row, column, key, Int64.self)
@@ -175,7 +245,12 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeIntIfPresent(_ key: String) throws -> Int? {
-        let column = try column(for: key)
+        try intIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Int at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func intIfPresent(atColumn column: Int, _ key: String) throws -> Int? {
         guard column >= 0 else { return nil }
         return try withRow { row in
             try row.integer(at: column).flatMap(Int.init(exactly:)) ?? convertedIfPresent(row, column, key, Int.self)
@@ -184,7 +259,12 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeInt32IfPresent(_ key: String) throws -> Int32? {
-        let column = try column(for: key)
+        try int32IfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Int32 at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func int32IfPresent(atColumn column: Int, _ key: String) throws -> Int32? {
         guard column >= 0 else { return nil }
         return try withRow { row in
             try row.integer(at: column).flatMap(Int32.init(exactly:))
@@ -222,14 +302,24 @@ extension RecordDecodingState {
 
     @usableFromInline
     func decodeDateIfPresent(_ key: String) throws -> Date? {
-        let column = try column(for: key)
+        try dateIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Date at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func dateIfPresent(atColumn column: Int, _ key: String) throws -> Date? {
         guard column >= 0 else { return nil }
         return try withRow { row in try row.date(at: column) ?? convertedIfPresent(row, column, key, Date.self) }
     }
 
     @usableFromInline
     func decodeDataIfPresent(_ key: String) throws -> Data? {
-        let column = try column(for: key)
+        try dataIfPresent(atColumn: column(for: key), key)
+    }
+
+    /// The Data at `column`, attribute `key`'s; nil when the column is missing (-1) or `NULL`.
+    @usableFromInline
+    func dataIfPresent(atColumn column: Int, _ key: String) throws -> Data? {
         guard column >= 0 else { return nil }
         return try withRow { row in try row.blob(at: column) ?? convertedIfPresent(row, column, key, Data.self) }
     }
@@ -238,7 +328,13 @@ extension RecordDecodingState {
     /// missing column is nil for an optional type, an error for any other.
     @usableFromInline
     func decodeConvertible<T: ValueConvertible>(_ key: String, _ type: T.Type) throws -> T {
-        let column = try column(for: key)
+        try convertible(atColumn: column(for: key), key, type)
+    }
+
+    /// A ``ValueConvertible`` value at `column`, attribute `key`'s: a missing column (-1) is nil for an optional
+    /// type, an error for any other.
+    @usableFromInline
+    func convertible<T: ValueConvertible>(atColumn column: Int, _ key: String, _ type: T.Type) throws -> T {
         guard column >= 0 else {
             if T.self is any OptionalValue.Type, let none = T.fromDatabaseValue(.null) { return none }
             throw ValueDecoding.missing(key, type, entity: entity)

@@ -31,9 +31,9 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     }
 
     /// The entity's name, for error messages.
-    let entity: String
+    @usableFromInline let entity: String
     /// The entity's attribute names, for `allKeys`.
-    let attributes: [String]
+    @usableFromInline let attributes: [String]
 
     /// The current row (held strongly).
     @exclusivity(unchecked) private var box: ReaderBox
@@ -50,20 +50,23 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     /// Memory for one record, where ``RowDecodable`` records are made before they are moved out.
     private let recordMemory: UnsafeMutableRawPointer
     /// The keys and columns, in the order `init(from:)` asks for them.
-    @exclusivity(unchecked) private var plan: ContiguousArray<Slot> = []
+    @exclusivity(unchecked) var plan: ContiguousArray<Slot> = []
     /// The next slot `init(from:)` will ask for.
-    @exclusivity(unchecked) private var cursor = 0
+    @exclusivity(unchecked) var cursor = 0
     /// The layout the plan belongs to (held, so its identity stays unique), and whether the plan is complete.
     private var layout: AnyObject?
-    @exclusivity(unchecked) private var isPlanned = false
+    @exclusivity(unchecked) var isPlanned = false
     /// Whether the current row is decoded in learning mode (finding columns by name).
-    @exclusivity(unchecked) private var isLearning = false
+    @exclusivity(unchecked) var isLearning = false
     /// Set in planned mode when the record left the plan, even if it swallowed the error: the row is
     /// then decoded again, learning.
     @exclusivity(unchecked) private var isBroken = false
     /// Whether the current row is read by a ``RowDecodable`` record: a read the plan does not expect
     /// finds its column by name and corrects the plan, instead of restarting the row.
-    @exclusivity(unchecked) private var isReadingRow = false
+    @exclusivity(unchecked) var isReadingRow = false
+    /// Each attribute's column by the attribute's position in the entity (-1: the reader has none), for
+    /// positional reads; empty until the first positional read of a layout.
+    @usableFromInline @exclusivity(unchecked) var positions: ContiguousArray<Int> = []
     /// The attributes the reader has columns for, once `allKeys` was asked for this layout.
     private var presentAttributes: [String]?
     /// The keyed container handed out for the last key type, reused across rows.
@@ -161,6 +164,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     func forget() {
         isPlanned = false
         presentAttributes = nil
+        positions = []
     }
 
     /// Decodes the current row by the plan.
@@ -232,7 +236,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     /// A record's error as FetchKit reports it: `PlanMismatch` and `FetchKitError` as they are,
     /// anything else (a `DecodingError` from the record's own code) as a record-mapping error.
-    private func mapped(_ error: any Error) -> any Error {
+    func mapped(_ error: any Error) -> any Error {
         if error is PlanMismatch || error is FetchKitError { return error }
         return FetchKitError.recordMapping(entity: entity, detail: RecordCoding.describe(error))
     }

@@ -16,6 +16,7 @@ public struct RecordRow: ~Copyable {
     /// The decoder's state, which outlives every row it hands out.
     @usableFromInline let state: Unmanaged<RecordDecodingState>
 
+    @usableFromInline
     init(state: RecordDecodingState) {
         self.state = .passUnretained(state)
     }
