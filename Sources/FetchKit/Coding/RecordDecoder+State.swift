@@ -32,8 +32,8 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     /// The entity's name, for error messages.
     let entity: String
-    /// The entity's attribute names, for `allKeys`.
-    let attributes: [String]
+    /// The entity's attribute names, in the entity's order: for `allKeys`, and for positional reads.
+    @usableFromInline let attributes: [String]
 
     /// The current row (held strongly).
     @exclusivity(unchecked) private var box: ReaderBox
