@@ -13,7 +13,7 @@ struct EntityExpansion {
     var conforms: Bool
 
     func source(extending type: String) -> String {
-        let conformance = conforms ? ": FetchKit.EntityRecord" : ""
+        let conformance = conforms ? ": \(Self.nonisolated)FetchKit.EntityRecord" : ""
         return """
             extension \(type)\(conformance) {
             \(entity)
@@ -33,6 +33,17 @@ struct EntityExpansion {
             \(encode)
             }
             """
+    }
+
+    /// `nonisolated ` where the compiler that runs the plugin (the one that compiles the expansion) has
+    /// nonisolated conformances (Swift 6.2): in a module isolated to the main actor by default, the conformance
+    /// would otherwise be isolated, and `Record` requires `Sendable`.
+    private static var nonisolated: String {
+        #if compiler(>=6.2)
+            return "nonisolated "
+        #else
+            return ""
+        #endif
     }
 
     /// The stored properties, primary key first: the entity's attribute order.

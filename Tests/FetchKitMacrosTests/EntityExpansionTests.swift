@@ -53,7 +53,7 @@ struct EntityExpansionTests {
                     var computed: Int { 1 }
                 }
 
-                extension Todo: FetchKit.EntityRecord {
+                extension Todo: nonisolated FetchKit.EntityRecord {
                     nonisolated static let entity = FetchKit.Entity(
                         "Todo", table: "todo", primaryKey: entityPrimaryKey,
                         attributes: [
@@ -209,7 +209,7 @@ struct EntityExpansionTests {
                     private var _todos: [Todo]
                 }
 
-                extension Category: FetchKit.EntityRecord {
+                extension Category: nonisolated FetchKit.EntityRecord {
                     public nonisolated static let entity = FetchKit.Entity(
                         "Group", table: "category", primaryKey: entityPrimaryKey,
                         attributes: [
