@@ -131,6 +131,20 @@ struct EntityStoreTests {
         }
     }
 
+    @Test("a bulk insert writes every attribute, foreign keys included")
+    func bulkInsert() async throws {
+        try await withStore { store in
+            let categoryID = try await store.write { tx in
+                let category = try tx.insert(Category(name: "Errands"))
+                try tx.insert(contentsOf: [Self.sample(category: category), Self.sample(category: nil)])
+                return try #require(category.id)
+            }
+            let rows = try await store.fetch(FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")]))
+            #expect(rows.map { $0["categoryID"] } == [.integer(categoryID), .null])
+            #expect(try await todos(store).map(\.status) == [.waiting, .waiting])
+        }
+    }
+
     @Test("a raw value that is no case throws recordMapping naming the attribute")
     func unknownRawValue() async throws {
         try await withStore { store in
