@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
@@ -13,6 +14,8 @@ let package = Package(
     products: [
         // Apps: controllers, requests, predicates, records, the store contract.
         .library(name: "FetchKit", targets: ["FetchKit"]),
+        // Records declared once: the `@Entity` macro (builds swift-syntax; FetchKit itself does not).
+        .library(name: "FetchKitMacros", targets: ["FetchKitMacros"]),
         // The embedded default and the server backend.
         .library(name: "FetchKitSQLite", targets: ["FetchKitSQLite"]),
         .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
@@ -40,7 +43,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0")
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        // Only the macro targets depend on it.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"605.0.0")
     ],
     targets: [
         .target(
@@ -52,6 +57,26 @@ let package = Package(
                     name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))
             ],
+            swiftSettings: strictSettings
+        ),
+        // The `@Entity` macro's implementation, run by the compiler: the only target that uses swift-syntax.
+        .macro(
+            name: "FetchKitMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                // Built anyway: SwiftSyntaxMacros depends on it.
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax")
+            ],
+            path: "Sources/FetchKitMacrosPlugin",
+            swiftSettings: strictSettings
+        ),
+        // The macros' declarations, and FetchKit re-exported.
+        .target(
+            name: "FetchKitMacros",
+            dependencies: ["FetchKit", "FetchKitMacrosPlugin"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -164,6 +189,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The macros' expansions and diagnostics, and macro-declared records through a SQLite store.
+        //
+        // The macros' implementation is compiled in (MacroImplementation links to Sources/FetchKitMacrosPlugin),
+        // not depended on: a test target that depends on a `.macro` target makes SwiftPM build every test
+        // target for the host, where FetchKitIntegrationTests can no longer import the FetchKitCLI executable.
+        .testTarget(
+            name: "FetchKitMacrosTests",
+            dependencies: [
+                "FetchKitMacros", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")
+            ],
+            exclude: ["MacroImplementation/Plugin.swift"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "FetchKitFuzzTests",
             dependencies: ["FetchKitFuzz", "FetchKit", "FetchKitSQLite", "FetchKitPostgres"],
@@ -185,7 +229,8 @@ let package = Package(
         .testTarget(
             name: "FetchKitIntegrationTests",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", "FetchKitTestSupport", "FetchKitTesting",
+                "FetchKit", "FetchKitMacros", "FetchKitSQLite", "FetchKitFixtures", "FetchKitTestSupport",
+                "FetchKitTesting",
                 // The CLI's command types, to parse the documents' command lines (DocumentedCommandsTests).
                 "FetchKitCLI", argumentParser
             ],

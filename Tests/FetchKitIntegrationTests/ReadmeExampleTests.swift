@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitMacros
 import FetchKitSQLite
 import Foundation
 import Synchronization
@@ -51,13 +52,10 @@ struct ReadmeExampleTests {
         await store.close()
     }
 
-    struct Item: Record {
-        static let entity = Entity(
-            "Todo", table: "todo", primaryKey: .integer("id"),
-            attributes: [
-                Attribute("title", .text), Attribute("done", .bool, default: false), Attribute("position", .double)
-            ])
-        var id: Int64?
+    /// The README's record, declared once (named as the README's `Todo`, which this suite already declares).
+    @Entity("Todo", table: "todo")
+    struct Item {
+        @PrimaryKey var id: Int64?
         var title: String
         var done = false
         var position: Double
@@ -74,9 +72,7 @@ struct ReadmeExampleTests {
         let store = try await SQLiteStore.open(path: path, schema: try Schema([Todo.entity]))
         let controller = ResultsController(
             store: store,
-            request: FetchRequest(
-                Todo.self, predicate: try FetchPredicate(format: "done == NO"),
-                sortDescriptors: [.ascending("position")]))
+            request: try FetchRequest<Todo>(predicate: #Predicate { !$0.done }, sortBy: [SortDescriptor(\.position)]))
         try await controller.performFetch()
         let updates = controller.updates()
         let reader = Task {

@@ -30,6 +30,9 @@ public enum RecordCoding {
     /// Encodes `record` into a Row of attribute name → value (every encoded key must be an attribute of R.entity;
     /// nil optionals become .null; an unknown key throws FetchKitError.unknownKey(key, entity:, offset: nil)).
     ///
+    /// An ``EntityRecord`` (an `@Entity` record) is encoded from its `attributeValues()`, not through
+    /// `Encodable`: every attribute, foreign keys included.
+    ///
     /// The row lists the encoded attributes in the entity's order, each value in the attribute's canonical
     /// case (an `Int` written to a double attribute becomes `.double`).
     ///

@@ -32,7 +32,7 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
 
     /// The entity's name, for error messages.
     @usableFromInline let entity: String
-    /// The entity's attribute names, for `allKeys`.
+    /// The entity's attribute names, in the entity's order: for `allKeys`, and for positional reads.
     @usableFromInline let attributes: [String]
 
     /// The current row (held strongly).

@@ -49,6 +49,24 @@ package final class RecordEncoder: Encoder {
         values[index] = canonical
     }
 
+    /// Stores an ``EntityRecord``'s `attributeValues()`, one per attribute, in the attribute's canonical case.
+    private func store(_ given: [Value]) throws {
+        guard given.count == entity.attributes.count else {
+            throw FetchKitError.recordMapping(
+                entity: entity.name,
+                detail: "attributeValues() has \(given.count) values for \(entity.attributes.count) attributes")
+        }
+        for (index, attribute) in entity.attributes.enumerated() {
+            let value = given[index]
+            guard attribute.type.accepts(value), let canonical = attribute.type.coerce(value) else {
+                throw FetchKitError.recordMapping(
+                    entity: entity.name,
+                    detail: "\(SafeText.quoted(attribute.name)) is \(attribute.type) attribute, got \(value)")
+            }
+            values[index] = canonical
+        }
+    }
+
     /// Encodes `record` (forgetting any record encoded before: one encoder may encode many records of its
     /// entity in turn).
     ///
@@ -56,6 +74,7 @@ package final class RecordEncoder: Encoder {
     package func encode<R: Record>(_ record: R) throws {
         for index in values.indices { values[index] = nil }
         failure = nil
+        if let record = record as? any EntityRecord { return try store(record.attributeValues()) }
         do {
             try record.encode(to: self)
         } catch let error as FetchKitError {

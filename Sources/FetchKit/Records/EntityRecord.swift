@@ -39,6 +39,26 @@ public protocol EntityRecord: RowDecodable {
     ///
     /// A to-one relationship stores its related record's key in its foreign-key attribute.
     func attributeValues() -> [Value]
+
+    /// The entity's name, without building the entity.
+    ///
+    /// Relationships name their destination through it, so two entities that refer to each other never
+    /// build each other's ``Record/entity`` (which would recurse). The default is `entity.name`; the
+    /// macro writes the name itself.
+    static var entityName: String { get }
+
+    /// The entity's primary key, without building the entity: a foreign key to this entity takes its type.
+    ///
+    /// The default is `entity.primaryKey`; the macro writes the key itself.
+    static var entityPrimaryKey: PrimaryKey { get }
+}
+
+extension EntityRecord {
+    /// The entity's name: `entity.name`.
+    public static var entityName: String { entity.name }
+
+    /// The entity's primary key: `entity.primaryKey`.
+    public static var entityPrimaryKey: PrimaryKey { entity.primaryKey }
 }
 
 /// What a key path of an ``EntityRecord`` stores.

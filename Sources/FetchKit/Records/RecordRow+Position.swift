@@ -39,13 +39,11 @@ extension RecordRow {
         return value
     }
 
-    /// The error for a raw value that names no case.
+    /// The error for a raw value that names no case: "'status' expected Status, found "lost"".
     @usableFromInline
-    func rawValueMismatch<Raw>(_ name: String, _ raw: Raw, _ type: Any.Type) -> FetchKitError {
+    func rawValueMismatch<Raw: ValueConvertible>(_ name: String, _ raw: Raw, _ type: Any.Type) -> FetchKitError {
         state._withUnsafeGuaranteedRef { state in
-            FetchKitError.recordMapping(
-                entity: state.entity,
-                detail: "\(SafeText.quoted(name)): \(SafeText.quoted("\(raw)")) is not a raw value of \(type)")
+            ValueDecoding.mismatch(name, type, raw.databaseValue, entity: state.entity)
         }
     }
 }
