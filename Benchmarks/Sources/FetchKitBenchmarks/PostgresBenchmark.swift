@@ -81,27 +81,33 @@ enum PostgresBenchmark {
     }
 
     static func fetch(store: PostgresStore, raw: RawConnection, rows: Int, iterations: Int) async throws {
-        var fetchKit: [Duration] = []
+        var byName: [Duration] = []
+        var byPosition: [Duration] = []
         var baseline: [Duration] = []
+        let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")]).erased
         for _ in 0..<iterations {
-            let start = ContinuousClock.now
-            let records = try await store.fetch(
-                FetchRequest(BenchRowRecord.self, sortDescriptors: [.ascending("id")]),
-                as: BenchRowRecord.self)
-            fetchKit.append(ContinuousClock.now - start)
-            precondition(records.count == rows)
-            let rawStart = ContinuousClock.now
+            var start = ContinuousClock.now
+            let named = try await store.fetch(request, as: BenchRowRecord.self)
+            byName.append(ContinuousClock.now - start)
+            precondition(named.count == rows)
+            start = ContinuousClock.now
+            let positional = try await store.fetch(request, as: BenchPositionalRecord.self)
+            byPosition.append(ContinuousClock.now - start)
+            precondition(positional.count == rows)
+            start = ContinuousClock.now
             let count = try await raw.onThread { connection in try connection.fetchBench() }
-            baseline.append(ContinuousClock.now - rawStart)
+            baseline.append(ContinuousClock.now - start)
             precondition(count == rows)
         }
-        let ours = median(fetchKit)
         let theirs = median(baseline)
-        print(
-            String(
-                format:
-                    "fetch %d rows into records: FetchKit %.1f ms, raw libpq loop %.1f ms, ratio %.2fx (medians of %d)",
-                rows, ms(ours), ms(theirs), ms(ours) / ms(theirs), iterations))
+        for (name, times) in [("by name (RowDecodable)", byName), ("by position (as @Entity)", byPosition)] {
+            let ours = median(times)
+            print(
+                "fetch \(rows) rows into records \(name): "
+                    + String(
+                        format: "FetchKit %.1f ms, raw libpq loop %.1f ms, ratio %.2fx (medians of %d)",
+                        ms(ours), ms(theirs), ms(ours) / ms(theirs), iterations))
+        }
     }
 
     static func throughput(url: PostgresURL, schema: Schema, writes: Int) async throws {

@@ -94,6 +94,9 @@ extension ChangeRouter {
         // time, so under load it applies once per round of the others, never twice in a row then after two rounds
         // (a set's order changes from one set to the next).
         let order = ids.sorted()
+        // Targets skipped under the lock are released after it: the last reference to a controller can be the one
+        // taken here, and its deinit unregisters it, which takes the lock again.
+        var skipped: [any RouteTarget] = []
         let targets = state.withLock { state -> [(any RouteTarget, RoutedChange)] in
             var targets: [(any RouteTarget, RoutedChange)] = []
             targets.reserveCapacity(order.count)
@@ -110,7 +113,10 @@ extension ChangeRouter {
                         // them cannot change its results. A batch job's 10,000 rows reach each controller as the
                         // few that concern it.
                         let concern = concerns[id] ?? []
-                        guard !concern.isEmpty else { continue }
+                        guard !concern.isEmpty else {
+                            skipped.append(target)
+                            continue
+                        }
                         if concern.count < named.count || change.tables.count > 1 || reread.count > 1 {
                             routed = item.narrowed(to: concern, in: plan.entityTable)
                         }
