@@ -8,8 +8,8 @@ extension PredicateExpressions.OptionalFlatMap: FetchPredicateTranslatable {
         guard case .relationship(let key, let destination, toMany: false) = try translation.node(wrapped) else {
             throw PredicateTranslation<R>.unsupported(
                 self,
-                "chains through something other than a to-one relationship (an optional attribute has no members in SQL)"
-            )
+                "chains through something other than a to-one relationship "
+                    + "(an optional attribute has no members in SQL)")
         }
         let inner = translation.binding(variable.key, to: PredicateScope(prefix: key.components, type: destination))
         return try inner.node(transform)
