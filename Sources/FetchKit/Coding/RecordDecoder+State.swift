@@ -209,22 +209,14 @@ final class RecordDecodingState: Decoder, @unchecked Sendable {
     /// memory for one record and moved out, so no copy of it is retained and released.
     @usableFromInline
     func decodeRow<R: Record>(_ rowType: any RowDecodable.Type, as type: R.Type, planned: Bool) throws -> R {
-        cursor = 0
-        isPlanned = false
-        isLearning = !planned
-        isReadingRow = true
-        defer {
-            isLearning = false
-            isReadingRow = false
-        }
+        beginRow(planned: planned)
         do {
             try make(rowType, into: recordMemory)
             let record = recordMemory.assumingMemoryBound(to: R.self).move()
-            if !planned { plan.removeSubrange(cursor...) }
-            isPlanned = true
+            endRow(planned: planned)
             return record
         } catch {
-            throw mapped(error)
+            throw failedRow(error)
         }
     }
 

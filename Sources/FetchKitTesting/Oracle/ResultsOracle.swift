@@ -62,12 +62,13 @@ public enum ResultsOracle {
 
 extension ResultsOracle {
     /// Checks that applying `update.changeset` to `update.previous` gives `update.snapshot`, under
-    /// UITableView's rules, records identified by primary key and compared by content.
-    public static func check<R: Record & Equatable>(_ update: ResultsUpdate<R>) throws {
+    /// UITableView's rules, records identified by primary key (their first attribute value) and compared by
+    /// content.
+    public static func check<R: EntityRecord & Equatable>(_ update: ResultsUpdate<R>) throws {
         guard let changeset = update.changeset else { return }
         _ = try ListSimulator.apply(
             changeset, to: sections(update.previous), expecting: sections(update.snapshot),
-            identifiedBy: primaryKey)
+            identifiedBy: { $0.attributeValues()[0] })
     }
 
     /// Checks that a controller of records holds exactly the records a fresh fetch of its request returns, in
@@ -96,13 +97,6 @@ extension ResultsOracle {
                 throw OracleFailure("sections \(snapshot.sections.map(\.name)) but a fresh fetch gives \(names)")
             }
         }
-    }
-
-    /// A record's primary key: an entity record's first attribute value, any other record's encoded key.
-    static func primaryKey<R: Record>(_ record: R) -> Value {
-        if let entityRecord = record as? any EntityRecord { return entityRecord.attributeValues()[0] }
-        // A record that does not encode has no key to identify it by: NULL makes the simulator report it.
-        return (try? RecordCoding.encode(record))?[R.entity.primaryKey.name] ?? .null
     }
 
     static func sections<R>(_ snapshot: ResultsSnapshot<R>) -> [(section: String, rows: [R])] {
