@@ -97,7 +97,7 @@ struct IncrementalEngineTests {
             #expect(changeset.rowMoves.count <= named.count, "\(context): moves only rows the change named")
             do {
                 try ResultsOracle.check(
-                    ResultsUpdate(previous: current, snapshot: next, changeset: changeset, transactionID: nil),
+                    ResultsBatch(previous: current, snapshot: next, changeset: changeset, transactionID: nil),
                     primaryKey: "id")
             } catch {
                 Issue.record("\(context): \(error)")
@@ -138,7 +138,7 @@ struct IncrementalEngineTests {
                 "step \(step)")
             #expect(changeset.changeCount == 1, "step \(step)")
             try ResultsOracle.check(
-                ResultsUpdate(previous: current, snapshot: next, changeset: changeset, transactionID: nil),
+                ResultsBatch(previous: current, snapshot: next, changeset: changeset, transactionID: nil),
                 primaryKey: "id")
             current = next
         }

@@ -16,7 +16,7 @@ enum LiveBenchmark {
 
         init(_ arrivals: AsyncStream<(ContinuousClock.Instant, UInt64?)>.Continuation) { self.arrivals = arrivals }
 
-        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsBatch<Row>) {
             arrivals.yield((ContinuousClock.now, update.transactionID))
         }
     }

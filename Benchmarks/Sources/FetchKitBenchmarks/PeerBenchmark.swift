@@ -62,7 +62,7 @@ enum PeerBenchmark {
     final class Arrivals: ResultsControllerDelegate, Sendable {
         let continuation: AsyncStream<ContinuousClock.Instant>.Continuation
         init(_ continuation: AsyncStream<ContinuousClock.Instant>.Continuation) { self.continuation = continuation }
-        func controller(_ controller: ResultsController<FetchKit.Row>, didApply update: ResultsUpdate<FetchKit.Row>) {
+        func controller(_ controller: ResultsController<FetchKit.Row>, didApply update: ResultsBatch<FetchKit.Row>) {
             continuation.yield(.now)
         }
     }

@@ -45,7 +45,7 @@ enum PostgresBenchmark {
     final class Delegate: ResultsControllerDelegate, Sendable {
         let arrivals: AsyncStream<ContinuousClock.Instant>.Continuation
         init(_ arrivals: AsyncStream<ContinuousClock.Instant>.Continuation) { self.arrivals = arrivals }
-        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsBatch<Row>) {
             arrivals.yield(ContinuousClock.now)
         }
     }

@@ -70,7 +70,7 @@ enum ScaleBenchmark {
 
         deinit { slots.deallocate() }
 
-        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsBatch<Row>) {
             let now = ContinuousClock.now
             guard let transaction = update.transactionID else { return }
             let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue

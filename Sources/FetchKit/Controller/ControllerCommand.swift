@@ -12,8 +12,8 @@ enum ControllerCommand: Sendable {
     case barrier(CheckedContinuation<Void, Never>)
     /// A stale controller's next attempt to refetch.
     case retry
-    /// A batch of the shared results this controller follows (a ``ResultsUpdate`` as
-    /// ``ResultsUpdate/erased``), with its version.
+    /// A batch of the shared results this controller follows (a ``ResultsBatch`` as
+    /// ``ResultsBatch/erased``), with its version.
     case adopt(any AnyObject & Sendable, version: UInt64, group: ObjectIdentifier)
     /// The leader of the shared results left: this follower takes over.
     case promote

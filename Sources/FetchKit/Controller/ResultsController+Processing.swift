@@ -47,7 +47,7 @@ extension ResultsController {
         case .retry:
             await retryRefresh()
         case .adopt(let update, let version, let group):
-            await adopt(ResultsUpdate(erased: update), version: version, from: group)?.perform()
+            await adopt(ResultsBatch(erased: update), version: version, from: group)?.perform()
         case .promote:
             await takeOver()
         }

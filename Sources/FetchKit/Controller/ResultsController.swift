@@ -71,7 +71,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// ```swift
     /// controller.setDelegate(tableAdapter, isolation: MainActor.shared)
     /// // In the adapter (a @MainActor class): nonisolated callbacks run on the main actor.
-    /// nonisolated func controller(_ c: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+    /// nonisolated func controller(_ c: ResultsController<Row>, didApply update: ResultsBatch<Row>) {
     ///     MainActor.assumeIsolated { tableView.apply(update) }
     /// }
     /// ```
@@ -160,12 +160,12 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// element per batch.
     ///
     /// A reader more than `bufferingLimit` batches behind receives the waiting batches as one (see
-    /// ``ResultsUpdates``); the sequence ends by throwing the error that stopped the controller.
+    /// ``ResultsStream``); the sequence ends by throwing the error that stopped the controller.
     ///
     /// ```swift
     /// for try await update in controller.updates() { render(update.snapshot, update.changeset) }
     /// ```
-    public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
+    public func updates(bufferingLimit: Int = 64) -> ResultsStream<Object> {
         let buffer = UpdateBuffer<Object>(
             limit: bufferingLimit,
             reapply: { [weak self] results, moves, view in
@@ -185,14 +185,14 @@ public final class ResultsController<Object: Sendable>: Sendable {
             state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(buffer, id: id)
             if state.hasFetched {
                 buffer.push(
-                    ResultsUpdate(
+                    ResultsBatch(
                         previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
             } else {
                 state.awaitingInitial.insert(id)
             }
             return id
         }
-        return ResultsUpdates(
+        return ResultsStream(
             subscription: .init(
                 buffer: buffer,
                 unsubscribe: { [weak self] in
@@ -202,8 +202,8 @@ public final class ResultsController<Object: Sendable>: Sendable {
                     }
                 },
                 move: { [weak self, weak buffer] target, alreadyShown in
-                    guard let self, let buffer else { return Task { throw FetchKitError.closed } }
-                    return self.viewMove(target, in: buffer, alreadyShown: alreadyShown)
+                    guard let self, let buffer else { throw FetchKitError.closed }
+                    return try self.viewMove(target, in: buffer, alreadyShown: alreadyShown)
                 }))
     }
 }

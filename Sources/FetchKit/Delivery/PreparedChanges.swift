@@ -29,7 +29,7 @@ final class PreparedChanges<Object: Sendable>: Sendable {
             + changeset.rowUpdates.count
         rowChanges.reserveCapacity(rowCount)
         objects.reserveCapacity(rowCount)
-        ResultsUpdate.forEachChange(previous: previous, snapshot: snapshot, changeset: changeset) { callback in
+        ResultsBatch.forEachChange(previous: previous, snapshot: snapshot, changeset: changeset) { callback in
             switch callback {
             case .section(let section, let old, let type, let new):
                 sectionChanges.append(PreparedChange(old: old, type: type, new: new))
@@ -48,7 +48,7 @@ final class PreparedChanges<Object: Sendable>: Sendable {
     }
 
     /// Calls `body` with each section and row callback, in contract order.
-    func forEach(_ body: (ResultsUpdate<Object>.Callback) -> Void) {
+    func forEach(_ body: (ResultsBatch<Object>.Callback) -> Void) {
         for (index, change) in sectionChanges.enumerated() {
             body(.section(sections[index], old: change.old, change.type, new: change.new))
         }

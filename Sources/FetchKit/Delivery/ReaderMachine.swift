@@ -19,7 +19,7 @@ struct ReaderMachine<Object: Sendable>: Sendable {
     }
 
     struct Pending: Sendable {
-        var update: ResultsUpdate<Object>
+        var update: ResultsBatch<Object>
         /// The push's number (pushes are numbered from 1).
         var number: Int
     }
@@ -27,8 +27,8 @@ struct ReaderMachine<Object: Sendable>: Sendable {
     /// What the reader gets when it asks for the next element.
     enum Next {
         /// Hand out `update` to a reader showing `base` (`nil`: the first element), with `moves` waiting: the
-        /// batch from `base` to `update`'s results with the moves made again (``ResultsUpdate/rebased(from:to:)``).
-        case element(ResultsUpdate<Object>, base: ResultsSnapshot<Object>?, moves: PendingMoves)
+        /// batch from `base` to `update`'s results with the moves made again (``ResultsBatch/rebased(from:to:)``).
+        case element(ResultsBatch<Object>, base: ResultsSnapshot<Object>?, moves: PendingMoves)
         /// The sequence ended, normally or with this failure.
         case end(FetchKitError?)
         /// Nothing waits.
@@ -65,7 +65,7 @@ struct ReaderMachine<Object: Sendable>: Sendable {
     ///
     /// - Returns: whether it was taken (the sequence has not ended), and whether it started a coalesced batch
     ///   (the backlog was full).
-    mutating func push(_ update: ResultsUpdate<Object>) -> (taken: Bool, coalesced: Bool) {
+    mutating func push(_ update: ResultsBatch<Object>) -> (taken: Bool, coalesced: Bool) {
         guard !isFinished else { return (false, false) }
         pushed += 1
         let number = pushed
@@ -123,7 +123,7 @@ struct ReaderMachine<Object: Sendable>: Sendable {
             collapsed.through = pushed
             coalesced = collapsed
         } else {
-            let update = ResultsUpdate(previous: base, snapshot: move.shown, changeset: changeset, transactionID: nil)
+            let update = ResultsBatch(previous: base, snapshot: move.shown, changeset: changeset, transactionID: nil)
             pending.append(Pending(update: update, number: pushed))
         }
         return ((id, move.key, move.destination), true)
@@ -175,13 +175,13 @@ struct ReaderMachine<Object: Sendable>: Sendable {
             let waiting = moves.waiting(at: collapsed.through)
             moves.prune(through: collapsed.through)
             guard !collapsed.isInitial, base != nil else {
-                let initial = ResultsUpdate(
+                let initial = ResultsBatch(
                     previous: collapsed.snapshot, snapshot: collapsed.snapshot, changeset: nil, transactionID: nil)
                 return .element(initial, base: nil, moves: waiting)
             }
             // The one batch from what the reader shows to the newest results is the diff between them
-            // (``ResultsUpdate/rebased(from:to:)``): the previous results and changeset here only stand in.
-            let stand = ResultsUpdate(
+            // (``ResultsBatch/rebased(from:to:)``): the previous results and changeset here only stand in.
+            let stand = ResultsBatch(
                 previous: collapsed.snapshot, snapshot: collapsed.snapshot,
                 changeset: Changeset(sectionCountsBefore: [], sectionCountsAfter: []),
                 transactionID: collapsed.transactionID, transactions: collapsed.transactions)

@@ -9,14 +9,14 @@ extension ResultsController {
     ///
     /// - Complexity: O(*c*) for *c* changes when the batch was prepared (``PreparedChanges``);
     ///   otherwise O(*c* + *s*) for *s* sections.
-    func notify(_ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of batch: ResultsUpdate<Object>) {
+    func notify(_ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of batch: ResultsBatch<Object>) {
         guard batch.hasChangeset else { return }
         notifyOpened(delegate, of: batch)
     }
 
     /// ``notify(_:of:)`` with the delegate's type opened once, not at each call.
     private func notifyOpened<Delegate: ResultsControllerDelegate<ResultsController<Object>>>(
-        _ delegate: Delegate, of batch: ResultsUpdate<Object>
+        _ delegate: Delegate, of batch: ResultsBatch<Object>
     ) {
         delegate.controllerWillChangeContent(self)
         if let prepared = batch.preparedChanges {

@@ -14,7 +14,7 @@ extension ResultsController {
     /// batch, so that every view a step off the results (after a user move) comes back to them.
     func publish(
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
-        transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsUpdate<Object>? = nil,
+        transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsBatch<Object>? = nil,
         reconcile: Bool = false, update: (inout State) -> Void
     ) -> DelegateHop? {
         // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
@@ -24,7 +24,7 @@ extension ResultsController {
         var subscribers: UpdateSubscribers<Object>?
         var awaiting: Set<Int> = []
         var forwardTo: SharedResults<Object>?
-        var built: ResultsUpdate<Object>?
+        var built: ResultsBatch<Object>?
         var delivery: Effects?
         var toDelegate = false
         let hasChanges = changeset?.isEmpty == false
@@ -44,7 +44,7 @@ extension ResultsController {
             if hasChanges || reconcile, delegate != nil || subscribers != nil {
                 built =
                     if let batch, batch.transactionID == transactionID { batch.covering(covered) } else {
-                        ResultsUpdate(
+                        ResultsBatch(
                             previous: previous, snapshot: snapshot,
                             changeset: changeset
                                 ?? Changeset(
@@ -74,7 +74,7 @@ extension ResultsController {
         if let group = forwardTo, group.hasFollowers {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
             // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
-            let shared = ResultsUpdate(
+            let shared = ResultsBatch(
                 previous: previous, snapshot: snapshot,
                 changeset: changeset
                     ?? Changeset(
@@ -84,7 +84,7 @@ extension ResultsController {
             state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
         }
         if let subscribers, !awaiting.isEmpty {
-            let initial = ResultsUpdate(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
+            let initial = ResultsBatch(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
         guard let update = built else { return nil }
@@ -104,7 +104,7 @@ extension ResultsController {
     /// Sends `update` to a delegate bound to an actor, on that actor: from what the delegate shows there (a user
     /// move on the actor may have changed it since the batch was published) to the batch's results with the
     /// delegate's waiting moves applied.
-    private func deliverToDelegate(_ update: ResultsUpdate<Object>) {
+    private func deliverToDelegate(_ update: ResultsBatch<Object>) {
         // Under the lock, so that a move the view makes next starts from what this delivery shows.
         send { state in
             .delegateDelivery(

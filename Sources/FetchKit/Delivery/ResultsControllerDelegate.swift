@@ -1,7 +1,7 @@
 /// Receives a controller's batches, NSFetchedResultsController-style: one protocol for every controller.
 ///
 /// `Controller` is the sender — a ``ResultsController``, a ``MultiResultsController`` or a
-/// ``CompositeResultsController`` — and fixes what the callbacks carry (``ResultsControlling``). Implement
+/// ``CompositeResultsController`` — and fixes what the callbacks carry (``DelegatingController``). Implement
 /// the methods you need with the sender's concrete type; the others have empty default implementations.
 ///
 /// ```swift
@@ -24,7 +24,7 @@
 ///   the new results. Keep them short: the next batch waits for them.
 public protocol ResultsControllerDelegate<Controller>: AnyObject, Sendable {
     /// The controller that sends the batches.
-    associatedtype Controller: ResultsControlling
+    associatedtype Controller: DelegatingController
 
     /// A batch begins.
     func controllerWillChangeContent(_ controller: Controller)

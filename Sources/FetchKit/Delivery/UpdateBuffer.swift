@@ -59,7 +59,7 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     /// Adds `update` behind the waiting batches (or into the coalesced one); `true` when it started a
     /// coalesced batch (the backlog was full).
     @discardableResult
-    func push(_ update: ResultsUpdate<Object>) -> Bool {
+    func push(_ update: ResultsBatch<Object>) -> Bool {
         let (waiter, coalesced) = state.withLock { state in
             let (taken, coalesced) = state.machine.push(update)
             return (taken ? state.takeWaiter() : nil, coalesced)
@@ -136,7 +136,7 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
 
     /// What ``poll()`` found.
     enum Poll {
-        case element(ResultsUpdate<Object>)
+        case element(ResultsBatch<Object>)
         case end
         case empty
     }
@@ -172,8 +172,8 @@ final class UpdateBuffer<Object: Sendable>: Sendable {
     /// results with the reader's waiting `moves` applied (what the reader shows afterwards); `nil` when that
     /// changes nothing.
     private func batch(
-        _ update: ResultsUpdate<Object>, from base: ResultsSnapshot<Object>?, moves: PendingMoves
-    ) throws(FetchKitError) -> ResultsUpdate<Object>? {
+        _ update: ResultsBatch<Object>, from base: ResultsSnapshot<Object>?, moves: PendingMoves
+    ) throws(FetchKitError) -> ResultsBatch<Object>? {
         guard update.changeset != nil, let base else { return update }
         var target = update.snapshot
         var unplaced: Set<Value> = []

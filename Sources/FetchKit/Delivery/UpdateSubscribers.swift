@@ -24,13 +24,13 @@ final class UpdateSubscribers<Object: Sendable>: Sendable {
     }
 
     /// Sends `update` to subscriber `id`.
-    func yield(_ update: ResultsUpdate<Object>, to id: Int) {
+    func yield(_ update: ResultsBatch<Object>, to id: Int) {
         buffers[id]?.push(update)
     }
 
     /// Sends `update` to every subscriber but those in `excluded`; returns how many started coalescing.
     @discardableResult
-    func yield(_ update: ResultsUpdate<Object>, except excluded: Set<Int>) -> Int {
+    func yield(_ update: ResultsBatch<Object>, except excluded: Set<Int>) -> Int {
         var coalesced = 0
         for (id, buffer) in buffers where !excluded.contains(id) {
             if buffer.push(update) { coalesced += 1 }

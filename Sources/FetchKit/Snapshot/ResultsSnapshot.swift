@@ -1,7 +1,7 @@
 /// An immutable view of a results controller's content: sections of objects in fetch order.
 ///
 /// A snapshot lives in a persistent tree: the next snapshot shares all of it but the O(log n) nodes one
-/// change touched, so holding on to a snapshot (an ``ResultsUpdate`` keeps two) costs little, and reading
+/// change touched, so holding on to a snapshot (an ``ResultsBatch`` keeps two) costs little, and reading
 /// one object is O(log n). ``fetchedObjects`` is a view; ``keys`` builds an array on each call: O(n).
 public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// What a snapshot holds, behind one reference: copying a snapshot (into a batch, a stream, each of the

@@ -11,9 +11,9 @@ import Synchronization
 /// ```
 ///
 /// `Controller` is the sender: a ``ResultsController`` or a ``MultiResultsController`` (batches are
-/// ``ResultsUpdate``s), or a ``CompositeResultsController`` (``CompositeUpdate``s). Batches reach `handler`
+/// ``ResultsBatch``s), or a ``CompositeResultsController`` (``CompositeBatch``s). Batches reach `handler`
 /// in commit order, one call per batch, on the controller's task.
-public final class ChangesetRecorder<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable {
+public final class ChangesetRecorder<Controller: DelegatingController>: ResultsControllerDelegate, Sendable {
     private let handler: @Sendable (Controller.Update) -> Void
     private let recorded = Mutex<[Controller.Update]>([])
     private let keepsBatches: Bool

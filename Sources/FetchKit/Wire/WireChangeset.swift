@@ -86,7 +86,7 @@ public struct WireChangeset<Object: Sendable>: Sendable {
     /// inserts everything into an empty list.
     ///
     /// - Complexity: O(*c* log *n*) for *c* changes in *n* results.
-    public init(_ update: ResultsUpdate<Object>) {
+    public init(_ update: ResultsBatch<Object>) {
         guard let changeset = update.changeset else {
             self.init(inserting: update.snapshot, transactionID: update.transactionID)
             return

@@ -126,7 +126,7 @@ struct WatchOutput: Sendable {
     let json: Bool
     let colour: Bool
 
-    func print(_ update: ResultsUpdate<Row>, request: FetchRequest<Row>, store: String) {
+    func print(_ update: ResultsBatch<Row>, request: FetchRequest<Row>, store: String) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

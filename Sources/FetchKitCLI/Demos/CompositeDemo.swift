@@ -34,7 +34,7 @@ enum CompositeDemo {
             lines.withLock { $0.append("   row \(type.rawValue) \(paths)") }
         }
 
-        func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
+        func controller(_ controller: CompositeResultsController, didApply update: CompositeBatch) {
             lines.withLock {
                 $0.insert(
                     "   one batch for transaction \(update.transactionID.map(String.init) ?? "-"): "

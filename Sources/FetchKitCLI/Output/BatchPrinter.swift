@@ -4,8 +4,8 @@ import Synchronization
 
 /// The demos' delegate (of a controller or a multi-controller): turns each batch's callbacks into readable
 /// lines.
-final class BatchPrinter<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable
-where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Controller.Update == ResultsUpdate<Row> {
+final class BatchPrinter<Controller: DelegatingController>: ResultsControllerDelegate, Sendable
+where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Controller.Update == ResultsBatch<Row> {
     private let lines = Mutex<[String]>([])
 
     var hasReport: Bool { lines.withLock { !$0.isEmpty } }
@@ -28,7 +28,7 @@ where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Contr
         lines.withLock { $0.append("   row \(type.rawValue) \(paths) '\(title)'") }
     }
 
-    private func batch(_ update: ResultsUpdate<Row>) {
+    private func batch(_ update: ResultsBatch<Row>) {
         guard let changeset = update.changeset else { return }
         lines.withLock {
             $0.insert(
@@ -51,5 +51,5 @@ where Controller.Object == Row, Controller.Section == ResultsSection<Row>, Contr
         row(object, rowPath, type, newRowPath)
     }
 
-    func controller(_ controller: Controller, didApply update: ResultsUpdate<Row>) { batch(update) }
+    func controller(_ controller: Controller, didApply update: ResultsBatch<Row>) { batch(update) }
 }

@@ -11,7 +11,7 @@ extension StoreConformance {
     /// Records a composite's batches and checks their callbacks' order.
     final class CompositeRecorder: ResultsControllerDelegate, Sendable {
         typealias Content = [(section: String, rows: [String])]
-        private let recorded = Mutex<(updates: [CompositeUpdate], callbacks: [String], shown: [Content])>(([], [], []))
+        private let recorded = Mutex<(updates: [CompositeBatch], callbacks: [String], shown: [Content])>(([], [], []))
         /// Reads what the composite's data source shows; called inside each batch's last callback.
         let read: Mutex<(@Sendable (CompositeResultsController) -> Content)?> = Mutex(nil)
 
@@ -23,7 +23,7 @@ extension StoreConformance {
             recordedFailures.withLock { $0.append(error) }
         }
 
-        var updates: [CompositeUpdate] { recorded.withLock { $0.updates } }
+        var updates: [CompositeBatch] { recorded.withLock { $0.updates } }
         /// What the data source showed inside each batch's callbacks, parallel to ``updates``.
         var shownInCallbacks: [Content] { recorded.withLock { $0.shown } }
 
@@ -70,7 +70,7 @@ extension StoreConformance {
             note("row")
         }
         func controllerDidChangeContent(_ controller: CompositeResultsController) { note("did") }
-        func controller(_ controller: CompositeResultsController, didApply update: CompositeUpdate) {
+        func controller(_ controller: CompositeResultsController, didApply update: CompositeBatch) {
             let shown = read.withLock { $0 }?(controller) ?? []
             recorded.withLock {
                 $0.callbacks.append("apply")

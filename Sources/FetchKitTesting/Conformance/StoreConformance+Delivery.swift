@@ -52,7 +52,7 @@ extension StoreConformance {
 
     /// Checks that `updates` chain from `start` (each batch's previous results are the ones before it),
     /// pass ``ListSimulator``, and returns the results they end at.
-    private static func checkChain(_ updates: [ResultsUpdate<Row>], from start: ResultsSnapshot<Row>) throws
+    private static func checkChain(_ updates: [ResultsBatch<Row>], from start: ResultsSnapshot<Row>) throws
         -> ResultsSnapshot<Row>
     {
         var shown = start
@@ -97,7 +97,7 @@ extension StoreConformance {
         let controller = ResultsController(store: store, request: Self.churnRequest)
         try await controller.performFetch()
         let updates = controller.updates(bufferingLimit: 8)
-        let log = Mutex<[ResultsUpdate<Row>]>([])
+        let log = Mutex<[ResultsBatch<Row>]>([])
         let reader = Task {
             for try await update in updates {
                 log.withLock { $0.append(update) }

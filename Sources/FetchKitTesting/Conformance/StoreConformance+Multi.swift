@@ -52,7 +52,7 @@ extension StoreConformance {
             names.withLock { $0.append("will:" + controller.currentName) }
         }
 
-        func controller(_ controller: MultiResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        func controller(_ controller: MultiResultsController<Row>, didApply update: ResultsBatch<Row>) {
             names.withLock { $0.append("applied:" + controller.currentName) }
         }
     }

@@ -140,7 +140,7 @@ extension StoreConformance {
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
             if step % 10 == 9 {
                 // A client last sent the results ten steps ago catches up in one batch.
-                let catchUp = try ResultsUpdate(from: lastSent, to: controller.snapshot)
+                let catchUp = try ResultsBatch(from: lastSent, to: controller.snapshot)
                 try ResultsOracle.check(catchUp, primaryKey: "id")
                 lastSent = controller.snapshot
             }

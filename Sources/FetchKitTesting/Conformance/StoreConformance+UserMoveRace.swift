@@ -63,7 +63,7 @@ extension StoreConformance {
 
         /// Reads `updates` on this actor, as a UI's loop would: the first element is the results, each later
         /// one a batch; drops run between elements.
-        func read(_ updates: ResultsUpdates<Row>) async throws {
+        func read(_ updates: ResultsStream<Row>) async throws {
             for try await update in updates {
                 if update.changeset == nil {
                     shown = TableUI.shown(update.snapshot)
@@ -75,7 +75,7 @@ extension StoreConformance {
         }
 
         /// Applies a batch as a table view would (``ListSimulator``), recording any that does not apply.
-        func apply(_ update: ResultsUpdate<Row>) {
+        func apply(_ update: ResultsBatch<Row>) {
             guard let changeset = update.changeset else { return }
             batches += 1
             let changed = Self.structurallyChanged(changeset, update)
@@ -142,7 +142,7 @@ extension StoreConformance {
         }
 
         /// The keys of the rows `changeset` moves, inserts or deletes (alone or with their section).
-        static func structurallyChanged(_ changeset: Changeset, _ update: ResultsUpdate<Row>) -> [Value] {
+        static func structurallyChanged(_ changeset: Changeset, _ update: ResultsBatch<Row>) -> [Value] {
             let before = update.previous
             let after = update.snapshot
             var keys = changeset.rowDeletes.map { before.object(at: $0)?["id"] ?? .null }
@@ -168,7 +168,7 @@ extension StoreConformance {
         let ui: TableUI
         init(ui: TableUI) { self.ui = ui }
 
-        func controller(_ controller: ResultsController<Row>, didApply update: ResultsUpdate<Row>) {
+        func controller(_ controller: ResultsController<Row>, didApply update: ResultsBatch<Row>) {
             // Traps unless the controller runs the callback on the table's actor.
             ui.assumeIsolated { $0.apply(update) }
         }
@@ -271,9 +271,11 @@ extension StoreConformance {
             let (move, key) = await ui.drop(from: RowPath(section: home, row: 0), to: RowPath(section: errands, row: 0))
             {
                 from, to, key, destination in
-                byKey
-                    ? controller.userMovedRow(withKey: key, to: destination)
-                    : controller.userMovedRow(from: from, to: to)
+                Task.immediate {
+                    byKey
+                        ? try await controller.userMovedRow(withKey: key, to: destination)
+                        : try await controller.userMovedRow(from: from, to: to)
+                }
             }
             hold.release()
             try await move.value
@@ -309,7 +311,9 @@ extension StoreConformance {
         }
         let (move, key) = await ui.drop(
             from: RowPath(section: work, row: 0), to: RowPath(section: errands, row: sections[errands].rows.count)
-        ) { from, to, _, _ in controller.userMovedRow(from: from, to: to) }
+        ) { from, to, _, _ in
+            Task.immediate { try await controller.userMovedRow(from: from, to: to) }
+        }
         try expect(key == 1, "the drop took todo \(key), not todo 1")
         // Another writer renames Errands' todos; the router re-reads them while the move waits.
         try await store.write { tx in
@@ -330,8 +334,11 @@ extension StoreConformance {
         let (ui, adapter, controller) = try await tableController(on: store)
         let failed = try await drops(100, on: ui, seeds: (17, 41), writes: 150, store: store) {
             from, to, key, destination in
-            from.row % 2 == 0
-                ? controller.userMovedRow(from: from, to: to) : controller.userMovedRow(withKey: key, to: destination)
+            Task.immediate {
+                from.row % 2 == 0
+                    ? try await controller.userMovedRow(from: from, to: to)
+                    : try await controller.userMovedRow(withKey: key, to: destination)
+            }
         }
         try await checkTable(ui, controller, in: store)
         try expect(failed < 50, "\(failed) of 100 drops failed")
@@ -347,8 +354,11 @@ extension StoreConformance {
         let reading = Task { try await ui.read(updates) }
         while await !ui.hasResults { try await Task.sleep(for: .milliseconds(5)) }
         _ = try await drops(60, on: ui, seeds: (19, 43), writes: 100, store: store) { from, to, key, destination in
-            from.row % 2 == 0
-                ? updates.userMovedRow(from: from, to: to) : updates.userMovedRow(withKey: key, to: destination)
+            Task.immediate {
+                from.row % 2 == 0
+                    ? try await updates.userMovedRow(from: from, to: to)
+                    : try await updates.userMovedRow(withKey: key, to: destination)
+            }
         }
         await controller.sync()
         // The reader catches up with the controller's results.

@@ -5,7 +5,7 @@ import FetchKit
 public enum ResultsOracle {
     /// Checks that applying `update.changeset` to `update.previous` gives `update.snapshot`, under
     /// UITableView's rules, rows identified by primary key and compared by content.
-    public static func check(_ update: ResultsUpdate<Row>, primaryKey: String) throws {
+    public static func check(_ update: ResultsBatch<Row>, primaryKey: String) throws {
         guard let changeset = update.changeset else { return }
         _ = try ListSimulator.apply(
             changeset, to: sections(update.previous), expecting: sections(update.snapshot),
@@ -64,7 +64,7 @@ extension ResultsOracle {
     /// Checks that applying `update.changeset` to `update.previous` gives `update.snapshot`, under
     /// UITableView's rules, records identified by primary key (their first attribute value) and compared by
     /// content.
-    public static func check<R: EntityRecord & Equatable>(_ update: ResultsUpdate<R>) throws {
+    public static func check<R: EntityRecord & Equatable>(_ update: ResultsBatch<R>) throws {
         guard let changeset = update.changeset else { return }
         _ = try ListSimulator.apply(
             changeset, to: sections(update.previous), expecting: sections(update.snapshot),

@@ -18,8 +18,8 @@ public typealias MultiResultsRecorder<Object: Sendable> = BatchRecorder<MultiRes
 /// try recorder.checkCallbackOrder()
 /// recorder.updates.last?.changeset
 /// ```
-public final class BatchRecorder<Controller: ResultsControlling>: ResultsControllerDelegate, Sendable
-where Controller.Section == ResultsSection<Controller.Object>, Controller.Update == ResultsUpdate<Controller.Object> {
+public final class BatchRecorder<Controller: DelegatingController>: ResultsControllerDelegate, Sendable
+where Controller.Section == ResultsSection<Controller.Object>, Controller.Update == ResultsBatch<Controller.Object> {
     /// The controller's object type.
     public typealias Object = Controller.Object
 
@@ -29,7 +29,7 @@ where Controller.Section == ResultsSection<Controller.Object>, Controller.Update
         case section(ResultsChangeType, old: Int?, new: Int?, name: String)
         case row(ResultsChangeType, old: RowPath?, new: RowPath?)
         case didChange
-        case didApply(ResultsUpdate<Object>)
+        case didApply(ResultsBatch<Object>)
     }
 
     private let recorded = Mutex<[Event]>([])
@@ -53,7 +53,7 @@ where Controller.Section == ResultsSection<Controller.Object>, Controller.Update
     public var events: [Event] { recorded.withLock { $0 } }
 
     /// Every whole batch so far (from `didApply`).
-    public var updates: [ResultsUpdate<Object>] {
+    public var updates: [ResultsBatch<Object>] {
         events.compactMap { if case .didApply(let update) = $0 { return update } else { return nil } }
     }
 
@@ -76,7 +76,7 @@ where Controller.Section == ResultsSection<Controller.Object>, Controller.Update
         guard batch.isEmpty else { throw OracleFailure("a batch did not end with didApply: \(batch)") }
     }
 
-    private static func check(_ batch: [Event], against update: ResultsUpdate<Object>) throws(OracleFailure) {
+    private static func check(_ batch: [Event], against update: ResultsBatch<Object>) throws(OracleFailure) {
         guard let changeset = update.changeset else { throw OracleFailure("a delegate batch without a changeset") }
         guard batch.count >= 3, case .willChange = batch[0], case .didChange = batch[batch.count - 2] else {
             throw OracleFailure("callbacks out of order: \(batch)")
@@ -134,7 +134,7 @@ where Controller.Section == ResultsSection<Controller.Object>, Controller.Update
         record(.didChange, from: controller)
     }
 
-    public func controller(_ controller: Controller, didApply update: ResultsUpdate<Object>) {
+    public func controller(_ controller: Controller, didApply update: ResultsBatch<Object>) {
         record(.didApply(update), from: controller)
         if delay > .zero {
             // A slow consumer: blocks the controller's task, as a delegate doing slow work would.

@@ -40,7 +40,7 @@ struct CompositeWorld {
     var reported: [Int: DiffSnapshot] = [:]
     /// What the delegate's UI shows: the fetched composite with every batch applied.
     var shown: List = []
-    var batches: [CompositeUpdate] = []
+    var batches: [CompositeBatch] = []
     var failures: [FetchKitError] = []
     var logged: [(part: Int, error: FetchKitError)] = []
     /// The emission loop's next event: a batch of the round in progress, or a new round; `nil` when idle.
@@ -143,7 +143,7 @@ struct CompositeWorld {
     /// Runs an emission (``CompositeResultsController/emitPending()``) until it is idle: round `n` is through
     /// `rounds[n]`, the last one repeated. Returns the batches it delivered.
     @discardableResult
-    mutating func emit(rounds: [UInt64]) throws -> [CompositeUpdate] {
+    mutating func emit(rounds: [UInt64]) throws -> [CompositeBatch] {
         let start = batches.count
         var round = 0
         try handle(.roundSynced(through: rounds[0]))
@@ -156,7 +156,7 @@ struct CompositeWorld {
     }
 
     /// The delegate applies a batch to what it shows: it must start from there and lead to `after`.
-    private mutating func deliver(_ update: CompositeUpdate, from before: [PartContent], to after: [PartContent]) throws
+    private mutating func deliver(_ update: CompositeBatch, from before: [PartContent], to after: [PartContent]) throws
     {
         #expect(Self.same(Self.list(before), shown), "a batch starts from what the delegate shows")
         #expect(update.sectionNamesBefore == before.flatMap(\.names))

@@ -52,7 +52,7 @@ struct ControllerMachineInStepTests {
                 #expect(toDelegate)
                 covered = covering
             }
-            let update = ResultsUpdate(
+            let update = ResultsBatch(
                 previous: publication.previous, snapshot: publication.snapshot, changeset: nil,
                 transactionID: transaction, transactions: covered)
             _ = twoSteps.handle(.delegateDelivery(update, replay: nil), at: start)

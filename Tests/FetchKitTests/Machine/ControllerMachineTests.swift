@@ -120,7 +120,7 @@ struct ControllerMachineTests {
         let publication = ControllerMachine<Row>.Publication(
             snapshot: broken, previous: fine, hasChanges: true, transactionID: 7)
         #expect(machine.handle(.published(publication), at: start).count == 1)
-        let update = ResultsUpdate(previous: machine.results, snapshot: broken, changeset: nil, transactionID: 7)
+        let update = ResultsBatch(previous: machine.results, snapshot: broken, changeset: nil, transactionID: 7)
         let actions = machine.handle(
             .delegateDelivery(update, replay: { results, _, _ in MovedResults(snapshot: results) }), at: start)
         #expect(actions.contains { if case .stop(let error) = $0 { error.code == .inconsistency } else { false } })

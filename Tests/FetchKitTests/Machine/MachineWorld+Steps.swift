@@ -176,7 +176,7 @@ extension MachineWorld {
             snapshot: snapshot, previous: previous, hasChanges: !changeset.isEmpty, transactionID: transactionID,
             reconcile: reconcile)
         for case .publish(let covering, let toDelegate) in machine.handle(.published(publication), at: now) {
-            let update = ResultsUpdate(
+            let update = ResultsBatch(
                 previous: previous, snapshot: snapshot, changeset: changeset, transactionID: transactionID,
                 transactions: covering)
             if toDelegate { inFlight = update }
@@ -206,7 +206,7 @@ extension MachineWorld {
 
     /// Applies `batch` to the UI as a table view would, and records a bounce when it moves, inserts or deletes
     /// a dragged row.
-    private mutating func apply(_ batch: ResultsUpdate<Row>) throws {
+    private mutating func apply(_ batch: ResultsBatch<Row>) throws {
         guard let changeset = batch.changeset else { return }
         ui = try applying(changeset, leadingTo: batch.snapshot, to: ui, in: "the UI")
         for id in touchedKeys(batch, changeset) where dragged.contains(id) {
@@ -232,7 +232,7 @@ extension MachineWorld {
     }
 
     /// The rows `batch` moves, inserts or deletes.
-    private func touchedKeys(_ batch: ResultsUpdate<Row>, _ changeset: Changeset) -> [Int64] {
+    private func touchedKeys(_ batch: ResultsBatch<Row>, _ changeset: Changeset) -> [Int64] {
         func key(_ snapshot: ResultsSnapshot<Row>, _ path: RowPath) -> Int64 {
             Self.item(snapshot.object(at: path)!).id
         }
@@ -279,7 +279,7 @@ extension MachineWorld {
         }
         let moved = Self.replay(update.snapshot, moves, base)
         self.reader?.showing(moved.snapshot, for: update.snapshot)
-        let batch: ResultsUpdate<Row>?
+        let batch: ResultsBatch<Row>?
         do {
             batch = try update.rebased(from: base, to: moved.snapshot, movingFirst: moved.unplaced)
         } catch {

@@ -91,7 +91,7 @@ struct MachineWorld {
     var failuresLeft: Int
     var queue: [Command] = []
     /// The batch published for the delegate, not delivered yet: the controller waits for it.
-    var inFlight: ResultsUpdate<Row>?
+    var inFlight: ResultsBatch<Row>?
     /// What the UI shows.
     var ui: [(section: String, cells: [Cell])] = []
     /// Rows the user dragged.
@@ -142,7 +142,7 @@ struct MachineWorld {
             // Its first element is the current results.
             var reader = ReaderMachine<Row>(limit: readerLimit)
             let results = machine.results
-            _ = reader.push(ResultsUpdate(previous: results, snapshot: results, changeset: nil, transactionID: nil))
+            _ = reader.push(ResultsBatch(previous: results, snapshot: results, changeset: nil, transactionID: nil))
             self.reader = reader
         }
     }

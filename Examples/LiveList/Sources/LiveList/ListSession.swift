@@ -19,7 +19,7 @@ final class ListSession: Sendable {
     /// What the forwarder sends, in order.
     enum Event: Sendable {
         /// An element of the controller's update sequence.
-        case update(ResultsUpdate<Row>)
+        case update(ResultsBatch<Row>)
         /// A message for the page: a move's acknowledgement, an error report.
         case message(ServerMessage)
     }
@@ -61,7 +61,7 @@ final class ListSession: Sendable {
 
     /// Runs one command from the page; failures become a message to the page, never a dropped connection.
     private func perform(
-        _ text: String, updates: ResultsUpdates<Row>, events: AsyncStream<Event>.Continuation
+        _ text: String, updates: ResultsStream<Row>, events: AsyncStream<Event>.Continuation
     ) async {
         let command: ClientCommand
         do {
@@ -72,7 +72,7 @@ final class ListSession: Sendable {
         }
         if case .move(let key, let destination) = command {
             do {
-                try await updates.moveRow(withKey: .integer(key), to: destination).value
+                try await updates.moveRow(withKey: .integer(key), to: destination)
                 events.yield(.message(.moved(error: nil)))
             } catch {
                 logger.info("a move failed", metadata: ["key": "\(key)", "error": "\(error)"])

@@ -34,7 +34,7 @@ extension CompositeResultsController {
 
     /// Calls the delegate's methods for one batch, in contract order.
     func notify(
-        _ delegate: any ResultsControllerDelegate<CompositeResultsController>, of update: CompositeUpdate,
+        _ delegate: any ResultsControllerDelegate<CompositeResultsController>, of update: CompositeBatch,
         from before: [PartContent], to after: [PartContent]
     ) {
         delegate.receive(.willChange, from: self)

@@ -33,7 +33,7 @@ final class ResultsPartSource<Object: Sendable>: ResultsControllerDelegate, Send
         return PartContent(names: window.sectionNames, counts: window.sectionCounts, window: window, fixedRows: [])
     }
 
-    func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+    func controller(_ controller: ResultsController<Object>, didApply update: ResultsBatch<Object>) {
         let next = content(of: update.snapshot)
         report(index, update.transactionID) { last in
             guard let shown = last.window as? ResultsSnapshot<Object>,

@@ -67,7 +67,7 @@ extension ControllerMachine {
 
     /// The batch the delegate receives for `update`: from what it shows now to `update`'s results with its
     /// waiting moves made again — nothing when those are equal.
-    mutating func delegateDelivery(_ update: ResultsUpdate<Object>, replay: Replay?) -> [Action] {
+    mutating func delegateDelivery(_ update: ResultsBatch<Object>, replay: Replay?) -> [Action] {
         let shown = delegateShown
         let target: ResultsSnapshot<Object>
         var unplaced: Set<Value> = []

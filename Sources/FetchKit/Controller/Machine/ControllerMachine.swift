@@ -51,7 +51,7 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         /// A published batch's delivery runs on the delegate's executor now: build what it receives, with
         /// `replay` for its waiting moves (`nil` when it has none: a follower of shared results delivers thousands
         /// of batches a write, and a replay closure built for each cost an allocation).
-        case delegateDelivery(ResultsUpdate<Object>, replay: Replay?)
+        case delegateDelivery(ResultsBatch<Object>, replay: Replay?)
         /// The delegate's UI moved a row itself: it showed `base`, it shows `shown` now, and the move by
         /// identity is `key` to `destination`.
         case userMoved(
@@ -84,7 +84,7 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         /// ``Event/delegateDelivery(_:replay:)``).
         case publish(covering: ClosedRange<UInt64>?, toDelegate: Bool)
         /// Call the delegate's methods for this batch.
-        case notifyDelegate(ResultsUpdate<Object>)
+        case notifyDelegate(ResultsBatch<Object>)
         /// Write the delegate's move `id` (by identity), then report ``Event/moveSettled(id:)``.
         case writeMove(id: Int, key: Value, destination: MoveDestination)
         /// The delegate's results changed since the move was planned: plan it again from them.

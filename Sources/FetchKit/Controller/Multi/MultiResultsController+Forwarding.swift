@@ -16,7 +16,7 @@ extension MultiResultsController {
     final class Forwarder: ResultsControllerDelegate, Sendable {
         let owner = Mutex(WeakOwner())
 
-        func controller(_ controller: ResultsController<Object>, didApply update: ResultsUpdate<Object>) {
+        func controller(_ controller: ResultsController<Object>, didApply update: ResultsBatch<Object>) {
             guard let multi = owner.withLock({ $0.value }), let delegate = multi.delegate else { return }
             update.forEachCallback { delegate.receive($0, from: multi) }
         }

@@ -60,9 +60,8 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
 
     /// Tells the controller that the delegate's UI has already moved a row, and writes the move (see
     /// ``ResultsController/userMovedRow(from:to:)``).
-    @discardableResult
-    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
-        controller.userMovedRow(from: from, to: to)
+    nonisolated(nonsending) public func userMovedRow(from: RowPath, to: RowPath) async throws {
+        try await controller.userMovedRow(from: from, to: to)
     }
 
     /// The name of the current request; inside a transition's callbacks, already the new one.
@@ -106,7 +105,7 @@ public final class MultiResultsController<Object: Sendable>: Sendable {
 
     /// The results as a stream: the current snapshot first, then one element per batch (live changes and
     /// transitions).
-    public func updates(bufferingLimit: Int = 64) -> ResultsUpdates<Object> {
+    public func updates(bufferingLimit: Int = 64) -> ResultsStream<Object> {
         controller.updates(bufferingLimit: bufferingLimit)
     }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Moves a user made in a view of the results — the delegate's UI, or a reader of an update sequence — that
 /// cannot race other writers: the view's results change at once, on the view's own executor, and the move
 /// waits in the view (``PendingMoves``) until it is written, so that every batch the view receives meanwhile
@@ -10,85 +8,74 @@ extension ResultsController {
     /// Tells the controller that the delegate's UI has already moved a row — as `tableView(_:moveRowAt:to:)`
     /// reports a drop — and writes the move.
     ///
-    /// Call it synchronously on the executor the delegate's callbacks run on (see
-    /// ``setDelegate(_:isolation:)``), in the same turn as the UI's move. From then on every batch the delegate
-    /// receives starts from the UI with the row moved, whatever another writer commits before the move is
-    /// written; the move's write follows. The returned task ends once the write is done and the delegate has
-    /// received the batch that shows its outcome: usually nothing (the UI shows it already), the deletion of
-    /// a section the move emptied, or — when the write failed, whose error the task throws — the row moved
-    /// back.
+    /// Call it on the executor the delegate's callbacks run on (see ``setDelegate(_:isolation:)``), in the same
+    /// turn as the UI's move: from a synchronous UI callback, start it with `Task.immediate`, which runs it up to
+    /// its first suspension before returning. By then the move is installed: every batch the delegate receives
+    /// afterwards starts from the UI with the row moved, whatever another writer commits before the move is
+    /// written. It returns once the write is done and the delegate has received the batch that shows its
+    /// outcome: usually nothing (the UI shows it already), the deletion of a section the move emptied, or — when
+    /// the write failed, whose error it throws — the row moved back.
     ///
     /// ```swift
     /// // UITableViewDataSource, on the main actor, with controller.setDelegate(self, isolation: MainActor.shared)
     /// func tableView(_ tableView: UITableView, moveRowAt from: IndexPath, to: IndexPath) {
-    ///     controller.userMovedRow(from: RowPath(from), to: RowPath(to))
+    ///     Task.immediate { try await controller.userMovedRow(from: RowPath(from), to: RowPath(to)) }
     /// }
     /// ```
     ///
     /// The request must be sorted as ``moveObject(from:to:)`` requires. `to` counts rows without the dragged
     /// row in its old place, as a table view does.
-    @discardableResult
-    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
-        userMoved(.paths(from: from, to: to))
+    nonisolated(nonsending) public func userMovedRow(from: RowPath, to: RowPath) async throws {
+        try await userMoved(.paths(from: from, to: to))?.outcome()
     }
 
     /// Tells the controller that the delegate's UI has already moved the row with primary key `key` to
     /// `destination`, and writes the move: as ``userMovedRow(from:to:)``, with both ends named by identity.
-    @discardableResult
-    public func userMovedRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
-        userMoved(.key(key, destination))
+    nonisolated(nonsending) public func userMovedRow(withKey key: Value, to destination: MoveDestination)
+        async throws
+    {
+        try await userMoved(.key(key, destination))?.outcome()
     }
 
-    /// Moves the row in what the delegate shows, then queues the write.
-    private func userMoved(_ target: MoveTarget) -> Task<Void, any Error> {
-        do {
-            while true {
-                let (base, request) = state.withLock { ($0.machine.delegateView, $0.request) }
-                let (from, to) = try resolve(target, in: base)
-                guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return Task {} }
-                // Installed only if the delegate's results did not change meanwhile (a batch the controller
-                // delivered on another executor): else the machine says to plan again from them.
-                let effects = state.withLock { state in
-                    decide(
-                        .userMoved(base: base, shown: plan.shown, key: plan.key, destination: plan.destination),
-                        in: &state)
-                }
-                perform(effects)
-                guard let (id, key, destination) = effects.moveToWrite else { continue }
-                let completion = MoveCompletion()
-                let settle: @Sendable () -> Void = { [weak self] in self?.send(.moveSettled(id: id)) }
-                enqueue(.viewMove(.key(key, destination), settle: settle, done: completion.finish))
-                return Task { try await completion.result.get() }
+    /// Moves the row in what the delegate shows, then queues the write; `nil` when there is nothing to move.
+    private func userMoved(_ target: MoveTarget) throws -> QueuedMove? {
+        while true {
+            let (base, request) = state.withLock { ($0.machine.delegateView, $0.request) }
+            let (from, to) = try resolve(target, in: base)
+            guard let plan = try planMove(from: from, to: to, in: base, request: request) else { return nil }
+            // Installed only if the delegate's results did not change meanwhile (a batch the controller
+            // delivered on another executor): else the machine says to plan again from them.
+            let effects = state.withLock { state in
+                decide(
+                    .userMoved(base: base, shown: plan.shown, key: plan.key, destination: plan.destination),
+                    in: &state)
             }
-        } catch {
-            return Task { throw error }
-        }
-    }
-
-    /// A move in the view of an update sequence's reader (see ``ResultsUpdates/userMovedRow(from:to:)`` and
-    /// ``ResultsUpdates/moveRow(withKey:to:)``): `alreadyShown` when the reader's UI moved the row itself.
-    func viewMove(_ target: MoveTarget, in buffer: UpdateBuffer<Object>, alreadyShown: Bool) -> Task<Void, any Error> {
-        do {
-            let request = state.withLock { $0.request }
-            let installed = try buffer.applyMove(alreadyShown: alreadyShown) { base in
-                let (from, to) = try resolve(target, in: base)
-                return try planMove(from: from, to: to, in: base, request: request).map {
-                    (shown: $0.shown, key: $0.key, destination: $0.destination)
-                }
-            }
-            guard let (id, key, destination) = installed else { return Task {} }
+            perform(effects)
+            guard let (id, key, destination) = effects.moveToWrite else { continue }
             let completion = MoveCompletion()
-            let settle: @Sendable () -> Void = { [weak buffer] in buffer?.settleMove(id) }
+            let settle: @Sendable () -> Void = { [weak self] in self?.send(.moveSettled(id: id)) }
             enqueue(.viewMove(.key(key, destination), settle: settle, done: completion.finish))
-            return Task {
-                let result = await completion.result
-                // The reader has finished with the batch that shows the outcome before the task ends.
-                await buffer.waitProcessed(through: buffer.pushCount)
-                try result.get()
-            }
-        } catch {
-            return Task { throw error }
+            return QueuedMove(completion: completion, reader: nil)
         }
+    }
+
+    /// A move in the view of an update sequence's reader (see ``ResultsStream/userMovedRow(from:to:)`` and
+    /// ``ResultsStream/moveRow(withKey:to:)``): `alreadyShown` when the reader's UI moved the row itself;
+    /// `nil` when there is nothing to move.
+    func viewMove(_ target: MoveTarget, in buffer: UpdateBuffer<Object>, alreadyShown: Bool) throws -> QueuedMove? {
+        let request = state.withLock { $0.request }
+        let installed = try buffer.applyMove(alreadyShown: alreadyShown) { base in
+            let (from, to) = try resolve(target, in: base)
+            return try planMove(from: from, to: to, in: base, request: request).map {
+                (shown: $0.shown, key: $0.key, destination: $0.destination)
+            }
+        }
+        guard let (id, key, destination) = installed else { return nil }
+        let completion = MoveCompletion()
+        let settle: @Sendable () -> Void = { [weak buffer] in buffer?.settleMove(id) }
+        enqueue(.viewMove(.key(key, destination), settle: settle, done: completion.finish))
+        // The reader has finished with the batch that shows the outcome before the move returns.
+        return QueuedMove(completion: completion) { await buffer.waitProcessed(through: buffer.pushCount) }
     }
 
     /// Runs a view's move on the controller's task: resolves it against the results as they are now, writes
@@ -109,37 +96,5 @@ extension ResultsController {
             _ in
         }?.perform()
         return result
-    }
-}
-
-/// The outcome of a queued move, awaited by the task a view's move returns.
-final class MoveCompletion: Sendable {
-    private let state = Mutex<
-        (result: Result<Void, any Error>?, waiters: [CheckedContinuation<Result<Void, any Error>, Never>])
-    >(
-        (nil, []))
-
-    /// Records the outcome and wakes whoever waits for it.
-    @Sendable func finish(_ result: Result<Void, any Error>) {
-        let waiters = state.withLock { state in
-            state.result = result
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: result) }
-    }
-
-    /// The outcome, once the move has run.
-    var result: Result<Void, any Error> {
-        get async {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state -> Result<Void, any Error>? in
-                    if let result = state.result { return result }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let done { continuation.resume(returning: done) }
-            }
-        }
     }
 }

@@ -107,7 +107,7 @@ extension ResultsController {
     ///
     /// - Returns: whether it delivered a batch with changes in step, which the caller counts
     ///   (``FetchKitMetrics/batchesDelivered``) once for all the followers it runs.
-    func runAdopt(_ update: ResultsUpdate<Object>, version: UInt64, group: ObjectIdentifier) async -> Bool {
+    func runAdopt(_ update: ResultsBatch<Object>, version: UInt64, group: ObjectIdentifier) async -> Bool {
         guard claim(orQueue: .adopt(update.erased, version: version, group: group)) else { return false }
         var uncounted = false
         if let hop = adopt(update, version: version, from: group, uncounted: &uncounted) { await hop.perform() }
@@ -121,7 +121,7 @@ extension ResultsController {
     ///
     /// A follower in step — its delegate shows the batch's previous results, is called on this task, and no
     /// update sequence reads it — takes the batch as it is, under one lock; the others publish it as their own.
-    func adopt(_ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
+    func adopt(_ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
         var uncounted = false
         let hop = adopt(update, version: version, from: group, uncounted: &uncounted)
         if uncounted { router.metrics.batchesDelivered.increment() }
@@ -131,7 +131,7 @@ extension ResultsController {
     /// ``adopt(_:version:from:)``, leaving a batch with changes delivered in step to the caller to count
     /// (`uncounted` becomes `true`): the forwarding task counts its followers' deliveries at once.
     func adopt(
-        _ update: ResultsUpdate<Object>, version: UInt64, from group: ObjectIdentifier, uncounted: inout Bool
+        _ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier, uncounted: inout Bool
     ) -> DelegateHop? {
         var current: ResultsSnapshot<Object>?
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?

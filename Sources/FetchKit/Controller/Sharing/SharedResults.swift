@@ -57,7 +57,7 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     /// What the group hands on, in order: batches, and `sync()` barriers behind them.
     enum Outgoing: Sendable {
-        case batch(ResultsUpdate<Object>, version: UInt64)
+        case batch(ResultsBatch<Object>, version: UInt64)
         case barrier(CheckedContinuation<Void, Never>)
     }
 
@@ -86,7 +86,7 @@ final class SharedResults<Object: Sendable>: Sendable {
     ///
     /// - Returns: the batch's version.
     @discardableResult
-    func forward(_ update: ResultsUpdate<Object>) -> UInt64 {
+    func forward(_ update: ResultsBatch<Object>) -> UInt64 {
         var version: UInt64 = 0
         send { outbox in
             outbox.version += 1

@@ -71,7 +71,7 @@ extension CompositeMachine {
     /// One batch from the changes of several parts: each part's operations shifted by the sections of the
     /// parts before it — in the old index space for deletes and move sources, the new one for inserts and
     /// move destinations.
-    static func merge(_ group: [Pending], into applied: inout [PartContent]) -> CompositeUpdate {
+    static func merge(_ group: [Pending], into applied: inout [PartContent]) -> CompositeBatch {
         let byPart = Dictionary(group.map { ($0.part, $0) }, uniquingKeysWith: { $1 })
         var result = Changeset(sectionCountsBefore: [], sectionCountsAfter: [])
         var namesBefore: [String] = []
@@ -104,7 +104,7 @@ extension CompositeMachine {
             newBase += after.names.count
             applied[part] = after
         }
-        return CompositeUpdate(
+        return CompositeBatch(
             changeset: result, sectionNamesBefore: namesBefore, sectionNamesAfter: namesAfter,
             transactionID: group.first?.transactionID)
     }

@@ -60,7 +60,7 @@ struct CompositeMachine: Sendable {
         /// Wake the emission loop: changes are pending.
         case signalEmission
         /// Call the delegate's methods for `update`, which takes the composite from `before` to `after`.
-        case notifyDelegate(CompositeUpdate, before: [PartContent], after: [PartContent])
+        case notifyDelegate(CompositeBatch, before: [PartContent], after: [PartContent])
         /// Report ``Event/batchDelivered`` (after the actions before this one): the round goes on.
         case continueRound
         /// Sync every part again and report ``Event/roundSynced(through:)``: changes are still pending.

@@ -1,4 +1,4 @@
-extension ResultsUpdate {
+extension ResultsBatch {
     /// The batch that takes a client showing `previous` to `snapshot`: any two snapshots of one request,
     /// however far apart.
     ///
@@ -7,7 +7,7 @@ extension ResultsUpdate {
     /// brings it back, instead of resending everything.
     ///
     /// ```swift
-    /// let catchUp = try ResultsUpdate(from: lastSent, to: controller.snapshot)
+    /// let catchUp = try ResultsBatch(from: lastSent, to: controller.snapshot)
     /// if let changeset = catchUp.changeset, !changeset.isEmpty { send(WireChangeset(catchUp)) }
     /// ```
     ///

@@ -1,4 +1,4 @@
-extension ResultsUpdate {
+extension ResultsBatch {
     /// One stage of a batch for collection views, with the sections of objects to show once it is applied.
     public struct StagedStep: Sendable {
         /// The stage: its kind and its changes.

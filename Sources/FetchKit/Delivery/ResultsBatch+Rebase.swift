@@ -1,4 +1,4 @@
-extension ResultsUpdate {
+extension ResultsBatch {
     /// This batch for a view that shows `shown` (`nil`: this batch's previous results) and is to show
     /// `target` (this batch's results, or them with the view's waiting moves applied): the batch as it is
     /// when both ends match, else the keyed diff between them, which moves the rows in `movingFirst` (those of
@@ -10,14 +10,14 @@ extension ResultsUpdate {
     /// - Complexity: O(1) when both ends match; otherwise the keyed diff's, O(*n* + *m*).
     func rebased(
         from shown: ResultsSnapshot<Object>?, to target: ResultsSnapshot<Object>, movingFirst: Set<Value> = []
-    ) throws -> ResultsUpdate? {
+    ) throws -> ResultsBatch? {
         let base = shown ?? previous
         if base.isIdentical(to: previous), target.isIdentical(to: snapshot) {
             return changeset?.isEmpty == false ? self : nil
         }
         let changeset = try ResultsDiff.changeset(from: base, to: target, movingFirst: movingFirst)
         guard !changeset.isEmpty else { return nil }
-        return ResultsUpdate(
+        return ResultsBatch(
             previous: base, snapshot: target, changeset: changeset, transactionID: transactionID,
             transactions: transactions)
     }

@@ -13,15 +13,15 @@
 ///
 /// **A slow reader stays bounded and loses nothing.** Every batch is delivered while the reader is fewer than
 /// `bufferingLimit` batches behind; beyond that, the waiting batches collapse into one batch from the
-/// results the reader last received to the newest ones (the batch ``ResultsUpdate/init(from:to:transactionID:)`` would
+/// results the reader last received to the newest ones (the batch ``ResultsBatch/init(from:to:transactionID:)`` would
 /// build), so memory holds at most `bufferingLimit` batches and two snapshots. A collapsed batch names every
-/// transaction it covers in ``ResultsUpdate/transactions``.
+/// transaction it covers in ``ResultsBatch/transactions``.
 ///
 /// **It ends by throwing** the ``FetchKitError`` that stopped the controller (a permanent failure, see
 /// ``ResultsStatus/failed(_:)``), after the batches before the failure; it ends normally when the controller
 /// goes away. Ending the iteration (or cancelling its task) unsubscribes.
-public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
-    public typealias Element = ResultsUpdate<Object>
+public struct ResultsStream<Object: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = ResultsBatch<Object>
     public typealias Failure = FetchKitError
 
     let subscription: Subscription
@@ -30,12 +30,13 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
     final class Subscription: Sendable {
         let buffer: UpdateBuffer<Object>
         let unsubscribe: @Sendable () -> Void
-        /// Runs a move in this reader's view (`true`: the reader's UI already moved the row).
-        let move: @Sendable (MoveTarget, Bool) -> Task<Void, any Error>
+        /// Installs a move in this reader's view (`true`: the reader's UI already moved the row) and queues
+        /// its write; `nil` when there is nothing to move.
+        let move: @Sendable (MoveTarget, Bool) throws -> QueuedMove?
 
         init(
             buffer: UpdateBuffer<Object>, unsubscribe: @escaping @Sendable () -> Void,
-            move: @escaping @Sendable (MoveTarget, Bool) -> Task<Void, any Error>
+            move: @escaping @Sendable (MoveTarget, Bool) throws -> QueuedMove?
         ) {
             self.buffer = buffer
             self.unsubscribe = unsubscribe
@@ -50,21 +51,21 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
-    /// Reads a ``ResultsUpdates`` sequence.
+    /// Reads a ``ResultsStream`` sequence.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let subscription: Subscription
 
         /// The next batch; `nil` once the controller is gone or the task was cancelled.
         ///
         /// - Throws: the ``FetchKitError`` that stopped the controller.
-        public mutating func next() async throws(FetchKitError) -> ResultsUpdate<Object>? {
+        public mutating func next() async throws(FetchKitError) -> ResultsBatch<Object>? {
             try await next(isolation: nil)
         }
 
         /// The next batch, handed out on the caller's actor: a move the reader makes on that actor
-        /// (``ResultsUpdates/userMovedRow(from:to:)``) falls before or after it, never between the batch
+        /// (``ResultsStream/userMovedRow(from:to:)``) falls before or after it, never between the batch
         /// leaving the buffer and the reader taking it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsUpdate<
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FetchKitError) -> ResultsBatch<
             Object
         >? {
             let buffer = subscription.buffer
@@ -79,49 +80,48 @@ public struct ResultsUpdates<Object: Sendable>: AsyncSequence, Sendable {
     }
 }
 
-extension ResultsUpdates {
+extension ResultsStream {
     /// Tells the controller that this sequence's reader has already moved a row in its UI — as a table view
     /// reports a drop — and writes the move.
     ///
-    /// Call it on the reader's executor, between two elements: every element the reader receives afterwards
-    /// starts from its UI with the row moved, whatever another writer commits before the move is written. The
-    /// task ends once the write is done and the reader has finished with the element that shows its outcome
-    /// (none when the UI shows it already; the row moved back when the write failed, whose error the task
-    /// throws). The request must be sorted as ``ResultsController/moveObject(from:to:)`` requires.
-    @discardableResult
-    public func userMovedRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
-        subscription.move(.paths(from: from, to: to), true)
+    /// Call it on the reader's executor, between two elements (from a synchronous callback, through
+    /// `Task.immediate`, which runs it up to its first suspension before returning): every element the reader
+    /// receives afterwards starts from its UI with the row moved, whatever another writer commits before the
+    /// move is written. It returns once the write is done and the reader has finished with the element that
+    /// shows its outcome (none when the UI shows it already; the row moved back when the write failed, whose
+    /// error it throws). The request must be sorted as ``ResultsController/moveObject(from:to:)`` requires.
+    nonisolated(nonsending) public func userMovedRow(from: RowPath, to: RowPath) async throws {
+        try await subscription.move(.paths(from: from, to: to), true)?.outcome()
     }
 
     /// As ``userMovedRow(from:to:)``, with both ends named by identity.
-    @discardableResult
-    public func userMovedRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
-        subscription.move(.key(key, destination), true)
+    nonisolated(nonsending) public func userMovedRow(withKey key: Value, to destination: MoveDestination)
+        async throws
+    {
+        try await subscription.move(.key(key, destination), true)?.outcome()
     }
 
     /// Moves a row for a reader that shows only what it reads — a page fed over a network, which asked for a
     /// move and waits for it: the move is the element after those waiting (the reader shows it at once,
     /// whatever the database does meanwhile), then the write follows.
     ///
-    /// The task ends once the write is done and the reader has finished with every element that shows its
+    /// It returns once the write is done and the reader has finished with every element that shows its
     /// outcome — the deletion of a section the move emptied, or the row moved back when the write failed,
-    /// whose error the task throws — so an acknowledgement sent after it follows them.
+    /// whose error it throws — so an acknowledgement sent after it follows them.
     ///
     /// ```swift
     /// let updates = controller.updates()
     /// // The page dropped card 7 just above card 3:
-    /// try await updates.moveRow(withKey: 7, to: .before(3)).value
+    /// try await updates.moveRow(withKey: 7, to: .before(3))
     /// send(.moved)   // after the batch that shows the move
     /// ```
-    @discardableResult
-    public func moveRow(withKey key: Value, to destination: MoveDestination) -> Task<Void, any Error> {
-        subscription.move(.key(key, destination), false)
+    nonisolated(nonsending) public func moveRow(withKey key: Value, to destination: MoveDestination) async throws {
+        try await subscription.move(.key(key, destination), false)?.outcome()
     }
 
     /// As ``moveRow(withKey:to:)``, with the row and its destination given by index paths in what the reader
     /// will show once it has read the elements waiting.
-    @discardableResult
-    public func moveRow(from: RowPath, to: RowPath) -> Task<Void, any Error> {
-        subscription.move(.paths(from: from, to: to), false)
+    nonisolated(nonsending) public func moveRow(from: RowPath, to: RowPath) async throws {
+        try await subscription.move(.paths(from: from, to: to), false)?.outcome()
     }
 }

@@ -7,9 +7,9 @@ enum BatchCallback<Section: Sendable, Object: Sendable, Update: Sendable>: Senda
     case didApply(Update)
 }
 
-extension ResultsUpdate {
+extension ResultsBatch {
     /// A callback of a results controller's batch (also what a multi-controller sends).
-    typealias Callback = BatchCallback<ResultsSection<Object>, Object, ResultsUpdate<Object>>
+    typealias Callback = BatchCallback<ResultsSection<Object>, Object, ResultsBatch<Object>>
 
     /// Calls `body` with each callback of this batch in contract order: will-change; section deletes,
     /// inserts, moves; row deletes, inserts, moves, updates; did-change; the whole batch.

@@ -1,5 +1,5 @@
 /// One batch of a composite controller, in global index paths.
-public struct CompositeUpdate: Sendable {
+public struct CompositeBatch: Sendable {
     /// What changed, with the row counts of every section before and after.
     public let changeset: Changeset
     /// The section names before the batch.

@@ -1,9 +1,9 @@
 /// A controller that sends batches to a ``ResultsControllerDelegate``: what its callbacks carry.
 ///
 /// ``ResultsController`` and ``MultiResultsController`` send their objects, ``ResultsSection``s and
-/// ``ResultsUpdate``s; ``CompositeResultsController`` sends ``CompositeRow``s, ``CompositeSection``s and
-/// ``CompositeUpdate``s. Only FetchKit's controllers conform.
-public protocol ResultsControlling: AnyObject, Sendable {
+/// ``ResultsBatch``s; ``CompositeResultsController`` sends ``CompositeRow``s, ``CompositeSection``s and
+/// ``CompositeBatch``s. Only FetchKit's controllers conform.
+public protocol DelegatingController: AnyObject, Sendable {
     /// What a row change carries.
     associatedtype Object: Sendable
     /// What a section change carries.
@@ -12,18 +12,18 @@ public protocol ResultsControlling: AnyObject, Sendable {
     associatedtype Update: Sendable
 }
 
-extension ResultsController: ResultsControlling {
+extension ResultsController: DelegatingController {
     public typealias Section = ResultsSection<Object>
-    public typealias Update = ResultsUpdate<Object>
+    public typealias Update = ResultsBatch<Object>
 }
 
-extension MultiResultsController: ResultsControlling {
+extension MultiResultsController: DelegatingController {
     public typealias Section = ResultsSection<Object>
-    public typealias Update = ResultsUpdate<Object>
+    public typealias Update = ResultsBatch<Object>
 }
 
-extension CompositeResultsController: ResultsControlling {
+extension CompositeResultsController: DelegatingController {
     public typealias Object = CompositeRow
     public typealias Section = CompositeSection
-    public typealias Update = CompositeUpdate
+    public typealias Update = CompositeBatch
 }

@@ -2,7 +2,7 @@
 ///
 /// A batch is one reference inside: copying it — into a stream, to each of 10,000 controllers that share
 /// one request — costs one retain, whatever the size of its snapshots and changeset.
-public struct ResultsUpdate<Object: Sendable>: Sendable {
+public struct ResultsBatch<Object: Sendable>: Sendable {
     private final class Storage: Sendable {
         let previous: ResultsSnapshot<Object>
         let snapshot: ResultsSnapshot<Object>
@@ -87,7 +87,7 @@ public struct ResultsUpdate<Object: Sendable>: Sendable {
     }
 
     /// This batch naming `transactions` instead (the same snapshots, changeset and prepared callbacks).
-    func covering(_ transactions: ClosedRange<UInt64>?) -> ResultsUpdate {
+    func covering(_ transactions: ClosedRange<UInt64>?) -> ResultsBatch {
         guard transactions != self.transactions else { return self }
         var copy = self
         copy.storage = Storage(
