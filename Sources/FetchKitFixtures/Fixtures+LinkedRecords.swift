@@ -93,6 +93,10 @@ extension Fixtures {
             storedMember(for: keyPath)?.name ?? storedPath(for: keyPath, through: \.category, named: "category")
         }
 
+        public static var toOneRelationships: [ToOneRelationship<LinkedTodo>] {
+            [ToOneRelationship("category", \.category)]
+        }
+
         public func attributeValues() -> [Value] {
             [
                 id.databaseValue, .text(title), notes.databaseValue, .integer(Int64(priority)), ordering.databaseValue,

@@ -3,9 +3,9 @@ import FetchKitBackendKit
 /// Fetches and counts over the tables, as the backends' compiled `SELECT` answers them.
 extension InMemoryDatabase {
     /// The rows `request` fetches, in its order: the backends' columns (the primary key, the attributes or
-    /// ``AnyFetchRequest/propertiesToFetch``, then each sort or section key path not already selected, named by
-    /// its dotted key path), ordered by the sort descriptors then the primary key, the offset and limit
-    /// applied.
+    /// ``AnyFetchRequest/propertiesToFetch``, then each sort or section key path and each prefetched related
+    /// attribute not already selected, named by its dotted key path), ordered by the sort descriptors then the
+    /// primary key, the offset and limit applied.
     ///
     /// - Complexity: O(*n* log *n*) for *n* matching rows, plus the predicate's evaluations.
     func fetch(_ request: AnyFetchRequest, schema: Schema, dialect: SQLDialect) throws -> [Row] {
@@ -16,8 +16,9 @@ extension InMemoryDatabase {
 
         var names: [String] = []
         var paths: [ResolvedKeyPath] = []
+        let prefetched = try request.prefetchedKeyPaths(in: schema)
         for name in [entity.primaryKey.name] + (request.propertiesToFetch ?? entity.attributes.map(\.name))
-            + request.sortDescriptors.map(\.key) + [request.sectionNameKeyPath].compactMap({ $0 })
+            + request.sortDescriptors.map(\.key) + [request.sectionNameKeyPath].compactMap({ $0 }) + prefetched
         where !names.contains(name) {
             names.append(name)
             paths.append(try schema.resolve(name, from: entity))

@@ -22,6 +22,7 @@
 @attached(
     extension, conformances: EntityRecord,
     names: named(entity), named(entityName), named(entityPrimaryKey), named(storedMember), named(storedPath),
+    named(toOneRelationships),
     named(optionalChainKeyPaths), named(init),
     named(attributeValues), named(CodingKeys), named(encode))
 public macro Entity(_ name: String? = nil, table: String? = nil) =

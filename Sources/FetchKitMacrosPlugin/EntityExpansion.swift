@@ -23,7 +23,7 @@ struct EntityExpansion {
             \(storedMember)
 
             \(storedPath)
-
+            \(toOneRelationships)
             \(optionalChainKeyPaths)
 
             \(rowInitializer)
@@ -151,6 +151,25 @@ struct EntityExpansion {
             \(relationships.joined(separator: "\n"))
                 return nil
             }
+            """
+    }
+
+    /// The to-one relationships a request can prefetch, each with its property; nothing (the protocol's default,
+    /// none) for a type without any.
+    private var toOneRelationships: String {
+        let relationships: [String] = ordered.compactMap { property in
+            guard case .toOne = property.kind else { return nil }
+            return "        FetchKit.ToOneRelationship(\(literal(property.name)), \\Self.\(property.name)),"
+        }
+        guard !relationships.isEmpty else { return "" }
+        return """
+
+            \(access)nonisolated static var toOneRelationships: [FetchKit.ToOneRelationship<Self>] {
+                [
+            \(relationships.joined(separator: "\n"))
+                ]
+            }
+
             """
     }
 

@@ -125,6 +125,12 @@ struct EntityExpansionTests {
                         return nil
                     }
 
+                    nonisolated static var toOneRelationships: [FetchKit.ToOneRelationship<Self>] {
+                        [
+                            FetchKit.ToOneRelationship("category", \\Self.category),
+                        ]
+                    }
+
                     nonisolated static var optionalChainKeyPaths: [(keyPath: AnyKeyPath, attribute: String)] {
                         [
                             (\\Self?.?.id, "id"),

@@ -120,7 +120,7 @@ extension ResultsController {
             ($0.snapshot, $0.hasFetched, $0.plan, $0.request)
         }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        let layout = RowLayout.interned(names: Self.columns(of: effective, entity: entity))
+        let layout = RowLayout.interned(names: try Self.columns(of: effective, entity: entity, schema: schema))
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
             [router] state in
             state.request = request
@@ -179,7 +179,7 @@ extension ResultsController {
     }
 
     /// The columns a fetch of `request` returns, in order (as the backend kit's `SQLCompiler.fetch(_:)` selects them).
-    static func columns(of request: AnyFetchRequest, entity: Entity) -> [String] {
+    static func columns(of request: AnyFetchRequest, entity: Entity, schema: Schema) throws -> [String] {
         var names: [String] = []
         var seen: Set<String> = []
         func add(_ name: String) { if seen.insert(name).inserted { names.append(name) } }
@@ -187,6 +187,7 @@ extension ResultsController {
         for name in request.propertiesToFetch ?? entity.attributes.map(\.name) { add(name) }
         for descriptor in request.sortDescriptors { add(descriptor.key) }
         if let section = request.sectionNameKeyPath { add(section) }
+        for keyPath in try request.prefetchedKeyPaths(of: entity, in: schema) { add(keyPath) }
         return names
     }
 }

@@ -92,10 +92,7 @@ extension Materializer where Object == Row {
 extension Materializer {
     static func records<R: Record>(_ type: R.Type) -> Materializer<R> {
         Materializer<R>(
-            make: { rows in
-                let decoder = RecordDecoder(R.self)
-                return try rows.map { try decoder.decode(from: $0) }
-            },
+            make: { rows in try R.records(from: rows) },
             key: { record, name in (try? RecordCoding.encode(record))?[name] })
     }
 }

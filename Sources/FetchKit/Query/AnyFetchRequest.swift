@@ -44,6 +44,14 @@ public struct AnyFetchRequest: Sendable, Hashable {
         set { update { $0.propertiesToFetch = newValue } }
     }
 
+    /// The to-one relationships whose related objects each fetched object carries (as Core Data's
+    /// `relationshipKeyPathsForPrefetching`): a fetch adds each related entity's primary key and attributes as
+    /// columns named by key path (`category.id`, `category.name`), kept live as the related rows change.
+    public var relationshipKeyPathsForPrefetching: [String] {
+        get { storage.fields.relationshipKeyPathsForPrefetching }
+        set { update { $0.relationshipKeyPathsForPrefetching = newValue } }
+    }
+
     /// Creates a request.
     public init(
         entity: String, predicate: FetchPredicate = .true, sortDescriptors: [FetchSortDescriptor] = [],
@@ -67,6 +75,7 @@ extension AnyFetchRequest {
         var fetchOffset: Int
         var sectionNameKeyPath: String?
         var propertiesToFetch: [String]?
+        var relationshipKeyPathsForPrefetching: [String] = []
     }
 
     /// The shared, immutable fields of one or more copies of a request.

@@ -73,6 +73,7 @@ extension AnyFetchRequest {
         for property in propertiesToFetch ?? [] {
             _ = try schema.resolveToOne(property, from: entity, role: "property to fetch")
         }
+        _ = try prefetchedKeyPaths(of: entity, in: schema)
         if let limit = fetchLimit, limit < 0 {
             throw FetchKitError.invalidValue("fetchLimit must not be negative, got \(limit)")
         }

@@ -55,6 +55,13 @@ public struct FetchRequest<Result: Sendable>: Sendable, Hashable {
         get { erased.sectionNameKeyPath }
         set { erased.sectionNameKeyPath = newValue }
     }
+    /// The to-one relationships whose related objects each fetched object carries, by name (`["category"]`);
+    /// see ``AnyFetchRequest/relationshipKeyPathsForPrefetching``. Records name them by key path with
+    /// ``prefetching(_:)``.
+    public var relationshipKeyPathsForPrefetching: [String] {
+        get { erased.relationshipKeyPathsForPrefetching }
+        set { erased.relationshipKeyPathsForPrefetching = newValue }
+    }
 }
 
 extension FetchRequest where Result == Row {

@@ -47,6 +47,12 @@ public protocol EntityRecord: RowDecodable {
     /// macro writes the name itself.
     static var entityName: String { get }
 
+    /// The to-one relationships a request can prefetch (``FetchRequest/prefetching(_:)``), each with the
+    /// property that holds its related record.
+    ///
+    /// The macro lists every to-one relationship; the default is none.
+    static var toOneRelationships: [ToOneRelationship<Self>] { get }
+
     /// The entity's primary key, without building the entity: a foreign key to this entity takes its type.
     ///
     /// The default is `entity.primaryKey`; the macro writes the key itself.

@@ -1,6 +1,7 @@
 extension AnyFetchRequest {
     /// The tables whose changes can change this request's results: its entity's table and the table of
-    /// every entity a key path of its predicate, sort descriptors or section key path crosses into.
+    /// every entity a key path of its predicate, sort descriptors or section key path crosses into, and of every
+    /// relationship it prefetches.
     ///
     /// - Throws: the errors of resolving a key path (an unknown key, a malformed path).
     func tablesRead(in schema: Schema) throws -> Set<String> {
@@ -11,6 +12,7 @@ extension AnyFetchRequest {
         }
         for descriptor in sortDescriptors { try add(FetchPredicate.Key(descriptor.key)) }
         if let section = sectionNameKeyPath { try add(FetchPredicate.Key(section)) }
+        for keyPath in try prefetchedKeyPaths(of: entity, in: schema) { try add(FetchPredicate.Key(keyPath)) }
         try predicate.forEachKey(add)
         return tables
     }
@@ -45,6 +47,7 @@ extension AnyFetchRequest {
         }
         for descriptor in sortDescriptors { try add(FetchPredicate.Key(descriptor.key)) }
         if let section = sectionNameKeyPath { try add(FetchPredicate.Key(section)) }
+        for keyPath in try prefetchedKeyPaths(of: entity, in: schema) { try add(FetchPredicate.Key(keyPath)) }
         try predicate.forEachKey(add)
         return foreignKeys.filter { !unlocalizable.contains($0.key) }
     }

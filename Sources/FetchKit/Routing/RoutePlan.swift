@@ -71,6 +71,7 @@ final class RoutePlan: Sendable {
         for descriptor in effective.sortDescriptors { columns.insert(descriptor.key) }
         if let section = effective.sectionNameKeyPath { columns.insert(section) }
         for property in effective.propertiesToFetch ?? [] { columns.insert(property) }
+        for keyPath in try effective.prefetchedKeyPaths(of: entity, in: schema) { columns.insert(keyPath) }
         let attributes = Set(entity.attributes.map(\.name)).union([entity.primaryKey.name])
         let foreignKeys = try validated.localizableRelatedTables(in: schema)
         isLocal = foreignKeys.isEmpty && tables == [entity.table]

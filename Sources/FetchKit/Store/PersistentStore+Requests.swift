@@ -4,8 +4,14 @@ extension PersistentStore {
     /// ```swift
     /// let open = try await store.fetch(FetchRequest<Todo>(predicate: #Predicate { !$0.done }))
     /// ```
+    ///
+    /// A request that prefetches relationships (``FetchRequest/prefetching(_:)``) reads rows, then decodes each
+    /// record with its related records.
     public func fetch<R: Record>(_ request: FetchRequest<R>, as type: R.Type = R.self) async throws -> [R] {
-        try await fetch(request.erased, as: R.self)
+        guard request.relationshipKeyPathsForPrefetching.isEmpty else {
+            return try R.records(from: await fetch(request.erased))
+        }
+        return try await fetch(request.erased, as: R.self)
     }
 
     /// Fetches the rows a dynamic request asks for.
@@ -22,7 +28,10 @@ extension PersistentStore {
 extension WriteTransaction {
     /// Fetches the records a request asks for, inside the transaction (sees its uncommitted writes).
     public func fetch<R: Record>(_ request: FetchRequest<R>, as type: R.Type = R.self) throws -> [R] {
-        try fetch(request.erased, as: R.self)
+        guard request.relationshipKeyPathsForPrefetching.isEmpty else {
+            return try R.records(from: fetch(request.erased))
+        }
+        return try fetch(request.erased, as: R.self)
     }
 
     /// Fetches the rows a dynamic request asks for, inside the transaction.

@@ -4,7 +4,8 @@ extension SQLCompiler {
     /// The columns are the primary key, then the requested attributes (``AnyFetchRequest/propertiesToFetch``
     /// or all, named by attribute name), then one column per sort key path and section key path not
     /// already selected (named by its dotted key path, such as `category.name`), so a results controller
-    /// has every sort and section value. Each distinct to-one relationship prefix is one `LEFT JOIN`,
+    /// has every sort and section value, then the attributes of each relationship to prefetch
+    /// (``AnyFetchRequest/prefetchedKeyPaths(in:)``). Each distinct to-one relationship prefix is one `LEFT JOIN`,
     /// shared by columns, predicate and order. The order always ends with the primary key, so it is total.
     ///
     /// ```swift
@@ -41,6 +42,7 @@ extension SQLCompiler {
         for name in request.propertiesToFetch ?? entity.attributes.map(\.name) { try select(name) }
         for descriptor in request.sortDescriptors { try select(descriptor.key) }
         if let section = request.sectionNameKeyPath { try select(section) }
+        for keyPath in try request.prefetchedKeyPaths(in: schema) { try select(keyPath) }
 
         let filter = try whereClause(request.predicate, in: scope)
         let order = try orderBy(request.sortDescriptors, in: scope)

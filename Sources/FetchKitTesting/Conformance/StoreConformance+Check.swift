@@ -36,7 +36,7 @@ extension StoreConformance {
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
                 + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks
-                + StoreConformance.relationshipPredicateChecks + [liveResults]
+                + StoreConformance.relationshipPredicateChecks + StoreConformance.prefetchingChecks + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh
