@@ -121,10 +121,22 @@ extension StoredProperty {
             return nil
         }
         if markers.isPrimaryKey { property.kind = .primaryKey }
-        if let initializer, TypeShape.literalType(initializer) != nil {
+        if let initializer, TypeShape.literalType(initializer) != nil || isConstantMember(initializer) {
             property.literalDefault = initializer.trimmedDescription
         }
         return property
+    }
+
+    /// Whether a default is a constant named by a member, `.open` or `Status.open` (an enum case, a static
+    /// constant), which the column's default can take as well; a call such as `UUID()` or `Date()` is not
+    /// (each record gets a value of its own).
+    private static func isConstantMember(_ expression: ExprSyntax) -> Bool {
+        guard let member = expression.as(MemberAccessExprSyntax.self) else { return false }
+        guard let base = member.base else { return true }
+        guard let type = base.as(DeclReferenceExprSyntax.self)?.baseName.text, let first = type.first else {
+            return false
+        }
+        return first.isUppercase
     }
 
     private static func literalType(of initializer: ExprSyntax?) -> TypeSyntax? {

@@ -41,3 +41,12 @@ public struct Tag: Equatable {
     @PrimaryKey(column: "tag_code") public var code: String
     public var rank: Int = -1
 }
+
+/// A record whose defaults are constants named by members, and one that is made per record.
+@Entity(table: "ticket")
+struct Ticket {
+    @PrimaryKey var id: Int64?
+    var status: Status = .open
+    var previousStatus: Status? = Status.waiting
+    var opened: Date = Date()
+}
