@@ -39,9 +39,15 @@ extension StoredProperty {
         if declaration.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return [] }
         let markers = Markers(declaration, problems: &problems)
         var properties: [StoredProperty] = []
-        for binding in declaration.bindings {
+        let bindings = Array(declaration.bindings)
+        for (index, binding) in bindings.enumerated() {
             guard isStored(binding), let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
                 continue
+            }
+            // `var low, high: Int`: a binding without a type or a value takes the type of the next one with a type.
+            var binding = binding
+            if binding.typeAnnotation == nil, binding.initializer == nil {
+                binding.typeAnnotation = bindings[(index + 1)...].lazy.compactMap(\.typeAnnotation).first
             }
             let name = identifier.identifier.trimmedDescription
             if let lazy = declaration.modifiers.first(where: { $0.name.text == "lazy" }) {

@@ -21,3 +21,12 @@ struct EntityDefaultsTests {
         await store.close()
     }
 }
+
+extension EntityDefaultsTests {
+    @Test("properties declared together share the type written after the last of them")
+    func sharedType() {
+        #expect(Span.entity.attributes.map(\.name) == ["id", "low", "high"])
+        #expect(Span.entity.attributes.map(\.type) == [.integer, .integer, .integer])
+        #expect(Span(id: 1, low: 2, high: 3).attributeValues() == [.integer(1), .integer(2), .integer(3)])
+    }
+}

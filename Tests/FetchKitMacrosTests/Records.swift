@@ -50,3 +50,10 @@ struct Ticket {
     var previousStatus: Status? = Status.waiting
     var opened: Date = Date()
 }
+
+/// A record declaring two properties in one declaration.
+@Entity(table: "span")
+struct Span {
+    @PrimaryKey var id: Int64?
+    var low, high: Int
+}
