@@ -3,6 +3,7 @@ import SwiftDiagnostics
 /// The errors `@Entity` and its markers report, each at the node at fault.
 enum EntityDiagnostic: DiagnosticMessage {
     case notAStruct(kind: String)
+    case genericType(type: String)
     case missingPrimaryKey(type: String)
     case duplicatePrimaryKey(property: String)
     case unsupportedType(property: String, kind: String)
@@ -20,6 +21,8 @@ enum EntityDiagnostic: DiagnosticMessage {
         switch self {
         case .notAStruct(let kind):
             return "@Entity applies to a struct, not to \(kind)"
+        case .genericType(let type):
+            return "@Entity type '\(type)' cannot be generic: its table has one set of columns"
         case .missingPrimaryKey(let type):
             return "@Entity type '\(type)' needs a primary key: mark one stored property @PrimaryKey"
         case .duplicatePrimaryKey(let property):
@@ -53,6 +56,7 @@ enum EntityDiagnostic: DiagnosticMessage {
         let id: String
         switch self {
         case .notAStruct: id = "notAStruct"
+        case .genericType: id = "genericType"
         case .missingPrimaryKey: id = "missingPrimaryKey"
         case .duplicatePrimaryKey: id = "duplicatePrimaryKey"
         case .unsupportedType: id = "unsupportedType"

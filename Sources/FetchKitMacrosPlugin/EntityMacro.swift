@@ -16,6 +16,11 @@ public struct EntityMacro: ExtensionMacro {
             context.diagnose(Diagnostic(node: keyword, message: EntityDiagnostic.notAStruct(kind: "a " + keyword.text)))
             return []
         }
+        if let generics = structure.genericParameterClause {
+            let name = structure.name.trimmedDescription
+            context.diagnose(Diagnostic(node: generics, message: EntityDiagnostic.genericType(type: name)))
+            return []
+        }
         var problems: [Problem] = []
         let arguments = MacroArguments(node)
         let typeName = structure.name.trimmedDescription

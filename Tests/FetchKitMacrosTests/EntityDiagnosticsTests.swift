@@ -46,6 +46,27 @@ struct EntityDiagnosticsTests {
             ])
     }
 
+    @Test("@Entity on a generic struct")
+    func genericType() {
+        assertExpansion(
+            """
+            @Entity
+            struct Box<Value> {
+                @PrimaryKey var id: Int64?
+            }
+            """,
+            expandedSource: """
+                struct Box<Value> {
+                    var id: Int64?
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Entity type 'Box' cannot be generic: its table has one set of columns", line: 2,
+                    column: 11)
+            ])
+    }
+
     @Test("@Entity on a class or an enum")
     func notAStruct() {
         assertExpansion(
