@@ -7,10 +7,16 @@ import Foundation
 ///
 /// A class, so a decoder holds it once for every row of a fetch; ``row`` moves it along.
 final class PostgresResultReader: ColumnReader {
+    /// How a column's cells read: straight from their binary form, or through ``value(at:)``.
+    private enum Cell: UInt8 {
+        case int8, float8, text, bool, timestamptz, other
+    }
+
     private let result: PostgresResult
     private let handle: OpaquePointer
     private let columns: [ResultColumn]
-    private let typeIDs: ContiguousArray<Oid>
+    /// Each column's ``Cell``: its PostgreSQL type where that is what its attribute stores, else `other`.
+    private let cells: ContiguousArray<Cell>
     private let indexByName: [String: Int]
     /// The row being read.
     var row: Int32 = 0
@@ -20,7 +26,17 @@ final class PostgresResultReader: ColumnReader {
         self.result = result
         self.handle = result.handle
         self.columns = columns
-        self.typeIDs = ContiguousArray((0..<columns.count).map { PQftype(result.handle, Int32($0)) })
+        self.cells = ContiguousArray(
+            columns.enumerated().map { position, column in
+                switch (PQftype(result.handle, Int32(position)), column.type) {
+                case (PostgresBinary.TypeID.int8, .integer): .int8
+                case (PostgresBinary.TypeID.float8, .double): .float8
+                case (PostgresBinary.TypeID.text, .text): .text
+                case (PostgresBinary.TypeID.bool, .bool): .bool
+                case (PostgresBinary.TypeID.timestamptz, .date): .timestamptz
+                default: .other
+                }
+            })
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() where index[column.name] == nil {
             index[column.name] = position
@@ -36,65 +52,59 @@ final class PostgresResultReader: ColumnReader {
         return columns[index].type.coerce(value) ?? value
     }
 
-    /// The cell's bytes, or `nil` for NULL.
+    /// The cell's bytes when it holds exactly `width` bytes (a NULL holds none), else `nil`: one call to libpq
+    /// for the common case, where a NULL check, a length and a value would be three.
     @inline(__always)
-    private func bytes(_ index: Int) -> UnsafeRawBufferPointer? {
+    private func fixed(_ index: Int, width: Int32) -> UnsafeRawPointer? {
         let column = Int32(truncatingIfNeeded: index)
-        if PQgetisnull(handle, row, column) == 1 { return nil }
-        return UnsafeRawBufferPointer(
-            start: PQgetvalue(handle, row, column), count: Int(PQgetlength(handle, row, column)))
+        guard PQgetlength(handle, row, column) == width else { return nil }
+        return UnsafeRawPointer(PQgetvalue(handle, row, column))
     }
 
+    /// The 8-byte big-endian cell at `index`, when it is one.
     @inline(__always)
-    private func bigEndian(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var value: UInt64 = 0
-        for byte in bytes { value = value << 8 | UInt64(byte) }
-        return value
+    private func bigEndian64(_ index: Int) -> UInt64? {
+        fixed(index, width: 8).map { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
 
-    // Typed reads for the column types FetchKit creates; anything else goes through value(at:).
+    // Typed reads for the column types FetchKit creates; anything else, and NULL, goes through value(at:).
 
     func integer(at index: Int) -> Int64? {
-        guard typeIDs[index] == PostgresBinary.TypeID.int8, columns[index].type == .integer,
-            let bytes = bytes(index), bytes.count == 8
-        else { return value(at: index).integerPayload }
-        return Int64(bitPattern: bigEndian(bytes))
+        guard cells[index] == .int8, let bits = bigEndian64(index) else { return value(at: index).integerPayload }
+        return Int64(bitPattern: bits)
     }
 
     func double(at index: Int) -> Double? {
-        guard typeIDs[index] == PostgresBinary.TypeID.float8, columns[index].type == .double,
-            let bytes = bytes(index), bytes.count == 8
-        else { return value(at: index).doublePayload }
-        return Double(bitPattern: bigEndian(bytes))
+        guard cells[index] == .float8, let bits = bigEndian64(index) else { return value(at: index).doublePayload }
+        return Double(bitPattern: bits)
     }
 
     func text(at index: Int) -> String? {
-        guard typeIDs[index] == PostgresBinary.TypeID.text, columns[index].type == .text, let bytes = bytes(index)
-        else {
+        let column = Int32(truncatingIfNeeded: index)
+        let length = PQgetlength(handle, row, column)
+        // An empty cell is an empty string or a NULL: only then is it worth asking which.
+        guard cells[index] == .text, length > 0 || PQgetisnull(handle, row, column) == 0 else {
             if case .text(let text) = value(at: index) { return text }
             return nil
         }
+        let bytes = UnsafeRawBufferPointer(start: PQgetvalue(handle, row, column), count: Int(length))
         return String(decoding: bytes, as: UTF8.self)
     }
 
     func bool(at index: Int) -> Bool? {
-        guard typeIDs[index] == PostgresBinary.TypeID.bool, columns[index].type == .bool, let bytes = bytes(index),
-            bytes.count == 1
-        else {
+        guard cells[index] == .bool, let byte = fixed(index, width: 1) else {
             if case .bool(let bool) = value(at: index) { return bool }
             return nil
         }
-        return bytes[0] != 0
+        return byte.load(as: UInt8.self) != 0
     }
 
     func date(at index: Int) -> Date? {
-        guard typeIDs[index] == PostgresBinary.TypeID.timestamptz, columns[index].type == .date,
-            let bytes = bytes(index), bytes.count == 8
-        else {
+        guard cells[index] == .timestamptz, let bits = bigEndian64(index) else {
             if case .date(let date) = value(at: index) { return date }
             return nil
         }
-        return Date(microsecondsSince1970: Int64(bitPattern: bigEndian(bytes)) + PostgresBinary.epochOffset)
+        return Date(microsecondsSince1970: Int64(bitPattern: bits) + PostgresBinary.epochOffset)
     }
 }
 

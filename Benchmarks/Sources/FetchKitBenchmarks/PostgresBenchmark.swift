@@ -183,8 +183,7 @@ final class RawConnection: @unchecked Sendable {
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw NSError(domain: "fetch", code: 3) }
         func int64(_ row: Int32, _ column: Int32) -> Int64 {
-            let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result, row, column), count: 8)
-            return Int64(bitPattern: bytes.reduce(0) { $0 << 8 | UInt64($1) })
+            Int64(bigEndian: UnsafeRawPointer(PQgetvalue(result, row, column)).loadUnaligned(as: Int64.self))
         }
         var records: [BenchRecord] = []
         let count = PQntuples(result)
