@@ -1,10 +1,11 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// The value of each kind of operand for the scope's row, as the backends' SQL computes it.
 extension InMemoryEvaluator {
     /// The operand's value for the scope's row, and its type.
     func operand(_ operand: FetchPredicate.Operand, in scope: Scope) throws -> (value: Value, type: AttributeType) {
-        switch operand {
+        switch operand.node {
         case .key(let key):
             let (row, path) = try start(key, in: scope)
             guard !path.crossesToMany else {
@@ -51,7 +52,7 @@ extension InMemoryEvaluator {
         in scope: Scope
     ) throws -> (value: Value, type: AttributeType) {
         let right = try operand(rhs, in: scope)
-        if case .value(.integer(0)) = lhs, op == .subtract {
+        if case .value(.integer(0)) = lhs.node, op == .subtract {
             // Unary minus, `(-x)`: the operand's type.
             switch Number(right.value) {
             case .integer(let integer)?:

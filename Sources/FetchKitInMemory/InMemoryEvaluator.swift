@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// Answers validated predicates over the rows of an ``InMemoryDatabase`` exactly as the backends' SQL
@@ -44,7 +45,7 @@ final class InMemoryEvaluator {
     ///
     /// - Complexity: O(*n*) evaluations for *n* rows; a to-many operand adds the related rows it reads.
     func rows(of entity: Entity, matching predicate: FetchPredicate) throws -> [Row] {
-        if case .constant(true) = predicate { return database.rows(of: entity.name) }
+        if case .constant(true) = predicate.node { return database.rows(of: entity.name) }
         return try database.rows(of: entity.name).filter { row in
             try evaluate(predicate, in: Scope(entity: entity, row: row))
         }
@@ -52,7 +53,7 @@ final class InMemoryEvaluator {
 
     /// Whether the scope's row satisfies `predicate`.
     func evaluate(_ predicate: FetchPredicate, in scope: Scope) throws -> Bool {
-        switch predicate {
+        switch predicate.node {
         case .constant(let value):
             return value
         case .and(let parts):
@@ -78,7 +79,7 @@ final class InMemoryEvaluator {
     /// `ANY` / `ALL` / `NONE`: the comparison decided for each row across the key path's to-many relationship
     /// (`ALL` holds over none, as `NOT EXISTS` does).
     private func quantified(_ comparison: FetchPredicate.Comparison, in scope: Scope) throws -> Bool {
-        guard case .key(let key) = comparison.lhs else {
+        guard case .key(let key) = comparison.lhs.node else {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.quantifier) needs a key path on its left", offset: nil)
         }
@@ -108,7 +109,7 @@ final class InMemoryEvaluator {
         _ left: (value: Value, type: AttributeType), _ op: FetchPredicate.Operator, _ rhs: FetchPredicate.Operand,
         options: FetchPredicate.StringOptions, in scope: Scope
     ) throws -> Bool {
-        switch (op, rhs) {
+        switch (op, rhs.node) {
         case (.in, .elements(let elements)):
             // `x = a OR x IS b …`: each element compared as `==` compares it.
             for element in elements where try compare(left, .equal, element, options: options, in: scope) {

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitFixtures
 import FetchKitFuzz
 import FetchKitPostgres
@@ -144,7 +144,7 @@ struct LongChainTests {
             _ = predicate.predicateFormat
             _ = try predicate.substituting([:])
             let terms: Int
-            switch predicate {
+            switch predicate.node {
             case .and(let parts), .or(let parts): terms = parts.count
             default: terms = 1
             }

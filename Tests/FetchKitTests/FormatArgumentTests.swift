@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 import Testing
 
@@ -138,7 +138,7 @@ struct FormatArgumentTests {
     @Test func keyArgumentOffsetIsTheSpecifiers() throws {
         let first = try #require(F.comparison(try FetchPredicate(format: "  %K == 2", "b")))
         #expect(F.offset(first.lhs) == 2)
-        guard case .or(let parts) = try FetchPredicate(format: "a == 1 OR %K.@count == 2", "b.c"),
+        guard case .or(let parts) = try FetchPredicate(format: "a == 1 OR %K.@count == 2", "b.c").node,
             let last = parts.last
         else {
             Issue.record("expected an OR")

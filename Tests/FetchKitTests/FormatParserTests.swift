@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 import Testing
 
@@ -226,7 +226,7 @@ struct FormatParserTests {
     @Test("the UTF-8 offset of a key path is recorded", arguments: keyOffsets)
     func keyOffset(format: String, offset: Int) throws {
         var predicate = try FetchPredicate(format: format)
-        if case .and(let parts) = predicate, let last = parts.last { predicate = last }
+        if case .and(let parts) = predicate.node, let last = parts.last { predicate = last }
         let comparison = try #require(F.comparison(predicate))
         let recorded = F.offset(comparison.lhs) ?? F.offset(comparison.rhs)
         #expect(recorded == offset)
@@ -239,7 +239,7 @@ struct FormatParserTests {
 
     @Test func keyPathComponentsAreSplit() throws {
         let comparison = try #require(F.comparison(try FetchPredicate(format: "category.owner.name == 'x'")))
-        guard case .key(let key) = comparison.lhs else {
+        guard case .key(let key) = comparison.lhs.node else {
             Issue.record("expected a key, got \(comparison.lhs)")
             return
         }
@@ -248,7 +248,7 @@ struct FormatParserTests {
 
     @Test func negativeZeroKeepsItsSign() throws {
         let comparison = try #require(F.comparison(try FetchPredicate(format: "a == -0.0")))
-        guard case .value(.double(let value)) = comparison.rhs else {
+        guard case .value(.double(let value)) = comparison.rhs.node else {
             Issue.record("expected a double, got \(comparison.rhs)")
             return
         }
@@ -287,13 +287,13 @@ enum FormatFixture {
 
     /// The comparison inside `predicate`, or `nil`.
     static func comparison(_ predicate: FetchPredicate) -> FetchPredicate.Comparison? {
-        if case .comparison(let comparison) = predicate { return comparison }
+        if case .comparison(let comparison) = predicate.node { return comparison }
         return nil
     }
 
     /// The offset recorded in an operand (key, count or variable).
     static func offset(_ operand: Operand) -> Int? {
-        switch operand {
+        switch operand.node {
         case .key(let key), .count(let key): return key.offset
         case .variable(_, let offset): return offset
         default: return nil

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 import Testing
 
@@ -180,7 +180,7 @@ struct FormatRoundTripTests {
         let predicate = F.compare("a", .equal, .double(.nan))
         #expect(predicate.predicateFormat == "a == CAST(\"nan\", \"NSNumber\")")
         let comparison = try #require(F.comparison(try FetchPredicate(format: predicate.predicateFormat)))
-        guard case .value(.double(let value)) = comparison.rhs else {
+        guard case .value(.double(let value)) = comparison.rhs.node else {
             Issue.record("expected a double, got \(comparison.rhs)")
             return
         }

@@ -2,7 +2,7 @@ extension ComparisonValidator {
     /// The operand checked as a scalar, and what it denotes (`nil` for the constant `NULL`): a key path across
     /// to-one relationships, `@count`, an aggregate, a `SUBQUERY` count, arithmetic, `SELF` or a constant.
     func checkScalar(_ operand: FetchPredicate.Operand) throws -> (FetchPredicate.Operand, Subject?) {
-        switch operand {
+        switch operand.node {
         case .key(let key):
             let path = try resolve(key)
             if let hop = path.hops.first(where: { !$0.isToOne }) {

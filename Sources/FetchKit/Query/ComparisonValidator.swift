@@ -52,7 +52,7 @@ struct ComparisonValidator {
         _ comparison: FetchPredicate.Comparison
     ) throws -> FetchPredicate.Comparison? {
         guard comparison.op == .in, comparison.quantifier == .one, comparison.options.isEmpty,
-            case .value = comparison.lhs, case .key(let key) = comparison.rhs
+            case .value = comparison.lhs.node, case .key(let key) = comparison.rhs.node
         else { return nil }
         let path = try resolve(key)
         guard let relationship = path.endingRelationship, !relationship.isToOne else {
@@ -69,7 +69,7 @@ struct ComparisonValidator {
         _ comparison: FetchPredicate.Comparison
     ) throws -> FetchPredicate.Comparison {
         guard comparison.quantifier == .one, comparison.op != .like, comparison.op != .matches,
-            case .value(let value) = comparison.lhs, case .key(let key) = comparison.rhs
+            case .value(let value) = comparison.lhs.node, case .key(let key) = comparison.rhs.node
         else {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.op.rawValue) needs a key path on its left, or a text on its left and a key path "
@@ -88,7 +88,7 @@ struct ComparisonValidator {
     }
 
     private func rejectUnboundVariables(_ operand: FetchPredicate.Operand) throws {
-        switch operand {
+        switch operand.node {
         case .variable(let name, let offset) where bindings[name] == nil:
             throw FetchKitError.invalidPredicate("$\(name) has no value", offset: offset)
         case .elements(let elements):
@@ -103,7 +103,7 @@ struct ComparisonValidator {
 
     /// Whether the operand reads the evaluated object (a key path, `@count`, `SELF`, a subquery variable...).
     func isSubject(_ operand: FetchPredicate.Operand) -> Bool {
-        switch operand {
+        switch operand.node {
         case .key, .count, .object, .aggregate, .subquery: return true
         case .variable(let name, _): return bindings[name] != nil
         case .arithmetic(let lhs, _, let rhs): return isSubject(lhs) || isSubject(rhs)
@@ -113,7 +113,7 @@ struct ComparisonValidator {
 
     /// Whether the operand, or an element of a list literal, reads the evaluated object.
     private func readsObject(_ operand: FetchPredicate.Operand) -> Bool {
-        if case .elements(let elements) = operand { return elements.contains(where: isSubject) }
+        if case .elements(let elements) = operand.node { return elements.contains(where: isSubject) }
         return isSubject(operand)
     }
 
@@ -133,7 +133,7 @@ struct ComparisonValidator {
     private func checkSubject(
         _ operand: FetchPredicate.Operand, quantifier: FetchPredicate.Quantifier
     ) throws -> (FetchPredicate.Operand, Subject) {
-        if case .key(let key) = operand {
+        if case .key(let key) = operand.node {
             let path = try resolve(key)
             try checkQuantifier(quantifier, on: path, key: key)
             return (operand, Subject(name: key.description, type: path.attribute.type, offset: key.offset))
@@ -143,7 +143,7 @@ struct ComparisonValidator {
                 "\(quantifier.notation) needs a key path that crosses a to-many relationship on its left",
                 offset: operand.offset)
         }
-        switch operand {
+        switch operand.node {
         case .list, .elements:
             throw FetchKitError.invalidPredicate(
                 "a comparison needs a key path, SELF or @count on one side", offset: operand.offset)
@@ -188,7 +188,7 @@ struct ComparisonValidator {
         switch op {
         case .in, .between:
             let elements: [FetchPredicate.Operand]
-            switch rhs {
+            switch rhs.node {
             case .list(let values): elements = values.map(FetchPredicate.Operand.value)
             case .elements(let operands): elements = operands
             default:
@@ -207,7 +207,7 @@ struct ComparisonValidator {
                     "\(op.rawValue) applies to text; \(SafeText.quoted(subject.name)) is \(subject.type)",
                     offset: subject.offset)
             }
-            switch rhs {
+            switch rhs.node {
             case .value, .key:
                 return try checkComparable(rhs, with: subject)
             default:
@@ -215,7 +215,7 @@ struct ComparisonValidator {
                     "\(op.rawValue) needs a text or a key path on its right", offset: subject.offset)
             }
         case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            switch rhs {
+            switch rhs.node {
             case .list, .elements:
                 throw FetchKitError.invalidPredicate(
                     "a list needs IN or BETWEEN, not \(op.rawValue)", offset: subject.offset)
@@ -230,8 +230,8 @@ struct ComparisonValidator {
     private func checkComparable(
         _ operand: FetchPredicate.Operand, with subject: Subject
     ) throws -> FetchPredicate.Operand {
-        if case .value(let value) = operand { return .value(try coerce(value, to: subject)) }
-        if case .key(let key) = operand, let hop = try resolve(key).hops.first(where: { !$0.isToOne }) {
+        if case .value(let value) = operand.node { return .value(try coerce(value, to: subject)) }
+        if case .key(let key) = operand.node, let hop = try resolve(key).hops.first(where: { !$0.isToOne }) {
             throw FetchKitError.invalidPredicate(
                 "\(SafeText.quoted(key)) crosses the to-many relationship \(SafeText.quoted(hop.relationship.name)); "
                     + "only the left side of a comparison may be quantified",

@@ -10,14 +10,16 @@ extension ConstantFolding {
     /// - Throws: ``FetchKitError/Code/invalidPredicate`` for an integer overflow, or arithmetic on a
     ///   text, a boolean or data, or on two dates.
     static func folded(_ operand: FetchPredicate.Operand) throws -> FetchPredicate.Operand {
-        switch operand {
+        switch operand.node {
         case .arithmetic(let lhs, let op, let rhs):
             let left = try folded(lhs)
             let right = try folded(rhs)
             // SQL's NULL propagation: `x + NULL` is NULL whatever x is.
-            if case .value(.null) = left { return left }
-            if case .value(.null) = right { return right }
-            guard case .value(let a) = left, case .value(let b) = right else { return .arithmetic(left, op, right) }
+            if case .value(.null) = left.node { return left }
+            if case .value(.null) = right.node { return right }
+            guard case .value(let a) = left.node, case .value(let b) = right.node else {
+                return .arithmetic(left, op, right)
+            }
             return .value(try compute(a, op, b))
         case .elements(let elements):
             return .collapsing(try elements.map(folded))

@@ -15,7 +15,7 @@ extension FetchPredicate {
 
     /// Both predicates; nested `AND`s are flattened.
     public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
-        switch (lhs, rhs) {
+        switch (lhs.node, rhs.node) {
         case (.and(let left), .and(let right)): return .and(left + right)
         case (.and(let left), _): return .and(left + [rhs])
         case (_, .and(let right)): return .and([lhs] + right)
@@ -25,7 +25,7 @@ extension FetchPredicate {
 
     /// Either predicate; nested `OR`s are flattened.
     public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
-        switch (lhs, rhs) {
+        switch (lhs.node, rhs.node) {
         case (.or(let left), .or(let right)): return .or(left + right)
         case (.or(let left), _): return .or(left + [rhs])
         case (_, .or(let right)): return .or([lhs] + right)

@@ -14,10 +14,10 @@ enum ConstantFolding {
     /// - Throws: ``FetchKitError/Code/invalidPredicate`` for constants that cannot be compared (a text
     ///   against a number, say).
     static func fold(_ comparison: FetchPredicate.Comparison) throws -> Bool? {
-        guard comparison.quantifier == .one, case .value(let left) = comparison.lhs else { return nil }
+        guard comparison.quantifier == .one, case .value(let left) = comparison.lhs.node else { return nil }
         let fold = InMemoryPredicate.TextFold(comparison.options)
         let lhs = fold.apply(left)
-        switch (comparison.op, comparison.rhs) {
+        switch (comparison.op, comparison.rhs.node) {
         case (.equal, .value(let right)):
             return try equal(lhs, fold.apply(right))
         case (.notEqual, .value(let right)):

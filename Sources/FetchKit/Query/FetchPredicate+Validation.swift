@@ -23,7 +23,7 @@ extension FetchPredicate {
 
     /// The predicate validated by `validator` (whose bindings say which `SUBQUERY` variables are in scope).
     func validated(by validator: ComparisonValidator) throws -> FetchPredicate {
-        switch self {
+        switch node {
         case .constant:
             return self
         case .and(let predicates):
@@ -101,7 +101,7 @@ extension Schema {
 extension FetchPredicate.Operand {
     /// Where the operand came from in a format string, when known.
     public var offset: Int? {
-        switch self {
+        switch node {
         case .key(let key), .count(let key): return key.offset
         case .variable(_, let offset): return offset
         case .aggregate(_, let collection, _): return collection.offset

@@ -71,7 +71,7 @@ extension FetchPredicate {
     }
 
     fileprivate func forEachKey(variables: [String: [String]], _ body: (Key) throws -> Void) rethrows {
-        switch self {
+        switch node {
         case .constant:
             return
         case .and(let parts), .or(let parts):
@@ -89,7 +89,7 @@ extension FetchPredicate.Operand {
     fileprivate func forEachKey(
         variables: [String: [String]], _ body: (FetchPredicate.Key) throws -> Void
     ) rethrows {
-        switch self {
+        switch node {
         case .key(let key), .count(let key):
             try body(key.expanding(variables))
         case .aggregate(_, let collection, let value):

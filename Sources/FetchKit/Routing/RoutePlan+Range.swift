@@ -10,17 +10,17 @@ extension RoutePlan {
         of predicate: FetchPredicate, entity: Entity, schema: Schema
     ) -> (column: String, range: RangeIndex.Range)? {
         let conjuncts: [FetchPredicate]
-        switch predicate {
+        switch predicate.node {
         case .and(let parts): conjuncts = parts
         case .comparison: conjuncts = [predicate]
         default: return nil
         }
         var columns: [String] = []
         var ranges: [String: RangeIndex.Range] = [:]
-        for case .comparison(let comparison) in conjuncts
+        for case .comparison(let comparison) in conjuncts.lazy.map(\.node)
         where comparison.quantifier == .one && comparison.options.isEmpty {
             // The request was validated, so its key paths resolve; one that did not would only go unindexed.
-            guard case .key(let key) = comparison.lhs, let path = try? schema.resolve(key, from: entity),
+            guard case .key(let key) = comparison.lhs.node, let path = try? schema.resolve(key, from: entity),
                 !path.crossesToMany
             else { continue }
             let type = path.attribute.type
@@ -28,7 +28,7 @@ extension RoutePlan {
             func own(_ value: Value) -> Value? { !value.isNull && value.attributeType == type ? value : .none }
             var lower: Value?
             var upper: RangeIndex.Upper?
-            switch (comparison.op, comparison.rhs) {
+            switch (comparison.op, comparison.rhs.node) {
             case (.lessThan, .value(let value)), (.lessThanOrEqual, .value(let value)):
                 upper = own(value).map { .value($0) }
             case (.greaterThan, .value(let value)), (.greaterThanOrEqual, .value(let value)):

@@ -102,7 +102,7 @@ final class RoutePlan: Sendable {
         }
         guard !children.isEmpty else { return nil }
         let conjuncts: [FetchPredicate]
-        if case .and(let parts) = predicate { conjuncts = parts } else { conjuncts = [predicate] }
+        if case .and(let parts) = predicate.node { conjuncts = parts } else { conjuncts = [predicate] }
         let evaluable = conjuncts.filter {
             InMemoryPredicate($0, entity: entity, schema: schema, dialect: dialect) != nil
         }
@@ -115,18 +115,18 @@ final class RoutePlan: Sendable {
         of predicate: FetchPredicate, entity: Entity, schema: Schema
     ) -> (column: String, values: [Value])? {
         let conjuncts: [FetchPredicate]
-        switch predicate {
+        switch predicate.node {
         case .and(let parts): conjuncts = parts
         case .comparison: conjuncts = [predicate]
         default: return nil
         }
-        for case .comparison(let comparison) in conjuncts
+        for case .comparison(let comparison) in conjuncts.lazy.map(\.node)
         where comparison.quantifier == .one && comparison.options.isEmpty {
-            guard case .key(let key) = comparison.lhs, let path = try? schema.resolve(key, from: entity),
+            guard case .key(let key) = comparison.lhs.node, let path = try? schema.resolve(key, from: entity),
                 !path.crossesToMany, path.attribute.type != .double
             else { continue }
             let values: [Value]
-            switch (comparison.op, comparison.rhs) {
+            switch (comparison.op, comparison.rhs.node) {
             case (.equal, .value(let value)): values = [value]
             case (.in, .list(let list)): values = list
             default: continue

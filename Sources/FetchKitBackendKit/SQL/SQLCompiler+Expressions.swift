@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 /// Arithmetic, aggregates, `SUBQUERY` counts and key paths from subquery variables, compiled to SQL that
 /// means the same on every dialect.
 extension SQLCompiler {
@@ -32,7 +34,7 @@ extension SQLCompiler {
         in scope: QueryScope
     ) throws -> SQLOperand {
         let right = try operand(rhs, in: scope)
-        if case .value(.integer(0)) = lhs, op == .subtract {
+        if case .value(.integer(0)) = lhs.node, op == .subtract {
             return SQLOperand(sql: "(-" + right.sql + ")", type: right.type, isNullable: right.isNullable)
         }
         let left = try operand(lhs, in: scope)

@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 extension SQLCompiler {
     /// Compiles `request` to one `SELECT`.
     ///
@@ -144,7 +146,7 @@ extension SQLCompiler {
 extension FetchPredicate {
     /// `true` for `TRUEPREDICATE` and an `AND` of nothing but such predicates.
     var isTriviallyTrue: Bool {
-        switch self {
+        switch node {
         case .constant(let value): return value
         case .and(let predicates): return predicates.allSatisfy(\.isTriviallyTrue)
         case .or, .not, .comparison: return false

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import Synchronization
 
 /// Compiled re-reads by primary key, reused: live results re-read changed rows with the same request for
@@ -43,13 +44,13 @@ struct KeyListRequest {
     init?(_ request: AnyFetchRequest) {
         guard request.fetchLimit == nil, request.fetchOffset == 0 else { return nil }
         var template = request
-        switch request.predicate {
+        switch request.predicate.node {
         case .comparison(let comparison):
             guard let keys = Self.keys(of: comparison) else { return nil }
             self.keys = keys
             template.predicate = .comparison(Self.emptied(comparison))
         case .and(var operands):
-            guard case .comparison(let comparison)? = operands.last, let keys = Self.keys(of: comparison) else {
+            guard case .comparison(let comparison)? = operands.last?.node, let keys = Self.keys(of: comparison) else {
                 return nil
             }
             self.keys = keys
@@ -62,8 +63,8 @@ struct KeyListRequest {
     }
 
     private static func keys(of comparison: FetchPredicate.Comparison) -> [Value]? {
-        guard case .object = comparison.lhs, comparison.op == .in, comparison.options.isEmpty,
-            case .list(let keys) = comparison.rhs, !keys.isEmpty
+        guard case .object = comparison.lhs.node, comparison.op == .in, comparison.options.isEmpty,
+            case .list(let keys) = comparison.rhs.node, !keys.isEmpty
         else { return nil }
         return keys
     }

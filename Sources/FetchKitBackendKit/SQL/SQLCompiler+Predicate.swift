@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 /// A compiled boolean expression and whether it can be SQL `NULL` (unknown).
 ///
 /// FetchKit predicates are two-valued, as in Foundation: a comparison with `NULL` is false, so
@@ -42,7 +44,7 @@ struct SQLOperand {
 extension SQLCompiler {
     /// Compiles a validated predicate evaluated against the rows of `scope`.
     func condition(_ predicate: FetchPredicate, in scope: QueryScope) throws -> SQLCondition {
-        switch predicate {
+        switch predicate.node {
         case .constant(let value):
             return value ? .alwaysTrue : .alwaysFalse
         case .and(let predicates):
@@ -107,7 +109,7 @@ extension SQLCompiler {
 
     /// `ANY`/`ALL`/`NONE`: a correlated `EXISTS` over the to-many relationship's rows.
     private func quantified(_ comparison: FetchPredicate.Comparison, in scope: QueryScope) throws -> SQLCondition {
-        guard case .key(let key) = comparison.lhs else {
+        guard case .key(let key) = comparison.lhs.node else {
             throw FetchKitError.invalidPredicate(
                 "\(comparison.quantifier.notation) needs a key path on its left", offset: comparison.lhs.offset)
         }
@@ -155,7 +157,7 @@ extension SQLCompiler {
 
     /// A key path, `@count` or `SELF` as a scalar operand of `scope`.
     func operand(_ operand: FetchPredicate.Operand, in scope: QueryScope) throws -> SQLOperand {
-        switch operand {
+        switch operand.node {
         case .key(let key):
             let (base, path) = try resolve(key, in: scope)
             guard !path.crossesToMany else {
@@ -208,7 +210,7 @@ extension SQLCompiler {
             return try equality(op == .equal, lhs, rhs, options: options, in: scope)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             let right = try operand(rhs, in: scope)
-            if case .value(let value) = rhs, let native = lhs.native(for: [value], options: options),
+            if case .value(let value) = rhs.node, let native = lhs.native(for: [value], options: options),
                 native.comparesOrder(as: lhs.type)
             {
                 let sql = native.column + " \(op.rawValue) " + comparedNatively(value, with: native)
@@ -218,10 +220,10 @@ extension SQLCompiler {
                 try ordered(lhs, options: options) + " \(op.rawValue) " + bound(right.sql, options, type: lhs.type)
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || right.isNullable)
         case .between:
-            if case .elements(let bounds) = rhs, bounds.count == 2 {
+            if case .elements(let bounds) = rhs.node, bounds.count == 2 {
                 return try between(lhs, bounds[0], bounds[1], options: options, in: scope)
             }
-            guard case .list(let bounds) = rhs, bounds.count == 2 else {
+            guard case .list(let bounds) = rhs.node, bounds.count == 2 else {
                 throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values on its right", offset: nil)
             }
             let sql: SQLFragment
@@ -237,11 +239,11 @@ extension SQLCompiler {
             }
             return SQLCondition(sql: sql, isNullable: lhs.isNullable || bounds.contains { $0.isNull })
         case .in:
-            if case .elements(let elements) = rhs {
+            if case .elements(let elements) = rhs.node {
                 let parts = try elements.map { try equality(true, lhs, $0, options: options, in: scope) }
                 return combined(parts, with: "OR", empty: .alwaysFalse)
             }
-            guard case .list(let values) = rhs else {
+            guard case .list(let values) = rhs.node else {
                 throw FetchKitError.invalidPredicate("IN needs a list on its right", offset: nil)
             }
             return try membership(lhs, in: values, options: options)
@@ -263,18 +265,18 @@ extension SQLCompiler {
         _ isEqual: Bool, _ lhs: SQLOperand, _ rhs: FetchPredicate.Operand,
         options: FetchPredicate.StringOptions, in scope: QueryScope
     ) throws -> SQLCondition {
-        if case .value(.null) = rhs {
+        if case .value(.null) = rhs.node {
             return SQLCondition(sql: lhs.sql + (isEqual ? " IS NULL" : " IS NOT NULL"), isNullable: false)
         }
         let right = try operand(rhs, in: scope)
         var left = try folded(lhs.sql, options)
         var value = try folded(right.sql, options)
-        if case .value(let bound) = rhs, let native = lhs.native(for: [bound], options: options) {
+        if case .value(let bound) = rhs.node, let native = lhs.native(for: [bound], options: options) {
             left = native.column
             value = comparedNatively(bound, with: native)
         }
         let eitherNullable = lhs.isNullable || right.isNullable
-        if case .value = rhs {
+        if case .value = rhs.node {
             if isEqual { return SQLCondition(sql: left + " = " + value, isNullable: lhs.isNullable) }
             let op = lhs.isNullable ? dialect.nullSafeNotEqualOperator : "<>"
             return SQLCondition(sql: left + " \(op) " + value, isNullable: false)
@@ -329,7 +331,7 @@ extension SQLCompiler {
         let pattern: SQLFragment
         var isNullable = lhs.isNullable
         let needle: LikePattern.Needle
-        switch rhs {
+        switch rhs.node {
         case .value(.text(let text)):
             needle = .text(text)
             pattern = .binding(.text(LikePattern.pattern(for: op, text)))

@@ -86,7 +86,7 @@ extension InMemoryPredicate {
         let dialect: SQLDialect
 
         func node(_ predicate: FetchPredicate, columns: inout Set<String>) -> Node? {
-            switch predicate {
+            switch predicate.node {
             case .constant(let value):
                 return .constant(value)
             case .and(let parts):
@@ -112,7 +112,7 @@ extension InMemoryPredicate {
 
         /// A scalar operand as a column of the row and its type, or `nil` (to-many paths, `@count`).
         private func column(_ operand: FetchPredicate.Operand) -> (name: String, type: AttributeType)? {
-            switch operand {
+            switch operand.node {
             case .key(let key):
                 guard let path = try? schema.resolve(key, from: entity), !path.crossesToMany else { return nil }
                 return (key.description, path.attribute.type)
@@ -130,7 +130,7 @@ extension InMemoryPredicate {
             if options.contains(.diacriticInsensitive) && !dialect.diacriticFoldMatchesMemory { return nil }
             let fold = TextFold(options)
             let right: Test.Right
-            switch (comparison.op, comparison.rhs) {
+            switch (comparison.op, comparison.rhs.node) {
             case (.matches, _):
                 return nil
             case (.in, .list(let values)):

@@ -30,7 +30,7 @@ extension FetchPredicate {
     }
 
     private func render(into text: inout String) {
-        switch self {
+        switch node {
         case .constant(let value):
             text += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let predicates):
@@ -49,7 +49,7 @@ extension FetchPredicate {
     private enum RenderedJunction { case and, or, none }
 
     private var renderedJunction: RenderedJunction {
-        switch self {
+        switch node {
         case .and(let predicates) where predicates.count == 1, .or(let predicates) where predicates.count == 1:
             return predicates[0].renderedJunction
         case .and(let predicates): return predicates.isEmpty ? .none : .and
@@ -107,7 +107,7 @@ extension FetchPredicate.Comparison {
 
 extension FetchPredicate.Operand {
     fileprivate func render(into text: inout String) {
-        switch self {
+        switch node {
         case .key(let key):
             key.render(into: &text)
         case .value(let value):
@@ -135,7 +135,7 @@ extension FetchPredicate.Operand {
             text += "}"
         case .arithmetic(.value(.integer(0)), .subtract, let operand):
             text += "-"
-            switch operand {
+            switch operand.node {
             // Grouped: `-5` would read back as the constant -5.
             case .value(.integer), .value(.double):
                 text += "("
@@ -163,7 +163,7 @@ extension FetchPredicate.Operand {
     /// How tightly the rendered operand binds: 1 for `+ -`, 2 for `* /`, 3 for anything else (unary minus,
     /// key paths, constants).
     private var renderedPrecedence: Int {
-        switch self {
+        switch node {
         case .arithmetic(.value(.integer(0)), .subtract, _): return 3
         case .arithmetic(_, let op, _): return op.precedence
         default: return 3

@@ -18,7 +18,7 @@ extension FetchPredicate {
     fileprivate func substituted(
         _ variables: [String: any FormatArgument], bound: Set<String>
     ) throws(FetchKitError) -> FetchPredicate {
-        switch self {
+        switch node {
         case .constant:
             return self
         case .and(let predicates):
@@ -50,8 +50,8 @@ extension FetchPredicate.Comparison {
         var comparison = self
         comparison.lhs = try lhs.substituting(variables, bound: bound)
         comparison.rhs = try rhs.substituting(variables, bound: bound)
-        if op == .between, case .variable(let name, let offset) = rhs, !bound.contains(name) {
-            guard case .list(let bounds) = comparison.rhs, bounds.count == 2 else {
+        if op == .between, case .variable(let name, let offset) = rhs.node, !bound.contains(name) {
+            guard case .list(let bounds) = comparison.rhs.node, bounds.count == 2 else {
                 throw FetchKitError.invalidPredicate("BETWEEN needs a list of two values for $\(name)", offset: offset)
             }
         }
@@ -65,7 +65,7 @@ extension FetchPredicate.Operand {
     func substituting(
         _ variables: [String: any FormatArgument], bound: Set<String> = []
     ) throws(FetchKitError) -> FetchPredicate.Operand {
-        switch self {
+        switch node {
         case .variable(let name, let offset):
             guard !bound.contains(name) else { return self }
             guard let argument = variables[name] else {

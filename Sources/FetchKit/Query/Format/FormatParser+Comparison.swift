@@ -83,7 +83,7 @@ extension FormatParser {
     private mutating func parseBetweenBounds() throws(FetchKitError) -> FetchPredicate.Operand {
         let start = token.start
         let bounds = try parseExpression()
-        switch bounds {
+        switch bounds.node {
         case .variable:
             return bounds
         case .list(let values) where values.count == 2:
@@ -143,7 +143,7 @@ extension FormatParser {
         case .argument(let specifier):
             try advance()
             let operand = try substitute(specifier, at: current.start)
-            guard case .key(let key) = operand, case .dot = token.kind else { return operand }
+            guard case .key(let key) = operand.node, case .dot = token.kind else { return operand }
             return try parseKeyPath(key.components, start: current.start)
         case .openBrace:
             return try parseList()
@@ -170,7 +170,7 @@ extension FormatParser {
                 // `%K` as a later component (`ANY moods.%K`, `%K.%K`): its key path continues this one.
                 let at = token.start
                 try advance()
-                switch try substitute(.key, at: at) {
+                switch try substitute(.key, at: at).node {
                 case .key(let key):
                     components += key.components
                 case .count(let key):
@@ -192,7 +192,7 @@ extension FormatParser {
                 }
                 try advance()
                 let valueStart = token.start
-                guard case .key(let value) = try parseKeyPathStart(after: "'@\(name).'") else {
+                guard case .key(let value) = try parseKeyPathStart(after: "'@\(name).'").node else {
                     throw FetchKitError.invalidPredicate("@\(name) needs a key after it", offset: valueStart)
                 }
                 return .aggregate(function, collection: collection, value: value)
@@ -223,7 +223,7 @@ extension FormatParser {
                 throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
             }
             let element = try parseExpression()
-            switch element {
+            switch element.node {
             case .list, .elements:
                 throw FetchKitError.invalidPredicate("a list cannot contain a list", offset: start)
             default:
@@ -248,7 +248,7 @@ extension FetchPredicate.Operand {
         var values: [Value] = []
         values.reserveCapacity(elements.count)
         for element in elements {
-            guard case .value(let value) = element else { return .elements(elements) }
+            guard case .value(let value) = element.node else { return .elements(elements) }
             values.append(value)
         }
         return .list(values)

@@ -91,7 +91,7 @@ extension FormatParser {
         case .argument(.key):
             try advance()
             let operand = try substitute(.key, at: start)
-            guard case .key(let key) = operand, case .dot = token.kind else { return operand }
+            guard case .key(let key) = operand.node, case .dot = token.kind else { return operand }
             return try parseKeyPath(key.components, start: start)
         case .variable(let name) where fromVariable:
             // `SUBQUERY($t.category.todos, …)`: a nested subquery's collection from an outer variable.
@@ -126,7 +126,7 @@ extension FormatParser {
         }
         try expect("'.' after @\(name)") { if case .dot = $0 { true } else { false } }
         let pathStart = token.start
-        guard case .key(let path) = try parseKeyPathStart(after: "'@\(name).'"), path.components.count >= 2 else {
+        guard case .key(let path) = try parseKeyPathStart(after: "'@\(name).'").node, path.components.count >= 2 else {
             throw FetchKitError.invalidPredicate(
                 "@\(name) needs a to-many key path and a key, as in @\(name).todos.estimate", offset: pathStart)
         }
@@ -143,7 +143,8 @@ extension FormatParser {
         try expect("'(' after SUBQUERY") { if case .openParen = $0 { true } else { false } }
         try enterNesting()
         let collectionStart = token.start
-        guard case .key(let collection) = try parseKeyPathStart(after: "'SUBQUERY('", fromVariable: true) else {
+        guard case .key(let collection) = try parseKeyPathStart(after: "'SUBQUERY('", fromVariable: true).node
+        else {
             throw FetchKitError.invalidPredicate("SUBQUERY needs a to-many key path first", offset: collectionStart)
         }
         try expect("','") { if case .comma = $0 { true } else { false } }

@@ -16,7 +16,7 @@ extension PredicateTranslation {
         let part = try operand(needle)
         let match = FetchPredicate.comparison(.init(subject, op, part))
         let present = FetchPredicate.comparison(.init(subject, .notEqual, .value(.null)))
-        switch part {
+        switch part.node {
         case .value(.text("")):
             return .predicate(present)
         case .value:
