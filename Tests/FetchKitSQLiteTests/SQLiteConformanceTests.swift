@@ -13,12 +13,12 @@ struct SQLiteConformanceTests {
         try await SQLiteStore.inMemory(schema: schema)
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.all)
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
         try await Self.conformance.run(check)
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.isolation + StoreConformance.Check.controllers)
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.isolation + StoreConformance.Check.controllers)
     func conformsOnFile(_ check: StoreConformance.Check) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

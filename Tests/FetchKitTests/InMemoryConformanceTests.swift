@@ -13,7 +13,7 @@ struct InMemoryConformanceTests {
         InMemoryStore(schema: schema)
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: StoreConformance.Check.all)
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
         try await Self.conformance.run(check)
     }
