@@ -124,6 +124,15 @@ let package = Package(
             dependencies: ["FetchKit"],
             swiftSettings: strictSettings
         ),
+        // The fixture records declared with `@Entity` (the declarations FetchKitFixtures' linked records expand by
+        // hand), for the conformance tests: not a product, and FetchKitTesting does not depend on it.
+        // CheckedRecords+Statements.swift links to FetchKitTesting's: the record checks' predicates and requests,
+        // compiled again for these records (a key path names its concrete type).
+        .target(
+            name: "FetchKitMacroFixtures",
+            dependencies: ["FetchKitMacros", "FetchKitFixtures", "FetchKitTesting"],
+            swiftSettings: strictSettings
+        ),
         // A complete backend written against the public backend kit alone (the "Writing a backend" article walks
         // through it): the store controller tests run on without a database.
         .target(
@@ -176,7 +185,7 @@ let package = Package(
             name: "FetchKitTests",
             dependencies: [
                 "FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures", "FetchKitInMemory",
-                .product(name: "Logging", package: "swift-log")
+                "FetchKitMacroFixtures", .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strictSettings
         ),
@@ -185,7 +194,8 @@ let package = Package(
             name: "FetchKitSQLiteTests",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
-                "FetchKitBackendKit", "CSQLite", .product(name: "MetricsTestKit", package: "swift-metrics")
+                "FetchKitBackendKit", "FetchKitMacroFixtures", "CSQLite",
+                .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),
@@ -197,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "FetchKitMacrosTests",
             dependencies: [
-                "FetchKitMacros", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures",
+                "FetchKitMacros", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitMacroFixtures",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
@@ -219,7 +229,7 @@ let package = Package(
             name: "FetchKitPostgresTests",
             dependencies: [
                 "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
-                "FetchKitBackendKit", "CLibPQ",
+                "FetchKitBackendKit", "FetchKitMacroFixtures", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log")
             ],

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitMacroFixtures
 import FetchKitPostgres
 import FetchKitTesting
 import Testing
@@ -19,6 +20,12 @@ struct PostgresConformanceTests {
 
     @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
+        try await Self.gate.run { try await Self.conformance.run(check) }
+    }
+
+    /// The record checks again, through the fixture records declared with `@Entity`.
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.records(MacroTodo.self))
+    func conformsThroughEntityRecords(_ check: StoreConformance.Check) async throws {
         try await Self.gate.run { try await Self.conformance.run(check) }
     }
 }

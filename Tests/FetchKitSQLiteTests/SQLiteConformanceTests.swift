@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitMacroFixtures
 import FetchKitSQLite
 import FetchKitTestSupport
 import FetchKitTesting
@@ -15,6 +16,12 @@ struct SQLiteConformanceTests {
 
     @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
+        try await Self.conformance.run(check)
+    }
+
+    /// The record checks again, through the fixture records declared with `@Entity`.
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.records(MacroTodo.self))
+    func conformsThroughEntityRecords(_ check: StoreConformance.Check) async throws {
         try await Self.conformance.run(check)
     }
 

@@ -1,5 +1,6 @@
 import FetchKit
 import FetchKitInMemory
+import FetchKitMacroFixtures
 import FetchKitTesting
 import Testing
 
@@ -15,6 +16,12 @@ struct InMemoryConformanceTests {
 
     @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.all)
     func conforms(_ check: StoreConformance.Check) async throws {
+        try await Self.conformance.run(check)
+    }
+
+    /// The record checks again, through the fixture records declared with `@Entity`.
+    @Test(.timeLimit(.minutes(20)), arguments: StoreConformance.Check.records(MacroTodo.self))
+    func conformsThroughEntityRecords(_ check: StoreConformance.Check) async throws {
         try await Self.conformance.run(check)
     }
 }

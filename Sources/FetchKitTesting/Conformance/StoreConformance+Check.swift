@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitFixtures
 import Foundation
 
 extension StoreConformance {
@@ -27,7 +28,7 @@ extension StoreConformance {
         public var description: String { name }
 
         /// Every check: each predicate form, the fetch, sort, value and write behaviours, live controllers,
-        /// and the random live-results check.
+        /// records through typed requests, and the random live-results check.
         public static var all: [Check] {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
                 + StoreConformance.rawSQLChecks
@@ -36,7 +37,7 @@ extension StoreConformance {
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
                 + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks
-                + StoreConformance.relationshipPredicateChecks + StoreConformance.prefetchingChecks + [liveResults]
+                + records(Fixtures.LinkedTodo.self) + [liveResults]
         }
 
         /// Thousands of random transactions against eleven live controllers, each checked against a fresh

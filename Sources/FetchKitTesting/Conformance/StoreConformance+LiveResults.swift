@@ -63,19 +63,24 @@ extension StoreConformance {
     public static func liveControllers(on store: any PersistentStore, requests: [FetchRequest<Row>] = liveRequests)
         async throws -> [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)]
     {
-        var controllers: [(controller: ResultsController<Row>, recorder: ResultsRecorder<Row>)] = []
-        for request in requests {
-            let controller = ResultsController(store: store, request: request)
-            let recorder = ResultsRecorder<Row>()
+        try await fetchedWithRecorders(requests.map { ResultsController(store: store, request: $0) })
+    }
+
+    /// Each of `controllers` with a recorder as its delegate, fetched.
+    static func fetchedWithRecorders<R: Sendable>(_ controllers: [ResultsController<R>]) async throws
+        -> [(controller: ResultsController<R>, recorder: ResultsRecorder<R>)]
+    {
+        var recorded: [(controller: ResultsController<R>, recorder: ResultsRecorder<R>)] = []
+        for controller in controllers {
+            let recorder = ResultsRecorder<R>()
             controller.delegate = recorder
             try await controller.performFetch()
-            controllers.append((controller, recorder))
+            recorded.append((controller, recorder))
         }
-        return controllers
+        return recorded
     }
 
     func checkLiveResults(on store: any PersistentStore) async throws {
-        let dialect = store.dialect
         let seed = ProcessInfo.processInfo.environment["FETCHKIT_SEED"].flatMap(UInt64.init) ?? 0x5EED_F00D
         let transactions =
             ProcessInfo.processInfo.environment["FETCHKIT_TRANSACTIONS"].flatMap(Int.init) ?? liveTransactions
@@ -85,18 +90,7 @@ extension StoreConformance {
 
         var batches = 0
         for number in 1...transactions {
-            let operations = (0..<random.int(1...4)).map { _ in RandomOperation.make(&random) }
-            let rollsBack = random.int(0..<20) == 0
-            do {
-                try await store.write { tx in
-                    for operation in operations { try operation.apply(tx, dialect: dialect) }
-                    if rollsBack { throw DeliberateRollback() }
-                }
-            } catch let error as FetchKitError {
-                // A random write may violate a constraint (a foreign key to a deleted category): it rolls back whole.
-                _ = error
-            } catch is DeliberateRollback {}
-
+            let operations = try await Self.writeRandomTransaction(to: store, using: &random)
             for (index, (controller, recorder)) in controllers.enumerated() {
                 await controller.sync()
                 let context =
@@ -125,6 +119,29 @@ extension StoreConformance {
         try ConformanceFailure.require(
             transactions < 500 || paths.map(\.keysetRefills).reduce(0, +) > 50,
             "full windows were not refilled by keyset queries: \(paths)")
+    }
+}
+
+extension StoreConformance {
+    /// Writes one transaction of one to four random operations, which one time in twenty rolls back on purpose.
+    ///
+    /// - Returns: The operations, whether they committed or not (a random write may violate a constraint, a
+    ///   foreign key to a deleted category: it rolls back whole).
+    static func writeRandomTransaction(to store: any PersistentStore, using random: inout SeededRandom)
+        async throws -> [RandomOperation]
+    {
+        let dialect = store.dialect
+        let operations = (0..<random.int(1...4)).map { _ in RandomOperation.make(&random) }
+        let rollsBack = random.int(0..<20) == 0
+        do {
+            try await store.write { tx in
+                for operation in operations { try operation.apply(tx, dialect: dialect) }
+                if rollsBack { throw DeliberateRollback() }
+            }
+        } catch let error as FetchKitError {
+            _ = error
+        } catch is DeliberateRollback {}
+        return operations
     }
 }
 

@@ -6,48 +6,35 @@ import Foundation
 /// live controller's records follow their related rows, with a batch that updates exactly the rows whose
 /// related record changed.
 extension StoreConformance {
-    /// The prefetching checks.
-    static var prefetchingChecks: [Check] {
-        [
-            Check(
-                name: "prefetching: each fetched record carries its related record",
-                body: { try await $0.checkPrefetchedFetch(on: $1) }),
-            Check(
-                name: "prefetching: a live controller's related records follow their rows",
-                body: { try await $0.checkLivePrefetching(on: $1) })
-        ]
-    }
-
-    /// Each sample todo's key with its category's name (`nil` without one).
-    private static func categoryNames(of todos: [LinkedTodo]) -> [Int64: String?] {
+    /// Each todo's key with its category's name (`nil` without one).
+    private static func categoryNames<Todo: ConformanceTodo>(of todos: [Todo]) -> [Int64: String?] {
         Dictionary(uniqueKeysWithValues: todos.compactMap { todo in todo.id.map { ($0, todo.category?.name) } })
     }
 
-    func checkPrefetchedFetch(on store: any PersistentStore) async throws {
-        let request = try FetchRequest<LinkedTodo>(sortBy: [SortDescriptor(\.title)]).prefetching(\.category)
+    func checkPrefetchedFetch<Todo: ConformanceTodo>(_: Todo.Type, on store: any PersistentStore) async throws {
+        let request = try Todo.byTitleWithCategories()
         let fetched = try await store.fetch(request)
-        let expected = Self.categoryNames(of: Fixtures.linkedSample().todos)
+        let expected = Self.categoryNames(of: Todo.linkedSample().todos)
         try expect(
             Self.categoryNames(of: fetched) == expected,
             "prefetched categories \(Self.categoryNames(of: fetched)), the sample links \(expected)")
-        let plain = try await store.fetch(try FetchRequest<LinkedTodo>(sortBy: [SortDescriptor(\.title)]))
+        var unprefetched = request
+        unprefetched.relationshipKeyPathsForPrefetching = []
+        let plain = try await store.fetch(unprefetched)
         try expect(plain.allSatisfy { $0.category == nil }, "a fetch without prefetching loaded categories")
         try expect(
-            plain.map(\.categoryID) == fetched.map(\.categoryID), "prefetching changed the todos' foreign keys")
+            plain.map { $0.attributeValues() } == fetched.map { $0.attributeValues() },
+            "prefetching changed the todos' values (their foreign keys among them)")
     }
 
-    func checkLivePrefetching(on store: any PersistentStore) async throws {
-        let request = try FetchRequest<LinkedTodo>(
-            predicate: #Predicate { !$0.done }, sortBy: [SortDescriptor(\.title)]
-        )
-        .prefetching(\.category)
-        let controller = ResultsController(store: store, request: request)
-        let recorder = ResultsRecorder<LinkedTodo>()
+    func checkLivePrefetching<Todo: ConformanceTodo>(_: Todo.Type, on store: any PersistentStore) async throws {
+        let controller = ResultsController(store: store, request: try Todo.openByTitleWithCategories())
+        let recorder = ResultsRecorder<Todo>()
         controller.delegate = recorder
         try await controller.performFetch()
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         // A rename updates exactly the open todos of that category, in one batch.
-        let inWork = controller.fetchedObjects.filter { $0.categoryID == 1 }.count
+        let inWork = controller.fetchedObjects.filter { $0.category?.id == 1 }.count
         try expect(inWork > 0, "no open todo in category 1")
         let before = recorder.updates.count
         _ = try await store.write { tx in _ = try tx.update("Category", key: 1, set: ["name": "Office"]) }
@@ -73,6 +60,7 @@ extension StoreConformance {
             await controller.sync()
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         }
+        try recorder.checkCallbackOrder()
         for update in recorder.updates { try ResultsOracle.check(update) }
         try expect(
             controller.fetchedObjects.first { $0.id == 4 }?.category?.name == "Errands",

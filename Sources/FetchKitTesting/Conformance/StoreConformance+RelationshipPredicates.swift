@@ -6,78 +6,31 @@ import Foundation
 /// `Predicate.evaluate` over the same records linked in memory; and a live controller over one, checked by
 /// the oracle through writes to both sides of the relationship.
 extension StoreConformance {
-    /// The relationship-predicate checks.
-    static var relationshipPredicateChecks: [Check] {
-        [
-            Check(
-                name: "#Predicate through relationships selects what Predicate.evaluate selects",
-                body: { try await $0.checkRelationshipPredicates(on: $1) }),
-            Check(
-                name: "#Predicate through a relationship stays exact live",
-                body: { try await $0.checkLiveRelationshipPredicate(on: $1) })
-        ]
-    }
-
-    typealias LinkedTodo = Fixtures.LinkedTodo
-    typealias LinkedCategory = Fixtures.LinkedCategory
-
-    /// Predicates over todos that read their category.
-    static func todoRelationshipPredicates() -> [(String, Predicate<LinkedTodo>)] {
-        let work = "Work"
-        return [
-            ("category?.name == Work", #Predicate<LinkedTodo> { $0.category?.name == "Work" }),
-            ("category?.name == captured", #Predicate<LinkedTodo> { $0.category?.name == work }),
-            ("category?.name != Work", #Predicate<LinkedTodo> { $0.category?.name != "Work" }),
-            ("category == nil", #Predicate<LinkedTodo> { $0.category == nil }),
-            ("category != nil", #Predicate<LinkedTodo> { $0.category != nil }),
-            ("category?.name starts(with:)", #Predicate<LinkedTodo> { $0.category?.name.starts(with: "H") == true }),
-            ("!done && category?.name", #Predicate<LinkedTodo> { !$0.done && $0.category?.name == "Home" })
-        ]
-    }
-
-    /// Predicates over categories that read their todos.
-    static func categoryRelationshipPredicates() -> [(String, Predicate<LinkedCategory>)] {
-        [
-            ("todos.contains priority > 3", #Predicate<LinkedCategory> { $0.todos.contains { $0.priority > 3 } }),
-            (
-                "todos.contains done && priority",
-                #Predicate<LinkedCategory> { $0.todos.contains { $0.done && $0.priority >= 2 } }
-            ),
-            ("todos.contains title", #Predicate<LinkedCategory> { $0.todos.contains { $0.title.contains("milk") } }),
-            ("todos.allSatisfy done", #Predicate<LinkedCategory> { $0.todos.allSatisfy { $0.done } }),
-            ("!todos.allSatisfy", #Predicate<LinkedCategory> { !$0.todos.allSatisfy { $0.priority > 0 } }),
-            ("todos.count > 2", #Predicate<LinkedCategory> { $0.todos.count > 2 }),
-            ("todos.count == 0", #Predicate<LinkedCategory> { $0.todos.count == 0 }),
-            ("todos.isEmpty", #Predicate<LinkedCategory> { $0.todos.isEmpty }),
-            ("!todos.isEmpty", #Predicate<LinkedCategory> { !$0.todos.isEmpty }),
-            ("name || todos", #Predicate<LinkedCategory> { $0.name == "Home" || $0.todos.count >= 5 })
-        ]
-    }
-
-    func checkRelationshipPredicates(on store: any PersistentStore) async throws {
-        let (categories, todos) = Fixtures.linkedSample()
-        for (name, predicate) in Self.todoRelationshipPredicates() {
+    func checkRelationshipPredicates<Todo: ConformanceTodo>(_: Todo.Type, on store: any PersistentStore)
+        async throws
+    {
+        let (categories, todos) = Todo.linkedSample()
+        for (name, predicate) in Todo.relationshipPredicates {
             let expected = Set(try todos.filter { try predicate.evaluate($0) }.compactMap(\.id))
-            let fetched = try await store.fetch(FetchRequest<LinkedTodo>(predicate: predicate))
+            let fetched = try await store.fetch(FetchRequest<Todo>(predicate: predicate))
             try expect(
                 Set(fetched.compactMap(\.id)) == expected,
                 "\(name): the store selects \(fetched.compactMap(\.id).sorted()), evaluate \(expected.sorted())")
         }
-        for (name, predicate) in Self.categoryRelationshipPredicates() {
+        for (name, predicate) in Todo.Category.relationshipPredicates {
             let expected = Set(try categories.filter { try predicate.evaluate($0) }.compactMap(\.id))
-            let fetched = try await store.fetch(FetchRequest<LinkedCategory>(predicate: predicate))
+            let fetched = try await store.fetch(FetchRequest<Todo.Category>(predicate: predicate))
             try expect(
                 Set(fetched.compactMap(\.id)) == expected,
                 "\(name): the store selects \(fetched.compactMap(\.id).sorted()), evaluate \(expected.sorted())")
         }
     }
 
-    func checkLiveRelationshipPredicate(on store: any PersistentStore) async throws {
-        let request = try FetchRequest<LinkedTodo>(
-            predicate: #Predicate { $0.category?.name == "Work" && !$0.done }, sortBy: [SortDescriptor(\.title)],
-            sectionBy: \.category?.name)
-        let controller = ResultsController(store: store, request: request)
-        let recorder = ResultsRecorder<LinkedTodo>()
+    func checkLiveRelationshipPredicate<Todo: ConformanceTodo>(_: Todo.Type, on store: any PersistentStore)
+        async throws
+    {
+        let controller = ResultsController(store: store, request: try Todo.openWorkTodos())
+        let recorder = ResultsRecorder<Todo>()
         controller.delegate = recorder
         try await controller.performFetch()
         let writes: [@Sendable (any WriteTransaction) throws -> Void] = [
@@ -92,6 +45,7 @@ extension StoreConformance {
             await controller.sync()
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
         }
+        try recorder.checkCallbackOrder()
         for update in recorder.updates { try ResultsOracle.check(update) }
         try expect(recorder.updates.count > 1, "the writes emitted no batch")
     }

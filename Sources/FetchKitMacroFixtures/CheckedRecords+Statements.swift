@@ -1,0 +1,1 @@
+../FetchKitTesting/Conformance/CheckedRecords+Statements.swift
