@@ -49,16 +49,17 @@ struct DemoCommand: AsyncParsableCommand {
 
         var options = SQLiteStore.Options()
         options.dataVersionPollInterval = .milliseconds(20)
-        let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: options)
+        let schema = try Schema([Category.entity, Todo.entity])
+        let store = try await SQLiteStore.open(path: file, schema: schema, options: options)
         try await store.write { tx in
-            guard try tx.fetch(FetchRequest(entity: "Category", fetchLimit: 1)).isEmpty else { return }
+            guard try tx.fetch(FetchRequest<Category>(fetchLimit: 1)).isEmpty else { return }
             try Fixtures.insertSampleData(tx)
         }
-        let request = FetchRequest(
-            entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
-            sortDescriptors: [.ascending("category.name"), .ascending("ordering")], sectionNameKeyPath: "category.name")
+        let request = try FetchRequest<Todo>(
+            predicate: #Predicate { $0.category != nil },
+            sortBy: [SortDescriptor(\.category?.name), SortDescriptor(\.ordering)], sectionBy: \.category?.name)
         let controller = ResultsController(store: store, request: request)
-        let printer = BatchPrinter<ResultsController<Row>>()
+        let printer = BatchPrinter<ResultsController<Todo>>()
         controller.delegate = printer
         try await controller.performFetch()
 
@@ -70,33 +71,36 @@ struct DemoCommand: AsyncParsableCommand {
             (
                 "insert 'Water plants' into Home",
                 { tx in
-                    try tx.insert(Fixtures.TodoRecord(title: "Water plants", priority: 2, ordering: 5, categoryID: 2))
+                    try tx.insert(
+                        Todo(title: "Water plants", priority: 2, ordering: 5, category: try tx.category(named: "Home")))
                 }
             ),
             (
                 "complete 'Write report' (payload only: an update in place)",
                 { tx in
-                    try tx.update("Todo", key: 1, set: ["done": true])
+                    var todo = try tx.todo(titled: "Write report")
+                    todo.done = true
+                    try tx.update(todo)
                 }
             ),
             (
                 "drag 'Café order' from Errands into Work, between two rows (a cross-section move)",
                 { tx in
-                    try tx.update("Todo", key: 3, set: ["categoryID": 1, "ordering": 1.5])
+                    var todo = try tx.todo(titled: "Café order")
+                    todo.category = try tx.category(named: "Work")
+                    todo.ordering = 1.5
+                    try tx.update(todo)
                 }
             ),
             (
                 "delete 'Buy milk', the last row of Errands (its section goes in the same batch)",
-                { tx in
-                    try tx.delete("Todo", key: 4)
-                }
+                { tx in try tx.delete(try tx.todo(titled: "Buy milk")) }
             ),
             (
                 "bulk update: every Work todo gets priority 9 and is done (one statement, many rows)",
                 { tx in
-                    try tx.update(
-                        "Todo", where: try FetchPredicate(format: "category.name == 'Work'"),
-                        set: ["priority": 9, "done": true])
+                    let inWork = try FetchPredicate(#Predicate<Todo> { $0.category?.name == "Work" })
+                    try tx.update("Todo", where: inWork, set: ["priority": 9, "done": true])
                 }
             )
         ]
@@ -110,10 +114,9 @@ struct DemoCommand: AsyncParsableCommand {
 
         print("── \(steps.count + 1). an outside write: a second connection inserts 'Fix bike' into Home")
         let outside = try await SQLiteStore.open(
-            path: file, schema: Fixtures.schema,
-            options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
+            path: file, schema: schema, options: SQLiteStore.Options(readerCount: 0, schemaPolicy: .validateOnly))
         try await outside.write { tx in
-            try tx.insert(Fixtures.TodoRecord(title: "Fix bike", priority: 1, ordering: 0, categoryID: 2))
+            try tx.insert(Todo(title: "Fix bike", priority: 1, ordering: 0, category: try tx.category(named: "Home")))
         }
         await outside.close()
         let deadline = ContinuousClock.now + .seconds(5)

@@ -1,5 +1,6 @@
 import FetchKit
 import FetchKitFixtures
+import Foundation
 
 /// Seed 003 (NSFetchedResultsController for UICollectionView): one batch as staged changes a collection
 /// view applies stage by stage, and a fetchLimit that holds under churn.
@@ -8,21 +9,27 @@ enum BatchesDemo {
         let store = try await DemoStore.seeded()
         let controller = ResultsController(
             store: store,
-            request: FetchRequest(
-                entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
-                sectionNameKeyPath: "category.name"))
-        let recorder = ChangesetRecorder<ResultsController<Row>>()
+            request: try FetchRequest<Todo>(
+                sortBy: [SortDescriptor(\.category?.name), SortDescriptor(\.ordering)], sectionBy: \.category?.name))
+        let recorder = ChangesetRecorder<ResultsController<Todo>>()
         controller.delegate = recorder
         try await controller.performFetch()
         print("FetchKit demo batches — staged changes for collection views, and a live fetchLimit\n")
         print(DemoRenderer.list(controller.snapshot))
         DemoStore.step("one transaction: insert, move and change, delete, update, rename a category")
         try await store.write { tx in
-            _ = try tx.insert(Fixtures.TodoRecord(id: 30, title: "Staged", ordering: 0, categoryID: 3))
-            _ = try tx.update("Todo", key: 5, set: ["categoryID": 1, "title": "Fix sink (moved)"])
-            _ = try tx.delete("Todo", key: 2)
-            _ = try tx.update("Todo", key: 7, set: ["notes": "payload"])
-            _ = try tx.update("Category", key: 2, set: ["name": "Alpha"])
+            try tx.insert(Todo(id: 30, title: "Staged", ordering: 0, category: try tx.category(named: "Errands")))
+            var sink = try tx.todo(titled: "Fix sink")
+            sink.category = try tx.category(named: "Work")
+            sink.title = "Fix sink (moved)"
+            try tx.update(sink)
+            try tx.delete(try tx.todo(titled: "review PR"))
+            var tests = try tx.todo(titled: "WRITE tests")
+            tests.notes = "payload"
+            try tx.update(tests)
+            var home = try tx.category(named: "Home")
+            home.name = "Alpha"
+            try tx.update(home)
         }
         await controller.sync()
         for update in recorder.takeBatches() {
@@ -44,9 +51,9 @@ enum BatchesDemo {
         DemoStore.step("a window of 3 (fetchLimit) under 200 random transactions")
         let window = ResultsController(
             store: store,
-            request: FetchRequest(
-                entity: "Todo", predicate: try FetchPredicate(format: "done == NO"),
-                sortDescriptors: [.ascending("ordering"), .descending("priority")], fetchLimit: 3))
+            request: try FetchRequest<Todo>(
+                predicate: #Predicate { !$0.done },
+                sortBy: [SortDescriptor(\.ordering), SortDescriptor(\.priority, order: .reverse)], fetchLimit: 3))
         try await window.performFetch()
         var random = SeededRandom(seed: 3)
         var largest = 0

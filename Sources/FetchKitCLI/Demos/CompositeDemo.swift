@@ -1,5 +1,5 @@
 import FetchKit
-import FetchKitFixtures
+import Foundation
 import Synchronization
 
 /// Seed 000 (two fetched results controllers in one table): a fixed menu section, todos capped per
@@ -47,13 +47,10 @@ enum CompositeDemo {
         let store = try await DemoStore.seeded()
         let todos = ResultsController(
             store: store,
-            request: FetchRequest(
-                Fixtures.TodoRecord.self, sortDescriptors: [.ascending("category.name"), .ascending("title")],
-                sectionNameKeyPath: "category.name"))
+            request: try FetchRequest<Todo>(
+                sortBy: [SortDescriptor(\.category?.name), SortDescriptor(\.title)], sectionBy: \.category?.name))
         let categories = ResultsController(
-            store: store,
-            request: FetchRequest(
-                Fixtures.CategoryRecord.self, sortDescriptors: [.ascending("name")]))
+            store: store, request: try FetchRequest<Category>(sortBy: [SortDescriptor(\.name)]))
         let list = CompositeResultsController()
         let menu = try list.addFixedSection("Menu", rows: ["Settings"])
         let todoPart = try list.add(todos, limit: 2)
@@ -84,9 +81,11 @@ enum CompositeDemo {
         show()
         DemoStore.step("one transaction: rename category Errands to 'Chores', add a category and a todo")
         try await store.write { tx in
-            try tx.update("Category", key: 3, set: ["name": "Chores"])
-            _ = try tx.insert(Fixtures.CategoryRecord(name: "Garden", position: 4))
-            _ = try tx.insert(Fixtures.TodoRecord(title: "Aardvark food", categoryID: 1))
+            var errands = try tx.category(named: "Errands")
+            errands.name = "Chores"
+            try tx.update(errands)
+            try tx.insert(Category(name: "Garden", position: 4))
+            try tx.insert(Todo(title: "Aardvark food", category: try tx.category(named: "Work")))
         }
         await list.sync()
         print(printer.takeReport())

@@ -5,7 +5,7 @@ import FetchKitSQLite
 /// What every scenario demo starts from: an in-memory SQLite store holding the fixture todos and categories.
 enum DemoStore {
     static func seeded() async throws -> SQLiteStore {
-        let store = try await SQLiteStore.inMemory(schema: Fixtures.schema)
+        let store = try await SQLiteStore.inMemory(schema: try Schema([Category.entity, Todo.entity]))
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         return store
     }

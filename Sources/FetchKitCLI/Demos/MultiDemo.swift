@@ -1,24 +1,22 @@
 import FetchKit
-import FetchKitFixtures
+import Foundation
 
 /// Seed 001 (FPMultiFetchedResultsController): several named requests, animated transitions between them.
 enum MultiDemo {
     static func run() async throws {
         let store = try await DemoStore.seeded()
-        let ordering: [FetchSortDescriptor] = [.ascending("ordering")]
+        let ordering = [SortDescriptor<Todo>(\.ordering)]
         let todos = try MultiResultsController(
             store: store,
             requests: [
-                "all": FetchRequest(entity: "Todo", sortDescriptors: ordering),
-                "open": FetchRequest(
-                    entity: "Todo", predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: ordering),
-                "done": FetchRequest(
-                    entity: "Todo", predicate: try FetchPredicate(format: "done == YES"), sortDescriptors: ordering),
-                "byCategory": FetchRequest(
-                    entity: "Todo", sortDescriptors: [.ascending("category.name"), .descending("priority")],
-                    sectionNameKeyPath: "category.name")
+                "all": try FetchRequest(sortBy: ordering),
+                "open": try FetchRequest(predicate: #Predicate { !$0.done }, sortBy: ordering),
+                "done": try FetchRequest(predicate: #Predicate { $0.done }, sortBy: ordering),
+                "byCategory": try FetchRequest(
+                    sortBy: [SortDescriptor(\.category?.name), SortDescriptor(\.priority, order: .reverse)],
+                    sectionBy: \.category?.name)
             ], initial: "open")
-        let printer = BatchPrinter<MultiResultsController<Row>>()
+        let printer = BatchPrinter<MultiResultsController<Todo>>()
         todos.delegate = printer
         try await todos.performFetch()
         print("FetchKit demo multi — one MultiResultsController, four named requests\n")
@@ -42,7 +40,7 @@ enum MultiDemo {
         }
         DemoStore.step("a write while 'open' is current: live changes keep flowing")
         try await store.write { tx in
-            try tx.insert(Fixtures.TodoRecord(title: "Renew passport", ordering: 0.25, categoryID: 3))
+            try tx.insert(Todo(title: "Renew passport", ordering: 0.25, category: try tx.category(named: "Errands")))
         }
         await todos.sync()
         print(printer.takeReport())

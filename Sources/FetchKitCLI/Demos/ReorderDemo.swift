@@ -1,4 +1,5 @@
 import FetchKit
+import Foundation
 
 /// Seed 002 (manually reordering rows across sections): moveObject writes the order and the section, and
 /// the delegate hears only what the UI does not already show.
@@ -7,11 +8,10 @@ enum ReorderDemo {
         let store = try await DemoStore.seeded()
         let controller = ResultsController(
             store: store,
-            request: FetchRequest(
-                entity: "Todo", predicate: try FetchPredicate(format: "categoryID != nil"),
-                sortDescriptors: [.ascending("category.name"), .ascending("ordering")],
-                sectionNameKeyPath: "category.name"))
-        let printer = BatchPrinter<ResultsController<Row>>()
+            request: try FetchRequest<Todo>(
+                predicate: #Predicate { $0.category != nil },
+                sortBy: [SortDescriptor(\.category?.name), SortDescriptor(\.ordering)], sectionBy: \.category?.name))
+        let printer = BatchPrinter<ResultsController<Todo>>()
         controller.delegate = printer
         try await controller.performFetch()
         print(
@@ -34,15 +34,14 @@ enum ReorderDemo {
         print(DemoRenderer.list(controller.snapshot))
 
         DemoStore.step("what was written (one transaction per move: ordering and category_id)")
-        let rows = try await store.fetch(
-            FetchRequest(
-                entity: "Todo", predicate: try FetchPredicate(format: "categoryID == 3"),
-                sortDescriptors: [.ascending("ordering")]))
-        for row in rows {
-            print(
-                "   \(row["title", as: String.self] ?? "?"): ordering \(row["ordering"] ?? .null), category "
-                    + "\(row["categoryID"] ?? .null)"
+        let errands = try await store.fetch(
+            FetchRequest<Todo>(
+                predicate: #Predicate { $0.category?.name == "Errands" }, sortBy: [SortDescriptor(\.ordering)]
             )
+            .prefetching(\.category))
+        for todo in errands {
+            let category = todo.category?.id.map { "\($0)" } ?? "NULL"
+            print("   \(todo.title): ordering \(todo.ordering.map { "\($0)" } ?? "NULL"), category \(category)")
         }
         await store.close()
     }

@@ -1,16 +1,13 @@
 import FetchKit
 
-/// Prints a snapshot as sections of rows.
+/// Prints a snapshot of todos as sections of rows.
 enum DemoRenderer {
-    static func list(_ snapshot: ResultsSnapshot<Row>) -> String {
+    static func list(_ snapshot: ResultsSnapshot<Todo>) -> String {
         var out = ""
         for (index, section) in snapshot.sections.enumerated() {
             out += "   ▸ \(section.name.isEmpty ? "(none)" : section.name) — \(section.numberOfObjects) row(s)\n"
-            for (row, object) in section.objects.enumerated() {
-                let done = object["done", as: Bool.self] == true ? "✓" : "·"
-                let title = object["title", as: String.self] ?? "?"
-                let priority = object["priority", as: Int.self] ?? 0
-                out += "     [\(index), \(row)] \(done) \(title)  (priority \(priority))\n"
+            for (row, todo) in section.objects.enumerated() {
+                out += "     [\(index), \(row)] \(todo.done ? "✓" : "·") \(todo.title)  (priority \(todo.priority))\n"
             }
         }
         return out
