@@ -28,6 +28,7 @@ let package = Package(
             name: "LiveList",
             dependencies: [
                 .product(name: "FetchKit", package: fetchKit),
+                .product(name: "FetchKitMacros", package: fetchKit),
                 .product(name: "FetchKitSQLite", package: fetchKit),
                 .product(name: "FetchKitPostgres", package: fetchKit),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -74,26 +74,31 @@ enum ClientCommand: Sendable, Equatable {
         case .add(let title, let lane):
             try await store.write { tx in
                 let last = try tx.fetch(
-                    FetchRequest(
-                        entity: "Card", predicate: .key("lane") == lane, sortDescriptors: [.descending("position")],
+                    FetchRequest<Card>(
+                        predicate: #Predicate { $0.lane == lane },
+                        sortBy: [SortDescriptor(\.position, order: .reverse)],
                         fetchLimit: 1))
-                let position = (last.first?["position", as: Double.self] ?? -1) + 1
-                _ = try tx.insert(
-                    ["title": .text(title), "lane": .text(lane), "position": .double(position)], into: "Card")
+                try tx.insert(Card(title: title, lane: lane, position: (last.first?.position ?? -1) + 1))
             }
         case .toggle(let key):
             try await store.write { tx in
-                guard let card = try tx.fetch(FetchRequest(entity: "Card", predicate: .key("id") == key)).first else {
-                    throw Invalid(description: "no card \(key)")
-                }
-                try tx.update("Card", key: .integer(key), set: ["done": .bool(!(card["done", as: Bool.self] ?? false))])
+                var card = try Self.card(key, in: tx)
+                card.done.toggle()
+                try tx.update(card)
             }
         case .delete(let key):
-            try await store.write { tx in
-                guard try tx.delete("Card", key: .integer(key)) else { throw Invalid(description: "no card \(key)") }
-            }
+            _ = try await store.write { tx in try tx.delete(try Self.card(key, in: tx)) }
         case .move:
             throw Invalid(description: "a move runs through the results controller")
         }
+    }
+
+    /// The card whose key is `key`.
+    private static func card(_ key: Int64, in tx: any WriteTransaction) throws -> Card {
+        let id = Optional(key)
+        guard let card = try tx.fetch(FetchRequest<Card>(predicate: #Predicate { $0.id == id })).first else {
+            throw Invalid(description: "no card \(key)")
+        }
+        return card
     }
 }

@@ -13,18 +13,18 @@ import Logging
 /// `{"type": "moved"}` always follows them.
 final class ListSession: Sendable {
     let store: any PersistentStore
-    let controller: ResultsController<Row>
+    let controller: ResultsController<Card>
     let logger: Logger
 
     /// What the forwarder sends, in order.
     enum Event: Sendable {
         /// An element of the controller's update sequence.
-        case update(ResultsBatch<Row>)
+        case update(ResultsBatch<Card>)
         /// A message for the page: a move's acknowledgement, an error report.
         case message(ServerMessage)
     }
 
-    init(store: any PersistentStore, request: FetchRequest<Row>, logger: Logger) {
+    init(store: any PersistentStore, request: FetchRequest<Card>, logger: Logger) {
         self.store = store
         self.controller = ResultsController(store: store, request: request, logger: logger)
         self.logger = logger
@@ -61,7 +61,7 @@ final class ListSession: Sendable {
 
     /// Runs one command from the page; failures become a message to the page, never a dropped connection.
     private func perform(
-        _ text: String, updates: ResultsStream<Row>, events: AsyncStream<Event>.Continuation
+        _ text: String, updates: ResultsStream<Card>, events: AsyncStream<Event>.Continuation
     ) async {
         let command: ClientCommand
         do {

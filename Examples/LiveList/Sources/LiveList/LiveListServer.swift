@@ -59,7 +59,7 @@ public struct LiveListServer: Sendable {
         let send: @Sendable (String) async throws -> Void = { try await outbound.write(.text($0)) }
         do {
             let predicate = try Self.predicate(query: query)
-            let session = ListSession(store: store, request: Board.request(where: predicate), logger: logger)
+            let session = ListSession(store: store, request: try Board.request(where: predicate), logger: logger)
             let commands = inbound.messages(maxSize: 1 << 16).compactMap { message -> String? in
                 guard case .text(let text) = message else { return nil }
                 return text

@@ -14,10 +14,10 @@ import Foundation
 /// `fetchkit-changeset.js`.
 struct ServerMessage: Encodable, Sendable {
     var type: String
-    var changeset: WireChangeset<Row>?
+    var changeset: WireChangeset<Card>?
     var error: String?
 
-    static func changeset(_ changeset: WireChangeset<Row>, isResults: Bool) -> ServerMessage {
+    static func changeset(_ changeset: WireChangeset<Card>, isResults: Bool) -> ServerMessage {
         ServerMessage(type: isResults ? "results" : "batch", changeset: changeset)
     }
 

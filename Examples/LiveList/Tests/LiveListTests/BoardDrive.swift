@@ -354,15 +354,12 @@ struct BoardDrive {
     /// The lanes a fresh fetch of the page's request returns.
     func databaseLanes(_ predicate: FetchPredicate) async throws -> [PageState.Lane] {
         var lanes: [PageState.Lane] = []
-        for row in try await writer.fetch(Board.request(where: predicate)) {
-            let lane = row["lane", as: String.self] ?? ""
-            let card = PageState.Card(
-                key: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "",
-                done: row["done", as: Bool.self] ?? false)
-            if lanes.last?.name == lane {
-                lanes[lanes.count - 1].cards.append(card)
+        for card in try await writer.fetch(Board.request(where: predicate)) {
+            let shown = PageState.Card(key: card.id ?? -1, title: card.title, done: card.done)
+            if lanes.last?.name == card.lane {
+                lanes[lanes.count - 1].cards.append(shown)
             } else {
-                lanes.append(.init(name: lane, cards: [card]))
+                lanes.append(.init(name: card.lane, cards: [shown]))
             }
         }
         return lanes

@@ -14,7 +14,8 @@ import Testing
 /// fresh fetch.
 @Suite("Live board session")
 struct ListSessionTests {
-    struct Card: Decodable, Sendable, Equatable {
+    /// A card as the page receives it: the wire format, decoded independently of the server's `Card`.
+    struct ReceivedCard: Decodable, Sendable, Equatable {
         var id: Int64
         var title: String
         var lane: String
@@ -24,7 +25,7 @@ struct ListSessionTests {
 
     private struct Message: Decodable {
         var type: String
-        var changeset: WireChangeset<Card>?
+        var changeset: WireChangeset<ReceivedCard>?
         var error: String?
     }
 
@@ -35,7 +36,7 @@ struct ListSessionTests {
 
     /// What the client has received, applied.
     private struct Client: Sendable {
-        var list = WireList<Card>()
+        var list = WireList<ReceivedCard>()
         var results = 0
         var batches = 0
         var moved = 0
@@ -61,7 +62,7 @@ struct ListSessionTests {
             }
         }
 
-        private mutating func apply(_ changeset: WireChangeset<Card>?) throws {
+        private mutating func apply(_ changeset: WireChangeset<ReceivedCard>?) throws {
             guard let changeset else { throw ConformanceFailure("a changeset message without a changeset") }
             do {
                 try list.apply(changeset)
@@ -128,11 +129,9 @@ struct ListSessionTests {
         movesSent += 1
         try await waitUntil("every move is answered") { client.state.withLock { $0.moved } == movesSent }
         await session.controller.sync()
-        let fresh = try await store.fetch(Board.request()).map { row in
-            Card(
-                id: row["id", as: Int64.self] ?? -1, title: row["title", as: String.self] ?? "",
-                lane: row["lane", as: String.self] ?? "",
-                position: row["position", as: Double.self] ?? .nan, done: row["done", as: Bool.self] ?? false)
+        let fresh = try await store.fetch(Board.request()).map { card in
+            ReceivedCard(
+                id: card.id ?? -1, title: card.title, lane: card.lane, position: card.position, done: card.done)
         }
         do {
             try await waitUntil("the client equals a fresh fetch") {
@@ -189,6 +188,27 @@ struct ListSessionTests {
         await store.close()
     }
 
+    @Test("A card reaches the page as the row that stores it would: the same JSON")
+    func cardsTravelAsTheirRows() async throws {
+        let store = try await SQLiteStore.inMemory(schema: try Board.schema())
+        try await Board.seedIfEmpty(store)
+        try await store.write { tx in
+            try tx.insert(Card(title: "Ticked \u{1F389}", lane: "Done", position: 7.5, done: true))
+        }
+        let request = try Board.request()
+        let cards = ResultsController(store: store, request: request)
+        let rows = ResultsController(store: store, request: FetchRequest<Row>(request.erased))
+        try await cards.performFetch()
+        try await rows.performFetch()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let sent = String(decoding: try encoder.encode(WireChangeset(inserting: cards.snapshot)), as: UTF8.self)
+        let asRows = String(decoding: try encoder.encode(WireChangeset(inserting: rows.snapshot)), as: UTF8.self)
+        #expect(sent == asRows)
+        #expect(sent.contains(#"{"done":true,"id":8,"lane":"Done","position":7.5,"title":"Ticked 🎉"}"#), "\(sent)")
+        await store.close()
+    }
+
     /// A seeded in-memory board, a session over it, and a client receiving its messages once the results
     /// arrived; commands go into the continuation, and the task ends when it finishes.
     private func startSession() async throws -> (
@@ -196,7 +216,7 @@ struct ListSessionTests {
     ) {
         let store = try await SQLiteStore.inMemory(schema: try Board.schema())
         try await Board.seedIfEmpty(store)
-        let session = ListSession(store: store, request: Board.request(), logger: Logger(label: "session-test"))
+        let session = ListSession(store: store, request: try Board.request(), logger: Logger(label: "session-test"))
         let client = ClientBox()
         let (commands, commandSink) = AsyncStream.makeStream(of: String.self)
         let serving = Task {
