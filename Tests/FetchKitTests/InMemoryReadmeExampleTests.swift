@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitInMemory
 import FetchKitTesting
+import Foundation
 import Testing
 
 /// The README's "Testing controllers without a database" example, compiled and run, so it stays true.
@@ -25,8 +26,7 @@ struct InMemoryReadmeExampleTests {
             try tx.insert(Todo(title: "Ship it", position: 2))
             try tx.insert(Todo(title: "Write the README", position: 1))
         }
-        let open = FetchRequest(
-            Todo.self, predicate: try FetchPredicate(format: "done == NO"), sortDescriptors: [.ascending("position")])
+        let open = try FetchRequest<Todo>(predicate: #Predicate { !$0.done }, sortBy: [SortDescriptor(\.position)])
         let controller = ResultsController(store: store, request: open)
         let recorder = ChangesetRecorder<ResultsController<Todo>>()
         controller.delegate = recorder
@@ -39,7 +39,7 @@ struct InMemoryReadmeExampleTests {
         await controller.sync()  // the write has reached the controller and its delegate
         #expect(controller.fetchedObjects.map(\.title) == ["Write the README"])
         #expect(recorder.takeBatches().last?.changeset?.rowDeletes == [RowPath(section: 0, row: 1)])
-        let fresh = try await store.fetch(open, as: Todo.self)  // the controller equals a fresh fetch
+        let fresh = try await store.fetch(open)  // the controller equals a fresh fetch
         #expect(controller.fetchedObjects.map(\.title) == fresh.map(\.title))
         await store.close()
     }
