@@ -29,6 +29,7 @@ let package = Package(
             name: "fetchkit-benchmarks",
             dependencies: [
                 .product(name: "FetchKit", package: "FetchKit"),
+                .product(name: "FetchKitMacros", package: "FetchKit"),
                 .product(name: "FetchKitSQLite", package: "FetchKit"),
                 .product(name: "FetchKitPostgres", package: "FetchKit"),
                 .product(name: "FetchKitBackendKit", package: "FetchKit"),

@@ -42,26 +42,6 @@ struct BenchRowRecord: RowDecodable {
     }
 }
 
-/// The same six columns, read by position as the `@Entity` macro's `init(row:)` reads them.
-struct BenchPositionalRecord: RowDecodable {
-    static let entity = BenchRecord.entity
-    var id: Int64
-    var name: String
-    var score: Double
-    var count: Int64
-    var flag: Bool
-    var created: Date
-
-    init(row: borrowing RecordRow) throws {
-        id = try row.column(0, "id")
-        name = try row.column(1, "name")
-        score = try row.column(2, "score")
-        count = try row.column(3, "count")
-        flag = try row.column(4, "flag")
-        created = try row.column(5, "created")
-    }
-}
-
 /// The same six columns as optionals, for profiling the optional paths (`profile optionals`).
 struct BenchOptionalRecord: Record {
     static let entity = BenchRecord.entity
@@ -88,6 +68,7 @@ enum FetchBenchmark {
         let raw: RawSQLiteReader
         let grdb: GRDBBenchReader
         let request = FetchRequest(BenchRecord.self, sortDescriptors: [.ascending("id")]).erased
+        let entityRequest = BenchEntityRecord.byID
 
         /// A fresh table in a temporary directory, or with `path`, the table that file already holds
         /// (filled on first use and kept, so profiles of repeated runs contain no setup).
@@ -126,7 +107,7 @@ enum FetchBenchmark {
             case .raw: try raw.readAll().count
             case .codable: try await store.fetch(request, as: BenchRecord.self).count
             case .rowdecodable: try await store.fetch(request, as: BenchRowRecord.self).count
-            case .positional: try await store.fetch(request, as: BenchPositionalRecord.self).count
+            case .positional: try await store.fetch(entityRequest).count
             case .rows: try await store.fetch(request).count
             case .optionals: try await store.fetch(request, as: BenchOptionalRecord.self).count
             case .grdb: try grdb.readByPosition().count
@@ -144,7 +125,7 @@ enum FetchBenchmark {
         let sides: [(Side, String)] = [
             (.raw, "raw sqlite3 loop"), (.codable, "FetchKit Codable (BenchRecord)"),
             (.rowdecodable, "FetchKit RowDecodable (BenchRowRecord)"),
-            (.positional, "FetchKit positional (BenchPositionalRecord)"), (.rows, "FetchKit rows ([Row])"),
+            (.positional, "FetchKit positional (@Entity)"), (.rows, "FetchKit rows ([Row])"),
             (.optionals, "FetchKit Codable, optionals"), (.grdb, "GRDB record by position"),
             (.grdbcodable, "GRDB Codable record")
         ].filter { side, _ in

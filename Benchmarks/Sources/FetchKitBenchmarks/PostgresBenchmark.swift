@@ -91,7 +91,7 @@ enum PostgresBenchmark {
             byName.append(ContinuousClock.now - start)
             precondition(named.count == rows)
             start = ContinuousClock.now
-            let positional = try await store.fetch(request, as: BenchPositionalRecord.self)
+            let positional = try await store.fetch(BenchEntityRecord.byID)
             byPosition.append(ContinuousClock.now - start)
             precondition(positional.count == rows)
             start = ContinuousClock.now
@@ -100,7 +100,7 @@ enum PostgresBenchmark {
             precondition(count == rows)
         }
         let theirs = median(baseline)
-        for (name, times) in [("by name (RowDecodable)", byName), ("by position (as @Entity)", byPosition)] {
+        for (name, times) in [("by name (RowDecodable)", byName), ("by position (@Entity)", byPosition)] {
             let ours = median(times)
             print(
                 "fetch \(rows) rows into records \(name): "
