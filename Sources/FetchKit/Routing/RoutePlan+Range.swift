@@ -20,6 +20,7 @@ extension RoutePlan {
         for case .comparison(let comparison) in conjuncts.lazy.map(\.node)
         where comparison.quantifier == .one && comparison.options.isEmpty {
             // The request was validated, so its key paths resolve; one that did not would only go unindexed.
+            // The request was validated: a key that does not resolve here only means no index from it.
             guard case .key(let key) = comparison.lhs.node, let path = try? schema.resolve(key, from: entity),
                 !path.crossesToMany
             else { continue }

@@ -122,6 +122,7 @@ final class RoutePlan: Sendable {
         }
         for case .comparison(let comparison) in conjuncts.lazy.map(\.node)
         where comparison.quantifier == .one && comparison.options.isEmpty {
+            // The request was validated: a key that does not resolve here only means no index from it.
             guard case .key(let key) = comparison.lhs.node, let path = try? schema.resolve(key, from: entity),
                 !path.crossesToMany, path.attribute.type != .double
             else { continue }
