@@ -103,19 +103,20 @@ extension PostgresStore {
         /// committed (it sends no end marker), before it publishes that transaction's change.
         public var burstQuietPeriod: Duration
         /// How often the logical feed checks that its publication still names exactly the store's tables: a
-        /// table someone removed from it would go silent, so the feed puts it back and publishes a resync.
+        /// table someone removed from it would go silent, so the feed puts it back and publishes a resync (its
+        /// controllers are not live from the check that finds it until they applied that resync).
         public var publicationCheckInterval: Duration
 
         /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check
         /// the connection when a write's change is 2 s overdue, back off from 50 ms to 5 s, probe after 5 s idle
         /// every 2 s, 3 times, close another client's transaction after 250 µs without input, and check the logical
-        /// feed's publication every 30 s.
+        /// feed's publication every second.
         public init(
             pingInterval: Duration = .seconds(5), pingTimeout: Duration = .seconds(2),
             publishTimeout: Duration = .seconds(2),
             reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
-            burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(30)
+            burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(1)
         ) {
             self.burstQuietPeriod = burstQuietPeriod
             self.publicationCheckInterval = publicationCheckInterval

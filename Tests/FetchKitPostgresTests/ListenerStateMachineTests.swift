@@ -246,7 +246,7 @@ struct ListenerStateMachineTests {
         var machine = reach(.reconnecting)
         #expect(
             machine.handle(.connected, at: t0 + .seconds(1)) == [
-                .reportState(.listening), .reconnected(attempts: 1), .publishResync, .completeAllWrites
+                .reconnected(attempts: 1), .publishResync, .completeAllWrites, .reportState(.listening)
             ])
         #expect(machine.state == .listening)
         #expect(machine.isConnected)
@@ -282,7 +282,7 @@ struct ListenerStateMachineTests {
             ])
         #expect(
             machine.handle(.connected, at: now) == [
-                .reportState(.listening), .reconnected(attempts: 6), .publishResync, .completeAllWrites
+                .reconnected(attempts: 6), .publishResync, .completeAllWrites, .reportState(.listening)
             ])
         _ = machine.handle(.connectionLost("again"), at: now)
         #expect(

@@ -11,7 +11,9 @@ struct LogicalFeedStateMachineTests {
     typealias Machine = LogicalFeedStateMachine
     static let t0 = ContinuousClock.now
     static let options = PostgresStore.ListenerOptions(
-        pingInterval: .seconds(5), pingTimeout: .seconds(2), reconnectBackoff: .milliseconds(50)...(.seconds(1)))
+        pingInterval: .seconds(5), pingTimeout: .seconds(2), reconnectBackoff: .milliseconds(50)...(.seconds(1)),
+        // The publication checks' own test sets them; here they would interleave with the pings.
+        publicationCheckInterval: .seconds(30))
     static let card = LogTransactionAssemblerTests.card
 
     static func machine() -> Machine {
@@ -120,7 +122,24 @@ struct LogicalFeedStateMachineTests {
         #expect(machine.handle(.tick, at: Self.at(7_050)) == [.connect])
         #expect(
             machine.handle(.connected(resumed: false), at: Self.at(7_060))
-                == [.reportState(.listening), .reconnected(attempts: 1), .publishResync, .completeAllWrites])
+                == [.reconnected(attempts: 1), .publishResync, .completeAllWrites, .reportState(.listening)])
+    }
+
+    @Test func aRepairedPublicationInterruptsDeliveryUntilItsResync() {
+        var machine = Self.streaming()
+        #expect(machine.handle(.publicationChecked(repaired: false), at: Self.at(10)) == [])
+        // Found while streaming: the controllers leave `.live`, refetch, and are live again after the resync.
+        #expect(
+            machine.handle(.publicationChecked(repaired: true), at: Self.at(20)) == [
+                .interruptDelivery("a table was missing from the publication"), .publishResync,
+                .reportState(.listening)
+            ])
+        // Found while reconnecting: listening is reported once the connection is back, after its own resync.
+        _ = machine.handle(.connectionLost("terminated"), at: Self.at(30))
+        #expect(
+            machine.handle(.publicationChecked(repaired: true), at: Self.at(40)) == [
+                .interruptDelivery("a table was missing from the publication"), .publishResync
+            ])
     }
 
     @Test func aResumedSlotNeedsNoResync() {
@@ -129,7 +148,7 @@ struct LogicalFeedStateMachineTests {
         _ = machine.handle(.tick, at: Self.at(60))
         #expect(
             machine.handle(.connected(resumed: true), at: Self.at(70))
-                == [.reportState(.listening), .reconnected(attempts: 1)])
+                == [.reconnected(attempts: 1), .reportState(.listening)])
     }
 
     @Test func anAnswerEndsAStall() {

@@ -32,6 +32,9 @@ struct RouteOrderTests {
         func observeLag(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
             lag: Duration, isBehind: Bool
         ) { (.zero, false) }
+        func feedEnded() {}
+        func feedInterrupted(_ error: FetchKitError) {}
+        func feedResumed() {}
     }
 
     @Test func everyChangeReachesTheRoutesInRouteOrder() async throws {

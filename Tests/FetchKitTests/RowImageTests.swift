@@ -26,6 +26,9 @@ struct RowImageTests {
         func observeLag(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
             lag: Duration, isBehind: Bool
         ) { (.zero, false) }
+        func feedEnded() {}
+        func feedInterrupted(_ error: FetchKitError) {}
+        func feedResumed() {}
     }
 
     @Test func imagesStandInForTheReReadAndOnlyTheOtherKeysAreRead() async throws {

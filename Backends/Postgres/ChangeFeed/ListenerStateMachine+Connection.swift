@@ -9,7 +9,8 @@ extension ListenerStateMachine {
             return [.started]
         case .reconnecting(let attempt, _, _):
             listen(at: now)
-            return [.reportState(.listening), .reconnected(attempts: attempt), .publishResync, .completeAllWrites]
+            // Listening is reported after the resync: the controllers are live again once they applied it.
+            return [.reconnected(attempts: attempt), .publishResync, .completeAllWrites, .reportState(.listening)]
         default:
             return []
         }

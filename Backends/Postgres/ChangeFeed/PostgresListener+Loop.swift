@@ -113,6 +113,7 @@ extension PostgresListener {
                 listener.completions.completeAll()
             case .reportState(let state):
                 listener.thread.setState(state)
+                if let delivery = state.delivery { listener.feed.publishDelivery(delivery) }
             case .disconnect(let reason):
                 listener.logger.warning("change listener lost its connection", metadata: ["reason": "\(reason)"])
                 let lost = listener.listeningPID.withLock { pid in

@@ -119,3 +119,17 @@ final class PostgresListener: Sendable {
     /// resync — when the ping goes unanswered.
     func checkConnection() { thread.wake() }
 }
+
+extension PostgresListener.State {
+    /// What the state means for the store's live controllers (``FeedDelivery``), when it changes that: a
+    /// reconnecting feed cannot deliver; a listening one delivers. A stalled one still may (its check decides).
+    var delivery: FeedDelivery? {
+        switch self {
+        case .listening: .streaming
+        case .reconnecting(let attempt, let lastError):
+            .interrupted(
+                .connectionLost("the change feed is reconnecting (attempt \(attempt)) after: \(lastError)"))
+        case .stalled, .stopped: nil
+        }
+    }
+}

@@ -17,8 +17,11 @@ enum ControllerCommand: Sendable {
     case adopt(any AnyObject & Sendable, version: UInt64, group: ObjectIdentifier)
     /// The leader of the shared results left: this follower takes over.
     case promote
-    /// The leader of the shared results this controller follows stopped with a permanent failure.
+    /// The leader of the shared results this controller follows stopped with a permanent failure, or the store
+    /// closed.
     case fail(FetchKitError)
+    /// The store's feed delivers again (``FeedDelivery/streaming``), and every change routed before is applied.
+    case feedResumed
     /// A test holds the queue (``ResultsController/holdProcessing()``): `started` resumes, then nothing runs
     /// until `released` completes.
     case hold(started: CheckedContinuation<Void, Never>, released: MoveCompletion)

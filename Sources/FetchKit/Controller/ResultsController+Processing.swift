@@ -34,6 +34,8 @@ extension ResultsController {
             router.finish(routeID, entered: [], left: [], count: count)
         case .fail(let error):
             if !hasFailed { fail(with: error) }
+        case .feedResumed:
+            send(.feedResumed)
         case .barrier(let continuation):
             // Everything routed before the barrier is applied: the status may say so at once.
             updateLagStatus(unroutedSince: router.inbox.oldestUnrouted, at: .now)
@@ -58,6 +60,8 @@ extension ResultsController {
     private func fetchCommand(_ request: AnyFetchRequest, _ continuation: ControllerRequest) async {
         send(.fetchStarted)
         do {
+            // Joining shared results reads no store: a closed one must refuse here.
+            if router.feedHasEnded { throw FetchKitError.closed }
             try await fetchOrJoin(request)
             // A fetch that worked catches a stale controller up.
             send(.fetchSucceeded)

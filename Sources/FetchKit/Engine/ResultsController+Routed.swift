@@ -7,6 +7,19 @@ extension ResultsController: RouteTarget {
         enqueue(.routed(change))
     }
 
+    func feedEnded() {
+        enqueue(.fail(.closed))
+    }
+
+    func feedInterrupted(_ error: FetchKitError) {
+        send(.feedInterrupted(error))
+    }
+
+    func feedResumed() {
+        // Behind what was routed before: the resync that covers the interruption is applied first.
+        enqueue(.feedResumed)
+    }
+
     /// The keys that entered and left the results in one step (the router's holder index follows them).
     struct MembershipDelta {
         var entered: [Value] = []

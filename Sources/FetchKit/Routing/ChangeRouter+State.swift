@@ -80,6 +80,11 @@ extension ChangeRouter {
         var lagging: Set<Int> = []
         var routedThrough: UInt64
         var waiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Why the store's feed cannot deliver, and the ID it published that under, while it cannot
+        /// (``FeedDelivery``).
+        var interruption: (error: FetchKitError, id: UInt64)?
+        /// Whether the store's feed ended (the store closed).
+        var feedEnded = false
 
         init(routedThrough: UInt64) {
             self.routedThrough = routedThrough

@@ -12,6 +12,15 @@ protocol RouteTarget: AnyObject, Sendable {
     func observeLag(unroutedSince: ContinuousClock.Instant?, at now: ContinuousClock.Instant) -> (
         lag: Duration, isBehind: Bool
     )
+    /// The store's feed ended because the store closed: nothing will reach the controller again, so it stops
+    /// (after what was handed to it before).
+    func feedEnded()
+    /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``): the controller leaves `.live` now.
+    /// Called on the feed's publishing thread: it must return promptly.
+    func feedInterrupted(_ error: FetchKitError)
+    /// The store's feed delivers again: the controller returns to `.live` once it has applied what it was handed
+    /// before.
+    func feedResumed()
 }
 
 /// The one subscriber to a store's change feed: hands each committed change, in one hop, to the live
@@ -74,12 +83,15 @@ final class ChangeRouter: Sendable {
                 guard let self else { return }
                 if covers > 1 { self.metrics.foldedChanges.increment(by: Int64(covers - 1)) }
                 await self.route(change)
+                // After the change is handed out: the controllers return to `.live` once they applied it.
+                if case .streaming = change.delivery { self.deliveryResumed(through: change.transactionID) }
                 inbox.routed()
             }
             self?.endFeed()
         }
         self.task.withLock { $0 = (feed, task) }
         inbox.onBacklog { [weak self] in self?.startLagMonitor() }
+        inbox.onInterruption { [weak self] error, id in self?.deliveryInterrupted(error, id: id) }
     }
 
     deinit {
@@ -92,6 +104,9 @@ final class ChangeRouter: Sendable {
         inbox.finish()
         finishFeed()
     }
+
+    /// Whether the store's feed ended (the store closed): nothing will be routed again.
+    var feedHasEnded: Bool { state.withLock { $0.feedEnded } }
 
     /// The last transaction every candidate has been handed.
     var routedThrough: UInt64 { state.withLock { $0.routedThrough } }
@@ -129,12 +144,20 @@ final class ChangeRouter: Sendable {
         subscription?.cancel()
         finishFeed()
         store.liveResultsRouting.release(self)
+        // Every controller still attached stops, rather than waiting for changes that will never come.
+        let targets = state.withLock { state in state.entries.values.compactMap(\.target) }
+        if !targets.isEmpty {
+            logger.info(
+                "the store closed: stopping its live controllers", metadata: ["controllers": "\(targets.count)"])
+        }
+        for target in targets { target.feedEnded() }
     }
 
     /// Nothing more will be routed, so no one waits for it.
     private func finishFeed() {
         let waiters = state.withLock { state in
             state.routedThrough = .max
+            state.feedEnded = true
             defer { state.waiters.removeAll() }
             return state.waiters.map(\.continuation)
         }
@@ -154,7 +177,12 @@ final class ChangeRouter: Sendable {
 
     /// Sets the controller a route hands changes to.
     func attach(_ target: any RouteTarget, to id: Int) {
-        state.withLock { $0.entries[id]?.target = target }
+        let interruption = state.withLock { state in
+            state.entries[id]?.target = target
+            return state.interruption?.error
+        }
+        // A controller made while the feed cannot deliver starts out of `.live`.
+        if let interruption { target.feedInterrupted(interruption) }
     }
 
     /// Removes a route and the keys it held.

@@ -19,6 +19,8 @@ final class RouterInbox: Sendable {
     private let guarded: Mutex<Guarded>
     /// Starts the lag monitor (set by the router once it exists).
     private let monitor = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Tells the router at once that the feed cannot deliver (set by the router once it exists).
+    private let interruption = Mutex<(@Sendable (FetchKitError, UInt64) -> Void)?>(nil)
 
     init(limits: ChangeInbox.Limits = .init()) {
         guarded = Mutex(Guarded(machine: ChangeInbox(limits: limits)))
@@ -36,7 +38,16 @@ final class RouterInbox: Sendable {
             return (wake ? guarded.waiter : nil, start)
         }
         waiter?.resume()
+        // Not behind the changes waiting to be routed: every controller leaves `.live` now.
+        if case .interrupted(let error) = change.delivery {
+            interruption.withLock { $0 }?(error, change.transactionID)
+        }
         return startMonitor
+    }
+
+    /// Sets what tells the router that the feed cannot deliver.
+    func onInterruption(_ handle: @escaping @Sendable (FetchKitError, UInt64) -> Void) {
+        interruption.withLock { $0 = handle }
     }
 
     /// Sets what starts the lag monitor.

@@ -23,6 +23,7 @@ extension StoreChange {
         transactionID = max(transactionID, later.transactionID)
         publishedAt = min(publishedAt, later.publishedAt)
         logPosition = later.logPosition ?? logPosition
+        delivery = later.delivery ?? delivery
         isResync = isResync || later.isResync
         // A resync names no table: every live result refetches anyway.
         guard !isResync else {

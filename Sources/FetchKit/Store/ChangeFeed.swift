@@ -50,7 +50,15 @@ public final class ChangeFeed: Sendable {
     private let subscribers = Mutex(Subscribers())
     /// Orders publishing: numbering and yielding one change happen before the next change's.
     /// Held while yielding; an unbounded stream's `yield` neither blocks nor calls back into the feed.
-    private let publishing = Mutex<UInt64>(0)
+    private let publishing = Mutex(Publishing())
+
+    /// What publishing numbers and remembers.
+    private struct Publishing {
+        /// The ID of the last change published.
+        var lastID: UInt64 = 0
+        /// Whether the feed delivers (``publishDelivery(_:)``).
+        var delivery = FeedDelivery.streaming
+    }
 
     public init() {}
 
@@ -115,6 +123,27 @@ public final class ChangeFeed: Sendable {
         publish { StoreChange.resync(transactionID: $0) }
     }
 
+    /// Publishes a change of whether the feed can deliver, unless it says what the feed said last: every live
+    /// controller of the store leaves ``ResultsStatus/live`` at once on ``FeedDelivery/interrupted(_:)``, and
+    /// returns to it once it has applied what was published before ``FeedDelivery/streaming``. Publish a resync
+    /// first when changes may have been missed meanwhile.
+    public func publishDelivery(_ delivery: FeedDelivery) {
+        publishing.withLock { publishing in
+            guard publishing.delivery != delivery else { return }
+            publishing.delivery = delivery
+            publish(in: &publishing) { id in
+                var change = StoreChange(transactionID: id, tables: [:])
+                change.delivery = delivery
+                return change
+            }
+        }
+    }
+
+    /// Whether the feed delivers now, as ``publishDelivery(_:)`` last said.
+    public var delivery: FeedDelivery {
+        publishing.withLock { $0.delivery }
+    }
+
     /// Ends every subscriber's stream; later subscriptions end at once and publishing does nothing.
     public func finish() {
         let (ended, handlers) = subscribers.withLock { state in
@@ -132,19 +161,22 @@ public final class ChangeFeed: Sendable {
 
     /// The ID of the last change published (0 before the first).
     public var lastPublishedID: UInt64 {
-        publishing.withLock { $0 }
+        publishing.withLock { $0.lastID }
     }
 
     private func publish(_ makeChange: (UInt64) -> StoreChange) {
-        publishing.withLock { lastID in
-            let (targets, handlers) = subscribers.withLock { state in
-                state.isFinished ? ([], []) : (Array(state.continuations.values), Array(state.handlers.values))
-            }
-            lastID += 1
-            let change = makeChange(lastID)
-            for continuation in targets { continuation.yield(change) }
-            for handler in handlers { handler.receive(change) }
+        publishing.withLock { publish(in: &$0, makeChange) }
+    }
+
+    /// Numbers and yields one change, under the publishing lock.
+    private func publish(in publishing: inout Publishing, _ makeChange: (UInt64) -> StoreChange) {
+        let (targets, handlers) = subscribers.withLock { state in
+            state.isFinished ? ([], []) : (Array(state.continuations.values), Array(state.handlers.values))
         }
+        publishing.lastID += 1
+        let change = makeChange(publishing.lastID)
+        for continuation in targets { continuation.yield(change) }
+        for handler in handlers { handler.receive(change) }
     }
 
     private func unsubscribe(_ id: Int) {

@@ -18,6 +18,9 @@ public struct StoreChange: Sendable, Hashable {
     /// the logical feed: the commit's LSN as a byte offset; `nil` otherwise). Folded changes carry the latest. Not
     /// part of equality or hashing.
     public var logPosition: UInt64?
+    /// A change of whether the feed can deliver (``ChangeFeed/publishDelivery(_:)``), `nil` for a committed
+    /// transaction's change. Not part of equality or hashing.
+    public var delivery: FeedDelivery?
 
     /// Creates a change, published now.
     public init(

@@ -36,7 +36,7 @@ extension StoreConformance {
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
-                + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks
+                + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks + StoreConformance.closeChecks
                 + records(Fixtures.LinkedTodo.self) + [liveResults]
         }
 

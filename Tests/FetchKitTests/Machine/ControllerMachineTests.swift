@@ -10,13 +10,7 @@ struct ControllerMachineTests {
     private let start = ContinuousClock.now
     private let lost = FetchKitError(.connectionLost, message: "injected")
 
-    private func live() -> Machine {
-        var machine = Machine()
-        _ = machine.handle(.fetchStarted, at: start)
-        _ = machine.handle(.published(.init(snapshot: .init(), previous: .init(), hasChanges: false)), at: start)
-        _ = machine.handle(.fetchSucceeded, at: start)
-        return machine
-    }
+    private func live() -> Machine { .fetched(at: start) }
 
     private func delays(_ actions: [Machine.Action]) -> [Duration] {
         actions.compactMap { if case .scheduleRetry(let delay) = $0 { delay } else { nil } }

@@ -20,7 +20,7 @@ extension ControllerMachine {
         isStale = false
         retryAt = nil
         retryDelay = Self.firstRetryDelay
-        actions += setStatus(.live)
+        actions += setStatus(followingStatus)
         if heldSyncs > 0 {
             heldSyncs = 0
             actions.append(.releaseSyncs)
@@ -28,9 +28,41 @@ extension ControllerMachine {
         return actions
     }
 
+    /// What the status says while the controller follows the store: ``ResultsStatus/resyncing(_:)`` while its
+    /// feed cannot deliver, else ``ResultsStatus/live`` or ``ResultsStatus/catchingUp(lag:)`` by its lag.
+    var followingStatus: ResultsStatus {
+        feedInterruption.map { .resyncing($0) } ?? lag.status
+    }
+
+    /// The feed cannot deliver: a controller that follows the store says so now.
+    mutating func feedInterrupted(_ error: FetchKitError) -> [Action] {
+        feedInterruption = error
+        switch status {
+        case .live, .catchingUp: return setStatus(followingStatus)
+        case .resyncing where !isStale: return setStatus(followingStatus)
+        default: return []
+        }
+    }
+
+    /// The feed delivers again and what it published before is applied: a controller that follows the store is
+    /// live (or behind, by its lag) again.
+    mutating func feedResumed() -> [Action] {
+        guard feedInterruption != nil else { return [] }
+        feedInterruption = nil
+        switch status {
+        case .resyncing where !isStale: return setStatus(followingStatus)
+        default: return []
+        }
+    }
+
     mutating func fetchFailed() -> [Action] {
         defer { statusBeforeFetch = nil }
-        return setStatus(statusBeforeFetch ?? status)
+        switch statusBeforeFetch ?? status {
+        // The feed may have been interrupted, or resumed, while the fetch ran.
+        case .live, .catchingUp: return setStatus(followingStatus)
+        case .resyncing where !isStale: return setStatus(followingStatus)
+        case let restored: return setStatus(restored)
+        }
     }
 
     /// A transient failure retries with backoff; any other stops the controller.
@@ -58,7 +90,7 @@ extension ControllerMachine {
         retryAt = nil
         retryDelay = Self.firstRetryDelay
         var actions: [Action] = [.logCaughtUp]
-        actions += setStatus(.live)
+        actions += setStatus(followingStatus)
         if heldSyncs > 0 {
             heldSyncs = 0
             actions.append(.releaseSyncs)

@@ -73,6 +73,10 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case syncRequested
         /// The controller's delivery lag was measured.
         case lagMeasured(Duration)
+        /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``).
+        case feedInterrupted(FetchKitError)
+        /// The store's feed delivers again, and the changes routed before are applied.
+        case feedResumed
     }
 
     /// What the controller does next, in order.
@@ -148,6 +152,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     var heldSyncs = 0
     /// Whether the status says the controller is behind the store.
     var lag = DeliveryLag()
+    /// Why the store's feed cannot deliver, while it cannot: the controller is not live meanwhile.
+    var feedInterruption: FetchKitError?
 
     static var firstRetryDelay: Duration { .milliseconds(50) }
     static var maximumRetryDelay: Duration { .seconds(2) }
@@ -182,6 +188,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .stopped(let error): return stop(error)
         case .syncRequested: return syncRequested()
         case .lagMeasured(let measured): return lagMeasured(measured)
+        case .feedInterrupted(let error): return feedInterrupted(error)
+        case .feedResumed: return feedResumed()
         }
     }
 }

@@ -114,7 +114,7 @@ extension ResultsController {
     /// A permanent failure: logged, counted, told to the delegate, the update sequences and the followers.
     private func stopped(with error: FetchKitError, _ effects: Effects) {
         if error.code == .closed {
-            logger.info("results controller stopped: the store is closed", metadata: ["entity": "\(effects.entity)"])
+            logger.debug("results controller stopped: the store is closed", metadata: ["entity": "\(effects.entity)"])
         } else {
             logger.error("results controller stopped", metadata: ["entity": "\(effects.entity)", "error": "\(error)"])
         }

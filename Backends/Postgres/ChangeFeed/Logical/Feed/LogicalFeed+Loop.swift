@@ -118,6 +118,8 @@ extension LogicalFeed {
                 source.completions.complete(Int64(transaction.transactionID))
             case .publishResync:
                 source.feed.publishResync()
+            case .interruptDelivery(let reason):
+                source.feed.publishDelivery(.interrupted(.connectionLost(reason)))
             case .reportUnreadable(let reason):
                 source.logger.info("unreadable transaction in the log; resyncing", metadata: ["reason": "\(reason)"])
             case .completeAllWrites:
@@ -137,6 +139,7 @@ extension LogicalFeed {
                 }
             case .reportState(let state):
                 source.thread.setState(state)
+                if let delivery = state.delivery { source.feed.publishDelivery(delivery) }
             case .disconnect(let reason):
                 source.logger.warning("logical change feed lost its connection", metadata: ["reason": "\(reason)"])
                 let lost = source.streamingPID.withLock { pid in

@@ -15,7 +15,8 @@ extension LogicalFeedStateMachine {
         case .reconnecting(let attempt, _, _):
             stream(at: now)
             let catchUp: [Action] = resumed ? [] : [.publishResync, .completeAllWrites]
-            return [.reportState(.listening), .reconnected(attempts: attempt)] + catchUp
+            // Listening is reported after the resync: the controllers are live again once they applied it.
+            return [.reconnected(attempts: attempt)] + catchUp + [.reportState(.listening)]
         default:
             return []
         }

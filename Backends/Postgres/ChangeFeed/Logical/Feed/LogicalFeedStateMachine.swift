@@ -67,6 +67,9 @@ struct LogicalFeedStateMachine {
         case publish(LogTransaction)
         /// Publish a resync: changes may have been missed.
         case publishResync
+        /// Tell the store's controllers that the feed missed changes for this reason (``FeedDelivery``): they are
+        /// not live until the resync that follows.
+        case interruptDelivery(String)
         /// Log a part of the stream that could not be read.
         case reportUnreadable(String)
         /// Complete every waiting write (a resync covers them, or the feed stopped).
@@ -154,11 +157,22 @@ struct LogicalFeedStateMachine {
         case .received(let messages): return isConnected ? received(messages, at: now) : []
         case .connectionLost(let reason): return isConnected ? lose(reason, at: now) : []
         case .checkRequested: return checkRequested(at: now)
-        case .publicationChecked(let repaired):
-            // Changes to a table missing from the publication were not streamed: the controllers refetch.
-            return repaired && state != .stopped ? [.publishResync] : []
+        case .publicationChecked(let repaired): return publicationChecked(repaired: repaired)
         case .tick: return tick(at: now)
         case .closeRequested: return close()
+        }
+    }
+
+    /// Changes to a table missing from the publication were not streamed: the controllers leave `.live`, and
+    /// return to it once they applied the resync that refetches them.
+    private func publicationChecked(repaired: Bool) -> [Action] {
+        guard repaired else { return [] }
+        let reason = "a table was missing from the publication"
+        switch state {
+        case .streaming, .pinging: return [.interruptDelivery(reason), .publishResync, .reportState(.listening)]
+        // Streaming again (after the stall's check, or reconnecting) reports listening after this resync.
+        case .stalled, .waitingToReconnect, .reconnecting: return [.interruptDelivery(reason), .publishResync]
+        case .starting, .stopped: return []
         }
     }
 
