@@ -65,7 +65,7 @@ extension ChangeRouter {
         // (read together: a route that stops being busy has its held keys in the copy, or among the keys it was
         // handed); the predicates are evaluated outside it.
         var concerns: [Int: Set<Value>] = [:]
-        let (busy, routes, readers) = state.withLock { state in
+        let (busy, routes, readers, copiedAt) = state.withLock { state in
             var busy: Set<Int> = []
             for id in state.busy {
                 guard let entry = state.entries[id] else { continue }
@@ -80,7 +80,7 @@ extension ChangeRouter {
             for table in reread.keys { state.entities[table]?.prepareRanges() }
             return (
                 busy, reread.keys.compactMap { table in state.entities[table].map { (table, $0) } },
-                unread.flatMap { state.readers[$0] ?? [] }
+                unread.flatMap { state.readers[$0] ?? [] }, state.refetchBoundaries
             )
         }
         var ids = directIDs.union(busy).union(readers)
@@ -103,11 +103,16 @@ extension ChangeRouter {
             for id in order {
                 guard var entry = state.entries[id], let target = entry.target else { continue }
                 var routed = item
+                // A refetch that began or ended since the routes were copied may have replaced the plan and the
+                // held keys that `concerns` was found with (a transition's new request can hold a row the old one
+                // could not), or counted no keys while it ran: the route gets the whole change, not the keys
+                // that concerned what it read before — whose fetch may not have seen this change.
+                let copied = entry.refetchBoundary <= copiedAt
                 if let plan = entry.plan, plan.isLocal {
                     let named = keys(in: plan.entityTable)
                     // A key-bounded route counts what it was handed while busy; a window (whose refill can bring
                     // in any row) is narrowed only when it was idle as its held keys were copied.
-                    let narrowable = plan.isKeyBounded ? entry.isNarrowable : !busy.contains(id)
+                    let narrowable = copied && (plan.isKeyBounded ? entry.isNarrowable : !busy.contains(id))
                     if let named, narrowable, reread[plan.entityTable] != nil {
                         // Only the keys it holds, may hold, or whose rows it matches: a change naming none of
                         // them cannot change its results. A batch job's 10,000 rows reach each controller as the

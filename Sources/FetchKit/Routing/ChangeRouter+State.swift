@@ -7,6 +7,9 @@ extension ChangeRouter {
         var pending = 0
         /// Refetches under way.
         var refreshing = 0
+        /// The router's ``State/refetchBoundaries`` when a refetch of the route last began or ended: a change whose
+        /// routes were copied before it is handed over whole (see ``ChangeRouter/route(_:)``).
+        var refetchBoundary: UInt64 = 0
         /// While the route is busy: the keys of its entity table named by the changes it was handed and has
         /// not finished — the only rows it may come to hold beyond the router's holder index when its plan
         /// ``RoutePlan/isKeyBounded``; `nil` when a change it was handed names no keys (a resync, a whole
@@ -79,6 +82,9 @@ extension ChangeRouter {
         /// Routes whose controllers report that they are behind (``ResultsStatus/catchingUp(lag:)``).
         var lagging: Set<Int> = []
         var routedThrough: UInt64
+        /// How many refetches have begun or ended, on every route: it dates a copy of the routes against each
+        /// route's ``Entry/refetchBoundary``.
+        var refetchBoundaries: UInt64 = 0
         var waiters: [(transactionID: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         /// Why the store's feed cannot deliver, and the ID it published that under, while it cannot
         /// (``FeedDelivery``).
@@ -88,6 +94,13 @@ extension ChangeRouter {
 
         init(routedThrough: UInt64) {
             self.routedThrough = routedThrough
+        }
+
+        /// Notes that a refetch of route `id` begins or ends: its plan, its held keys or how it counts the keys it
+        /// was handed may change here.
+        mutating func crossRefetchBoundary(_ id: Int) {
+            refetchBoundaries += 1
+            entries[id]?.refetchBoundary = refetchBoundaries
         }
 
         mutating func updateBusy(_ id: Int) {

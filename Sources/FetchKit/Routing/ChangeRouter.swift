@@ -217,6 +217,7 @@ final class ChangeRouter: Sendable {
     func beginRefresh(_ id: Int) -> UInt64 {
         state.withLock { state in
             state.entries[id]?.refreshing += 1
+            state.crossRefetchBoundary(id)
             state.busy.insert(id)
             return state.routedThrough
         }
@@ -249,6 +250,7 @@ final class ChangeRouter: Sendable {
             }
             entry.refreshing -= 1
             state.entries[id] = entry
+            state.crossRefetchBoundary(id)
             state.updateBusy(id)
             return state.routedThrough
         }

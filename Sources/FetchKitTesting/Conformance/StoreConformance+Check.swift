@@ -32,7 +32,8 @@ extension StoreConformance {
         public static var all: [Check] {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
                 + StoreConformance.rawSQLChecks
-                + isolation + controllers + StoreConformance.multiChecks + StoreConformance.reorderChecks
+                + isolation + controllers + StoreConformance.multiChecks + StoreConformance.transitionRaceChecks
+                + StoreConformance.reorderChecks
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
