@@ -9,15 +9,16 @@ extension PostgresStore {
     ///
     /// When `body` throws, or the commit fails, the transaction rolls back whole and the error is rethrown.
     ///
-    /// With change capture, the write returns once its change has reached every ``changes()`` subscriber,
-    /// so `controller.sync()` afterwards sees it: the trigger feed publishes it when the transaction's end marker
-    /// arrives, the logical feed when it reads the transaction's commit from the log (a write that changed no
-    /// row returns at once). When the feed cannot publish it in time — its server
-    /// process stopped answering, or its connection broke (``listenerStatus`` then says
-    /// ``ListenerStatus/stalled(reason:)`` or ``ListenerStatus/reconnecting(attempt:lastError:)``) — the
-    /// write returns anyway, within about ``ListenerOptions/publishTimeout`` + ``ListenerOptions/pingTimeout``
-    /// (at once while the listener is reconnecting): it has committed, and the resync the listener publishes
-    /// when it is connected again brings every live controller up to date.
+    /// The write returns at commit; with change capture its change reaches ``changes()`` subscribers and live
+    /// controllers shortly after, once the feed reads it (the trigger feed's end marker, the logical feed's
+    /// commit in the log). A write never waits for that echo — under load the log can be seconds behind — so
+    /// read-your-writes goes through `controller.sync()`, which waits for the change of every write returned
+    /// before it (``waitForPublication()``):
+    ///
+    /// ```swift
+    /// try await store.write { tx in try tx.insert(todo) }
+    /// await controller.sync()   // the controller shows the insert
+    /// ```
     ///
     /// - Throws: what `body` throws; ``FetchKitError/Code/serializationFailure`` when the server could not
     ///   serialize it with concurrent transactions (run it again); ``FetchKitError/closed`` after
@@ -30,9 +31,9 @@ extension PostgresStore {
             case let feed?: .logged(feed.completions)
             case nil: nil
             }
-        let (result, transactionID): (T, Int64?)
+        let result: T
         do {
-            (result, transactionID) = try await writer.run { [compiler, logger] connection in
+            (result, _) = try await writer.run { [compiler, logger] connection in
                 try PostgresStore.transaction(on: connection, compiler: compiler, logger: logger, marker: marker, body)
             }
         } catch let error as FetchKitError where error.code == .busy && error.message.contains("NOTIFY queue") {
@@ -41,10 +42,35 @@ extension PostgresStore {
             source?.checkConnection()
             throw error
         }
-        // With change capture, return once the feed has published this transaction's change: a controller that
-        // syncs after the write sees it, as with SQLite.
-        if let source, let transactionID { await waitUntilPublished(transactionID, by: source) }
+        // The feed completes the transaction when it publishes it; `sync()` waits for that, not the write.
         return result
+    }
+
+    /// Waits until the change of every write that returned before this call has been published to
+    /// ``changes()`` subscribers (and so to the change router): what `controller.sync()` waits for first.
+    ///
+    /// When that is overdue (``ListenerOptions/publishTimeout``), the feed checks its connection and, finding it
+    /// stalled, reconnects, publishing a resync that covers those writes; the wait ends then, or at once while
+    /// the feed is reconnecting (its controllers are not live meanwhile): at most about
+    /// `publishTimeout + pingTimeout` plus one reconnection attempt.
+    public func waitForPublication() async {
+        guard let source else { return }
+        let written = source.completions.expected
+        guard !written.isEmpty else { return }
+        let options = options.listener
+        if case .reconnecting = source.state {
+            // The resync the feed publishes when it is back covers these writes.
+            source.completions.forget(written)
+            return
+        }
+        if await source.completions.wait(for: written, timeout: options.publishTimeout) { return }
+        source.checkConnection()
+        let recovery = options.pingTimeout + options.reconnectBackoff.lowerBound + .seconds(2)
+        if await source.completions.wait(for: written, timeout: recovery) { return }
+        source.completions.forget(written)
+        logger.info(
+            "the change feed did not publish written transactions in time; a resync will follow",
+            metadata: ["listener": "\(listenerStatus)"])
     }
 
     /// How a write's transaction is recognised when its change is published.
@@ -60,28 +86,6 @@ extension PostgresStore {
             case .notify(_, let completions), .logged(let completions): completions
             }
         }
-    }
-
-    /// Waits until the listener has published transaction `id` — or, when that is overdue
-    /// (``ListenerOptions/publishTimeout``), until the listener has checked its connection and, finding it
-    /// stalled, reconnected (publishing a resync) or started reconnecting; at most about
-    /// `publishTimeout + pingTimeout` plus one reconnection attempt.
-    private func waitUntilPublished(_ id: Int64, by listener: any PostgresChangeSource) async {
-        let options = options.listener
-        if case .reconnecting = listener.state {
-            // The listener is reconnecting: the resync it publishes when it is back covers this write, which
-            // need not wait out the outage.
-            listener.completions.forget(id)
-            return
-        }
-        if await listener.completions.wait(for: id, timeout: options.publishTimeout) { return }
-        listener.checkConnection()
-        let recovery = options.pingTimeout + options.reconnectBackoff.lowerBound + .seconds(2)
-        if await listener.completions.wait(for: id, timeout: recovery) { return }
-        listener.completions.forget(id)
-        logger.info(
-            "write returned before the listener published its change; a resync will follow",
-            metadata: ["listener": "\(listenerStatus)"])
     }
 
     /// The transaction boundary, on the writer thread. With a `marker`, the transaction registers its server

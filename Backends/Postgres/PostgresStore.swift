@@ -163,6 +163,9 @@ public final class PostgresStore: PersistentStore {
     /// feed), whose transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
     /// ``TableChange/isWholeTable``. With the logical feed, each table's change carries the rows the transaction
     /// wrote (``TableChange/images``).
+    ///
+    /// A change with ``StoreChange/delivery`` set names no transaction: the feed says it cannot deliver (it lost
+    /// its connection, a table left its publication) or delivers again (``FeedDelivery``).
     public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
 
     /// Calls `receive` with every committed change on the listener's thread (the change router's subscription).

@@ -25,7 +25,12 @@ struct PostgresChangeCaptureTests {
         init(_ store: PostgresStore) {
             let stream = store.changes()
             let received = self.received
-            task = Task { for await change in stream { received.changes.withLock { $0.append(change) } } }
+            // Committed transactions and resyncs: not the feed's delivery reports (``FeedDelivery``).
+            task = Task {
+                for await change in stream where change.delivery == nil {
+                    received.changes.withLock { $0.append(change) }
+                }
+            }
         }
 
         deinit { task.cancel() }

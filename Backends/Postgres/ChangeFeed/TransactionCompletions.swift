@@ -1,127 +1,111 @@
 import Synchronization
 
-/// Writes waiting until the listener has published their transaction: a write registers its server
-/// transaction ID before `COMMIT` (``expect(_:)``), the listener completes it when the end marker arrives,
-/// and the write then awaits it (``wait(for:timeout:)``) — so when `write` returns, its change has reached every
-/// ``PostgresStore/changes()`` subscriber, as on SQLite. The wait is bounded: a listener whose server
-/// process stopped answering must not hold every write up.
+/// The store's writes whose change the feed has not published yet: a write registers its server transaction ID
+/// before `COMMIT` (``expect(_:)``) and returns at commit; the feed completes the ID when it publishes the
+/// transaction (or reads past its commit in the log). ``PostgresStore/waitForPublication()`` — what
+/// `controller.sync()` calls — waits until the writes expected so far are complete (``wait(for:timeout:)``), so
+/// read-your-writes holds without a write waiting for its own echo. The wait is bounded: a feed whose server
+/// process stopped answering must not hold every caller up.
 final class TransactionCompletions: Sendable {
-    private enum Entry {
-        case pending(Waiter?)
-        case done
+    /// A caller waiting until a set of transactions completes: resumed once, by the last completion or its timeout.
+    private struct Barrier {
+        var remaining: Set<Int64>
+        var continuation: CheckedContinuation<Bool, Never>
+        /// Its timeout, cancelled when it ends first.
+        var timer: Task<Void, Never>?
     }
 
-    /// A waiting write: resumed once, by the listener or by its timeout, whichever comes first.
-    private final class Waiter: Sendable {
-        private let state: Mutex<(continuation: CheckedContinuation<Bool, Never>?, timer: Task<Void, Never>?)>
-
-        init(_ continuation: CheckedContinuation<Bool, Never>) {
-            state = Mutex((continuation, nil))
-        }
-
-        /// Resumes the write with `completed` (the first call only) and cancels its timer.
-        func resume(_ completed: Bool) {
-            let (continuation, timer) = state.withLock { state in
-                defer { state = (nil, nil) }
-                return state
-            }
-            timer?.cancel()
-            continuation?.resume(returning: completed)
-        }
-
-        /// Cancels `timer` when the write resumes (at once if it already has).
-        func cancelsOnResume(_ timer: Task<Void, Never>) {
-            let resumed = state.withLock { state -> Bool in
-                guard state.continuation != nil else { return true }
-                state.timer = timer
-                return false
-            }
-            if resumed { timer.cancel() }
-        }
+    private struct State {
+        /// Transactions expected and not yet complete.
+        var pending: Set<Int64> = []
+        var barriers: [Int: Barrier] = [:]
+        var nextBarrier = 0
     }
 
-    private let entries = Mutex<[Int64: Entry]>([:])
+    private let state = Mutex(State())
     /// The logical feed's side: the log position after each expected transaction's commit, and the position up to
     /// which the feed has handed the log on (``complete(through:)``).
     private let positions = Mutex<(after: [Int64: LogPosition], reached: LogPosition)>(([:], .zero))
 
     /// Registers transaction `id`, before its `COMMIT`.
     func expect(_ id: Int64) {
-        entries.withLock { $0[id] = .pending(nil) }
+        state.withLock { _ = $0.pending.insert(id) }
     }
 
-    /// Whether transaction `id` is a store write still waiting for its end marker.
+    /// Whether transaction `id` is a store write whose change is not published yet.
     func isExpected(_ id: Int64) -> Bool {
-        entries.withLock { entries in
-            if case .pending? = entries[id] { return true }
-            return false
-        }
+        state.withLock { $0.pending.contains(id) }
+    }
+
+    /// The transactions expected now.
+    var expected: Set<Int64> {
+        state.withLock { $0.pending }
     }
 
     /// Forgets transaction `id` (its commit failed).
     func cancel(_ id: Int64) {
-        let waiter = entries.withLock { entries -> Waiter? in
-            defer { entries[id] = nil }
-            if case .pending(let waiter)? = entries[id] { return waiter }
-            return nil
-        }
-        waiter?.resume(true)
+        complete(id)
+        positions.withLock { _ = $0.after.removeValue(forKey: id) }
     }
 
-    /// Waits until transaction `id` completed, at most `timeout`; returns whether it did (at once if it
-    /// already had, or was never expected). After a timeout the transaction stays expected: a later wait, or
-    /// the listener's ``complete(_:)``, still sees it.
-    func wait(for id: Int64, timeout: Duration) async -> Bool {
+    /// Waits until every transaction of `ids` completed, at most `timeout`; returns whether they did (at once
+    /// when none is still expected). After a timeout the transactions stay expected: a later wait, or the feed's
+    /// ``complete(_:)``, still sees them.
+    func wait(for ids: Set<Int64>, timeout: Duration) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let waiter = Waiter(continuation)
-            let resumeNow = entries.withLock { entries -> Bool in
-                guard case .pending? = entries[id] else {
-                    entries[id] = nil
-                    return true
-                }
-                entries[id] = .pending(waiter)
-                return false
+            let barrier = state.withLock { state -> Int? in
+                let remaining = ids.intersection(state.pending)
+                guard !remaining.isEmpty else { return nil }
+                let id = state.nextBarrier
+                state.nextBarrier += 1
+                state.barriers[id] = Barrier(remaining: remaining, continuation: continuation)
+                return id
             }
-            if resumeNow {
-                waiter.resume(true)
+            guard let barrier else {
+                continuation.resume(returning: true)
                 return
             }
             let timer = Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
-                self?.expire(id, waiter)
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.expire(barrier)
             }
-            waiter.cancelsOnResume(timer)
+            let ended = state.withLock { state -> Bool in
+                guard state.barriers[barrier] != nil else { return true }
+                state.barriers[barrier]?.timer = timer
+                return false
+            }
+            if ended { timer.cancel() }
         }
     }
 
-    /// Gives up waiting for transaction `id` (the wait of `waiter` timed out); it stays expected.
-    private func expire(_ id: Int64, _ waiter: Waiter) {
-        let expired = entries.withLock { entries -> Bool in
-            guard case .pending(let current)? = entries[id], current === waiter else { return false }
-            entries[id] = .pending(nil)
-            return true
-        }
-        if expired { waiter.resume(false) }
+    /// Gives up the wait of `barrier` (it timed out), unless it already ended.
+    private func expire(_ barrier: Int) {
+        let expired = state.withLock { $0.barriers.removeValue(forKey: barrier) }
+        expired?.continuation.resume(returning: false)
     }
 
-    /// Forgets transaction `id`: its write stopped waiting.
-    func forget(_ id: Int64) {
-        entries.withLock { _ = $0.removeValue(forKey: id) }
+    /// Forgets the transactions of `ids`: no caller waits for them any more (a resync covers them).
+    func forget(_ ids: Set<Int64>) {
+        for id in ids { complete(id) }
     }
 
-    /// Marks transaction `id` complete (the listener read its end marker).
+    /// Marks transaction `id` complete (the feed published it).
     func complete(_ id: Int64) {
-        let waiter = entries.withLock { entries -> Waiter? in
-            guard case .pending(let waiter)? = entries[id] else { return nil }
-            if waiter != nil {
-                entries[id] = nil
-            } else {
-                entries[id] = .done
+        let released = state.withLock { state -> [Barrier] in
+            guard state.pending.remove(id) != nil else { return [] }
+            var released: [Barrier] = []
+            for (key, var barrier) in state.barriers where barrier.remaining.contains(id) {
+                barrier.remaining.remove(id)
+                if barrier.remaining.isEmpty {
+                    state.barriers[key] = nil
+                    released.append(barrier)
+                } else {
+                    state.barriers[key] = barrier
+                }
             }
-            return waiter
+            return released
         }
-        waiter?.resume(true)
+        Self.release(released)
     }
 
     /// Records that transaction `id` committed before log position `position` (the logical feed): it completes
@@ -152,18 +136,22 @@ final class TransactionCompletions: Sendable {
         for id in done { complete(id) }
     }
 
-    /// Completes every expected transaction (the listener reconnected and published a resync, or stopped).
+    /// Completes every expected transaction (the feed reconnected and published a resync, or stopped).
     func completeAll() {
-        let waiters = entries.withLock { entries -> [Waiter] in
-            // Forgetting an entry makes a later wait(for:timeout:) return at once.
-            let waiters = entries.values.compactMap { entry -> Waiter? in
-                if case .pending(let waiter) = entry { return waiter }
-                return nil
-            }
-            entries.removeAll()
-            return waiters
+        let released = state.withLock { state -> [Barrier] in
+            state.pending.removeAll()
+            defer { state.barriers.removeAll() }
+            return Array(state.barriers.values)
         }
         positions.withLock { $0.after.removeAll() }
-        for waiter in waiters { waiter.resume(true) }
+        Self.release(released)
+    }
+
+    /// Resumes the callers of `barriers`: their transactions completed.
+    private static func release(_ barriers: [Barrier]) {
+        for barrier in barriers {
+            barrier.timer?.cancel()
+            barrier.continuation.resume(returning: true)
+        }
     }
 }

@@ -6,7 +6,7 @@ extension ResultsController {
     /// drop and the move's processing, say): returns once everything queued before has run; nothing queued
     /// after runs until ``ProcessingHold/release()``.
     package func holdProcessing() async -> ProcessingHold {
-        let hold = ProcessingHold(router: router, lastTransactionID: { [store] in store.lastTransactionID })
+        let hold = ProcessingHold(router: router, store: store)
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             enqueue(.hold(started: started, released: hold.released))
         }
@@ -18,16 +18,17 @@ extension ResultsController {
 package final class ProcessingHold: Sendable {
     let released = MoveCompletion()
     private let router: ChangeRouter
-    private let lastTransactionID: @Sendable () -> UInt64
+    private let store: any PersistentStore
 
-    init(router: ChangeRouter, lastTransactionID: @escaping @Sendable () -> UInt64) {
+    init(router: ChangeRouter, store: any PersistentStore) {
         self.router = router
-        self.lastTransactionID = lastTransactionID
+        self.store = store
     }
 
-    /// Waits until every change the store published so far has been queued behind the hold.
+    /// Waits until the change of every write returned so far has been queued behind the hold.
     package func waitForRoutedChanges() async {
-        await router.waitRouted(through: lastTransactionID())
+        await store.waitForPublication()
+        await router.waitRouted(through: store.lastTransactionID)
     }
 
     /// Lets the controller run what was queued behind the hold.

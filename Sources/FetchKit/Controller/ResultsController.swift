@@ -144,9 +144,13 @@ public final class ResultsController<Object: Sendable>: Sendable {
     /// Waits until the controller has applied every change the store published before this call.
     ///
     /// After `try await store.write { … }` returns, `await controller.sync()` guarantees the controller (and
-    /// its delegate) have seen that write: read-your-writes for live results. When the controller could not
+    /// its delegate) have seen that write: read-your-writes for live results. A write returns at commit; its
+    /// change reaches the controller on its own shortly after (on PostgreSQL, when the feed reads it), and
+    /// `sync()` waits for it (``PersistentStore/waitForPublication()``). When the controller could not
     /// read the database, `sync()` waits until it has caught up (it retries on its own).
     public func sync() async {
+        // Writes that returned before their change was published (a PostgreSQL store's): published first.
+        await store.waitForPublication()
         await router.waitRouted(through: store.lastTransactionID)
         // A follower's batches come from its leader: wait for the leader first.
         await syncLeader()

@@ -32,6 +32,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// The ``StoreChange/transactionID`` of the last change published to ``changes()`` subscribers
     /// (0 before the first). A consumer that has seen this ID has seen every change committed so far.
     var lastTransactionID: UInt64 { get }
+    /// Waits until the change of every write that returned before this call has been published to ``changes()``
+    /// subscribers (``lastTransactionID`` then covers it): what `controller.sync()` waits for first, so
+    /// read-your-writes holds on a store whose writes return before their change is published (a PostgreSQL
+    /// store returns at commit and publishes what its feed reads). A store that publishes a write's change before
+    /// `write` returns needs nothing here: the default returns at once.
+    func waitForPublication() async
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
     /// Where the change router of this store's live controllers lives: one ``LiveResultsRouting`` the store
@@ -49,6 +55,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// Returns at once: the store publishes a write's change before `write` returns.
+    public func waitForPublication() async {}
+
     /// No direct subscription: the change router reads ``changes()`` on a task of its own instead.
     public func subscribeChanges(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void

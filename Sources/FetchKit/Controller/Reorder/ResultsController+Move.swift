@@ -170,6 +170,8 @@ extension ResultsController {
         // queued behind this move — and those images carry the order values from before it: applied after it,
         // they would undo what the move wrote (a renumbered section shuffled, the dragged row sent back), until
         // the move's own change put it back. Every change published so far has its rows re-read by the controller.
+        // The move's own change is published first (in commit order, after every change committed before it).
+        await store.waitForPublication()
         let writtenThrough = store.lastTransactionID
         // From what the UI shows (the move as planned on the results) to the results once written, which show
         // what the database had when the move was planned again.
