@@ -36,6 +36,7 @@ extension StoreConformance {
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
+                + StoreConformance.userMoveDataSourceChecks
                 + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks
                 + records(Fixtures.LinkedTodo.self) + [liveResults]
         }
