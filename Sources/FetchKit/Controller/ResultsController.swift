@@ -14,7 +14,8 @@ import Synchronization
 /// ```
 ///
 /// Threading: the controller is `Sendable`; its accessors (``snapshot``, ``fetchedObjects``, ``sections``…)
-/// read the current results under a lock from any task. Store changes, request changes and fetches are
+/// read the current results under a lock from any task — in a delegate callback, the results of the batch it
+/// delivers (see ``snapshot``). Store changes, request changes and fetches are
 /// processed one at a time, in commit order, on the controller's own task; delegate callbacks and stream
 /// elements of one controller are therefore serialized and in commit order.
 public final class ResultsController<Object: Sendable>: Sendable {
@@ -92,7 +93,17 @@ public final class ResultsController<Object: Sendable>: Sendable {
     public var request: FetchRequest<Object> { FetchRequest(erased: state.withLock { $0.request }) }
 
     /// The current results.
-    public var snapshot: ResultsSnapshot<Object> { state.withLock { $0.snapshot } }
+    ///
+    /// Read in a delegate callback (on the callback's task), the results of the batch being delivered
+    /// (``ResultsBatch/snapshot``): what the delegate shows once it has applied the batch, with the rows its UI
+    /// moved that are not written yet (``userMovedRow(from:to:)``). A table view that reads its data source
+    /// while it applies the batch counts the rows the batch leads to. So do the accessors below.
+    public var snapshot: ResultsSnapshot<Object> {
+        if let delivered = DelegateDeliveryScope.batch(deliveredBy: self) {
+            return ResultsBatch<Object>(erased: delivered).snapshot
+        }
+        return state.withLock { $0.snapshot }
+    }
 
     /// Every fetched object, in order: a view into the current results, not a copy.
     ///
@@ -113,7 +124,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
 
     /// The path of `object` (found by its primary key).
     public func rowPath(for object: Object) -> RowPath? {
-        let (snapshot, key) = state.withLock { ($0.snapshot, $0.primaryKeyName) }
+        let key = state.withLock { $0.primaryKeyName }
         return materializer.key(object, key).flatMap { snapshot.rowPath(forKey: $0) }
     }
 

@@ -7,11 +7,23 @@ extension ResultsController {
     /// followers of a shared request run this thousands of times per write, and that generic dispatch looks its
     /// callback type up at run time on every call.
     ///
+    /// While the callbacks run, the controller's accessors read on their task return `batch`'s results
+    /// (``DelegateDeliveryScope``): what the delegate is being shown, with the moves its UI made that are not
+    /// written yet. `inStep` says that those are the controller's own results — a follower of shared results
+    /// in step (``ControllerMachine/publishedInStep(_:)``), thousands of times per write — and skips the scope.
+    ///
     /// - Complexity: O(*c*) for *c* changes when the batch was prepared (``PreparedChanges``);
     ///   otherwise O(*c* + *s*) for *s* sections.
-    func notify(_ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of batch: ResultsBatch<Object>) {
+    func notify(
+        _ delegate: any ResultsControllerDelegate<ResultsController<Object>>, of batch: ResultsBatch<Object>,
+        inStep: Bool = false
+    ) {
         guard batch.hasChangeset else { return }
-        notifyOpened(delegate, of: batch)
+        if inStep {
+            notifyOpened(delegate, of: batch)
+        } else {
+            DelegateDeliveryScope.delivering(batch.erased, of: self) { notifyOpened(delegate, of: batch) }
+        }
     }
 
     /// ``notify(_:of:)`` with the delegate's type opened once, not at each call.

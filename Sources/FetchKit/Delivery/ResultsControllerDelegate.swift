@@ -21,7 +21,9 @@
 ///
 /// - Important: Callbacks of one controller are serialized and arrive in commit order, on the controller's
 ///   own task (not the main thread: there is none on a server). When they run, the controller already holds
-///   the new results. Keep them short: the next batch waits for them.
+///   the new results: read in a callback, its accessors (`sections`, `object(at:)`, `fetchedObjects`…) return
+///   the batch's results (``ResultsBatch/snapshot``), with the rows the delegate's UI moved that are not
+///   written yet. Keep them short: the next batch waits for them.
 public protocol ResultsControllerDelegate<Controller>: AnyObject, Sendable {
     /// The controller that sends the batches.
     associatedtype Controller: DelegatingController

@@ -12,6 +12,8 @@ import Foundation
 struct Bystander {
     /// The user's rows: every todo whose key is at most this.
     let userKeys: Int64
+    /// The most rows of its own it keeps: with that many, it deletes one where it would insert one.
+    var ownLimit = Int.max
     private var own: [Value] = []
 
     init(userKeys: Int64) {
@@ -23,7 +25,7 @@ struct Bystander {
         for _ in 0..<count {
             let operations = (0..<random.int(1...2)).map { _ in (kind: random.int(0..<10), pick: random.int(0..<1_000))
             }
-            let owned = own
+            let (owned, limit) = (own, ownLimit)
             let (inserted, removed) = try await store.write { tx -> ([Value], Set<Value>) in
                 var inserted: [Value] = []
                 var removed: Set<Value> = []
@@ -31,7 +33,8 @@ struct Bystander {
                     let newest = inserted.last ?? owned.last
                     let alive = owned.filter { !removed.contains($0) }
                     let deletable = alive.filter { $0 != newest }
-                    if kind < 6 || alive.isEmpty || (kind < 8 && deletable.isEmpty) {
+                    let full = alive.count >= limit && !deletable.isEmpty
+                    if (kind < 6 && !full) || alive.isEmpty || (kind < 8 && deletable.isEmpty) {
                         inserted.append(
                             try tx.insert(
                                 [

@@ -37,6 +37,7 @@ extension StoreConformance {
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
                 + StoreConformance.inMemoryEvaluationChecks + StoreConformance.manyControllerChecks
                 + StoreConformance.failureChecks + StoreConformance.deliveryChecks + StoreConformance.userMoveRaceChecks
+                + StoreConformance.userMoveDataSourceChecks
                 + StoreConformance.bulkInsertChecks + StoreConformance.caseFoldRuleChecks + StoreConformance.closeChecks
                 + records(Fixtures.LinkedTodo.self) + [liveResults]
         }

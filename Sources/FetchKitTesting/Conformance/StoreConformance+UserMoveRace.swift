@@ -176,7 +176,7 @@ extension StoreConformance {
 
     /// Checks the table after the race: every batch applied, no written drop bounced, and it shows the
     /// controller's results, which equal a fresh fetch.
-    private func checkTable(
+    func checkTable(
         _ ui: TableUI, _ controller: ResultsController<Row>, in store: any PersistentStore
     ) async throws {
         await controller.sync()

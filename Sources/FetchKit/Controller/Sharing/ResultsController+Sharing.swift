@@ -155,7 +155,7 @@ extension ResultsController {
         }
         if let inStep {
             uncounted = update.hasChanges
-            if inStep.toDelegate, let delegate { notify(delegate, of: update.covering(inStep.covering)) }
+            if inStep.toDelegate, let delegate { notify(delegate, of: update.covering(inStep.covering), inStep: true) }
             return nil
         }
         guard let current else { return nil }
