@@ -106,18 +106,25 @@ extension PostgresStore {
         /// table someone removed from it would go silent, so the feed puts it back and publishes a resync (its
         /// controllers are not live from the check that finds it until they applied that resync).
         public var publicationCheckInterval: Duration
+        /// How often the logical feed compares the position it has received with the end of the log the server
+        /// has flushed: while it is behind, every live controller counts its lag from when the server was at a
+        /// position the feed has not received yet (``FeedDelivery/lagging(since:)``), so a log the server has not
+        /// sent never reads as `.live`.
+        public var lagCheckInterval: Duration
 
         /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check
         /// the connection when a write's change is 2 s overdue, back off from 50 ms to 5 s, probe after 5 s idle
         /// every 2 s, 3 times, close another client's transaction after 250 µs without input, and check the logical
-        /// feed's publication every second.
+        /// feed's publication every second and how far behind the server it is five times a second.
         public init(
             pingInterval: Duration = .seconds(5), pingTimeout: Duration = .seconds(2),
             publishTimeout: Duration = .seconds(2),
             reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
-            burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(1)
+            burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(1),
+            lagCheckInterval: Duration = .milliseconds(200)
         ) {
+            self.lagCheckInterval = lagCheckInterval
             self.burstQuietPeriod = burstQuietPeriod
             self.publicationCheckInterval = publicationCheckInterval
             self.pingInterval = pingInterval

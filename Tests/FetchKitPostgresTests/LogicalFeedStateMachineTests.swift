@@ -12,8 +12,8 @@ struct LogicalFeedStateMachineTests {
     static let t0 = ContinuousClock.now
     static let options = PostgresStore.ListenerOptions(
         pingInterval: .seconds(5), pingTimeout: .seconds(2), reconnectBackoff: .milliseconds(50)...(.seconds(1)),
-        // The publication checks' own test sets them; here they would interleave with the pings.
-        publicationCheckInterval: .seconds(30))
+        // The publication and lag checks' own tests set them; here they would interleave with the pings.
+        publicationCheckInterval: .seconds(30), lagCheckInterval: .seconds(30))
     static let card = LogTransactionAssemblerTests.card
 
     static func machine() -> Machine {
@@ -123,6 +123,40 @@ struct LogicalFeedStateMachineTests {
         #expect(
             machine.handle(.connected(resumed: false), at: Self.at(7_060))
                 == [.reconnected(attempts: 1), .publishResync, .completeAllWrites, .reportState(.listening)])
+    }
+
+    @Test func aServerAheadOfTheFeedIsABacklogUntilTheFeedReceivesIt() {
+        var machine = Self.streaming()
+        // The server had flushed 2,000 at 10 ms and 3,000 at 20 ms; the feed has received nothing.
+        #expect(
+            machine.handle(.serverPosition(LogPosition(value: 2_000)), at: Self.at(10)) == [
+                .reportBacklog(since: Self.at(10))
+            ])
+        #expect(machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(20)) == [])
+        // The server says it has read through 2,500: behind since the second reading.
+        let partly = machine.handle(.received([Self.keepalive(end: 2_500)]), at: Self.at(30))
+        #expect(partly.contains(.reportBacklog(since: Self.at(20))))
+        // Through 3,000: caught up.
+        let caughtUp = machine.handle(.received([Self.keepalive(end: 3_000)]), at: Self.at(40))
+        #expect(caughtUp.contains(.reportBacklog(since: nil)))
+        // A position the feed has received is no backlog.
+        #expect(machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(50)) == [])
+    }
+
+    @Test func theLagCheckReadsTheServerAndAsksForAReply() {
+        var options = Self.options
+        options.lagCheckInterval = .milliseconds(200)
+        var machine = Machine(
+            options: options, assembler: LogTransactionAssembler(schemaName: "app", keyColumns: ["card": "id"]),
+            statusInterval: .seconds(1))
+        _ = machine.handle(.start, at: Self.t0)
+        _ = machine.handle(.connected(resumed: false), at: Self.t0)
+        #expect(machine.deadline == Self.at(200))
+        #expect(
+            machine.handle(.tick, at: Self.at(200)) == [
+                .readServerPosition, .sendStatus(applied: .zero, received: .zero, replyRequested: true)
+            ])
+        #expect(machine.deadline == Self.at(400))
     }
 
     @Test func aRepairedPublicationInterruptsDeliveryUntilItsResync() {

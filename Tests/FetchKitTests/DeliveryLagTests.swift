@@ -6,8 +6,10 @@ import Testing
 @Suite("Delivery lag")
 struct DeliveryLagTests {
     /// Observes each lag in turn; returns, for each, whether the status changed and what it says.
-    func walk(_ lags: [Duration]) -> [(changed: Bool, status: ResultsStatus)] {
-        var machine = DeliveryLag()
+    func walk(
+        _ lags: [Duration], _ start: DeliveryLag = DeliveryLag(threshold: .seconds(1))
+    ) -> [(changed: Bool, status: ResultsStatus)] {
+        var machine = start
         return lags.map { lag in
             let changed = machine.observe(lag)
             return (changed, machine.status)
@@ -31,6 +33,15 @@ struct DeliveryLagTests {
         #expect(steps[1].changed && steps[1].status == .catchingUp(lag: .milliseconds(800)))
         #expect(steps[2].changed && steps[2].status == .live)
         #expect(!steps[3].changed && steps[3].status == .live)
+    }
+
+    @Test func theDefaultThresholdIsAQuarterOfASecond() {
+        let steps = walk(
+            [.milliseconds(250), .milliseconds(260), .milliseconds(210), .milliseconds(125)], DeliveryLag())
+        #expect(!steps[0].changed && steps[0].status == .live)
+        #expect(steps[1].changed && steps[1].status == .catchingUp(lag: .milliseconds(200)))
+        #expect(!steps[2].changed)
+        #expect(steps[3].changed && steps[3].status == .live)
     }
 
     @Test func noPendingChangeIsCaughtUp() {

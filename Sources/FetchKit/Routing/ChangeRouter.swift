@@ -84,7 +84,7 @@ final class ChangeRouter: Sendable {
                 if covers > 1 { self.metrics.foldedChanges.increment(by: Int64(covers - 1)) }
                 await self.route(change)
                 // After the change is handed out: the controllers return to `.live` once they applied it.
-                if case .streaming = change.delivery { self.deliveryResumed(through: change.transactionID) }
+                if change.delivery?.delivers == true { self.deliveryResumed(through: change.transactionID) }
                 inbox.routed()
             }
             self?.endFeed()

@@ -14,6 +14,8 @@ final class RouterInbox: Sendable {
         var routing: ContinuousClock.Instant?
         /// Whether the lag monitor runs.
         var isMonitored = false
+        /// Since when the store's feed has not received what the database committed (``FeedDelivery/lagging(since:)``).
+        var feedBehindSince: ContinuousClock.Instant?
     }
 
     private let guarded: Mutex<Guarded>
@@ -31,6 +33,11 @@ final class RouterInbox: Sendable {
     /// - Returns: `true` when the lag monitor is not running and should start (it is then marked running).
     func receive(_ change: StoreChange) -> Bool {
         let (waiter, startMonitor) = guarded.withLock { guarded in
+            switch change.delivery {
+            case .lagging(let since)?: guarded.feedBehindSince = since
+            case .streaming?, .interrupted?: guarded.feedBehindSince = nil
+            case nil: break
+            }
             let wake = guarded.machine.receive(change)
             defer { if wake { guarded.waiter = nil } }
             let start = !guarded.isMonitored
@@ -108,9 +115,12 @@ final class RouterInbox: Sendable {
         guarded.withLock { $0.routing = nil }
     }
 
-    /// When the oldest change not yet handed out was published: the one being routed, else the oldest waiting.
+    /// When the oldest change not yet handed out committed: the one being routed, else the oldest waiting — or
+    /// since when the feed has not received what the database committed, when that is earlier.
     var oldestUnrouted: ContinuousClock.Instant? {
-        guarded.withLock { $0.routing ?? $0.machine.oldestPublished }
+        guarded.withLock { guarded in
+            [guarded.routing ?? guarded.machine.oldestPublished, guarded.feedBehindSince].compactMap { $0 }.min()
+        }
     }
 
     /// Stops the lag monitor when nothing is unrouted and `controllersIdle`.
@@ -118,7 +128,8 @@ final class RouterInbox: Sendable {
     /// - Returns: `true` when the monitor stopped.
     func stopMonitor(controllersIdle: Bool) -> Bool {
         guarded.withLock { guarded in
-            guard controllersIdle, guarded.routing == nil, guarded.machine.count == 0 else { return false }
+            guard controllersIdle, guarded.routing == nil, guarded.machine.count == 0, guarded.feedBehindSince == nil
+            else { return false }
             guarded.isMonitored = false
             return true
         }

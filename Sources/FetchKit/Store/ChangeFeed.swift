@@ -114,8 +114,17 @@ public final class ChangeFeed: Sendable {
 
     /// Publishes one committed transaction's changes under the next transaction ID, with where its commit ends in
     /// the database's log when the store reads one.
-    public func publish(_ tables: [String: TableChange], logPosition: UInt64? = nil) {
-        publish { StoreChange(transactionID: $0, tables: tables, logPosition: logPosition) }
+    ///
+    /// `committedAt` is when the transaction committed, when the store can tell (from the database's log) that it
+    /// was before now: the delivery lag of every controller is measured from it.
+    public func publish(
+        _ tables: [String: TableChange], logPosition: UInt64? = nil, committedAt: ContinuousClock.Instant? = nil
+    ) {
+        publish { id in
+            var change = StoreChange(transactionID: id, tables: tables, logPosition: logPosition)
+            if let committedAt { change.publishedAt = min(change.publishedAt, committedAt) }
+            return change
+        }
     }
 
     /// Publishes a resync: changes may have been made that the feed cannot name.

@@ -11,8 +11,10 @@ public struct StoreChange: Sendable, Hashable {
     public var tables: [String: TableChange]
     /// `true` when the store cannot say what changed and every table must be treated as changed.
     public var isResync: Bool
-    /// When the store published the change, right after the commit completed: the start of the
-    /// commit-to-delegate latency. Not part of equality or hashing.
+    /// When the transaction committed, on this process's clock: the start of the commit-to-delegate latency and
+    /// of every controller's delivery lag. Where the store reads the database's log (PostgreSQL's logical feed),
+    /// the commit's time on the database's clock, carried over by the log's own send time; otherwise when the
+    /// store published the change, right after the commit completed. Not part of equality or hashing.
     public var publishedAt: ContinuousClock.Instant
     /// Where the transaction's commit ends in the database's log, when the store reads one (a PostgreSQL store on
     /// the logical feed: the commit's LSN as a byte offset; `nil` otherwise). Folded changes carry the latest. Not

@@ -12,6 +12,9 @@ struct LogTransaction: Equatable, Sendable {
     var tables: [String: TableChange]
     /// The rows as the transaction left them, by table and key: every inserted or updated row, none deleted.
     var rows: [String: [Value: LogRow]]
+    /// How long before the server sent its commit the transaction committed, on the server's clock (microseconds):
+    /// the feed's lag behind the database when the commit arrived.
+    var age: Int64 = 0
 
     /// The keys whose rows the log does not hold whole (an update left a TOASTed value out): re-read them.
     var incomplete: [String: Set<Value>] {

@@ -57,22 +57,25 @@ struct LogTransactionAssembler {
     }
 
     /// Takes the next message of the stream.
+    /// `sentAt` is when the server sent the message (its clock, microseconds since 2000): a commit's age is
+    /// measured against it.
     ///
     /// - Returns: the transaction that `message` commits, if it is a commit.
     /// - Throws: ``FetchKitError/Code/inconsistency`` for a change outside a transaction, to a relation the
     ///   stream has not described, or without a usable key; the row image's errors (``LogRow``). The stream
     ///   cannot be trusted past such a message: its consumer resyncs.
-    mutating func receive(_ message: PgOutputMessage) throws -> LogTransaction? {
+    mutating func receive(_ message: PgOutputMessage, sentAt: Int64 = 0) throws -> LogTransaction? {
         switch message {
         case .begin(let final, _, let transactionID):
             imageless = []
             unknownReferences = []
             open = LogTransaction(transactionID: transactionID, commit: final, end: final, tables: [:], rows: [:])
-        case .commit(let position, let end, _):
+        case .commit(let position, let end, let committedAt):
             guard var transaction = open else { throw FetchKitError.inconsistency("a commit outside a transaction") }
             open = nil
             transaction.commit = position
             transaction.end = end
+            transaction.age = max(0, sentAt - committedAt)
             for table in unknownReferences { transaction.tables[table]?.references = [:] }
             return transaction
         case .relation(let relation):

@@ -2,7 +2,37 @@
 /// does — a transient one retries and resyncs, a permanent one stops the controller. Never silently stale.
 extension ResultsController {
     /// Whether the controller follows the database, and if not, why.
-    public var status: ResultsStatus { state.withLock { $0.status } }
+    ///
+    /// Never ``ResultsStatus/live`` while the controller is further behind the database than
+    /// ``catchingUpThreshold``: the lag is measured when the status is read, as well as a few times a second for
+    /// ``statusUpdates()``.
+    public var status: ResultsStatus {
+        let (status, threshold) = state.withLock { ($0.status, $0.machine.lag.threshold) }
+        guard status == .live else { return status }
+        let lag = self.lag
+        return lag > threshold ? .catchingUp(lag: DeliveryLag.rounded(lag)) : .live
+    }
+
+    /// How far behind the database the controller is now: the time since the oldest committed change it has
+    /// not applied was committed — still in the feed (PostgreSQL's logical feed measures what the server has not
+    /// sent yet), waiting to be routed, or queued and being applied. Zero when it shows everything.
+    public var lag: Duration {
+        let queued = queue.withLock { $0.oldestUnapplied }
+        let since = [queued, router.inbox.oldestUnrouted].compactMap { $0 }.min()
+        return since.map { max(.zero, ContinuousClock.now - $0) } ?? .zero
+    }
+
+    /// How far behind the database the controller may be and still read ``ResultsStatus/live``: past it, its
+    /// status is ``ResultsStatus/catchingUp(lag:)`` until the lag is back under half of it. A quarter of a second
+    /// unless set: a healthy store delivers in milliseconds, and a person notices a list lagging by more.
+    ///
+    /// ```swift
+    /// controller.catchingUpThreshold = .seconds(1)   // a dashboard that tolerates a second
+    /// ```
+    public var catchingUpThreshold: Duration {
+        get { state.withLock { $0.machine.lag.threshold } }
+        set { state.withLock { $0.machine.lag.threshold = max(.zero, newValue) } }
+    }
 
     /// The controller's status now, then each change of it.
     ///

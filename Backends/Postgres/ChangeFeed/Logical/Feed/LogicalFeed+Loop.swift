@@ -57,6 +57,8 @@ extension LogicalFeed {
             switch source.thread.waitForInput(on: connection, until: machine.deadline) {
             case .readable:
                 if let connection { read(connection) }
+                // A stream that never pauses still reaches its deadlines: its checks and acknowledgements.
+                if let deadline = machine.deadline, ContinuousClock.now >= deadline { send(.tick) }
             case .timedOut:
                 send(.tick)
             case .woken(let stopRequested):
@@ -113,8 +115,10 @@ extension LogicalFeed {
                 started = nil
                 isClosed = true
             case .publish(let transaction):
+                // Its age when the server sent it, on the server's clock: how far behind the database the feed is.
                 source.feed.publish(
-                    source.settings.images.changes(of: transaction), logPosition: transaction.end.value)
+                    source.settings.images.changes(of: transaction), logPosition: transaction.end.value,
+                    committedAt: .now - .microseconds(transaction.age))
                 source.completions.complete(Int64(transaction.transactionID))
             case .publishResync:
                 source.feed.publishResync()
@@ -128,6 +132,10 @@ extension LogicalFeed {
                 source.completions.complete(through: position)
             case .checkPublication:
                 return checkPublication()
+            case .readServerPosition:
+                return readServerPosition()
+            case .reportBacklog(let since):
+                source.feed.publishDelivery(since.map { .lagging(since: $0) } ?? .streaming)
             case .sendStatus(let applied, let received, let replyRequested):
                 guard let connection else { return nil }
                 let update = StandbyStatusUpdate(
@@ -200,6 +208,20 @@ extension LogicalFeed {
                 return .publicationChecked(repaired: repaired)
             } catch {
                 dropChecker("could not check the publication", error)
+                return nil
+            }
+        }
+
+        /// Reads the end of the log the server has flushed on ``checker``; a failed read is logged and tried again
+        /// at the next check.
+        private func readServerPosition() -> Machine.Event? {
+            do {
+                let result = try openChecker().execute("SELECT pg_current_wal_flush_lsn()::text AS position")
+                guard case .text(let text) = try result.value(row: 0, column: 0), let position = LogPosition(text)
+                else { return nil }
+                return .serverPosition(position)
+            } catch {
+                dropChecker("could not read the server's log position", error)
                 return nil
             }
         }

@@ -61,6 +61,8 @@ extension LogicalFeedStateMachine {
         case .stalled:
             state = .streaming
             actions.append(.reportState(.listening))
+            // Listening reports the feed streaming: a backlog is reported again after it.
+            backlogSince = nil
         default: break
         }
         for bytes in messages {
@@ -75,15 +77,16 @@ extension LogicalFeedStateMachine {
                 received = max(received, end)
                 if !assembler.isInTransaction && unreadable == nil { applied = max(applied, end) }
                 if replyRequested { actions.append(status(replyRequested: false, at: now)) }
-            case .logData(_, let end, _, let payload):
+            case .logData(_, let end, let sentAt, let payload):
                 received = max(received, end)
-                actions += take(payload)
+                actions += take(payload, sentAt: sentAt)
             }
         }
         if applied > lastCompleted {
             lastCompleted = applied
             actions.append(.completeWrites(through: applied))
         }
+        actions += backlog()
         if applied > lastConfirmed, lastStatus.map({ now >= $0 + statusInterval }) ?? true {
             actions.append(status(replyRequested: false, at: now))
         }
@@ -93,7 +96,7 @@ extension LogicalFeedStateMachine {
     /// One `pgoutput` message: a committed transaction it completes is published, unless it was handed on
     /// before (a resumed slot sends from its confirmed position). A message that cannot be read or trusted
     /// spoils its transaction, which is then published as a resync at its commit.
-    private mutating func take(_ payload: [UInt8]) -> [Action] {
+    private mutating func take(_ payload: [UInt8], sentAt: Int64) -> [Action] {
         let message: PgOutputMessage
         do {
             message = try PgOutputMessage(decoding: payload)
@@ -115,7 +118,9 @@ extension LogicalFeedStateMachine {
             }
         }
         do {
-            guard let transaction = try assembler.receive(message), transaction.end > applied else { return [] }
+            guard let transaction = try assembler.receive(message, sentAt: sentAt), transaction.end > applied else {
+                return []
+            }
             applied = transaction.end
             return [.publish(transaction)]
         } catch {
@@ -136,5 +141,32 @@ extension LogicalFeedStateMachine {
         lastActivity = now
         lastStatus = now
         nextPublicationCheck = now + options.publicationCheckInterval
+        nextLagCheck = now + options.lagCheckInterval
+        // A new connection: reporting listening clears what was reported of the backlog.
+        unreceived = []
+        backlogSince = nil
+    }
+
+    /// The server had flushed the log up to `position` at `now`: unless the feed has received it, the feed is
+    /// behind the database since then.
+    mutating func serverPosition(_ position: LogPosition, at now: ContinuousClock.Instant) -> [Action] {
+        guard isConnected else { return [] }
+        if position > received, position > (unreceived.last?.position ?? .zero) {
+            unreceived.append((now, position))
+        }
+        return backlog()
+    }
+
+    /// Forgets the positions the feed has received; reports since when it is behind when that changed.
+    mutating func backlog() -> [Action] {
+        if let first = unreceived.firstIndex(where: { $0.position > received }) {
+            unreceived.removeFirst(first)
+        } else {
+            unreceived.removeAll()
+        }
+        let since = unreceived.first?.at
+        guard since != backlogSince else { return [] }
+        backlogSince = since
+        return [.reportBacklog(since: since)]
     }
 }

@@ -48,6 +48,8 @@ struct LogicalFeedStateMachine {
         /// The publication was checked: `repaired` when it no longer named exactly the store's tables and was
         /// put right.
         case publicationChecked(repaired: Bool)
+        /// The end of the log the server has flushed, read now (``Action/readServerPosition``).
+        case serverPosition(LogPosition)
         /// Nothing happened until ``deadline``.
         case tick
         /// ``LogicalFeed/stop()`` was called.
@@ -81,6 +83,11 @@ struct LogicalFeedStateMachine {
         case checkPublication
         /// Send a standby status update: everything before `applied` is handed on; `replyRequested` pings.
         case sendStatus(applied: LogPosition, received: LogPosition, replyRequested: Bool)
+        /// Read the end of the log the server has flushed; report ``Event/serverPosition(_:)``.
+        case readServerPosition
+        /// Tell the store's controllers since when the feed has not received what the server flushed (`nil`: it
+        /// has received everything it was told of).
+        case reportBacklog(since: ContinuousClock.Instant?)
         /// Publish the feed's new state.
         case reportState(PostgresListener.State)
         /// Log the lost connection and close it.
@@ -113,6 +120,13 @@ struct LogicalFeedStateMachine {
     var lastCompleted = LogPosition.zero
     /// When the publication is next checked, while streaming.
     var nextPublicationCheck: ContinuousClock.Instant?
+    /// When the server's position is next read, while streaming.
+    var nextLagCheck: ContinuousClock.Instant?
+    /// Positions the server had flushed, each with when it was read, that the feed has not received yet: oldest
+    /// first.
+    var unreceived: [(at: ContinuousClock.Instant, position: LogPosition)] = []
+    /// The backlog last reported (``Action/reportBacklog(since:)``).
+    var backlogSince: ContinuousClock.Instant?
     /// Why the transaction being received cannot be trusted, while its rest is skipped (published as a resync
     /// at its commit).
     var unreadable: String?
@@ -133,7 +147,7 @@ struct LogicalFeedStateMachine {
             let ping = lastActivity.map { $0 + options.pingInterval }
             // An acknowledgement that is due once the interval since the last one has passed.
             let status = applied > lastConfirmed ? lastStatus.map { $0 + statusInterval } : nil
-            return [ping, status, nextPublicationCheck].compactMap { $0 }.min()
+            return [ping, status, nextPublicationCheck, nextLagCheck].compactMap { $0 }.min()
         case .pinging(let deadline), .stalled(_, let deadline): return deadline
         case .waitingToReconnect(_, _, _, let retryAt): return retryAt
         case .starting, .reconnecting, .stopped: return nil
@@ -158,6 +172,7 @@ struct LogicalFeedStateMachine {
         case .connectionLost(let reason): return isConnected ? lose(reason, at: now) : []
         case .checkRequested: return checkRequested(at: now)
         case .publicationChecked(let repaired): return publicationChecked(repaired: repaired)
+        case .serverPosition(let position): return serverPosition(position, at: now)
         case .tick: return tick(at: now)
         case .closeRequested: return close()
         }
@@ -165,11 +180,14 @@ struct LogicalFeedStateMachine {
 
     /// Changes to a table missing from the publication were not streamed: the controllers leave `.live`, and
     /// return to it once they applied the resync that refetches them.
-    private func publicationChecked(repaired: Bool) -> [Action] {
+    private mutating func publicationChecked(repaired: Bool) -> [Action] {
         guard repaired else { return [] }
         let reason = "a table was missing from the publication"
         switch state {
-        case .streaming, .pinging: return [.interruptDelivery(reason), .publishResync, .reportState(.listening)]
+        case .streaming, .pinging:
+            // Listening reports the feed streaming: a backlog is reported again after it.
+            backlogSince = nil
+            return [.interruptDelivery(reason), .publishResync, .reportState(.listening)] + backlog()
         // Streaming again (after the stall's check, or reconnecting) reports listening after this resync.
         case .stalled, .waitingToReconnect, .reconnecting: return [.interruptDelivery(reason), .publishResync]
         case .starting, .stopped: return []
@@ -197,6 +215,12 @@ struct LogicalFeedStateMachine {
             if let check = nextPublicationCheck, now >= check {
                 nextPublicationCheck = now + options.publicationCheckInterval
                 return [.checkPublication]
+            }
+            if let check = nextLagCheck, now >= check {
+                nextLagCheck = now + options.lagCheckInterval
+                // The reply to a status that asks for one says how far the server has read, past transactions it
+                // does not send (none of the publication's tables).
+                return [.readServerPosition, status(replyRequested: true, at: now)]
             }
             if let lastActivity, now >= lastActivity + options.pingInterval {
                 state = .pinging(deadline: now + options.pingTimeout)
