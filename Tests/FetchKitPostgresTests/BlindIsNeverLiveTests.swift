@@ -47,15 +47,18 @@ struct BlindIsNeverLiveTests {
             task.withLock { $0 }?.cancel()
         }
 
-        /// The first sample after `start` that is not `.live`.
-        func firstNotLive(after start: ContinuousClock.Instant) -> Sample? {
-            samples.withLock { $0.first { $0.at >= start && $0.status != .live } }
+        /// The first sample after `start` that says the feed cannot deliver (`.resyncing`): not `.catchingUp`,
+        /// which a loaded machine may show at any time.
+        func firstBlind(after start: ContinuousClock.Instant) -> Sample? {
+            samples.withLock { $0.first { $0.at >= start && $0.status.isResyncing } }
         }
 
-        /// The first `.live` sample after `start` that follows a sample that was not live.
+        /// The first `.live` sample after the first that said the feed cannot deliver.
         func firstLiveAgain(after start: ContinuousClock.Instant) -> Sample? {
             samples.withLock { samples in
-                guard let left = samples.firstIndex(where: { $0.at >= start && $0.status != .live }) else { return nil }
+                guard let left = samples.firstIndex(where: { $0.at >= start && $0.status.isResyncing }) else {
+                    return nil
+                }
                 return samples[left...].first { $0.status == .live }
             }
         }
@@ -87,7 +90,7 @@ struct BlindIsNeverLiveTests {
         committedAt committed: ContinuousClock.Instant? = nil,
         detectedWithin bound: Duration, rowWrittenWhileBlind: Bool = true, _ fault: String
     ) throws {
-        let left = try #require(watch.firstNotLive(after: start), "\(fault): the controller never left .live")
+        let left = try #require(watch.firstBlind(after: start), "\(fault): the controller never read .resyncing")
         // Measured from when the fault took effect: a statement's commit, not the connection that sent it.
         let took = left.at - max(start, min(committed ?? start, left.at))
         #expect(took <= bound, "\(fault): left .live after \(took) (bound \(bound))")
@@ -185,5 +188,11 @@ struct BlindIsNeverLiveTests {
             try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
         }
         await store.close()
+    }
+}
+
+extension ResultsStatus {
+    fileprivate var isResyncing: Bool {
+        if case .resyncing = self { true } else { false }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 @testable import FetchKitPostgres
 
-/// A short version of the load that showed controllers reading `.live` seconds behind: pgbench's clients updating
+/// A short version of the load that showed controllers reading `.live` seconds behind: pgbench's two clients updating
 /// single rows of a watched 100-row table as fast as they can, while another client inserts marker rows. From a
 /// marker's commit until the controller shows it, no status read may say `.live` once the controller is further
 /// behind than its threshold (plus the feed's lag-check interval, the resolution of what it knows); writes through
@@ -32,7 +32,7 @@ struct LagUnderLoadTests {
             ["-n", "-c", "\(clients)", "-j", "\(clients)", "-T", "\(seconds)", "-f", script.path, url])
     }
 
-    @Test(arguments: [PostgresStore.ChangeFeedKind.logical])
+    @Test(arguments: [PostgresStore.ChangeFeedKind.logical, .triggers])
     func noStatusReadsLiveBehindItsThreshold(feed: PostgresStore.ChangeFeedKind) async throws {
         let namespace = PostgresServer.uniqueName("fkt_load")
         var options = PostgresStore.Options(readerCount: 2)
@@ -50,12 +50,12 @@ struct LagUnderLoadTests {
         let threshold = controller.catchingUpThreshold
         let allowance = options.listener.lagCheckInterval + .milliseconds(100)
         let load = try Self.pgbench(
-            url: try PostgresServer.requiredURLText(), table: "\(namespace).item", clients: 4, seconds: 6)
+            url: try PostgresServer.requiredURLText(), table: "\(namespace).item", clients: 2, seconds: 5)
         let outside = try await PostgresServer.pool(name: "fkt-load", searchPath: namespace)
         var liveBehind: [Duration] = []
         var unseenAfterSync = 0
         let clock = ContinuousClock()
-        let end = clock.now + .seconds(5)
+        let end = clock.now + .seconds(4)
         var marker: Int64 = 1_000
         while clock.now < end {
             marker += 1
@@ -83,7 +83,8 @@ struct LagUnderLoadTests {
         await outside.shutDown()
         #expect(liveBehind.isEmpty, "\(feed): .live while behind by \(liveBehind.prefix(5))")
         #expect(unseenAfterSync == 0, "\(feed): \(unseenAfterSync) writes not shown after sync()")
-        try await PostgresLiveResultsTests.converge(controller, recorder, in: store)
+        // A whole test suite shares the two cores: the feed may take a while to drain what the load left.
+        try await PostgresLiveResultsTests.converge(controller, recorder, in: store, within: .seconds(60))
         await store.close()
     }
 }

@@ -67,8 +67,9 @@ struct PostgresChangeCaptureTests {
         #expect(todo.inserted == [.integer(20)])
         #expect(todo.updated == [.integer(1), .integer(5)])
         #expect(todo.deleted == [.integer(2)])
-        #expect(changes[1].transactionID == changes[0].transactionID + 1)
-        #expect(store.lastTransactionID == changes[1].transactionID)
+        // Increasing: a report of the feed's delivery (under load, that it is behind) takes a number between them.
+        #expect(changes[1].transactionID > changes[0].transactionID)
+        #expect(store.lastTransactionID >= changes[1].transactionID)
         await store.close()
     }
 

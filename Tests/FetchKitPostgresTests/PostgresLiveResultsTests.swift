@@ -138,6 +138,8 @@ struct PostgresLiveResultsTests {
         var iterator = changes.makeAsyncIterator()
         var order: [Set<Value>] = []
         while order.count < 4, let change = await iterator.next() {
+            // Reports of the feed's delivery (it is behind while the long transaction holds the log) name no rows.
+            guard change.delivery == nil else { continue }
             order.append(change.tables["todo"]?.allKeys ?? [])
         }
         #expect(order == [[.integer(31)], [.integer(32)], [.integer(33)], [.integer(1), .integer(30)]])

@@ -27,16 +27,18 @@ struct PostgresRecycledConnectionTests {
         let listener = try #require(store.listener?.backendPID)
         let terminated = try await PostgresServer.query(
             """
-            SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+            SELECT pid, pg_terminate_backend(pid) AS done FROM pg_stat_activity
             WHERE application_name = '\(name)' AND pid <> \(listener)
             """)
         // The readers and the writer — those not opened again since an earlier termination.
         #expect(!terminated.isEmpty)
         guard waitingForExit else { return }
         let deadline = ContinuousClock.now + .seconds(10)
+        // Those processes: the listener's probe session is opened again at once, and is no process to wait for.
+        let pids = terminated.compactMap { $0["pid", as: Int64.self] }.map(String.init).joined(separator: ",")
+        guard !pids.isEmpty else { return }
         while ContinuousClock.now < deadline {
-            let left = try await PostgresServer.query(
-                "SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)' AND pid <> \(listener)")
+            let left = try await PostgresServer.query("SELECT pid FROM pg_stat_activity WHERE pid IN (\(pids))")
             if left.isEmpty { return }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -69,7 +71,11 @@ struct PostgresRecycledConnectionTests {
     ) async throws {
         for (controller, recorder) in controllers {
             await controller.sync()
-            #expect(controller.status == .live)
+            // Following, not retrying (behind, maybe, while a loaded server delivers the feed late).
+            switch controller.status {
+            case .live, .catchingUp: break
+            default: Issue.record("status \(controller.status) after sync()")
+            }
             try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
             try recorder.checkCallbackOrder()
             for update in recorder.updates { try ResultsOracle.check(update, primaryKey: "id") }

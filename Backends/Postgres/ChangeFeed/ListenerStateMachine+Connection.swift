@@ -6,9 +6,11 @@ extension ListenerStateMachine {
         switch state {
         case .starting:
             listen(at: now)
+            resetProbes(at: now)
             return [.started]
         case .reconnecting(let attempt, _, _):
             listen(at: now)
+            resetProbes(at: now)
             // Listening is reported after the resync: the controllers are live again once they applied it.
             return [.reconnected(attempts: attempt), .publishResync, .completeAllWrites, .reportState(.listening)]
         default:

@@ -5,10 +5,12 @@ extension ListenerStateMachine {
     mutating func received(_ payloads: [String], at now: ContinuousClock.Instant) -> [Action] {
         guard isConnected else { return [] }
         lastActivity = now
-        return payloads.flatMap { receive($0) }
+        return payloads.flatMap { receive($0, at: now) }
     }
 
-    private mutating func receive(_ payload: String) -> [Action] {
+    private mutating func receive(_ payload: String, at now: ContinuousClock.Instant) -> [Action] {
+        // A probe (the listener's own, or another's) is no change.
+        if let probed = probeArrived(payload, at: now) { return probed }
         guard var notification = PostgresNotification(payload: payload) else {
             return flush() + [.reportUnreadable(payload: payload), .publishResync]
         }

@@ -25,6 +25,8 @@ extension ListenerStateMachine {
             return []
         case .stalled:
             listen(at: now)
+            // Listening reports the feed streaming: a backlog is reported again after it.
+            backlogSince = nil
             return [.reportState(.listening)]
         default:
             return []

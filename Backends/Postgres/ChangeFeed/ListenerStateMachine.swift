@@ -53,6 +53,10 @@ struct ListenerStateMachine {
         case tick(markerAwaited: Bool)
         /// ``PostgresListener/stop()`` was called.
         case closeRequested
+        /// The probe ``Action/sendProbe(_:)`` asked for was sent: it is out from now on.
+        case probeSent
+        /// The probe ``Action/sendProbe(_:)`` asked for could not be sent (it will not arrive).
+        case probeFailed
     }
 
     /// What the listener's thread does next.
@@ -84,6 +88,12 @@ struct ListenerStateMachine {
         case reconnected(attempts: Int)
         /// Close the connection, if any, and end the thread.
         case close
+        /// Notify this payload on the channel from another session: when it arrives, everything committed before
+        /// it has (the server delivers notifications in commit order). Report ``Event/probeFailed`` if it cannot.
+        case sendProbe(String)
+        /// Tell the store's controllers since when the listener has not received what the server committed
+        /// (`nil`: its last probe arrived).
+        case reportBacklog(since: ContinuousClock.Instant?)
     }
 
     let options: PostgresStore.ListenerOptions
@@ -101,15 +111,29 @@ struct ListenerStateMachine {
 
     /// The followed foreign-key columns whose values the triggers report.
     let references: PostgresReferenceColumns
+    /// What this listener's probes start with (``Action/sendProbe(_:)``): other listeners on the channel ignore
+    /// them.
+    let probePrefix: String
+    /// The probes sent and not yet arrived, oldest first, with when each was sent.
+    var probes: [(id: UInt64, sentAt: ContinuousClock.Instant)] = []
+    var nextProbeID: UInt64 = 0
+    /// When the next probe goes out, while listening.
+    var nextProbe: ContinuousClock.Instant?
+    /// The backlog last reported (``Action/reportBacklog(since:)``).
+    var backlogSince: ContinuousClock.Instant?
+
+    /// The start of every probe's payload, whichever listener sent it.
+    static let probeMarker = "fetchkit-probe:"
 
     init(
         options: PostgresStore.ListenerOptions, schemaName: String, paddedKeyTables: Set<String> = [],
-        references: PostgresReferenceColumns = .init()
+        references: PostgresReferenceColumns = .init(), probeToken: String = "listener"
     ) {
         self.options = options
         self.schemaName = schemaName
         self.paddedKeyTables = paddedKeyTables
         self.references = references
+        self.probePrefix = Self.probeMarker + probeToken + ":"
     }
 
     /// When the machine expects a ``Event/tick(markerAwaited:)`` if nothing happens before; `nil`: never.
@@ -117,7 +141,11 @@ struct ListenerStateMachine {
         switch state {
         case .listening:
             // With a transaction's notifications pending, wait only for the rest of its burst.
-            lastActivity.map { $0 + (group.transactionID != nil ? options.burstQuietPeriod : options.pingInterval) }
+            [
+                lastActivity.map {
+                    $0 + (group.transactionID != nil ? options.burstQuietPeriod : options.pingInterval)
+                }, nextProbe
+            ].compactMap { $0 }.min()
         case .pinging(let deadline), .stalled(_, let deadline):
             deadline
         case .waitingToReconnect(_, _, _, let retryAt):
@@ -161,6 +189,8 @@ struct ListenerStateMachine {
         case .checkRequested: checkRequested(at: now)
         case .tick(let markerAwaited): tick(markerAwaited: markerAwaited, at: now)
         case .closeRequested: close()
+        case .probeSent: probeSent(at: now)
+        case .probeFailed: probeFailed()
         }
     }
 
@@ -178,7 +208,13 @@ struct ListenerStateMachine {
         guard let deadline, now >= deadline else { return [] }
         switch state {
         case .listening:
-            return group.transactionID != nil ? burstEnded(markerAwaited: markerAwaited, at: now) : ping(at: now)
+            var actions = nextProbe.map { now >= $0 } == true ? probe(at: now) : []
+            let quiet = lastActivity.map {
+                now >= $0 + (group.transactionID != nil ? options.burstQuietPeriod : options.pingInterval)
+            }
+            guard quiet == true else { return actions }
+            actions += group.transactionID != nil ? burstEnded(markerAwaited: markerAwaited, at: now) : ping(at: now)
+            return actions
         case .pinging, .stalled: return pingTimedOut(at: now)
         case .waitingToReconnect(let attempt, let lastError, let delay, _): return retry(attempt, lastError, delay)
         case .starting, .reconnecting, .stopped: return []

@@ -23,13 +23,15 @@ extension PostgresListener {
         /// The last connection error: what a failed start throws.
         private var connectError: (any Error)?
         private var isClosed = false
+        /// The session that sends the listener's probes (``ListenerStateMachine/probe(at:)``), while open.
+        private var prober: PostgresConnection?
 
         init(_ listener: PostgresListener, started: CheckedContinuation<Void, any Error>) {
             self.listener = listener
             self.started = started
             machine = Machine(
                 options: listener.options, schemaName: listener.schemaName, paddedKeyTables: listener.paddedKeyTables,
-                references: listener.references)
+                references: listener.references, probeToken: String(UInt64.random(in: 0...UInt64.max), radix: 36))
         }
 
         /// Connects, then listens until stopped (or until the first connection fails).
@@ -51,9 +53,10 @@ extension PostgresListener {
             switch listener.thread.waitForInput(on: connection, until: machine.deadline) {
             case .readable:
                 if let connection { read(connection) }
+                // Notifications that never pause still let the machine's deadlines come (its probes).
+                if let deadline = machine.deadline, ContinuousClock.now >= deadline { tick() }
             case .timedOut:
-                let awaited = machine.pendingTransactionID.map(listener.completions.isExpected) ?? false
-                send(.tick(markerAwaited: awaited))
+                tick()
             case .woken(let stopRequested):
                 // ``stop()``, or ``checkConnection()``: a write's change is overdue.
                 send(stopRequested ? .closeRequested : .checkRequested)
@@ -62,6 +65,12 @@ extension PostgresListener {
             case .failed(let reason):
                 send(.connectionLost(reason))
             }
+        }
+
+        /// Tells the machine its deadline came.
+        private func tick() {
+            let awaited = machine.pendingTransactionID.map(listener.completions.isExpected) ?? false
+            send(.tick(markerAwaited: awaited))
         }
 
         /// Reads `connection`'s input: the ping's answer, if one is out, and the notifications.
@@ -129,9 +138,44 @@ extension PostgresListener {
             case .close:
                 connection?.close()
                 connection = nil
+                prober?.close()
+                prober = nil
                 isClosed = true
+            case .sendProbe(let payload):
+                return sendProbe(payload)
+            case .reportBacklog(let since):
+                listener.feed.publishDelivery(since.map { .lagging(since: $0) } ?? .streaming)
             }
             return nil
+        }
+
+        /// Notifies `payload` on the channel from ``prober`` (opened when it is not), without waiting for the
+        /// server's answer: a busy server must not hold up the listener's thread. The previous probe's answer is
+        /// read first; while it has not come, this probe is not sent (the previous one counts as out). A failure
+        /// closes ``prober`` (the next probe opens it again).
+        private func sendProbe(_ payload: String) -> Machine.Event? {
+            do {
+                if prober == nil {
+                    prober = try PostgresConnection.open(listener.url, extra: listener.options.keepaliveParameters)
+                }
+                guard let handle = prober?.handle else { return .probeFailed }
+                guard PQconsumeInput(handle) != 0 else {
+                    throw FetchKitError.connectionLost(PostgresConnection.message(PQerrorMessage(handle)))
+                }
+                while PQisBusy(handle) == 0, let result = PQgetResult(handle) { PQclear(result) }
+                guard PQisBusy(handle) == 0 else { return .probeFailed }
+                // The payload is the listener's own (letters, digits and colons); the channel is quoted.
+                let sql = "NOTIFY \(PostgresChangeCapture.quotedChannel(listener.channel)), '\(payload)'"
+                guard PQsendQuery(handle, sql) == 1 else {
+                    throw FetchKitError.connectionLost(PostgresConnection.message(PQerrorMessage(handle)))
+                }
+                return .probeSent
+            } catch {
+                listener.logger.debug("could not send the listener's probe", metadata: ["error": "\(error)"])
+                prober?.close()
+                prober = nil
+                return .probeFailed
+            }
         }
 
         /// The payloads of every notification libpq has read.

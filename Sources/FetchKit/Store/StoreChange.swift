@@ -5,7 +5,8 @@
 /// A change with ``isResync`` set means the store may have missed changes (another process
 /// committed, a notification was lost): every live result over any table must be re-fetched.
 public struct StoreChange: Sendable, Hashable {
-    /// A store-assigned, increasing number for the transaction.
+    /// A store-assigned, increasing number for the transaction. A change that reports the feed's delivery
+    /// (``delivery``) takes a number too, so the numbers of consecutive transactions may skip.
     public var transactionID: UInt64
     /// The changed tables, by table name.
     public var tables: [String: TableChange]

@@ -67,3 +67,14 @@ extension StoreConformance {
 func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
     try ConformanceFailure.require(condition, message())
 }
+
+extension ResultsStatus {
+    /// Whether the controller follows the store: `.live`, or `.catchingUp` — which a PostgreSQL store's feed
+    /// honestly reports while a shared server under a whole test suite delivers its notifications late.
+    var isFollowing: Bool {
+        switch self {
+        case .live, .catchingUp: true
+        default: false
+        }
+    }
+}

@@ -65,7 +65,7 @@ extension StoreConformance {
         try expect(changeset.sectionInserts.isEmpty && changeset.rowInserts.count == 2, "batch \(changeset)")
         try expect(harness.ids(0) == [101, 103, 106] && harness.ids(1) == [102, 104, 105], "rows after the inserts")
         try await harness.controller.setRequest(Self.titled())
-        try expect(harness.controller.status == .live, "status \(harness.controller.status) after a refetch")
+        try expect(harness.controller.status.isFollowing, "status \(harness.controller.status) after a refetch")
         // A row moving from one form to the other moves between the sections.
         let moved = try await harness.batch { tx in _ = try tx.update("Todo", key: 101, set: ["title": .text(composed)])
         }
@@ -103,7 +103,7 @@ extension StoreConformance {
             harness.controller.request == Self.titled() && harness.controller.fetchedObjects == before,
             "a refused setRequest changed the controller")
         try expect(
-            harness.recorder.updates.isEmpty && harness.controller.status == .live, "a refused setRequest was seen")
+            harness.recorder.updates.isEmpty && harness.controller.status.isFollowing, "a refused setRequest was seen")
         // The case-sensitive order keeps each spelling together.
         try expect(
             harness.controller.sections.map(\.name) == ["Apple", "apple"],
@@ -160,7 +160,7 @@ extension StoreConformance {
             _ = try tx.insert(["id": 102, "title": "Apple", "priority": 9, "done": false], into: "Todo")
         }
         try expect(changeset.sectionInserts.count == 1, "batch \(changeset)")
-        try expect(harness.controller.status == .live, "status \(harness.controller.status)")
+        try expect(harness.controller.status.isFollowing, "status \(harness.controller.status)")
         try expect(
             harness.controller.sections.map(\.name) == ["Apple", "apple"],
             "sections \(harness.controller.sections.map(\.name))")
@@ -193,7 +193,7 @@ extension StoreConformance {
         _ = try await store.write { tx in try tx.execute(#"ALTER TABLE "todo" RENAME COLUMN "headline" TO "title""#, [])
         }
         try await harness.controller.performFetch()
-        try expect(harness.controller.status == .live, "status \(harness.controller.status) after performFetch")
+        try expect(harness.controller.status.isFollowing, "status \(harness.controller.status) after performFetch")
         try await harness.write { tx in _ = try tx.update("Todo", key: 2, set: ["title": "renamed back"]) }
         try expect(harness.recorder.failures.count == 1, "a failure after the restart")
     }
@@ -217,7 +217,8 @@ extension StoreConformance {
         let recorder = CompositeRecorder()
         composite.delegate = recorder
         try await composite.performFetch()
-        try expect(multi.status == .live && composite.status == .live, "statuses \(multi.status), \(composite.status)")
+        try expect(
+            multi.status.isFollowing && composite.status.isFollowing, "statuses \(multi.status), \(composite.status)")
         // The columns the multi-controller's current request ("open", by ordering) and the composite's todo part
         // (by title) sort by are renamed, then a todo changes.
         _ = try await store.write { tx in
@@ -231,7 +232,7 @@ extension StoreConformance {
         try expect(
             multiRecorder.failures.count == 1, "the multi delegate heard \(multiRecorder.failures.count) failures")
         guard case .failed = composite.status else { throw ConformanceFailure("composite status \(composite.status)") }
-        try expect(categories.status == .live, "the categories part stopped: \(categories.status)")
+        try expect(categories.status.isFollowing, "the categories part stopped: \(categories.status)")
         let deadline = ContinuousClock.now + .seconds(10)
         while recorder.failures.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         try expect(recorder.failures.count == 1, "the composite delegate heard \(recorder.failures.count) failures")

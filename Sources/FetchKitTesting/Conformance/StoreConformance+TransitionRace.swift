@@ -184,7 +184,7 @@ extension StoreConformance {
                 throw ConformanceFailure("\(context): after sync() the controller is stale: \(error)")
             }
             try expect(
-                multi.currentName == target && multi.status == .live,
+                multi.currentName == target && multi.status.isFollowing,
                 "\(context): current \(multi.currentName), status \(multi.status)")
             try expect(
                 shown.map(\.section) == multi.sections.map(\.name)

@@ -86,7 +86,7 @@ extension LogicalFeedStateMachine {
             lastCompleted = applied
             actions.append(.completeWrites(through: applied))
         }
-        actions += backlog()
+        actions += backlog(at: now)
         if applied > lastConfirmed, lastStatus.map({ now >= $0 + statusInterval }) ?? true {
             actions.append(status(replyRequested: false, at: now))
         }
@@ -154,17 +154,19 @@ extension LogicalFeedStateMachine {
         if position > received, position > (unreceived.last?.position ?? .zero) {
             unreceived.append((now, position))
         }
-        return backlog()
+        return backlog(at: now)
     }
 
-    /// Forgets the positions the feed has received; reports since when it is behind when that changed.
-    mutating func backlog() -> [Action] {
+    /// Forgets the positions the feed has received; reports since when it is behind — since the oldest position
+    /// it has not received for a whole ``PostgresStore/ListenerOptions/lagCheckInterval`` (a position read a moment
+    /// before the feed receives it is no backlog) — when that changed.
+    mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
         if let first = unreceived.firstIndex(where: { $0.position > received }) {
             unreceived.removeFirst(first)
         } else {
             unreceived.removeAll()
         }
-        let since = unreceived.first?.at
+        let since = unreceived.first.flatMap { now - $0.at >= options.lagCheckInterval ? $0.at : nil }
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]

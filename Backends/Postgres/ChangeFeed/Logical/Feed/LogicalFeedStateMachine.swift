@@ -171,7 +171,7 @@ struct LogicalFeedStateMachine {
         case .received(let messages): return isConnected ? received(messages, at: now) : []
         case .connectionLost(let reason): return isConnected ? lose(reason, at: now) : []
         case .checkRequested: return checkRequested(at: now)
-        case .publicationChecked(let repaired): return publicationChecked(repaired: repaired)
+        case .publicationChecked(let repaired): return publicationChecked(repaired: repaired, at: now)
         case .serverPosition(let position): return serverPosition(position, at: now)
         case .tick: return tick(at: now)
         case .closeRequested: return close()
@@ -180,14 +180,14 @@ struct LogicalFeedStateMachine {
 
     /// Changes to a table missing from the publication were not streamed: the controllers leave `.live`, and
     /// return to it once they applied the resync that refetches them.
-    private mutating func publicationChecked(repaired: Bool) -> [Action] {
+    private mutating func publicationChecked(repaired: Bool, at now: ContinuousClock.Instant) -> [Action] {
         guard repaired else { return [] }
         let reason = "a table was missing from the publication"
         switch state {
         case .streaming, .pinging:
             // Listening reports the feed streaming: a backlog is reported again after it.
             backlogSince = nil
-            return [.interruptDelivery(reason), .publishResync, .reportState(.listening)] + backlog()
+            return [.interruptDelivery(reason), .publishResync, .reportState(.listening)] + backlog(at: now)
         // Streaming again (after the stall's check, or reconnecting) reports listening after this resync.
         case .stalled, .waitingToReconnect, .reconnecting: return [.interruptDelivery(reason), .publishResync]
         case .starting, .stopped: return []

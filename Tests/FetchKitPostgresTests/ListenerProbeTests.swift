@@ -1,0 +1,93 @@
+import FetchKitBackendKit
+import Testing
+
+@testable import FetchKitPostgres
+
+/// The trigger feed's lag: the listener's probes, sent every lag-check interval and delivered in commit order
+/// with the notifications, say since when it has not received what the server committed.
+@Suite("Listener probes")
+struct ListenerProbeTests {
+    typealias Machine = ListenerStateMachine
+
+    let t0 = ContinuousClock.now
+    static let options = PostgresStore.ListenerOptions(
+        pingInterval: .seconds(5), pingTimeout: .seconds(2), lagCheckInterval: .milliseconds(200))
+
+    func at(_ milliseconds: Int) -> ContinuousClock.Instant { t0 + .milliseconds(milliseconds) }
+
+    func listening() -> Machine {
+        var machine = Machine(options: Self.options, schemaName: "app", probeToken: "me")
+        _ = machine.handle(.start, at: t0)
+        _ = machine.handle(.connected, at: t0)
+        return machine
+    }
+
+    @Test func aProbeThatArrivesInTimeIsNoBacklog() {
+        var machine = listening()
+        #expect(machine.deadline == at(200))
+        #expect(machine.handle(.tick(markerAwaited: false), at: at(200)) == [.sendProbe("fetchkit-probe:me:1")])
+        #expect(machine.handle(.inputReceived(["fetchkit-probe:me:1"]), at: at(201)) == [])
+        #expect(machine.handle(.tick(markerAwaited: false), at: at(400)) == [.sendProbe("fetchkit-probe:me:2")])
+    }
+
+    @Test func aProbeOutForAnIntervalIsABacklogUntilItArrives() {
+        var machine = listening()
+        _ = machine.handle(.tick(markerAwaited: false), at: at(200))
+        // The first probe is still out when the second goes: behind since the first was sent.
+        #expect(
+            machine.handle(.tick(markerAwaited: false), at: at(400)) == [
+                .sendProbe("fetchkit-probe:me:2"), .reportBacklog(since: at(200))
+            ])
+        // The first arrives: the second has been out for less than an interval.
+        #expect(machine.handle(.inputReceived(["fetchkit-probe:me:1"]), at: at(450)) == [.reportBacklog(since: nil)])
+        // A later probe's arrival accounts for every earlier one.
+        _ = machine.handle(.tick(markerAwaited: false), at: at(600))
+        _ = machine.handle(.tick(markerAwaited: false), at: at(800))
+        #expect(machine.probes.count == 3)
+        _ = machine.handle(.inputReceived(["fetchkit-probe:me:4"]), at: at(801))
+        #expect(machine.probes.isEmpty)
+    }
+
+    @Test func aProbeIsOutFromWhenItCommitted() {
+        var machine = listening()
+        _ = machine.handle(.tick(markerAwaited: false), at: at(200))
+        // Sending it took 150 ms (a busy server): that is no backlog of the listener's.
+        #expect(machine.handle(.probeSent, at: at(350)) == [])
+        #expect(machine.handle(.tick(markerAwaited: false), at: at(400)) == [.sendProbe("fetchkit-probe:me:2")])
+        #expect(machine.handle(.probeFailed, at: at(401)) == [])
+        #expect(machine.probes.map(\.id) == [1])
+    }
+
+    @Test func aProbeOverdueChecksTheConnection() {
+        var machine = listening()
+        var now = 200
+        while now < 2_200 {
+            _ = machine.handle(.tick(markerAwaited: false), at: at(now))
+            now += 200
+        }
+        // The first probe has been out for the publish timeout (2 s by default): the listener pings.
+        let overdue = machine.handle(.tick(markerAwaited: false), at: at(2_200))
+        #expect(overdue.contains(.sendPing))
+        guard case .stalled = machine.state else {
+            Issue.record("state \(machine.state)")
+            return
+        }
+    }
+
+    @Test func anotherListenersProbeIsNeitherAChangeNorUnreadable() {
+        var machine = listening()
+        #expect(machine.handle(.inputReceived(["fetchkit-probe:other:7"]), at: at(10)) == [])
+        #expect(machine.pendingTransactionID == nil)
+    }
+
+    @Test func aReconnectionForgetsTheProbesOut() {
+        var machine = listening()
+        _ = machine.handle(.tick(markerAwaited: false), at: at(200))
+        _ = machine.handle(.tick(markerAwaited: false), at: at(400))
+        _ = machine.handle(.connectionLost("gone"), at: at(410))
+        _ = machine.handle(.tick(markerAwaited: false), at: at(460))
+        _ = machine.handle(.connected, at: at(470))
+        #expect(machine.probes.isEmpty && machine.backlogSince == nil)
+        #expect(machine.deadline == at(670))
+    }
+}
