@@ -115,14 +115,14 @@ extension PostgresStore {
         /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check
         /// the connection when a write's change is 2 s overdue, back off from 50 ms to 5 s, probe after 5 s idle
         /// every 2 s, 3 times, close another client's transaction after 250 µs without input, and check the logical
-        /// feed's publication every second and how far behind the server it is five times a second.
+        /// feed's publication every second and how far behind the server it is ten times a second.
         public init(
             pingInterval: Duration = .seconds(5), pingTimeout: Duration = .seconds(2),
             publishTimeout: Duration = .seconds(2),
             reconnectBackoff: ClosedRange<Duration> = .milliseconds(50)...(.seconds(5)),
             keepaliveIdle: Duration = .seconds(5), keepaliveInterval: Duration = .seconds(2), keepaliveCount: Int = 3,
             burstQuietPeriod: Duration = .microseconds(250), publicationCheckInterval: Duration = .seconds(1),
-            lagCheckInterval: Duration = .milliseconds(200)
+            lagCheckInterval: Duration = .milliseconds(100)
         ) {
             self.lagCheckInterval = lagCheckInterval
             self.burstQuietPeriod = burstQuietPeriod

@@ -33,10 +33,10 @@ struct ListenerProbeTests {
     @Test func aProbeOutForAnIntervalIsABacklogUntilItArrives() {
         var machine = listening()
         _ = machine.handle(.tick(markerAwaited: false), at: at(200))
-        // The first probe is still out when the second goes: behind since the first was sent.
+        // The first probe is still out when the second goes: behind since an interval before it was sent.
         #expect(
             machine.handle(.tick(markerAwaited: false), at: at(400)) == [
-                .sendProbe("fetchkit-probe:me:2"), .reportBacklog(since: at(200))
+                .sendProbe("fetchkit-probe:me:2"), .reportBacklog(since: at(0))
             ])
         // The first arrives: the second has been out for less than an interval.
         #expect(machine.handle(.inputReceived(["fetchkit-probe:me:1"]), at: at(450)) == [.reportBacklog(since: nil)])

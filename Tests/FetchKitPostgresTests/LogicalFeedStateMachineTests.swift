@@ -133,11 +133,11 @@ struct LogicalFeedStateMachineTests {
         #expect(machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(20)) == [])
         #expect(
             machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(30_010)) == [
-                .reportBacklog(since: Self.at(10))
+                .reportBacklog(since: Self.at(10) - .seconds(30))
             ])
-        // The server says it has read through 2,500: behind since the second reading.
+        // The server says it has read through 2,500: behind since an interval before the second reading.
         let partly = machine.handle(.received([Self.keepalive(end: 2_500)]), at: Self.at(30_030))
-        #expect(partly.contains(.reportBacklog(since: Self.at(20))))
+        #expect(partly.contains(.reportBacklog(since: Self.at(20) - .seconds(30))))
         // Through 3,000: caught up.
         let caughtUp = machine.handle(.received([Self.keepalive(end: 3_000)]), at: Self.at(30_040))
         #expect(caughtUp.contains(.reportBacklog(since: nil)))

@@ -50,7 +50,9 @@ extension ListenerStateMachine {
 
     /// Reports since when the listener is behind (its oldest probe out for an interval or more) when that changed.
     private mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
-        let since = probes.first.flatMap { now - $0.sentAt >= options.lagCheckInterval ? $0.sentAt : nil }
+        // What has not arrived committed after the probe before was sent (it arrived): an interval before this one.
+        let interval = options.lagCheckInterval
+        let since = probes.first.flatMap { now - $0.sentAt >= interval ? $0.sentAt - interval : nil }
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]

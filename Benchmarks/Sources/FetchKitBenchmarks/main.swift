@@ -10,7 +10,7 @@ import Synchronization
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
 //        memory: [--controllers N] [--postgres]
-//        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical]
+//        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical] [--clients N]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
 // `profile` runs one side only, untimed, for perf or callgrind: the difference between two
 // iteration counts divided by the extra rows is the cost per row. With --path the table is written
@@ -138,7 +138,7 @@ if words.contains("sustained") {
     for count in counts {
         let settings = SustainedBenchmark.Settings(
             controllers: count, seconds: option("--seconds", default: 120), postgres: arguments.contains("--postgres"),
-            feed: changeFeed)
+            clients: option("--clients", default: 2), feed: changeFeed)
         runBlocking {
             if try await !SustainedBenchmark.run(settings).budgetMet { exceeded.store(true, ordering: .relaxed) }
         }

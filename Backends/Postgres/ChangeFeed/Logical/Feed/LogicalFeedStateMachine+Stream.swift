@@ -157,16 +157,19 @@ extension LogicalFeedStateMachine {
         return backlog(at: now)
     }
 
-    /// Forgets the positions the feed has received; reports since when it is behind — since the oldest position
-    /// it has not received for a whole ``PostgresStore/ListenerOptions/lagCheckInterval`` (a position read a moment
-    /// before the feed receives it is no backlog) — when that changed.
+    /// Forgets the positions the feed has received; reports since when it is behind — since the reading before
+    /// the oldest position it has not received for a whole ``PostgresStore/ListenerOptions/lagCheckInterval`` (a
+    /// position read a moment before the feed receives it is no backlog) — when that changed.
     mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
         if let first = unreceived.firstIndex(where: { $0.position > received }) {
             unreceived.removeFirst(first)
         } else {
             unreceived.removeAll()
         }
-        let since = unreceived.first.flatMap { now - $0.at >= options.lagCheckInterval ? $0.at : nil }
+        // What the feed has not received committed after the reading before (whose position it has): an interval
+        // before this one's, at most — so the lag counted from there is never less than the real one.
+        let interval = options.lagCheckInterval
+        let since = unreceived.first.flatMap { now - $0.at >= interval ? $0.at - interval : nil }
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]
