@@ -106,10 +106,10 @@ extension PostgresStore {
         /// table someone removed from it would go silent, so the feed puts it back and publishes a resync (its
         /// controllers are not live from the check that finds it until they applied that resync).
         public var publicationCheckInterval: Duration
-        /// How often the logical feed compares the position it has received with the end of the log the server
-        /// has flushed: while it is behind, every live controller counts its lag from when the server was at a
-        /// position the feed has not received yet (``FeedDelivery/lagging(since:)``), so a log the server has not
-        /// sent never reads as `.live`.
+        /// How often the feed checks how far behind the server it is: the logical feed compares the position it
+        /// has received with the end of the server's log (flushed or not), the trigger feed sends a probe through
+        /// the notification queue. While it is behind, every live controller counts its lag from then
+        /// (``FeedDelivery/lagging(since:)``), so a log or a queue the server has not delivered never reads `.live`.
         public var lagCheckInterval: Duration
 
         /// Creates listener options; the defaults ping after 5 s of silence and wait 2 s for the answer, check

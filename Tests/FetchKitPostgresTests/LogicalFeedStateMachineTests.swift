@@ -127,17 +127,18 @@ struct LogicalFeedStateMachineTests {
 
     @Test func aServerAheadOfTheFeedIsABacklogUntilTheFeedReceivesIt() {
         var machine = Self.streaming()
-        // The server had flushed 2,000 at 10 ms and 3,000 at 20 ms; the feed has received nothing. A position is a
-        // backlog once the feed has not received it for a whole check interval (30 s here).
+        // The server's log was at 2,000 at 10 ms and at 3,000 at 20 ms; the feed has received nothing. A position
+        // is a backlog once the feed has not received it for a whole check interval (30 s here), counted from the
+        // last reading the feed had received (here the connection's start).
         #expect(machine.handle(.serverPosition(LogPosition(value: 2_000)), at: Self.at(10)) == [])
         #expect(machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(20)) == [])
         #expect(
             machine.handle(.serverPosition(LogPosition(value: 3_000)), at: Self.at(30_010)) == [
-                .reportBacklog(since: Self.at(10) - .seconds(30))
+                .reportBacklog(since: Self.t0)
             ])
-        // The server says it has read through 2,500: behind since an interval before the second reading.
+        // The server says it has read through 2,500: behind since the first reading, which it has now.
         let partly = machine.handle(.received([Self.keepalive(end: 2_500)]), at: Self.at(30_030))
-        #expect(partly.contains(.reportBacklog(since: Self.at(20) - .seconds(30))))
+        #expect(partly.contains(.reportBacklog(since: Self.at(10))))
         // Through 3,000: caught up.
         let caughtUp = machine.handle(.received([Self.keepalive(end: 3_000)]), at: Self.at(30_040))
         #expect(caughtUp.contains(.reportBacklog(since: nil)))

@@ -24,6 +24,7 @@ extension ListenerStateMachine {
     mutating func probeArrived(_ payload: String, at now: ContinuousClock.Instant) -> [Action]? {
         guard payload.hasPrefix(Self.probeMarker) else { return nil }
         guard payload.hasPrefix(probePrefix), let id = UInt64(payload.dropFirst(probePrefix.count)) else { return [] }
+        for probe in probes where probe.id <= id { caughtUpAt = max(caughtUpAt ?? probe.sentAt, probe.sentAt) }
         probes.removeAll { $0.id <= id }
         return backlog(at: now)
     }
@@ -45,14 +46,20 @@ extension ListenerStateMachine {
     mutating func resetProbes(at now: ContinuousClock.Instant) {
         probes = []
         backlogSince = nil
+        caughtUpAt = now
         nextProbe = now + options.lagCheckInterval
     }
 
-    /// Reports since when the listener is behind (its oldest probe out for an interval or more) when that changed.
+    /// Reports since when the listener is behind, when that changed: since the last probe that arrived was sent
+    /// (everything committed before it has arrived), once a probe has been out for an interval or the last
+    /// arrival's probe is two intervals old.
     private mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
-        // What has not arrived committed after the probe before was sent (it arrived): an interval before this one.
         let interval = options.lagCheckInterval
-        let since = probes.first.flatMap { now - $0.sentAt >= interval ? $0.sentAt - interval : nil }
+        var since: ContinuousClock.Instant?
+        if let first = probes.first {
+            let caughtUp = caughtUpAt ?? first.sentAt - interval
+            if now - first.sentAt >= interval || now - caughtUp >= interval * 2 { since = caughtUp }
+        }
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]

@@ -121,6 +121,8 @@ struct ListenerStateMachine {
     var nextProbe: ContinuousClock.Instant?
     /// The backlog last reported (``Action/reportBacklog(since:)``).
     var backlogSince: ContinuousClock.Instant?
+    /// When the last probe that arrived was sent (or the listener connected).
+    var caughtUpAt: ContinuousClock.Instant?
 
     /// The start of every probe's payload, whichever listener sent it.
     static let probeMarker = "fetchkit-probe:"

@@ -212,11 +212,13 @@ extension LogicalFeed {
             }
         }
 
-        /// Reads the end of the log the server has flushed on ``checker``; a failed read is logged and tried again
+        /// Reads the end of the server's log (what it has inserted, flushed or not: a commit under
+        /// `synchronous_commit = off` is visible before it is flushed and sent) on ``checker``; a failed read is logged
+        /// and tried again
         /// at the next check.
         private func readServerPosition() -> Machine.Event? {
             do {
-                let result = try openChecker().execute("SELECT pg_current_wal_flush_lsn()::text AS position")
+                let result = try openChecker().execute("SELECT pg_current_wal_insert_lsn()::text AS position")
                 guard case .text(let text) = try result.value(row: 0, column: 0), let position = LogPosition(text)
                 else { return nil }
                 return .serverPosition(position)

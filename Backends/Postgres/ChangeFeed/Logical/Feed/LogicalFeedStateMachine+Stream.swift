@@ -145,31 +145,40 @@ extension LogicalFeedStateMachine {
         // A new connection: reporting listening clears what was reported of the backlog.
         unreceived = []
         backlogSince = nil
+        caughtUpAt = now
     }
 
-    /// The server had flushed the log up to `position` at `now`: unless the feed has received it, the feed is
+    /// The server's log reached `position` at `now`: unless the feed has received it, the feed is
     /// behind the database since then.
     mutating func serverPosition(_ position: LogPosition, at now: ContinuousClock.Instant) -> [Action] {
         guard isConnected else { return [] }
-        if position > received, position > (unreceived.last?.position ?? .zero) {
+        if position <= received {
+            // Everything logged so far has reached the feed.
+            if unreceived.isEmpty { caughtUpAt = now }
+        } else if position > (unreceived.last?.position ?? .zero) {
             unreceived.append((now, position))
         }
         return backlog(at: now)
     }
 
-    /// Forgets the positions the feed has received; reports since when it is behind — since the reading before
-    /// the oldest position it has not received for a whole ``PostgresStore/ListenerOptions/lagCheckInterval`` (a
-    /// position read a moment before the feed receives it is no backlog) — when that changed.
+    /// Forgets the positions the feed has received; reports since when it is behind, when that changed: since the
+    /// last reading whose position it has received — everything the server had logged by then has reached the
+    /// feed, so what it lacks came later, and the lag counted from there is never less than the real one. A
+    /// position read a moment before the feed receives it is no backlog: the feed reports one once a position has
+    /// been out for a whole ``PostgresStore/ListenerOptions/lagCheckInterval``, or its last received reading is
+    /// two intervals old (readings the thread could not take on time).
     mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
-        if let first = unreceived.firstIndex(where: { $0.position > received }) {
-            unreceived.removeFirst(first)
-        } else {
-            unreceived.removeAll()
+        let received = self.received
+        while let first = unreceived.first, first.position <= received {
+            caughtUpAt = max(caughtUpAt ?? first.at, first.at)
+            unreceived.removeFirst()
         }
-        // What the feed has not received committed after the reading before (whose position it has): an interval
-        // before this one's, at most — so the lag counted from there is never less than the real one.
         let interval = options.lagCheckInterval
-        let since = unreceived.first.flatMap { now - $0.at >= interval ? $0.at - interval : nil }
+        var since: ContinuousClock.Instant?
+        if let first = unreceived.first {
+            let caughtUp = caughtUpAt ?? first.at - interval
+            if now - first.at >= interval || now - caughtUp >= interval * 2 { since = caughtUp }
+        }
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]

@@ -48,7 +48,7 @@ struct LogicalFeedStateMachine {
         /// The publication was checked: `repaired` when it no longer named exactly the store's tables and was
         /// put right.
         case publicationChecked(repaired: Bool)
-        /// The end of the log the server has flushed, read now (``Action/readServerPosition``).
+        /// The end of the server's log, read now (``Action/readServerPosition``).
         case serverPosition(LogPosition)
         /// Nothing happened until ``deadline``.
         case tick
@@ -83,9 +83,9 @@ struct LogicalFeedStateMachine {
         case checkPublication
         /// Send a standby status update: everything before `applied` is handed on; `replyRequested` pings.
         case sendStatus(applied: LogPosition, received: LogPosition, replyRequested: Bool)
-        /// Read the end of the log the server has flushed; report ``Event/serverPosition(_:)``.
+        /// Read the end of the server's log; report ``Event/serverPosition(_:)``.
         case readServerPosition
-        /// Tell the store's controllers since when the feed has not received what the server flushed (`nil`: it
+        /// Tell the store's controllers since when the feed has not received what the server logged (`nil`: it
         /// has received everything it was told of).
         case reportBacklog(since: ContinuousClock.Instant?)
         /// Publish the feed's new state.
@@ -122,11 +122,13 @@ struct LogicalFeedStateMachine {
     var nextPublicationCheck: ContinuousClock.Instant?
     /// When the server's position is next read, while streaming.
     var nextLagCheck: ContinuousClock.Instant?
-    /// Positions the server had flushed, each with when it was read, that the feed has not received yet: oldest
+    /// Positions the server's log had reached, each with when it was read, that the feed has not received yet: oldest
     /// first.
     var unreceived: [(at: ContinuousClock.Instant, position: LogPosition)] = []
     /// The backlog last reported (``Action/reportBacklog(since:)``).
     var backlogSince: ContinuousClock.Instant?
+    /// When the server's log was last read at a position the feed has received.
+    var caughtUpAt: ContinuousClock.Instant?
     /// Why the transaction being received cannot be trusted, while its rest is skipped (published as a resync
     /// at its commit).
     var unreadable: String?
