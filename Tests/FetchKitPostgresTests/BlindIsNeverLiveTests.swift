@@ -14,7 +14,8 @@ import Testing
 /// brings it back only once the resync is applied (the row written while blind is in its results); nothing is lost.
 @Suite("PostgreSQL: blind is never live", .requiresPostgreSQL)
 struct BlindIsNeverLiveTests {
-    /// Watches a controller's status every few milliseconds, from the instant a fault starts.
+    /// Watches a controller's status every few milliseconds, from the instant a fault starts, on a thread of its
+    /// own: a whole test suite keeps the cooperative pool busy, and a task sampling there would see a change late.
     final class StatusWatch: Sendable {
         struct Sample {
             var at: ContinuousClock.Instant
@@ -26,25 +27,25 @@ struct BlindIsNeverLiveTests {
         }
 
         private let samples = Mutex<[Sample]>([])
-        private let task = Mutex<Task<Void, Never>?>(nil)
+        private let stopped = Atomic(false)
 
         /// Starts sampling `controller` of `store`, noting whether it holds the row whose key is `key`.
         init(_ controller: ResultsController<Row>, of store: PostgresStore, key: Value) {
-            let watching = Task { [weak self] in
-                while !Task.isCancelled, let self {
+            let thread = Thread { [self] in
+                while !self.stopped.load(ordering: .relaxed) {
                     let status = controller.status
                     let listening = store.listenerStatus == .listening
                     let holds = controller.rowPath(forKey: key) != nil
                     let sample = Sample(at: .now, status: status, holdsRow: holds, listening: listening)
                     self.samples.withLock { $0.append(sample) }
-                    try? await Task.sleep(for: .milliseconds(2))
+                    usleep(2_000)
                 }
             }
-            task.withLock { $0 = watching }
+            thread.start()
         }
 
         func stop() {
-            task.withLock { $0 }?.cancel()
+            stopped.store(true, ordering: .relaxed)
         }
 
         /// The first sample after `start` that says the feed cannot deliver (`.resyncing`): not `.catchingUp`,

@@ -54,7 +54,8 @@ struct LogicalFeedTests {
         #expect(todo.updated == [.integer(1), .integer(5)])
         #expect(todo.deleted == [.integer(2)])
         #expect(todo.images == (try await Self.fetchedImages(store, entity: "Todo", keys: todo.allKeys)))
-        #expect(store.lastTransactionID == changes[1].transactionID)
+        // Reports of the feed's delivery (behind, on a loaded machine) may have taken numbers since.
+        #expect(store.lastTransactionID >= changes[1].transactionID)
         // Each change says where its commit ends in the log, in commit order.
         let positions = changes.compactMap(\.logPosition)
         #expect(positions.count == 2 && positions[0] < positions[1])
