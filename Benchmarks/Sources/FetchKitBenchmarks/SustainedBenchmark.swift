@@ -175,11 +175,12 @@ enum SustainedBenchmark {
                 let status = controller.status
                 if case .catchingUp = status { catchingUpSamples += 1 }
                 // The measured lag is an upper bound (the time since the newest write it shows): past the threshold
-                // by more than the sampling's 100 ms, the controller is behind for sure.
+                // by more than the sampling's 100 ms, the controller is behind for sure — once the writer has run a
+                // second (before, the newest write a controller shows is the setup's, however current it is).
                 let threshold =
                     Double(controller.catchingUpThreshold.components.attoseconds) / 1e18
                     + Double(controller.catchingUpThreshold.components.seconds)
-                if status == .live, lag > threshold + 0.1 { liveBehindSamples += 1 }
+                if status == .live, lag > threshold + 0.1, tick - start >= .seconds(1) { liveBehindSamples += 1 }
             }
             samples += 1
             sampleCount = min(sampleCount + 1, capacity)
