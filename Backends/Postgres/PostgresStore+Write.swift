@@ -137,7 +137,7 @@ extension PostgresStore {
                 do {
                     let end = try connection.execute("SELECT pg_current_wal_insert_lsn()::text AS position")
                     if case .text(let text) = try end.value(row: 0, column: 0), let position = LogPosition(text) {
-                        completions.committed(transactionID, before: position)
+                        completions.committed(transactionID, before: position.lastRecordEnd)
                     }
                 } catch {
                     logger.info(

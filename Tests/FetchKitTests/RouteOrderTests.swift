@@ -33,8 +33,8 @@ struct RouteOrderTests {
             lag: Duration, isBehind: Bool
         ) { (.zero, false) }
         func feedEnded() {}
-        func feedInterrupted(_ error: FetchKitError) {}
-        func feedResumed() {}
+        func feedInterrupted(_ error: FetchKitError, id: UInt64) {}
+        func feedResumed(id: UInt64) {}
     }
 
     @Test func everyChangeReachesTheRoutesInRouteOrder() async throws {

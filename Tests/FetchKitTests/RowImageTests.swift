@@ -27,8 +27,8 @@ struct RowImageTests {
             lag: Duration, isBehind: Bool
         ) { (.zero, false) }
         func feedEnded() {}
-        func feedInterrupted(_ error: FetchKitError) {}
-        func feedResumed() {}
+        func feedInterrupted(_ error: FetchKitError, id: UInt64) {}
+        func feedResumed(id: UInt64) {}
     }
 
     @Test func imagesStandInForTheReReadAndOnlyTheOtherKeysAreRead() async throws {

@@ -25,9 +25,9 @@ extension ListenerStateMachine {
             return []
         case .stalled:
             listen(at: now)
-            // Listening reports the feed streaming: a backlog is reported again after it.
+            // Listening reports the feed streaming: a backlog still there is reported again at once.
             backlogSince = nil
-            return [.reportState(.listening)]
+            return [.reportState(.listening)] + backlog(at: now)
         default:
             return []
         }

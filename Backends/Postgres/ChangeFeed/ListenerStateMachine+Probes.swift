@@ -13,7 +13,12 @@ extension ListenerStateMachine {
         nextProbeID += 1
         probes.append((nextProbeID, now))
         var actions: [Action] = [.sendProbe(probePrefix + String(nextProbeID))] + backlog(at: now)
-        if let oldest = probes.first, now - oldest.sentAt >= options.publishTimeout {
+        // At most one check per publish timeout: a backlog that outlasts a check that passed is a backlog, not a
+        // connection to check ten times a second.
+        if let oldest = probes.first, now - oldest.sentAt >= options.publishTimeout,
+            lastProbeCheck.map({ now - $0 >= options.publishTimeout }) ?? true
+        {
+            lastProbeCheck = now
             actions += checkRequested(at: now)
         }
         return actions
@@ -53,7 +58,7 @@ extension ListenerStateMachine {
     /// Reports since when the listener is behind, when that changed: since the last probe that arrived was sent
     /// (everything committed before it has arrived), once a probe has been out for an interval or the last
     /// arrival's probe is two intervals old.
-    private mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
+    mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
         let interval = options.lagCheckInterval
         var since: ContinuousClock.Instant?
         if let first = probes.first {

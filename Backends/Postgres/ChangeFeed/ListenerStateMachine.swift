@@ -123,6 +123,8 @@ struct ListenerStateMachine {
     var backlogSince: ContinuousClock.Instant?
     /// When the last probe that arrived was sent (or the listener connected).
     var caughtUpAt: ContinuousClock.Instant?
+    /// When an overdue probe last made the listener check its connection.
+    var lastProbeCheck: ContinuousClock.Instant?
 
     /// The start of every probe's payload, whichever listener sent it.
     static let probeMarker = "fetchkit-probe:"

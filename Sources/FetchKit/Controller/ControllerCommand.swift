@@ -21,7 +21,7 @@ enum ControllerCommand: Sendable {
     /// closed.
     case fail(FetchKitError)
     /// The store's feed delivers again (``FeedDelivery/streaming``), and every change routed before is applied.
-    case feedResumed
+    case feedResumed(id: UInt64)
     /// A test holds the queue (``ResultsController/holdProcessing()``): `started` resumes, then nothing runs
     /// until `released` completes.
     case hold(started: CheckedContinuation<Void, Never>, released: MoveCompletion)

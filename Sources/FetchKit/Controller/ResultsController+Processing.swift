@@ -34,8 +34,8 @@ extension ResultsController {
             router.finish(routeID, entered: [], left: [], count: count)
         case .fail(let error):
             if !hasFailed { fail(with: error) }
-        case .feedResumed:
-            send(.feedResumed)
+        case .feedResumed(let id):
+            send(.feedResumed(id: id))
         case .barrier(let continuation):
             // Everything routed before the barrier is applied: the status may say so at once.
             updateLagStatus(unroutedSince: router.inbox.oldestUnrouted, at: .now)

@@ -11,13 +11,13 @@ extension ResultsController: RouteTarget {
         enqueue(.fail(.closed))
     }
 
-    func feedInterrupted(_ error: FetchKitError) {
-        send(.feedInterrupted(error))
+    func feedInterrupted(_ error: FetchKitError, id: UInt64) {
+        send(.feedInterrupted(error, id: id))
     }
 
-    func feedResumed() {
+    func feedResumed(id: UInt64) {
         // Behind what was routed before: the resync that covers the interruption is applied first.
-        enqueue(.feedResumed)
+        enqueue(.feedResumed(id: id))
     }
 
     /// The keys that entered and left the results in one step (the router's holder index follows them).

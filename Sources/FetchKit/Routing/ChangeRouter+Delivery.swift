@@ -12,7 +12,7 @@ extension ChangeRouter {
         logger.info(
             "the change feed cannot deliver; live controllers are not live until it resyncs",
             metadata: ["controllers": "\(targets.count)", "reason": "\(error)"])
-        for target in targets { target.feedInterrupted(error) }
+        for target in targets { target.feedInterrupted(error, id: id) }
     }
 
     /// The feed delivers again, as its change `id` (just routed) said — unless it was interrupted after that.
@@ -24,6 +24,6 @@ extension ChangeRouter {
         }
         guard let targets else { return }
         logger.info("the change feed delivers again", metadata: ["controllers": "\(targets.count)"])
-        for target in targets { target.feedResumed() }
+        for target in targets { target.feedResumed(id: id) }
     }
 }

@@ -17,10 +17,10 @@ protocol RouteTarget: AnyObject, Sendable {
     func feedEnded()
     /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``): the controller leaves `.live` now.
     /// Called on the feed's publishing thread: it must return promptly.
-    func feedInterrupted(_ error: FetchKitError)
+    func feedInterrupted(_ error: FetchKitError, id: UInt64)
     /// The store's feed delivers again: the controller returns to `.live` once it has applied what it was handed
     /// before.
-    func feedResumed()
+    func feedResumed(id: UInt64)
 }
 
 /// The one subscriber to a store's change feed: hands each committed change, in one hop, to the live
@@ -179,10 +179,11 @@ final class ChangeRouter: Sendable {
     func attach(_ target: any RouteTarget, to id: Int) {
         let interruption = state.withLock { state in
             state.entries[id]?.target = target
-            return state.interruption?.error
+            return state.interruption
         }
-        // A controller made while the feed cannot deliver starts out of `.live`.
-        if let interruption { target.feedInterrupted(interruption) }
+        // A controller made while the feed cannot deliver starts out of `.live` (unless a resumption newer than this
+        // interruption reached it first).
+        if let interruption { target.feedInterrupted(interruption.error, id: interruption.id) }
     }
 
     /// Removes a route and the keys it held.

@@ -35,7 +35,9 @@ extension ControllerMachine {
     }
 
     /// The feed cannot deliver: a controller that follows the store says so now.
-    mutating func feedInterrupted(_ error: FetchKitError) -> [Action] {
+    mutating func feedInterrupted(_ error: FetchKitError, id: UInt64) -> [Action] {
+        guard id > feedDeliveryID else { return [] }
+        feedDeliveryID = id
         feedInterruption = error
         switch status {
         case .live, .catchingUp: return setStatus(followingStatus)
@@ -46,7 +48,9 @@ extension ControllerMachine {
 
     /// The feed delivers again and what it published before is applied: a controller that follows the store is
     /// live (or behind, by its lag) again.
-    mutating func feedResumed() -> [Action] {
+    mutating func feedResumed(id: UInt64) -> [Action] {
+        guard id > feedDeliveryID else { return [] }
+        feedDeliveryID = id
         guard feedInterruption != nil else { return [] }
         feedInterruption = nil
         switch status {

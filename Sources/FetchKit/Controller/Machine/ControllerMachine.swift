@@ -73,10 +73,10 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case syncRequested
         /// The controller's delivery lag was measured.
         case lagMeasured(Duration)
-        /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``).
-        case feedInterrupted(FetchKitError)
-        /// The store's feed delivers again, and the changes routed before are applied.
-        case feedResumed
+        /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``), as its change `id` said.
+        case feedInterrupted(FetchKitError, id: UInt64)
+        /// The store's feed delivers again, as its change `id` said, and the changes routed before are applied.
+        case feedResumed(id: UInt64)
     }
 
     /// What the controller does next, in order.
@@ -154,6 +154,9 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     var lag = DeliveryLag()
     /// Why the store's feed cannot deliver, while it cannot: the controller is not live meanwhile.
     var feedInterruption: FetchKitError?
+    /// The ID of the newest report of the feed's delivery applied: an older one arriving late (a resumption queued
+    /// behind a refetch, an interruption told to a controller as it attached) changes nothing.
+    var feedDeliveryID: UInt64 = 0
 
     static var firstRetryDelay: Duration { .milliseconds(50) }
     static var maximumRetryDelay: Duration { .seconds(2) }
@@ -188,8 +191,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .stopped(let error): return stop(error)
         case .syncRequested: return syncRequested()
         case .lagMeasured(let measured): return lagMeasured(measured)
-        case .feedInterrupted(let error): return feedInterrupted(error)
-        case .feedResumed: return feedResumed()
+        case .feedInterrupted(let error, let id): return feedInterrupted(error, id: id)
+        case .feedResumed(let id): return feedResumed(id: id)
         }
     }
 }

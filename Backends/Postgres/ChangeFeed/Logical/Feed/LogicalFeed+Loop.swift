@@ -221,7 +221,7 @@ extension LogicalFeed {
                 let result = try openChecker().execute("SELECT pg_current_wal_insert_lsn()::text AS position")
                 guard case .text(let text) = try result.value(row: 0, column: 0), let position = LogPosition(text)
                 else { return nil }
-                return .serverPosition(position)
+                return .serverPosition(position.lastRecordEnd)
             } catch {
                 dropChecker("could not read the server's log position", error)
                 return nil
