@@ -3,10 +3,12 @@
 /// session. The server delivers notifications in commit order: when a probe arrives, everything committed before
 /// it was sent has arrived. A probe still out after a whole interval means the listener is behind since it was
 /// sent (a queue of notifications the listener has not received yet), and the store's controllers count their lag
-/// from then (``FeedDelivery/lagging(since:)``).
+/// from then (``FeedDelivery/lagging(since:)``). A probe out for twice ``PostgresStore/ListenerOptions/publishTimeout``
+/// makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
+/// process delivers none).
 extension ListenerStateMachine {
     /// A probe is due: send it, and report a backlog if the oldest probe out has been out for an interval. A probe
-    /// out for ``PostgresStore/ListenerOptions/publishTimeout`` is a change overdue: the listener checks its
+    /// out for twice ``PostgresStore/ListenerOptions/publishTimeout`` is a change overdue: the listener checks its
     /// connection (a server process that stopped delivers nothing, while the kernel still answers keepalives).
     mutating func probe(at now: ContinuousClock.Instant) -> [Action] {
         nextProbe = now + options.lagCheckInterval
@@ -15,8 +17,9 @@ extension ListenerStateMachine {
         var actions: [Action] = [.sendProbe(probePrefix + String(nextProbeID))] + backlog(at: now)
         // At most one check per publish timeout: a backlog that outlasts a check that passed is a backlog, not a
         // connection to check ten times a second.
-        if let oldest = probes.first, now - oldest.sentAt >= options.publishTimeout,
-            lastProbeCheck.map({ now - $0 >= options.publishTimeout }) ?? true
+        let overdue = options.publishTimeout * 2
+        if let oldest = probes.first, now - oldest.sentAt >= overdue,
+            lastProbeCheck.map({ now - $0 >= overdue }) ?? true
         {
             lastProbeCheck = now
             actions += checkRequested(at: now)

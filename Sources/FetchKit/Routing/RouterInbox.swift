@@ -22,7 +22,13 @@ final class RouterInbox: Sendable {
     /// Starts the lag monitor (set by the router once it exists).
     private let monitor = Mutex<(@Sendable () -> Void)?>(nil)
     /// Tells the router at once that the feed cannot deliver (set by the router once it exists).
-    private let interruption = Mutex<(@Sendable (FetchKitError, UInt64) -> Void)?>(nil)
+    private let interruption = Mutex<Interruption>(Interruption())
+
+    /// What tells the router that the feed cannot deliver, and an interruption received before it was set.
+    private struct Interruption {
+        var handle: (@Sendable (FetchKitError, UInt64) -> Void)?
+        var missed: (error: FetchKitError, id: UInt64)?
+    }
 
     init(limits: ChangeInbox.Limits = .init()) {
         guarded = Mutex(Guarded(machine: ChangeInbox(limits: limits)))
@@ -47,14 +53,28 @@ final class RouterInbox: Sendable {
         waiter?.resume()
         // Not behind the changes waiting to be routed: every controller leaves `.live` now.
         if case .interrupted(let error) = change.delivery {
-            interruption.withLock { $0 }?(error, change.transactionID)
+            let handle = interruption.withLock { interruption in
+                if interruption.handle == nil { interruption.missed = (error, change.transactionID) }
+                return interruption.handle
+            }
+            handle?(error, change.transactionID)
+        } else if change.delivery != nil {
+            interruption.withLock { $0.missed = nil }
         }
         return startMonitor
     }
 
     /// Sets what tells the router that the feed cannot deliver.
+    ///
+    /// An interruption received before (the store's feed was already interrupted when the router subscribed) is
+    /// told at once.
     func onInterruption(_ handle: @escaping @Sendable (FetchKitError, UInt64) -> Void) {
-        interruption.withLock { $0 = handle }
+        let missed = interruption.withLock { interruption in
+            interruption.handle = handle
+            defer { interruption.missed = nil }
+            return interruption.missed
+        }
+        if let missed { handle(missed.error, missed.id) }
     }
 
     /// Sets what starts the lag monitor.

@@ -62,14 +62,19 @@ public final class ChangeFeed: Sendable {
 
     public init() {}
 
-    /// A new subscription: every change published from now on, until ``finish()``.
+    /// A new subscription: every change published from now on, until ``finish()`` — first, while the feed cannot
+    /// deliver or is behind, a change that reports its ``delivery``.
     public func subscribe() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
-        let id = subscribers.withLock { state -> Int? in
-            guard !state.isFinished else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.continuations[id] = continuation
+        let id = publishing.withLock { publishing -> Int? in
+            let id = subscribers.withLock { state -> Int? in
+                guard !state.isFinished else { return nil }
+                let id = state.nextID
+                state.nextID += 1
+                state.continuations[id] = continuation
+                return id
+            }
+            if id != nil, let report = Self.report(publishing) { continuation.yield(report) }
             return id
         }
         guard let id else {
@@ -87,14 +92,21 @@ public final class ChangeFeed: Sendable {
     ///
     /// `receive` runs while the feed holds its publishing lock: it must return promptly, never wait, and never
     /// call back into the feed.
+    /// While the feed cannot deliver, or is behind, `receive` is told so first (a change that reports the feed's
+    /// ``delivery``, under the last published ID).
     public func subscribe(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> Subscription {
-        let id = subscribers.withLock { state -> Int? in
-            guard !state.isFinished else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.handlers[id] = Handler(receive: receive, finish: finish)
+        // Under the publishing lock: no change is published between the handler's registration and that report.
+        let id = publishing.withLock { publishing -> Int? in
+            let id = subscribers.withLock { state -> Int? in
+                guard !state.isFinished else { return nil }
+                let id = state.nextID
+                state.nextID += 1
+                state.handlers[id] = Handler(receive: receive, finish: finish)
+                return id
+            }
+            if id != nil, let report = Self.report(publishing) { receive(report) }
             return id
         }
         guard let id else {
@@ -175,6 +187,14 @@ public final class ChangeFeed: Sendable {
 
     private func publish(_ makeChange: (UInt64) -> StoreChange) {
         publishing.withLock { publish(in: &$0, makeChange) }
+    }
+
+    /// What a new subscriber is told first: the feed's delivery, unless it streams.
+    private static func report(_ publishing: Publishing) -> StoreChange? {
+        guard publishing.delivery != .streaming else { return nil }
+        var change = StoreChange(transactionID: publishing.lastID, tables: [:])
+        change.delivery = publishing.delivery
+        return change
     }
 
     /// Numbers and yields one change, under the publishing lock.
