@@ -62,12 +62,8 @@ extension ListenerStateMachine {
     /// (everything committed before it has arrived), once a probe has been out for an interval or the last
     /// arrival's probe is two intervals old.
     mutating func backlog(at now: ContinuousClock.Instant) -> [Action] {
-        let interval = options.lagCheckInterval
-        var since: ContinuousClock.Instant?
-        if let first = probes.first {
-            let caughtUp = caughtUpAt ?? first.sentAt - interval
-            if now - first.sentAt >= interval || now - caughtUp >= interval * 2 { since = caughtUp }
-        }
+        let since = FeedBacklog.since(
+            oldestOut: probes.first?.sentAt, caughtUpAt: caughtUpAt, now: now, interval: options.lagCheckInterval)
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]

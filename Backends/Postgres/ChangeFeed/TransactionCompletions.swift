@@ -66,6 +66,7 @@ final class TransactionCompletions: Sendable {
                 return
             }
             let timer = Task { [weak self] in
+                // Throws only when cancelled: the barrier ended first, and there is nothing to expire.
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 self?.expire(barrier)
             }

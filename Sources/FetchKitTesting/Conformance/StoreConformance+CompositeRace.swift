@@ -8,7 +8,7 @@ import Foundation
 extension StoreConformance {
     func checkCompositeSwitchesRacingWrites(on store: any PersistentStore, rounds: Int) async throws {
         let bystanders = try await Self.bystanders(Self.raceBystanders, on: store)
-        let requests = Self.racingRequests
+        let requests = try Self.racingRequests()
         let names = requests.keys.sorted()
         let categoriesRequest = FetchRequest(entity: "Category", sortDescriptors: [.ascending("name")])
         let todos = ResultsController(store: store, request: requests["byDone"] ?? FetchRequest(entity: "Todo"))

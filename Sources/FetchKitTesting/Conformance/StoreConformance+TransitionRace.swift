@@ -24,13 +24,13 @@ extension StoreConformance {
 
     /// The requests the racing switches go between: filters, sectionings by the entity's own attributes
     /// (whose plans the change router bounds by key), one through a related table, and a range.
-    static var racingRequests: [String: FetchRequest<Row>] {
-        func predicate(_ format: String) -> FetchPredicate { (try? FetchPredicate(format: format)) ?? .false }
+    static func racingRequests() throws -> [String: FetchRequest<Row>] {
+        func predicate(_ format: String) throws -> FetchPredicate { try FetchPredicate(format: format) }
         return [
             "open": FetchRequest(
-                entity: "Todo", predicate: predicate("done == NO"), sortDescriptors: [.ascending("id")]),
+                entity: "Todo", predicate: try predicate("done == NO"), sortDescriptors: [.ascending("id")]),
             "done": FetchRequest(
-                entity: "Todo", predicate: predicate("done == YES"),
+                entity: "Todo", predicate: try predicate("done == YES"),
                 sortDescriptors: [.descending("priority"), .ascending("id")]),
             "byDone": FetchRequest(
                 entity: "Todo", sortDescriptors: [.ascending("done"), .descending("priority"), .ascending("id")],
@@ -42,7 +42,7 @@ extension StoreConformance {
                 entity: "Todo", sortDescriptors: [.ascending("category.name"), .ascending("id")],
                 sectionNameKeyPath: "category.name"),
             "urgentByDone": FetchRequest(
-                entity: "Todo", predicate: predicate("priority >= 2"),
+                entity: "Todo", predicate: try predicate("priority >= 2"),
                 sortDescriptors: [.ascending("done"), .ascending("id")], sectionNameKeyPath: "done")
         ]
     }
@@ -138,7 +138,7 @@ extension StoreConformance {
 
     func checkMultiTransitionsRacingWrites(on store: any PersistentStore, rounds: Int) async throws {
         let bystanders = try await Self.bystanders(Self.raceBystanders, on: store)
-        let requests = Self.racingRequests
+        let requests = try Self.racingRequests()
         let names = requests.keys.sorted()
         let multi = try MultiResultsController(store: store, requests: requests, initial: "open")
         let recorder = MultiResultsRecorder<Row>()

@@ -187,7 +187,9 @@ extension StoreConformance {
             }
             hold?.release()
             bystander = try await writing.value
-            // A drop before a row the writer deleted meanwhile fails, and the table gets the row back.
+            // A drop before a row the writer deleted meanwhile fails, and the table gets the row back: the error is the
+            // outcome the table model needs (whether the row stays where it was dropped), and every batch and the
+            // final results are checked against the database below.
             let written = (try? await move.value) != nil
             await ui.settle(key, written: written)
             if adapter.outcome.failures.count > failuresBefore { failedRounds.append(round) }

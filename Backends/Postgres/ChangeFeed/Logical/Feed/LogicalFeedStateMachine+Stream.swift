@@ -173,12 +173,8 @@ extension LogicalFeedStateMachine {
             caughtUpAt = max(caughtUpAt ?? first.at, first.at)
             unreceived.removeFirst()
         }
-        let interval = options.lagCheckInterval
-        var since: ContinuousClock.Instant?
-        if let first = unreceived.first {
-            let caughtUp = caughtUpAt ?? first.at - interval
-            if now - first.at >= interval || now - caughtUp >= interval * 2 { since = caughtUp }
-        }
+        let since = FeedBacklog.since(
+            oldestOut: unreceived.first?.at, caughtUpAt: caughtUpAt, now: now, interval: options.lagCheckInterval)
         guard since != backlogSince else { return [] }
         backlogSince = since
         return [.reportBacklog(since: since)]
