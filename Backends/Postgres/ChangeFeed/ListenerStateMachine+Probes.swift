@@ -4,7 +4,7 @@
 /// it was sent has arrived. A probe still out after a whole interval means the listener is behind since it was
 /// sent (a queue of notifications the listener has not received yet), and the store's controllers count their lag
 /// from then (``FeedDelivery/lagging(since:)``). A probe out for twice ``PostgresStore/ListenerOptions/publishTimeout``
-/// makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
+/// (two seconds at least) makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
 /// process delivers none).
 extension ListenerStateMachine {
     /// A probe is due: send it, and report a backlog if the oldest probe out has been out for an interval. A probe
@@ -17,7 +17,8 @@ extension ListenerStateMachine {
         var actions: [Action] = [.sendProbe(probePrefix + String(nextProbeID))] + backlog(at: now)
         // At most one check per publish timeout: a backlog that outlasts a check that passed is a backlog, not a
         // connection to check ten times a second.
-        let overdue = options.publishTimeout * 2
+        // At least two seconds: a loaded server delays notifications by that much without being stuck.
+        let overdue = max(options.publishTimeout * 2, .seconds(2))
         if let oldest = probes.first, now - oldest.sentAt >= overdue,
             lastProbeCheck.map({ now - $0 >= overdue }) ?? true
         {
