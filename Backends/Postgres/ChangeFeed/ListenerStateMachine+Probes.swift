@@ -3,8 +3,8 @@
 /// session. The server delivers notifications in commit order: when a probe arrives, everything committed before
 /// it was sent has arrived. A probe still out after a whole interval means the listener is behind since it was
 /// sent (a queue of notifications the listener has not received yet), and the store's controllers count their lag
-/// from then (``FeedDelivery/lagging(since:)``). A probe out for twice ``PostgresStore/ListenerOptions/publishTimeout``
-/// (two seconds at least) makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
+/// from then (``FeedDelivery/lagging(since:)``). A probe out for twice
+/// ``PostgresStore/ListenerOptions/publishTimeout`` (two seconds at least) makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
 /// process delivers none).
 extension ListenerStateMachine {
     /// A probe is due: send it, and report a backlog if the oldest probe out has been out for an interval. A probe
