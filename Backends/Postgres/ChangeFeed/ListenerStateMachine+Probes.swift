@@ -4,8 +4,8 @@
 /// it was sent has arrived. A probe still out after a whole interval means the listener is behind since it was
 /// sent (a queue of notifications the listener has not received yet), and the store's controllers count their lag
 /// from then (``FeedDelivery/lagging(since:)``). A probe out for twice
-/// ``PostgresStore/ListenerOptions/publishTimeout`` (two seconds at least) makes the listener check its connection (a busy server delays notifications by less than that; a stopped server
-/// process delivers none).
+/// ``PostgresStore/ListenerOptions/publishTimeout`` (two seconds at least) makes the listener check its connection (a
+/// busy server delays notifications by less than that; a stopped server process delivers none).
 extension ListenerStateMachine {
     /// A probe is due: send it, and report a backlog if the oldest probe out has been out for an interval. A probe
     /// out for twice ``PostgresStore/ListenerOptions/publishTimeout`` is a change overdue: the listener checks its
