@@ -76,7 +76,9 @@ extension ControllerMachine {
             // In step (nil) when no later batch was published meanwhile.
             delegateShown = results.isIdentical(to: update.snapshot) ? nil : update.snapshot
         } else {
-            guard let replay else { return stop(.inconsistency("the delegate's waiting moves came without a replay")) }
+            guard let replay else {
+                return reportingStatus { $0.stop(.inconsistency("the delegate's waiting moves came without a replay")) }
+            }
             let moved = replay(update.snapshot, delegateMoves, shown ?? update.previous)
             (target, unplaced) = (moved.snapshot, moved.unplaced)
             delegateShown = target
@@ -87,7 +89,7 @@ extension ControllerMachine {
             guard let batch = try update.rebased(from: shown, to: target, movingFirst: unplaced) else { return [] }
             return [.notifyDelegate(batch)]
         } catch {
-            return stop(.inconsistency("a batch for the delegate could not be built: \(error)"))
+            return reportingStatus { $0.stop(.inconsistency("a batch for the delegate could not be built: \(error)")) }
         }
     }
 

@@ -1,31 +1,16 @@
-/// The failure channel as state: fetching, following the store, behind it, stale and retrying, stopped.
+/// The failure channel as state: fetching, following the store, stale and retrying, stopped — one
+/// ``ControllerLifecycle`` value — with the status derived from it, the feed's delivery and the lag.
 extension ControllerMachine {
-    /// Sets the status; reports it when it changed.
-    private mutating func setStatus(_ next: ResultsStatus) -> [Action] {
-        guard status != next else { return [] }
-        status = next
-        return [.reportStatus(next)]
-    }
-
-    mutating func fetchStarted() -> [Action] {
-        statusBeforeFetch = status
-        return setStatus(.fetching)
-    }
-
-    /// A fetch that worked catches a stale controller up.
-    mutating func fetchSucceeded() -> [Action] {
-        statusBeforeFetch = nil
-        var actions: [Action] = []
-        if retryAt != nil || isStale { actions.append(.cancelRetry) }
-        isStale = false
-        retryAt = nil
-        retryDelay = Self.firstRetryDelay
-        actions += setStatus(followingStatus)
-        if heldSyncs > 0 {
-            heldSyncs = 0
-            actions.append(.releaseSyncs)
+    /// Whether the controller follows the database (see ``ResultsStatus``), derived from ``lifecycle``,
+    /// ``feedInterruption`` and ``lag``.
+    var status: ResultsStatus {
+        switch lifecycle {
+        case .idle: .idle
+        case .fetching: .fetching
+        case .following: followingStatus
+        case .stale(let read): .resyncing(read.error)
+        case .failed(let error): .failed(error)
         }
-        return actions
     }
 
     /// What the status says while the controller follows the store: ``ResultsStatus/resyncing(_:)`` while its
@@ -34,16 +19,64 @@ extension ControllerMachine {
         feedInterruption.map { .resyncing($0) } ?? lag.status
     }
 
-    /// The feed cannot deliver: a controller that follows the store says so now.
+    /// `true` after a transient read failure, until a refetch works (also while a fetch runs over it): changes
+    /// are not applied meanwhile, and `sync()` waits.
+    var isStale: Bool { lifecycle.staleRead != nil }
+
+    /// `true` once the controller stopped for good.
+    var hasFailed: Bool { lifecycle.failure != nil }
+
+    /// When the scheduled retry is due, while one is.
+    var retryAt: ContinuousClock.Instant? { lifecycle.staleRead?.retryAt }
+
+    /// The `sync()` calls waiting for a stale controller to catch up.
+    var heldSyncs: Int { lifecycle.staleRead?.heldSyncs ?? 0 }
+
+    /// The delay of the next retry (doubling up to ``maximumRetryDelay``).
+    var retryDelay: Duration { lifecycle.staleRead?.nextDelay ?? Self.firstRetryDelay }
+
+    /// Runs a change of lifecycle and reports the status first when it changed.
+    mutating func reportingStatus(_ change: (inout Self) -> [Action]) -> [Action] {
+        let before = status
+        let actions = change(&self)
+        let after = status
+        return before == after ? actions : [.reportStatus(after)] + actions
+    }
+
+    /// A fetch starts: from any lifecycle, a stopped controller's too (a fetch starts it again).
+    mutating func fetchStarted() -> [Action] {
+        if case .fetching = lifecycle { return [] }
+        lifecycle = .fetching(returningTo: lifecycle)
+        return []
+    }
+
+    /// A fetch that worked catches a stale controller up.
+    mutating func fetchSucceeded() -> [Action] {
+        follow(releasing: lifecycle.staleRead)
+    }
+
+    /// A fetch that threw changes nothing: the controller is where it was before it (the feed may have been
+    /// interrupted, or resumed, meanwhile: the status says so).
+    mutating func fetchFailed() -> [Action] {
+        if case .fetching(let before) = lifecycle { lifecycle = before }
+        return []
+    }
+
+    /// Follows the store; a stale read it leaves cancels its retry and releases its held `sync()` calls.
+    private mutating func follow(releasing stale: ControllerLifecycle.StaleRead?) -> [Action] {
+        lifecycle = .following
+        guard let stale else { return [] }
+        var actions: [Action] = [.cancelRetry]
+        if stale.heldSyncs > 0 { actions.append(.releaseSyncs) }
+        return actions
+    }
+
+    /// The feed cannot deliver: a controller that follows the store says so now (its status is derived).
     mutating func feedInterrupted(_ error: FetchKitError, id: UInt64) -> [Action] {
         guard id > feedDeliveryID else { return [] }
         feedDeliveryID = id
         feedInterruption = error
-        switch status {
-        case .live, .catchingUp: return setStatus(followingStatus)
-        case .resyncing where !isStale: return setStatus(followingStatus)
-        default: return []
-        }
+        return []
     }
 
     /// The feed delivers again and what it published before is applied: a controller that follows the store is
@@ -51,69 +84,57 @@ extension ControllerMachine {
     mutating func feedResumed(id: UInt64) -> [Action] {
         guard id > feedDeliveryID else { return [] }
         feedDeliveryID = id
-        guard feedInterruption != nil else { return [] }
         feedInterruption = nil
-        switch status {
-        case .resyncing where !isStale: return setStatus(followingStatus)
-        default: return []
-        }
-    }
-
-    mutating func fetchFailed() -> [Action] {
-        defer { statusBeforeFetch = nil }
-        switch statusBeforeFetch ?? status {
-        // The feed may have been interrupted, or resumed, while the fetch ran.
-        case .live, .catchingUp: return setStatus(followingStatus)
-        case .resyncing where !isStale: return setStatus(followingStatus)
-        case let restored: return setStatus(restored)
-        }
+        return []
     }
 
     /// A transient failure retries with backoff; any other stops the controller.
     mutating func readFailed(_ error: FetchKitError, at now: ContinuousClock.Instant) -> [Action] {
         guard !hasFailed else { return [] }
         guard error.isTransient else { return stop(error) }
-        isStale = true
-        let delay = retryDelay
-        retryDelay = min(retryDelay * 2, Self.maximumRetryDelay)
-        retryAt = now + delay
-        return [.logRetry(error), .scheduleRetry(after: delay)] + setStatus(.resyncing(error))
+        var read = lifecycle.staleRead ?? .init(error: error, nextDelay: Self.firstRetryDelay)
+        let delay = read.nextDelay
+        read.error = error
+        read.nextDelay = min(delay * 2, Self.maximumRetryDelay)
+        read.retryAt = now + delay
+        switch lifecycle {
+        // A fetch over the controller fails by itself (``fetchFailed()``): the retry is the stale read's.
+        case .fetching(.stale): lifecycle.updateStaleRead { $0 = read }
+        case .fetching: lifecycle = .fetching(returningTo: .stale(read))
+        case .idle, .following, .stale, .failed: lifecycle = .stale(read)
+        }
+        return [.logRetry(error), .scheduleRetry(after: delay)]
     }
 
     mutating func retryDue(at now: ContinuousClock.Instant) -> [Action] {
-        guard isStale, let due = retryAt else { return [] }
         // A retry from a schedule the machine replaced since (its delay not yet over) is not this one.
-        guard now >= due else { return [] }
-        retryAt = nil
+        guard let due = retryAt, now >= due else { return [] }
+        lifecycle.updateStaleRead { $0.retryAt = nil }
         return [.refetch]
     }
 
     mutating func caughtUp() -> [Action] {
-        guard isStale else { return [] }
-        isStale = false
-        retryAt = nil
-        retryDelay = Self.firstRetryDelay
-        var actions: [Action] = [.logCaughtUp]
-        actions += setStatus(followingStatus)
-        if heldSyncs > 0 {
-            heldSyncs = 0
-            actions.append(.releaseSyncs)
+        switch lifecycle {
+        case .stale(let read):
+            return [.logCaughtUp] + follow(releasing: read)
+        case .fetching(.stale(let read)):
+            // The fetch that runs over it decides where the controller goes from here; it is not stale.
+            let actions: [Action] = [.logCaughtUp] + follow(releasing: read)
+            lifecycle = .fetching(returningTo: .following)
+            return actions
+        default:
+            return []
         }
-        return actions
     }
 
     /// Stops for good: keeps the results, applies nothing more, releases `sync()` callers.
     mutating func stop(_ error: FetchKitError) -> [Action] {
         guard !hasFailed else { return [] }
-        var actions = setStatus(.failed(error))
-        if isStale || retryAt != nil { actions.append(.cancelRetry) }
-        isStale = false
-        retryAt = nil
-        retryDelay = Self.firstRetryDelay
-        if heldSyncs > 0 {
-            heldSyncs = 0
-            actions.append(.releaseSyncs)
-        }
+        let stale = lifecycle.staleRead
+        lifecycle = .failed(error)
+        var actions: [Action] = []
+        if stale != nil { actions.append(.cancelRetry) }
+        if let stale, stale.heldSyncs > 0 { actions.append(.releaseSyncs) }
         actions.append(.stop(error))
         return actions
     }
@@ -121,21 +142,16 @@ extension ControllerMachine {
     /// A stale controller holds `sync()` until it has caught up; any other resumes it at once.
     mutating func syncRequested() -> [Action] {
         guard isStale else { return [.resumeSync] }
-        heldSyncs += 1
+        lifecycle.updateStaleRead { $0.heldSyncs += 1 }
         return []
     }
 
-    /// Sets the status from the delivery lag while the controller follows the store (``ResultsStatus/live``
-    /// or ``ResultsStatus/catchingUp(lag:)``; any other status is left alone).
+    /// Records the delivery lag: the status of a controller that follows the store derives from it
+    /// (``ResultsStatus/live`` or ``ResultsStatus/catchingUp(lag:)``).
     mutating func lagMeasured(_ measured: Duration) -> [Action] {
         let wasBehind = lag.isBehind
         _ = lag.observe(measured)
-        var actions: [Action] = []
-        if wasBehind != lag.isBehind { actions.append(.logLag(behind: lag.isBehind, lag: measured)) }
-        switch status {
-        case .live, .catchingUp: actions += setStatus(lag.status)
-        default: break
-        }
-        return actions
+        guard wasBehind != lag.isBehind else { return [] }
+        return [.logLag(behind: lag.isBehind, lag: measured)]
     }
 }

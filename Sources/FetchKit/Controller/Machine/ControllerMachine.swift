@@ -137,19 +137,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     // MARK: Lifecycle
 
-    /// `true` after a transient read failure, until a refetch works: changes are not applied meanwhile, and
-    /// `sync()` waits.
-    var isStale = false
-    /// Whether the controller follows the database (see ``ResultsStatus``).
-    var status = ResultsStatus.idle
-    /// The status to restore when a fetch of ``ResultsController/performFetch()`` throws.
-    var statusBeforeFetch: ResultsStatus?
-    /// The delay before the next retry (doubling up to ``maximumRetryDelay``).
-    var retryDelay = Self.firstRetryDelay
-    /// When the scheduled retry is due, while one is.
-    var retryAt: ContinuousClock.Instant?
-    /// The `sync()` calls waiting for a stale controller to catch up.
-    var heldSyncs = 0
+    /// Where the controller is in its life: idle, fetching, following the store, stale and retrying, stopped.
+    var lifecycle = ControllerLifecycle.idle
     /// Whether the status says the controller is behind the store.
     var lag = DeliveryLag()
     /// Why the store's feed cannot deliver, while it cannot: the controller is not live meanwhile.
@@ -164,15 +153,12 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     /// What the delegate shows.
     var delegateView: ResultsSnapshot<Object> { delegateShown ?? results }
 
-    /// `true` once the controller stopped for good.
-    var hasFailed: Bool { status.isFailed }
-
     /// Handles `event`, which happened at `now`, and returns what to do, in order.
     mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
         switch event {
-        case .fetchStarted: return fetchStarted()
-        case .fetchSucceeded: return fetchSucceeded()
-        case .fetchFailed: return fetchFailed()
+        case .fetchStarted: return reportingStatus { $0.fetchStarted() }
+        case .fetchSucceeded: return reportingStatus { $0.fetchSucceeded() }
+        case .fetchFailed: return reportingStatus { $0.fetchFailed() }
         case .published(let publication): return published(publication)
         case .applied(let transactionID):
             markApplied(through: transactionID)
@@ -185,14 +171,14 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .moveSettled(let id):
             delegateMoves.remove(id)
             return []
-        case .readFailed(let error): return readFailed(error, at: now)
+        case .readFailed(let error): return reportingStatus { $0.readFailed(error, at: now) }
         case .retryDue: return retryDue(at: now)
-        case .caughtUp: return caughtUp()
-        case .stopped(let error): return stop(error)
+        case .caughtUp: return reportingStatus { $0.caughtUp() }
+        case .stopped(let error): return reportingStatus { $0.stop(error) }
         case .syncRequested: return syncRequested()
-        case .lagMeasured(let measured): return lagMeasured(measured)
-        case .feedInterrupted(let error, let id): return feedInterrupted(error, id: id)
-        case .feedResumed(let id): return feedResumed(id: id)
+        case .lagMeasured(let measured): return reportingStatus { $0.lagMeasured(measured) }
+        case .feedInterrupted(let error, let id): return reportingStatus { $0.feedInterrupted(error, id: id) }
+        case .feedResumed(let id): return reportingStatus { $0.feedResumed(id: id) }
         }
     }
 }
