@@ -4,7 +4,7 @@ extension PostgresStore: CustomStringConvertible {
     /// fetchkit_4242_9f3a_1)`.
     public var description: String {
         var feed: String
-        switch changeFeed {
+        switch changeFeedKind {
         case .logical?:
             feed = "logical"
             if let logicalFeed {

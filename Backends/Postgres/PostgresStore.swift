@@ -29,15 +29,26 @@ public final class PostgresStore: PersistentStore {
     let writer: ConnectionPool<PostgresConnection>
     /// The connections that serve fetches.
     let readers: ConnectionPool<PostgresConnection>
-    /// The subscribers of ``changes()``.
-    let feed: ChangeFeed
+    /// The store's change feed: one ``StoreChange`` per committed transaction, in commit order — whichever
+    /// client wrote it (this store, another app instance, psql), as the change feed captures it (FetchKit's
+    /// triggers or the write-ahead log: see ``Options/changeFeed``). A change with
+    /// ``StoreChange/isResync`` when changes may have been missed: the feed reconnected (without a persistent
+    /// slot to resume), or a notification or a transaction in the log could not be read.
+    ///
+    /// A change arrives after its transaction committed and other sessions see it, so a fetch started on receipt
+    /// sees it. A table whose statement changed more than ``Options/notificationRowLimit`` rows (the trigger
+    /// feed), whose transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
+    /// ``TableChange/isWholeTable``. With the logical feed, each table's change carries the rows the transaction
+    /// wrote (``TableChange/images``).
+    ///
+    /// A change with ``StoreChange/delivery`` set names no transaction: the feed says it cannot deliver (it lost
+    /// its connection, a table left its publication) or delivers again (``FeedDelivery``).
+    public let changeFeed: ChangeFeed
     /// Turns the triggers' notifications, or the log, into changes; `nil` without change capture.
     let source: (any PostgresChangeSource)?
     /// The feed the store reads: ``ChangeFeedKind/triggers`` or ``ChangeFeedKind/logical``; `nil` without change
     /// capture (``Options/changeCapture``).
-    public let changeFeed: ChangeFeedKind?
-    /// The change router of this store's live controllers.
-    public let liveResultsRouting = LiveResultsRouting()
+    public let changeFeedKind: ChangeFeedKind?
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
@@ -52,15 +63,15 @@ public final class PostgresStore: PersistentStore {
         self.logger = options.logger
         self.writer = writer
         self.readers = readers
-        self.feed = feed
+        self.changeFeed = feed
         self.source = source
-        self.changeFeed = source is LogicalFeed ? .logical : source == nil ? nil : .triggers
+        self.changeFeedKind = source is LogicalFeed ? .logical : source == nil ? nil : .triggers
     }
 
     deinit {
         readers.shutDownWithoutWaiting()
         writer.shutDownWithoutWaiting()
-        feed.finish()
+        changeFeed.finish()
     }
 
     /// Connects to the database at `url`, creates the schema's missing tables and validates the existing
@@ -129,7 +140,7 @@ public final class PostgresStore: PersistentStore {
                     "opened PostgreSQL store",
                     metadata: [
                         "url": "\(url.redacted)", "readers": "\(options.readerCount)",
-                        "changeFeed": "\(store.changeFeed?.rawValue ?? "none")"
+                        "changeFeed": "\(store.changeFeedKind?.rawValue ?? "none")"
                     ])
                 return store
             } catch {
@@ -148,31 +159,8 @@ public final class PostgresStore: PersistentStore {
         await source?.stop()
         await readers.shutDown()
         await writer.shutDown()
-        feed.finish()
+        changeFeed.finish()
         logger.info("closed PostgreSQL store", metadata: ["url": "\(url.redacted)"])
-    }
-
-    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order, from
-    /// now on — whichever client wrote it (this store, another app instance, psql), as the change feed captures
-    /// it (FetchKit's triggers or the write-ahead log: see ``Options/changeFeed``). A change with
-    /// ``StoreChange/isResync`` when changes may have been missed: the feed reconnected (without a persistent
-    /// slot to resume), or a notification or a transaction in the log could not be read.
-    ///
-    /// A change arrives after its transaction committed and other sessions see it, so a fetch started on receipt
-    /// sees it. A table whose statement changed more than ``Options/notificationRowLimit`` rows (the trigger
-    /// feed), whose transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
-    /// ``TableChange/isWholeTable``. With the logical feed, each table's change carries the rows the transaction
-    /// wrote (``TableChange/images``).
-    ///
-    /// A change with ``StoreChange/delivery`` set names no transaction: the feed says it cannot deliver (it lost
-    /// its connection, a table left its publication) or delivers again (``FeedDelivery``).
-    public func changes() -> AsyncStream<StoreChange> { feed.subscribe() }
-
-    /// Calls `receive` with every committed change on the listener's thread (the change router's subscription).
-    public func subscribeChanges(
-        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
-    ) -> ChangeFeed.Subscription? {
-        feed.subscribe(receive: receive, finish: finish)
     }
 
     /// What the change listener is doing: listening, checking a stalled connection, or reconnecting after a
@@ -250,7 +238,4 @@ public final class PostgresStore: PersistentStore {
         }
         await pool.shutDown()
     }
-
-    /// The ID of the last change published to ``changes()`` subscribers (0 before the first).
-    public var lastTransactionID: UInt64 { feed.lastPublishedID }
 }

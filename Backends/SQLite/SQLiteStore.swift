@@ -37,8 +37,6 @@ public final class SQLiteStore: PersistentStore {
     let dataVersionPoller: DataVersionPoller?
     /// The database file as opened, to notice it deleted or replaced; `nil` for an in-memory store.
     let fileWatch: SQLiteFileWatch?
-    /// The change router of this store's live controllers.
-    public let liveResultsRouting = LiveResultsRouting()
 
     private init(
         schema: Schema, path: String?, options: Options, writer: ConnectionPool<SQLiteConnection>,

@@ -37,10 +37,8 @@ public final class InMemoryStore: PersistentStore {
     /// Runs the write closures one at a time, off the cooperative pool (a closure may block, as on the
     /// backends' writer threads).
     private let writer = DispatchQueue(label: "fetchkit.memory.writer")
-    /// The subscribers of ``changes()``.
-    package let feed = ChangeFeed()
-    /// The change router of this store's live controllers.
-    public let liveResultsRouting = LiveResultsRouting()
+    /// The store's change feed: one change per committed transaction that changed a row.
+    public let changeFeed = ChangeFeed()
 
     private struct State {
         var database: InMemoryDatabase
@@ -54,18 +52,8 @@ public final class InMemoryStore: PersistentStore {
     }
 
     deinit {
-        feed.finish()
+        changeFeed.finish()
     }
-
-    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction that changed a row, in
-    /// commit order, naming each table's inserted, updated and deleted primary keys. Ending the iteration
-    /// unsubscribes.
-    public func changes() -> AsyncStream<StoreChange> {
-        feed.subscribe()
-    }
-
-    /// The ``StoreChange/transactionID`` of the last change published (0 before the first).
-    public var lastTransactionID: UInt64 { feed.lastPublishedID }
 
     /// Closes the store: later calls throw ``FetchKitError/closed`` and every ``changes()`` stream ends.
     public func close() async {
@@ -73,7 +61,7 @@ public final class InMemoryStore: PersistentStore {
             // After the writes already queued: each of them has been published.
             writer.async {
                 self.state.withLock { $0.isClosed = true }
-                self.feed.finish()
+                self.changeFeed.finish()
                 continuation.resume()
             }
         }
@@ -99,7 +87,7 @@ public final class InMemoryStore: PersistentStore {
             guard !state.isClosed else { throw FetchKitError.closed }
             state.database = transaction.database
         }
-        if !transaction.changes.isEmpty { feed.publish(transaction.changes) }
+        if !transaction.changes.isEmpty { changeFeed.publish(transaction.changes) }
         return result
     }
 

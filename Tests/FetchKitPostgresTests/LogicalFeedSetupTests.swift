@@ -27,7 +27,7 @@ struct LogicalFeedSetupTests {
         }
         let store = try await PostgresStore.open(
             url: server.url, schema: Fixtures.schema, options: Self.options(.auto))
-        #expect(store.changeFeed == .triggers)
+        #expect(store.changeFeedKind == .triggers)
         #expect("\(store)".contains("change feed: triggers"))
         await store.close()
     }

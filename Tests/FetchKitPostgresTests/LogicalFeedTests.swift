@@ -34,7 +34,7 @@ struct LogicalFeedTests {
         let namespace = PostgresServer.uniqueName("fkt")
         let store = try await PostgresServer.isolatedStore(
             schema: Fixtures.schema, namespace: namespace, options: Self.logicalOptions())
-        #expect(store.changeFeed == .logical)
+        #expect(store.changeFeedKind == .logical)
         #expect("\(store)".contains("change feed: logical, publication fetchkit_"))
         let collector = Collector(store)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }

@@ -6,44 +6,21 @@ import Synchronization
 import Testing
 
 /// A store whose reads can be made to fail (a database that stops answering), around a real SQLite store.
-final class UnreadableStore: PersistentStore {
-    let base: SQLiteStore
-    let failing = Mutex(false)
-
-    /// Its own router: its controllers read through it, not through `base`.
-    let liveResultsRouting = LiveResultsRouting()
-
-    init(_ base: SQLiteStore) { self.base = base }
-
-    var schema: Schema { base.schema }
-    var dialect: SQLDialect { base.dialect }
-    var lastTransactionID: UInt64 { base.lastTransactionID }
-
-    private func check() throws {
-        if failing.withLock({ $0 }) { throw FetchKitError.connectionLost("the test made reads fail") }
+final class UnreadableStore: Sendable {
+    /// Whether reads fail.
+    final class Switch: Sendable {
+        let failing = Mutex(false)
     }
 
-    func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
-        try check()
-        return try await base.fetch(request)
-    }
+    let reads = Switch()
+    let store: InterceptingStore
 
-    func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
-        try check()
-        return try await base.fetch(request, as: type)
+    init(_ base: SQLiteStore) {
+        let reads = reads
+        store = InterceptingStore(base) {
+            if reads.failing.withLock({ $0 }) { throw FetchKitError.connectionLost("the test made reads fail") }
+        }
     }
-
-    func count(_ request: AnyFetchRequest) async throws -> Int {
-        try check()
-        return try await base.count(request)
-    }
-
-    func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        try await base.write(body)
-    }
-
-    func changes() -> AsyncStream<StoreChange> { base.changes() }
-    func close() async { await base.close() }
 }
 
 /// A change is never marked applied unless it was: when every read fails, the change router retries, the
@@ -52,7 +29,8 @@ final class UnreadableStore: PersistentStore {
 struct UnreadableStoreTests {
     @Test("reads fail: sync() waits and the results stay as they were; reads work again: the controllers catch up")
     func pendingUntilReadsWork() async throws {
-        let store = UnreadableStore(try await SQLiteStore.inMemory(schema: Fixtures.schema))
+        let unreadable = UnreadableStore(try await SQLiteStore.inMemory(schema: Fixtures.schema))
+        let store = unreadable.store
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let requests = [
             FetchRequest(entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("title")]),
@@ -63,7 +41,7 @@ struct UnreadableStoreTests {
         let controllers = try await StoreConformance.liveControllers(on: store, requests: requests)
         let before = controllers.map { $0.0.fetchedObjects }
 
-        store.failing.withLock { $0 = true }
+        unreadable.reads.failing.withLock { $0 = true }
         let inserted = try await store.write { tx in
             try tx.insert(
                 Fixtures.TodoRecord(title: "written while reads fail", priority: 5, done: false, categoryID: 1))
@@ -101,7 +79,7 @@ struct UnreadableStoreTests {
         #expect(await statuses.next().map { if case .resyncing = $0 { true } else { false } } == true)
         #expect(controllers.map { $0.0.fetchedObjects } == before, "the results changed without a read")
 
-        store.failing.withLock { $0 = false }
+        unreadable.reads.failing.withLock { $0 = false }
         await waiter.value
         #expect(await statuses.next() == .live, "the status sequence did not report the controller live again")
         #expect(controllers.allSatisfy { $0.0.status == .live })

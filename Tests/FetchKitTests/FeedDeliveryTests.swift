@@ -31,14 +31,14 @@ struct FeedDeliveryTests {
         controller.delegate = recorder
         try await controller.performFetch()
         #expect(controller.status == .live)
-        store.feed.publishDelivery(.interrupted(Self.blind))
+        store.changeFeed.publishDelivery(.interrupted(Self.blind))
         #expect(try await eventually { controller.status == .resyncing(Self.blind) })
         // Written while blind (the feed publishes it, as a feed that reconnected publishes its resync).
         try await store.write { tx in try tx.insert(Fixtures.TodoRecord(id: 77, title: "while blind")) }
         await controller.sync()
         #expect(controller.status == .resyncing(Self.blind))
-        store.feed.publishResync()
-        store.feed.publishDelivery(.streaming)
+        store.changeFeed.publishResync()
+        store.changeFeed.publishDelivery(.streaming)
         await controller.sync()
         #expect(controller.status == .live)
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
@@ -48,13 +48,13 @@ struct FeedDeliveryTests {
     @Test func aControllerMadeWhileTheFeedIsInterruptedIsNotLive() async throws {
         let store = try await seeded()
         // Before the store's first controller, so before its change router exists.
-        store.feed.publishDelivery(.interrupted(Self.blind))
+        store.changeFeed.publishDelivery(.interrupted(Self.blind))
         let controller = ResultsController(store: store, request: Self.request)
         try await controller.performFetch()
         #expect(try await eventually { controller.status == .resyncing(Self.blind) })
         try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
-        store.feed.publishResync()
-        store.feed.publishDelivery(.streaming)
+        store.changeFeed.publishResync()
+        store.changeFeed.publishDelivery(.streaming)
         await controller.sync()
         #expect(controller.status == .live)
     }
@@ -63,13 +63,13 @@ struct FeedDeliveryTests {
         let store = try await seeded()
         let controller = ResultsController(store: store, request: Self.request)
         try await controller.performFetch()
-        store.feed.publishDelivery(.lagging(since: .now - .seconds(2)))
+        store.changeFeed.publishDelivery(.lagging(since: .now - .seconds(2)))
         #expect(try await eventually { controller.lag >= .seconds(2) })
         guard case .catchingUp = controller.status else {
             Issue.record("status \(controller.status) while the feed is 2 s behind")
             return
         }
-        store.feed.publishDelivery(.streaming)
+        store.changeFeed.publishDelivery(.streaming)
         await controller.sync()
         #expect(controller.lag < .seconds(1))
         #expect(controller.status == .live)

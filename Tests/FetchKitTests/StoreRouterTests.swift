@@ -32,16 +32,16 @@ struct StoreRouterTests {
     func oneRouterPerStore() async throws {
         let first = try await seeded()
         let second = try await seeded()
-        #expect(first.liveResultsRouting.routerID == nil)
+        #expect(first.liveRouterID == nil)
         let a = ResultsController(store: first, request: request)
         let b = ResultsController(store: first, request: request)
         let c = ResultsController(store: second, request: request)
         #expect(a.router === b.router)
         #expect(a.router !== c.router)
-        #expect(first.liveResultsRouting.routerID == ObjectIdentifier(a.router))
-        #expect(second.liveResultsRouting.routerID == ObjectIdentifier(c.router))
-        #expect(first.feed.subscriberCount == 1)
-        #expect(second.feed.subscriberCount == 1)
+        #expect(first.liveRouterID == ObjectIdentifier(a.router))
+        #expect(second.liveRouterID == ObjectIdentifier(c.router))
+        #expect(first.changeFeed.subscriberCount == 1)
+        #expect(second.changeFeed.subscriberCount == 1)
         try await a.performFetch()
         try await c.performFetch()
         try await first.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": "first"]) }
@@ -62,18 +62,18 @@ struct StoreRouterTests {
         try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": "changed"]) }
         await a?.sync()
         await b?.sync()
-        let first = try #require(store.liveResultsRouting.routerID)
+        let first = try #require(store.liveRouterID)
         a = nil
-        #expect(store.liveResultsRouting.routerID == first)
-        #expect(store.feed.subscriberCount == 1)
+        #expect(store.liveRouterID == first)
+        #expect(store.changeFeed.subscriberCount == 1)
         b = nil
-        #expect(try await eventually { store.liveResultsRouting.routerID == nil })
-        #expect(store.feed.subscriberCount == 0)
+        #expect(try await eventually { store.liveRouterID == nil })
+        #expect(store.changeFeed.subscriberCount == 0)
 
         let c = ResultsController(store: store, request: request)
         try await c.performFetch()
-        #expect(store.liveResultsRouting.routerID == ObjectIdentifier(c.router))
-        #expect(store.feed.subscriberCount == 1)
+        #expect(store.liveRouterID == ObjectIdentifier(c.router))
+        #expect(store.changeFeed.subscriberCount == 1)
         try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": "again"]) }
         await c.sync()
         #expect(c.fetchedObjects.first?["title"] == "again")
@@ -87,14 +87,14 @@ struct StoreRouterTests {
         try await controller.performFetch()
         let router = controller.router
         await store.close()
-        #expect(store.feed.subscriberCount == 0)
-        #expect(try await eventually { store.liveResultsRouting.routerID == nil })
+        #expect(store.changeFeed.subscriberCount == 0)
+        #expect(try await eventually { store.liveRouterID == nil })
         #expect(router.routedThrough == .max)
         await controller.sync()
         // A controller made after close gets a router of its own, which ends at once.
         let late = ResultsController(store: store, request: request)
         #expect(late.router !== router)
-        #expect(try await eventually { store.liveResultsRouting.routerID == nil })
+        #expect(try await eventually { store.liveRouterID == nil })
         await late.sync()
     }
 

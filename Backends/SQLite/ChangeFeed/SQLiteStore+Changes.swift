@@ -1,8 +1,8 @@
 import FetchKitBackendKit
 
 extension SQLiteStore {
-    /// Subscribes to committed changes: one ``StoreChange`` per committed write, in commit order,
-    /// from now on; a change with ``StoreChange/isResync`` when another connection or process committed.
+    /// The store's change feed: one ``StoreChange`` per committed write, in commit order; a change with
+    /// ``StoreChange/isResync`` when another connection or process committed.
     ///
     /// A change is published after its `COMMIT` returns, so a fetch started on receipt sees it. Its
     /// tables are keyed by table name and name every inserted, updated and deleted primary key —
@@ -22,14 +22,5 @@ extension SQLiteStore {
     ///     if change.touches("todo") { try await reload() }
     /// }
     /// ```
-    public func changes() -> AsyncStream<StoreChange> {
-        changeCollector.feed.subscribe()
-    }
-
-    /// Calls `receive` with every committed change on the writer's thread (the change router's subscription).
-    public func subscribeChanges(
-        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
-    ) -> ChangeFeed.Subscription? {
-        changeCollector.feed.subscribe(receive: receive, finish: finish)
-    }
+    public var changeFeed: ChangeFeed { changeCollector.feed }
 }

@@ -140,6 +140,9 @@ extension ChangeRouter {
             return targets
         }
         for (target, routed) in targets { target.receive(routed) }
+        // The feed delivers again: the controllers return to `.live` once they applied what was handed out — and
+        // before a `sync()` waiting for this change goes on.
+        if change.delivery?.delivers == true { deliveryResumed(through: change.transactionID) }
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.routedThrough = max(state.routedThrough, change.transactionID)
             let through = state.routedThrough

@@ -38,9 +38,9 @@ protocol RouteTarget: AnyObject, Sendable {
 /// 3. hands each candidate the change with the re-read rows; a controller that cannot be affected does no
 ///    work and is not woken.
 ///
-/// Each store has its own, made with its first controller and shared by all of them: the store keeps it in
-/// its ``PersistentStore/liveResultsRouting``, weakly (the router holds the store). It goes with its last
-/// controller, and leaves the store once the store's feed ends (``PersistentStore/close()``).
+/// Each store has its own, made with its first controller and shared by all of them: the store's feed keeps it
+/// in its routing, weakly (the router holds the store). It goes with its last controller, and leaves the feed
+/// once the feed ends (``PersistentStore/close()``).
 final class ChangeRouter: Sendable {
     let store: any PersistentStore
     let state: Mutex<State>
@@ -49,9 +49,10 @@ final class ChangeRouter: Sendable {
     let metrics = FetchKitMetrics()
     /// What applying a change incrementally and refetching have cost on this store, shared by its controllers.
     let costs = Mutex(ApplyCostModel())
-    private let task = Mutex<(feed: Task<Void, Never>?, routing: Task<Void, Never>)?>(nil)
-    /// The store's feed calling the inbox, when the store offers it (else the feed task reads its stream).
-    private let subscription: ChangeFeed.Subscription?
+    /// The task that routes what the inbox holds.
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The store's feed calling the inbox.
+    private let subscription: ChangeFeed.Subscription
     /// The committed changes waiting to be routed: bounded, a backlog folds (see ``ChangeInbox``).
     let inbox: RouterInbox
     /// Shared results by object type and request (``SharedResults``).
@@ -63,43 +64,30 @@ final class ChangeRouter: Sendable {
         self.logger = logger
         let inbox = RouterInbox()
         self.inbox = inbox
-        // Subscribe first, then read the last ID: nothing published in between is missed. Where the store
-        // allows it, its publishing thread puts each change in the bounded inbox itself (folding a backlog
-        // there); otherwise a task moves them from the store's stream as fast as the pool runs it.
-        let subscription = store.subscribeChanges(
+        // Subscribe first, then read the last ID: nothing published in between is missed. The feed's publishing
+        // thread puts each change in the bounded inbox itself, folding a backlog there.
+        let feed = store.changeFeed
+        subscription = feed.attach(
             receive: { change in if inbox.receive(change) { inbox.backlogStarted() } },
             finish: { inbox.finish() })
-        let changes = subscription == nil ? store.changes() : nil
-        state = Mutex(State(routedThrough: store.lastTransactionID))
-        self.subscription = subscription
-        let feed = changes.map { changes in
-            Task {
-                for await change in changes where inbox.receive(change) { inbox.backlogStarted() }
-                inbox.finish()
-            }
-        }
+        state = Mutex(State(routedThrough: feed.lastPublishedID))
         let task = Task { [weak self] in
             while let (change, covers) = await inbox.next() {
                 guard let self else { return }
                 if covers > 1 { self.metrics.foldedChanges.increment(by: Int64(covers - 1)) }
                 await self.route(change)
-                // After the change is handed out: the controllers return to `.live` once they applied it.
-                if change.delivery?.delivers == true { self.deliveryResumed(through: change.transactionID) }
                 inbox.routed()
             }
             self?.endFeed()
         }
-        self.task.withLock { $0 = (feed, task) }
+        self.task.withLock { $0 = task }
         inbox.onBacklog { [weak self] in self?.startLagMonitor() }
         inbox.onInterruption { [weak self] error, id in self?.deliveryInterrupted(error, id: id) }
     }
 
     deinit {
-        subscription?.cancel()
-        task.withLock { tasks in
-            tasks?.feed?.cancel()
-            tasks?.routing.cancel()
-        }
+        subscription.cancel()
+        task.withLock { $0?.cancel() }
         // Ends the routing task once it has taken what waits.
         inbox.finish()
         finishFeed()
@@ -123,6 +111,8 @@ final class ChangeRouter: Sendable {
     /// Waits until the router has handed out every change up to `transactionID`; what waits to be routed then
     /// folds into one change, so the wait does not grow with the backlog.
     func waitRouted(through transactionID: UInt64) async {
+        // A feed that ended is routed through once every controller was told (``endFeed()``).
+        let transactionID = store.changeFeed.isFinished ? .max : transactionID
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 if state.routedThrough >= transactionID { return true }
@@ -141,16 +131,17 @@ final class ChangeRouter: Sendable {
     /// The feed ended (the store closed): the router unsubscribes and leaves the store, whose next controller
     /// gets a new one; the controllers that still hold it wait for nothing more.
     private func endFeed() {
-        subscription?.cancel()
-        finishFeed()
-        store.liveResultsRouting.release(self)
-        // Every controller still attached stops, rather than waiting for changes that will never come.
+        subscription.cancel()
+        // Every controller still attached stops, rather than waiting for changes that will never come — before
+        // the `sync()` callers waiting for the end go on: their controllers stopped first.
         let targets = state.withLock { state in state.entries.values.compactMap(\.target) }
         if !targets.isEmpty {
             logger.info(
                 "the store closed: stopping its live controllers", metadata: ["controllers": "\(targets.count)"])
         }
         for target in targets { target.feedEnded() }
+        finishFeed()
+        store.changeFeed.routing.release(self)
     }
 
     /// Nothing more will be routed, so no one waits for it.

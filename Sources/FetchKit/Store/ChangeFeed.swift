@@ -1,16 +1,18 @@
 import Foundation
 import Synchronization
 
-/// The subscribers of one store's change feed, and the publishing of committed changes to them (every
-/// backend's ``PersistentStore/changes()``).
+/// One store's change feed: every committed transaction, in commit order, to every subscriber — and the routing
+/// of the store's live controllers, which the feed owns.
 ///
-/// Each subscriber is an `AsyncStream` with an unbounded buffer: publishing never waits for a
-/// consumer, so a slow consumer cannot hold up the writer thread (its undelivered changes pile up
-/// in its buffer instead). Ending a stream's iteration (or cancelling its task) unsubscribes it.
+/// A store makes one when it is made, keeps it as a `let` and returns it as ``PersistentStore/changeFeed``. Apps
+/// read it: ``subscribe()`` (what ``PersistentStore/changes()`` returns), ``lastPublishedID``, ``delivery``.
+/// Backends write to it through `FetchKitBackendKit`, which adds `publish(_:logPosition:committedAt:)`,
+/// `publishResync()`, `publishDelivery(_:)` and `finish()`.
 ///
-/// A handler subscriber (``subscribe(receive:finish:)``) is called on the publishing thread instead: it
-/// holds nothing of its own, so what it keeps is what it decides to keep (the change router folds a backlog
-/// in a bounded inbox).
+/// Each stream subscriber has an unbounded buffer: publishing never waits for a consumer, so a slow consumer
+/// cannot hold up the writer thread (its undelivered changes pile up in its buffer instead). Ending a stream's
+/// iteration (or cancelling its task) unsubscribes it. The change router of the store's controllers subscribes a
+/// handler instead, called on the publishing thread: it folds a backlog in a bounded inbox.
 ///
 /// Every change gets the next transaction ID under one lock and is yielded to every subscriber
 /// before the next change is numbered, so all subscribers see the same changes in the same order.
@@ -48,6 +50,8 @@ public final class ChangeFeed: Sendable {
     }
 
     private let subscribers = Mutex(Subscribers())
+    /// The change routers of the stores whose controllers follow this feed (see ``LiveResultsRouting``).
+    let routing = LiveResultsRouting()
     /// Orders publishing: numbering and yielding one change happen before the next change's.
     /// Held while yielding; an unbounded stream's `yield` neither blocks nor calls back into the feed.
     private let publishing = Mutex(Publishing())
@@ -56,13 +60,13 @@ public final class ChangeFeed: Sendable {
     private struct Publishing {
         /// The ID of the last change published.
         var lastID: UInt64 = 0
-        /// Whether the feed delivers (``publishDelivery(_:)``).
+        /// Whether the feed delivers (``publishDeliveryChange(_:)``).
         var delivery = FeedDelivery.streaming
     }
 
     public init() {}
 
-    /// A new subscription: every change published from now on, until ``finish()`` — first, while the feed cannot
+    /// A new subscription: every change published from now on, until the feed ends — first, while the feed cannot
     /// deliver or is behind, a change that reports its ``delivery``.
     public func subscribe() -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
@@ -94,7 +98,7 @@ public final class ChangeFeed: Sendable {
     /// call back into the feed.
     /// While the feed cannot deliver, or is behind, `receive` is told so first (a change that reports the feed's
     /// ``delivery``, under the last published ID).
-    public func subscribe(
+    package func attach(
         receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
     ) -> Subscription {
         // Under the publishing lock: no change is published between the handler's registration and that report.
@@ -120,7 +124,7 @@ public final class ChangeFeed: Sendable {
     }
 
     /// How many streams and handlers are subscribed.
-    public var subscriberCount: Int {
+    package var subscribedCount: Int {
         subscribers.withLock { $0.continuations.count + $0.handlers.count }
     }
 
@@ -129,8 +133,8 @@ public final class ChangeFeed: Sendable {
     ///
     /// `committedAt` is when the transaction committed, when the store can tell (from the database's log) that it
     /// was before now: the delivery lag of every controller is measured from it.
-    public func publish(
-        _ tables: [String: TableChange], logPosition: UInt64? = nil, committedAt: ContinuousClock.Instant? = nil
+    package func publishTransaction(
+        _ tables: [String: TableChange], logPosition: UInt64?, committedAt: ContinuousClock.Instant?
     ) {
         publish { id in
             var change = StoreChange(transactionID: id, tables: tables, logPosition: logPosition)
@@ -140,7 +144,7 @@ public final class ChangeFeed: Sendable {
     }
 
     /// Publishes a resync: changes may have been made that the feed cannot name.
-    public func publishResync() {
+    package func publishResyncChange() {
         publish { StoreChange.resync(transactionID: $0) }
     }
 
@@ -148,7 +152,7 @@ public final class ChangeFeed: Sendable {
     /// controller of the store leaves ``ResultsStatus/live`` at once on ``FeedDelivery/interrupted(_:)``, and
     /// returns to it once it has applied what was published before ``FeedDelivery/streaming``. Publish a resync
     /// first when changes may have been missed meanwhile.
-    public func publishDelivery(_ delivery: FeedDelivery) {
+    package func publishDeliveryChange(_ delivery: FeedDelivery) {
         publishing.withLock { publishing in
             guard publishing.delivery != delivery else { return }
             publishing.delivery = delivery
@@ -160,13 +164,13 @@ public final class ChangeFeed: Sendable {
         }
     }
 
-    /// Whether the feed delivers now, as ``publishDelivery(_:)`` last said.
+    /// Whether the feed delivers now, as its store last said.
     public var delivery: FeedDelivery {
         publishing.withLock { $0.delivery }
     }
 
     /// Ends every subscriber's stream; later subscriptions end at once and publishing does nothing.
-    public func finish() {
+    package func end() {
         let (ended, handlers) = subscribers.withLock { state in
             state.isFinished = true
             defer {
@@ -178,6 +182,11 @@ public final class ChangeFeed: Sendable {
         // Outside the lock: finishing runs each stream's onTermination, which takes it.
         for continuation in ended { continuation.finish() }
         for handler in handlers { handler.finish() }
+    }
+
+    /// Whether the feed ended (its store closed).
+    package var isFinished: Bool {
+        subscribers.withLock { $0.isFinished }
     }
 
     /// The ID of the last change published (0 before the first).

@@ -1,57 +1,57 @@
 import Logging
 import Synchronization
 
-/// Where a store keeps the change router its live controllers share: what a store holds for live results.
+/// The change routers a feed serves: one per store whose controllers follow the feed (``ChangeFeed/routing``).
 ///
-/// A store makes one when it is made, keeps it as a `let`, and returns it from
-/// ``PersistentStore/liveResultsRouting`` — the same one every time, and never another store's (a store that
-/// wraps another has its own, since its controllers read through it):
-///
-/// ```swift
-/// final class MyStore: PersistentStore {
-///     let liveResultsRouting = LiveResultsRouting()
-///     // …
-/// }
-/// ```
-///
-/// The router is made with the store's first controller and shared by all of them, with its metrics: the
-/// only subscriber to the store's change feed. The router holds the store; the store holds the router only
-/// weakly, through this, so neither keeps the other alive. The router goes, unsubscribing from the feed,
-/// when its last controller goes, and when the store's feed ends (``PersistentStore/close()``); a
-/// controller made after that gets a new one.
-public final class LiveResultsRouting: Sendable {
+/// A router is made with a store's first controller and shared by all of them, with its metrics: it subscribes
+/// to the store's feed and re-reads through that store. A store that wraps another and returns its feed gets a
+/// router of its own, since its controllers read through it. The router holds the store; the feed holds the
+/// router only weakly, so neither keeps the other alive. The router goes, unsubscribing from the feed, when its
+/// last controller goes, and when the feed ends (``PersistentStore/close()``); a controller made after that gets
+/// a new one.
+final class LiveResultsRouting: Sendable {
     private struct Slot {
         weak var router: ChangeRouter?
     }
 
-    private let slot = Mutex(Slot())
-
-    /// An empty slot: no router until the store's first controller.
-    public init() {}
+    /// The routers by the identity of their store (alive while its router is: the router holds it).
+    private let slots = Mutex([ObjectIdentifier: Slot]())
 
     /// The router of `store`, made when the store has none.
     static func router(of store: any PersistentStore, logger: Logger) -> ChangeRouter {
-        let routing = store.liveResultsRouting
+        let feed = store.changeFeed
         assert(
-            routing === store.liveResultsRouting,
-            "\(type(of: store)).liveResultsRouting returns a new LiveResultsRouting each time: keep one as a let")
-        return routing.slot.withLock { slot in
-            if let router = slot.router { return router }
+            feed === store.changeFeed,
+            "\(type(of: store)).changeFeed returns a new ChangeFeed each time: make one with the store, keep it")
+        let key = ObjectIdentifier(store)
+        return feed.routing.slots.withLock { slots in
+            if let router = slots[key]?.router { return router }
+            // Routers gone since (their store may have gone too): their slots go.
+            slots = slots.filter { $0.value.router != nil }
             let router = ChangeRouter(store: store, logger: logger)
-            slot.router = router
+            slots[key] = Slot(router: router)
             return router
         }
     }
 
-    /// Forgets `router` (the store's feed ended), unless another has taken its place.
+    /// Forgets `router` (the feed ended, or its last controller went), unless another has taken its place.
     func release(_ router: ChangeRouter) {
-        slot.withLock { slot in
-            if slot.router === router { slot.router = nil }
+        slots.withLock { slots in
+            let key = ObjectIdentifier(router.store)
+            if slots[key]?.router === router { slots[key] = nil }
         }
     }
 
-    /// The identity of the store's router while it has one, else `nil`: for checks that it goes.
-    package var routerID: ObjectIdentifier? {
-        slot.withLock { slot in slot.router.map(ObjectIdentifier.init) }
+    /// The identity of `store`'s router while it has one, else `nil`: for checks that it goes.
+    func routerID(of store: any PersistentStore) -> ObjectIdentifier? {
+        slots.withLock { slots in slots[ObjectIdentifier(store)]?.router.map(ObjectIdentifier.init) }
+    }
+}
+
+extension PersistentStore {
+    /// The identity of the change router of this store's live controllers while it has one, else `nil`: for
+    /// checks that it goes with them.
+    package var liveRouterID: ObjectIdentifier? {
+        changeFeed.routing.routerID(of: self)
     }
 }

@@ -25,13 +25,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Runs `body` in one transaction on the writer: it commits when `body` returns and rolls back
     /// whole when `body` (or the commit) throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T
-    /// Subscribes to committed changes: one ``StoreChange`` per committed transaction, in commit order,
-    /// from now on; a change with ``StoreChange/isResync`` when the store may have missed changes.
-    /// Ending the iteration unsubscribes.
-    func changes() -> AsyncStream<StoreChange>
-    /// The ``StoreChange/transactionID`` of the last change published to ``changes()`` subscribers
-    /// (0 before the first). A consumer that has seen this ID has seen every change committed so far.
-    var lastTransactionID: UInt64 { get }
+    /// The store's change feed: it publishes one ``StoreChange`` per committed transaction, in commit order (a
+    /// change with ``StoreChange/isResync`` when the store may have missed changes, one with
+    /// ``StoreChange/delivery`` when it cannot deliver or is behind), and routes them to the store's live
+    /// controllers. The store makes it when it is made and keeps it as a `let` (`let changeFeed = ChangeFeed()`),
+    /// returned every time; a store that wraps another may return the other's.
+    var changeFeed: ChangeFeed { get }
     /// Waits until the change of every write that returned before this call has been published to ``changes()``
     /// subscribers (``lastTransactionID`` then covers it): what `controller.sync()` waits for first, so
     /// read-your-writes holds on a store whose writes return before their change is published (a PostgreSQL
@@ -40,28 +39,21 @@ public protocol PersistentStore: AnyObject, Sendable {
     func waitForPublication() async
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
-    /// Where the change router of this store's live controllers lives: one ``LiveResultsRouting`` the store
-    /// makes when it is made and keeps as a `let` (`let liveResultsRouting = LiveResultsRouting()`), returned
-    /// every time. Never another store's, even when this store wraps one: its controllers read through it.
-    var liveResultsRouting: LiveResultsRouting { get }
-    /// Calls `receive` with the changes ``changes()`` would deliver, on the thread that publishes them, and
-    /// `finish` when they end — or returns `nil` when the store offers only ``changes()`` (the default).
-    ///
-    /// The change router subscribes this way when it can: it folds a backlog as it arrives, so nothing queues
-    /// without bound between the store and the router however busy the concurrency pool is.
-    func subscribeChanges(
-        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
-    ) -> ChangeFeed.Subscription?
 }
 
 extension PersistentStore {
     /// Returns at once: the store publishes a write's change before `write` returns.
     public func waitForPublication() async {}
 
-    /// No direct subscription: the change router reads ``changes()`` on a task of its own instead.
-    public func subscribeChanges(
-        receive: @escaping @Sendable (StoreChange) -> Void, finish: @escaping @Sendable () -> Void
-    ) -> ChangeFeed.Subscription? {
-        nil
+    /// Subscribes to committed changes (``changeFeed``'s ``ChangeFeed/subscribe()``): one ``StoreChange`` per
+    /// committed transaction, in commit order, from now on. Ending the iteration unsubscribes.
+    public func changes() -> AsyncStream<StoreChange> {
+        changeFeed.subscribe()
+    }
+
+    /// The ``StoreChange/transactionID`` of the last change published to ``changes()`` subscribers
+    /// (0 before the first). A consumer that has seen this ID has seen every change committed so far.
+    public var lastTransactionID: UInt64 {
+        changeFeed.lastPublishedID
     }
 }

@@ -65,14 +65,14 @@ extension StoreConformance {
         while ContinuousClock.now < deadline {
             let alive = references.filter { $0.1.object != nil }.map(\.0)
             let running = censuses.filter { $0.1.count > 0 }.map(\.0)
-            if alive.isEmpty && running.isEmpty && store.liveResultsRouting.routerID == nil { break }
+            if alive.isEmpty && running.isEmpty && store.liveRouterID == nil { break }
             try await Task.sleep(for: .milliseconds(10))
         }
         let alive = references.filter { $0.1.object != nil }.map(\.0)
         try expect(alive.isEmpty, "released controllers still alive: \(alive)")
         let running = censuses.filter { $0.1.count > 0 }.map { "\($0.0) (\($0.1.count))" }
         try expect(running.isEmpty, "tasks still running after their controllers went: \(running)")
-        try expect(store.liveResultsRouting.routerID == nil, "the store's change router outlived its controllers")
+        try expect(store.liveRouterID == nil, "the store's change router outlived its controllers")
         for reader in readers {
             let received = try await reader.value
             try expect(received >= 1, "an update sequence ended before its first element")
