@@ -66,7 +66,7 @@ struct ListenerProbeTests {
             _ = machine.handle(.tick(markerAwaited: false), at: at(now))
             now += 200
         }
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         // The first probe has been out for twice the publish timeout (2 s by default): the listener pings.
         let overdue = machine.handle(.tick(markerAwaited: false), at: at(4_200))
         #expect(overdue.contains(.sendPing))
@@ -74,6 +74,21 @@ struct ListenerProbeTests {
             Issue.record("state \(machine.state)")
             return
         }
+    }
+
+    /// A probe overdue at the tick a routine ping is due at checks the connection once: the stall's ping is that
+    /// ping, and the listener stays stalled until it is answered (then reports listening again).
+    @Test func aProbeOverdueWhenAPingIsDueSendsOnePing() {
+        var machine = listening()
+        _ = machine.handle(.tick(markerAwaited: false), at: at(200))
+        let actions = machine.handle(.tick(markerAwaited: false), at: at(5_000))
+        #expect(actions.filter { $0 == .sendPing }.count == 1)
+        guard case .stalled(_, let deadline) = machine.state else {
+            Issue.record("state \(machine.state)")
+            return
+        }
+        #expect(deadline == at(7_000))
+        #expect(machine.handle(.pingAnswered, at: at(5_010)).first == .reportState(.listening))
     }
 
     @Test func anotherListenersProbeIsNeitherAChangeNorUnreadable() {

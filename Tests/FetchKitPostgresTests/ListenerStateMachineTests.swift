@@ -79,7 +79,7 @@ struct ListenerStateMachineTests {
         var machine = Self.machine()
         _ = machine.handle(.start, at: t0)
         #expect(machine.handle(.connected, at: t0) == [.started])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(machine.deadline == t0 + .seconds(5))
     }
 
@@ -96,7 +96,7 @@ struct ListenerStateMachineTests {
         var machine = listening()
         #expect(machine.handle(.connected, at: t0 + .seconds(1)) == [])
         #expect(machine.handle(.connectionFailed("late"), at: t0 + .seconds(1)) == [])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(machine.deadline == t0 + .seconds(5))
     }
 
@@ -105,7 +105,7 @@ struct ListenerStateMachineTests {
     @Test func silencePings() {
         var machine = listening()
         #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(4)) == [])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(machine.handle(.tick(markerAwaited: false), at: t0 + .seconds(5)) == [.sendPing])
         #expect(machine.state == .pinging(deadline: t0 + .seconds(7)))
         #expect(machine.awaitsPing)
@@ -122,7 +122,7 @@ struct ListenerStateMachineTests {
     @Test func anAnsweredRoutinePingKeepsListeningSilently() {
         var machine = reach(.pinging)
         #expect(machine.handle(.pingAnswered, at: t0 + .seconds(6)) == [])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(!machine.awaitsPing)
         #expect(machine.deadline == t0 + .seconds(11))
     }
@@ -159,7 +159,7 @@ struct ListenerStateMachineTests {
     @Test func aStallRecoversWhenThePingIsAnswered() {
         var machine = reach(.stalled)
         #expect(machine.handle(.pingAnswered, at: t0 + .seconds(1)) == [.reportState(.listening)])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(machine.deadline == t0 + .seconds(6))
     }
 
@@ -217,7 +217,7 @@ struct ListenerStateMachineTests {
         var machine = listening()
         #expect(machine.handle(.pingAnswered, at: t0 + .seconds(1)) == [])
         #expect(machine.handle(.pingFailed("?"), at: t0 + .seconds(1)) == [])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
     }
 
     @Test(arguments: [Reached.waitingToReconnect, .reconnecting])
@@ -250,7 +250,7 @@ struct ListenerStateMachineTests {
             machine.handle(.connected, at: t0 + .seconds(1)) == [
                 .reconnected(attempts: 1), .publishResync, .completeAllWrites, .reportState(.listening)
             ])
-        #expect(machine.state == .listening)
+        #expect(machine.state == .streaming)
         #expect(machine.isConnected)
         #expect(machine.deadline == t0 + .seconds(6))
     }

@@ -4,8 +4,7 @@ extension ListenerStateMachine {
     /// completes the write; a payload that cannot be read becomes a resync, never a crash.
     mutating func received(_ payloads: [String], at now: ContinuousClock.Instant) -> [Action] {
         guard isConnected else { return [] }
-        lastActivity = now
-        return payloads.flatMap { receive($0, at: now) }
+        return supervise(.activity, at: now) + payloads.flatMap { receive($0, at: now) }
     }
 
     private mutating func receive(_ payload: String, at now: ContinuousClock.Instant) -> [Action] {
@@ -38,8 +37,7 @@ extension ListenerStateMachine {
     /// (Were a burst to pause longer, its change would arrive in parts — each still correct, since the
     /// transaction has committed whole.)
     mutating func burstEnded(markerAwaited: Bool, at now: ContinuousClock.Instant) -> [Action] {
-        lastActivity = now
-        return markerAwaited ? [] : flush()
+        supervise(.activity, at: now) + (markerAwaited ? [] : flush())
     }
 
     /// Publishes the pending transaction's change, if any.

@@ -1,33 +1,15 @@
 import FetchKitBackendKit
 
-/// The change listener's decisions, without its I/O: which state it is in, how notifications become one
-/// change per transaction, when to ping, when to give a connection up, how long to wait before connecting
-/// again, and when to publish a resync.
+/// The change listener's decisions, without its I/O: how notifications become one change per transaction, how
+/// far behind the server it is (its probes), and when to publish a resync. Its connection's supervision — which
+/// state it is in, when to ping, when to give a connection up, how long to wait before connecting again — is its
+/// ``ConnectionSupervisor``'s.
 ///
 /// ``PostgresListener``'s thread does the I/O — `poll()`, libpq, the feed, the write completions — and
 /// tells the machine what happened with ``handle(_:at:)``, passing the current instant (the machine reads
 /// no clock); it performs the returned ``Action``s in order and, until then, waits for input, a wake or
 /// ``deadline``, whichever comes first.
 struct ListenerStateMachine {
-    /// Where the listener is.
-    enum State: Equatable {
-        /// Opening the first connection: its failure ends the listener before it starts.
-        case starting
-        /// Connected, `LISTEN` issued, no ping out: changes flow.
-        case listening
-        /// A routine ping (after ``PostgresStore/ListenerOptions/pingInterval`` without input) is out; the
-        /// connection is given up at `deadline`.
-        case pinging(deadline: ContinuousClock.Instant)
-        /// A write's change is overdue: a ping is out, and the connection is given up at `deadline`.
-        case stalled(reason: String, deadline: ContinuousClock.Instant)
-        /// The connection broke: attempt `attempt` opens a new one at `retryAt`, `delay` after the failure.
-        case waitingToReconnect(attempt: Int, lastError: String, delay: Duration, retryAt: ContinuousClock.Instant)
-        /// Opening a new connection: attempt `attempt`, made after waiting `delay`.
-        case reconnecting(attempt: Int, lastError: String, delay: Duration)
-        /// Closed.
-        case stopped
-    }
-
     /// What the listener's thread saw.
     enum Event {
         /// The thread started: open the first connection.
@@ -96,18 +78,15 @@ struct ListenerStateMachine {
         case reportBacklog(since: ContinuousClock.Instant?)
     }
 
-    let options: PostgresStore.ListenerOptions
+    /// The connection's supervision: its state, pings, stalls and reconnections. The burst's quiet period counts,
+    /// as a routine ping's silence does, from its last activity.
+    var supervisor: ConnectionSupervisor
     /// The schema whose tables' notifications the listener keeps.
     let schemaName: String
     /// The tables whose primary key is `char(n)`: their keys arrive padded and are read without the padding.
     let paddedKeyTables: Set<String>
-    /// Where the listener is (set only by the machine's transitions).
-    var state = State.starting
     /// The notifications of the transaction being received.
     var group = TransactionGroup()
-    /// The last input, ping answer or check while listening: the burst's quiet period and the silence before a
-    /// routine ping count from it.
-    var lastActivity: ContinuousClock.Instant?
 
     /// The followed foreign-key columns whose values the triggers report.
     let references: PostgresReferenceColumns
@@ -133,7 +112,12 @@ struct ListenerStateMachine {
         options: PostgresStore.ListenerOptions, schemaName: String, paddedKeyTables: Set<String> = [],
         references: PostgresReferenceColumns = .init(), probeToken: String = "listener"
     ) {
-        self.options = options
+        supervisor = ConnectionSupervisor(
+            options: options,
+            stallReason: "a write's change was not published within \(options.publishTimeout); "
+                + "checking the listener's connection",
+            pingTimeoutReason: "the server process did not answer a ping within \(options.pingTimeout) "
+                + "(stopped or stuck); opening a new connection")
         self.schemaName = schemaName
         self.paddedKeyTables = paddedKeyTables
         self.references = references
@@ -142,37 +126,12 @@ struct ListenerStateMachine {
 
     /// When the machine expects a ``Event/tick(markerAwaited:)`` if nothing happens before; `nil`: never.
     var deadline: ContinuousClock.Instant? {
-        switch state {
-        case .listening:
-            // With a transaction's notifications pending, wait only for the rest of its burst.
-            [
-                lastActivity.map {
-                    $0 + (group.transactionID != nil ? options.burstQuietPeriod : options.pingInterval)
-                }, nextProbe
-            ].compactMap { $0 }.min()
-        case .pinging(let deadline), .stalled(_, let deadline):
-            deadline
-        case .waitingToReconnect(_, _, _, let retryAt):
-            retryAt
-        case .starting, .reconnecting, .stopped:
-            nil
-        }
-    }
-
-    /// Whether a ping is out: the thread reads its answer along with the input.
-    var awaitsPing: Bool {
-        switch state {
-        case .pinging, .stalled: true
-        default: false
-        }
-    }
-
-    /// Whether the listener has a working connection (listening, maybe pinging).
-    var isConnected: Bool {
-        switch state {
-        case .listening, .pinging, .stalled: true
-        default: false
-        }
+        guard state == .streaming else { return supervisor.deadline }
+        // With a transaction's notifications pending, wait only for the rest of its burst.
+        let quiet =
+            group.transactionID == nil
+            ? supervisor.deadline : supervisor.lastActivity.map { $0 + options.burstQuietPeriod }
+        return [quiet, nextProbe].compactMap { $0 }.min()
     }
 
     /// The transaction whose notifications wait for the end of their burst (or their end marker).
@@ -181,47 +140,39 @@ struct ListenerStateMachine {
     /// Moves the machine on `event`, which happened at `now`; returns what to do, in order.
     mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
         switch event {
-        case .start: state == .starting ? [.connect] : []
-        case .connected: connected(at: now)
-        case .connectionFailed(let error): connectionFailed(error, at: now)
+        case .start: supervise(.start, at: now)
+        case .connected: supervise(.connected, at: now)
+        case .connectionFailed(let error): supervise(.connectionFailed(error), at: now)
         case .inputReceived(let payloads): received(payloads, at: now)
-        case .readFailed(let message):
-            isConnected ? lose(awaitsPing ? "ping failed: \(message)" : message, at: now) : []
-        case .connectionLost(let reason): isConnected ? lose(reason, at: now) : []
-        case .pingAnswered: pingAnswered(at: now)
-        case .pingFailed(let message): awaitsPing ? lose("ping failed: \(message)", at: now) : []
+        // A failed read while a ping is out is the ping's failure.
+        case .readFailed(let message): supervise(awaitsPing ? .pingFailed(message) : .connectionLost(message), at: now)
+        case .connectionLost(let reason): supervise(.connectionLost(reason), at: now)
+        case .pingAnswered: supervise(.pingAnswered, at: now)
+        case .pingFailed(let message): supervise(.pingFailed(message), at: now)
         case .checkRequested: checkRequested(at: now)
         case .tick(let markerAwaited): tick(markerAwaited: markerAwaited, at: now)
-        case .closeRequested: close()
+        case .closeRequested: supervise(.closeRequested, at: now)
         case .probeSent: probeSent(at: now)
         case .probeFailed: probeFailed()
         }
     }
 
-    /// Stops from any state but ``State/stopped``; notifications still pending are not published (the store
-    /// is closing).
-    private mutating func close() -> [Action] {
-        guard state != .stopped else { return [] }
-        state = .stopped
-        group = TransactionGroup()
-        return [.close, .reportState(.stopped), .completeAllWrites]
+    /// A write's change is overdue: does the server process still answer? (A check asked for while a ping is out
+    /// is that ping; while reconnecting, there is nothing to check.)
+    mutating func checkRequested(at now: ContinuousClock.Instant) -> [Action] {
+        state == .streaming ? supervise(.checkRequested, at: now) : []
     }
 
-    /// What a tick at `now` means in the current state.
+    /// What a tick at `now` means in the current state. While listening, a due probe goes out, then a pending
+    /// transaction's burst ends or, with none pending, the silence is pinged.
     private mutating func tick(markerAwaited: Bool, at now: ContinuousClock.Instant) -> [Action] {
         guard let deadline, now >= deadline else { return [] }
-        switch state {
-        case .listening:
-            var actions = nextProbe.map { now >= $0 } == true ? probe(at: now) : []
-            let quiet = lastActivity.map {
-                now >= $0 + (group.transactionID != nil ? options.burstQuietPeriod : options.pingInterval)
-            }
-            guard quiet == true else { return actions }
-            actions += group.transactionID != nil ? burstEnded(markerAwaited: markerAwaited, at: now) : ping(at: now)
-            return actions
-        case .pinging, .stalled: return pingTimedOut(at: now)
-        case .waitingToReconnect(let attempt, let lastError, let delay, _): return retry(attempt, lastError, delay)
-        case .starting, .reconnecting, .stopped: return []
+        guard state == .streaming else { return supervise(.tick, at: now) }
+        var actions = nextProbe.map { now >= $0 } == true ? probe(at: now) : []
+        guard group.transactionID != nil else { return actions + supervise(.tick, at: now) }
+        if let quiet = supervisor.lastActivity.map({ $0 + options.burstQuietPeriod }), now >= quiet {
+            actions += burstEnded(markerAwaited: markerAwaited, at: now)
         }
+        return actions
     }
 }

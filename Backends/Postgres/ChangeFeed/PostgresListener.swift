@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// It runs on a thread of its own (``Loop``): `poll()` on the connection's socket (and on a pipe that
 /// ``stop()`` writes to), then `PQconsumeInput` and `PQnotifies`; what to make of it — states, grouping,
-/// pings, backoff, resyncs — is ``ListenerStateMachine``'s to decide. Notifications of one transaction (the same server
+/// pings, backoff, resyncs — is ``ListenerStateMachine``'s to decide (its pings and reconnections, as the logical
+/// feed's, are its ``ConnectionSupervisor``'s). Notifications of one transaction (the same server
 /// transaction ID, delivered together at commit) become one change: a ``PostgresStore`` write ends its
 /// transaction with a marker that closes the change at once; another client's transaction is closed when a
 /// notification of another transaction arrives or its burst ends (``PostgresStore/ListenerOptions/burstQuietPeriod``

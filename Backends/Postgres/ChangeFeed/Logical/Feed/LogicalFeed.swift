@@ -14,7 +14,8 @@ import Synchronization
 /// makes sure the publication names exactly the store's tables, creates or resumes its slot, sends
 /// `START_REPLICATION`, then reads the stream with `PQgetCopyData` and acknowledges what it has handed on with
 /// standby status updates. What to make of the stream — transactions, acknowledgements, pings, reconnections,
-/// resyncs — is ``LogicalFeedStateMachine``'s to decide.
+/// resyncs — is ``LogicalFeedStateMachine``'s to decide (its pings and reconnections, as the trigger feed's, are
+/// its ``ConnectionSupervisor``'s).
 final class LogicalFeed: Sendable {
     /// Which slot the feed streams from.
     enum Slot: Sendable, Equatable {

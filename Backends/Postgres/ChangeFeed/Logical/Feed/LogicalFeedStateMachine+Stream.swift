@@ -1,76 +1,16 @@
 import FetchKitBackendKit
 
 extension LogicalFeedStateMachine {
-    /// A connection is streaming. The first one starts the feed. A later one, unless its slot resumed, publishes
-    /// a resync — whatever committed while nobody streamed must reach the controllers — and completes the
-    /// waiting writes, whose transactions may have been lost (the resync covers them); a resumed slot sends
-    /// them again instead.
-    mutating func connected(resumed: Bool, at now: ContinuousClock.Instant) -> [Action] {
-        assembler.reset()
-        unreadable = nil
-        switch state {
-        case .starting:
-            stream(at: now)
-            return [.started]
-        case .reconnecting(let attempt, _, _):
-            stream(at: now)
-            let catchUp: [Action] = resumed ? [] : [.publishResync, .completeAllWrites]
-            // Listening is reported after the resync: the controllers are live again once they applied it.
-            return [.reconnected(attempts: attempt)] + catchUp + [.reportState(.listening)]
-        default:
-            return []
-        }
-    }
-
-    /// Opening a connection failed: the first one ends the feed; a later one waits twice as long as the last
-    /// (at most the upper bound of ``PostgresStore/ListenerOptions/reconnectBackoff``) before trying again.
-    mutating func connectionFailed(_ error: String, at now: ContinuousClock.Instant) -> [Action] {
-        switch state {
-        case .starting:
-            state = .stopped
-            return [.startFailed]
-        case .reconnecting(let attempt, _, let delay):
-            // Writes waiting for their changes return now rather than wait out the outage.
-            let completions: [Action] = attempt == 1 ? [.completeAllWrites] : []
-            let next = min(delay * 2, options.reconnectBackoff.upperBound)
-            state = .waitingToReconnect(attempt: attempt + 1, lastError: error, delay: next, retryAt: now + next)
-            return completions + [.reportState(.reconnecting(attempt: attempt + 1, lastError: error))]
-        default:
-            return []
-        }
-    }
-
-    /// The connection broke for `reason`: closes it, drops the transaction being received (the server sends
-    /// it again, or the resync after reconnecting covers it) and waits the lower bound of
-    /// ``PostgresStore/ListenerOptions/reconnectBackoff`` before the first attempt.
-    mutating func lose(_ reason: String, at now: ContinuousClock.Instant) -> [Action] {
-        let delay = options.reconnectBackoff.lowerBound
-        assembler.abandonTransaction()
-        state = .waitingToReconnect(attempt: 1, lastError: reason, delay: delay, retryAt: now + delay)
-        lastActivity = nil
-        return [.disconnect(reason: reason), .reportState(.reconnecting(attempt: 1, lastError: reason))]
-    }
-
     /// Messages arrived: any answers a ping. Each transaction the log commits is published once; the log's end
     /// while no transaction is open counts as handed on; the acknowledgement goes out when it is due.
     mutating func received(_ messages: [[UInt8]], at now: ContinuousClock.Instant) -> [Action] {
-        var actions: [Action] = []
-        lastActivity = now
-        switch state {
-        case .pinging: state = .streaming
-        case .stalled:
-            state = .streaming
-            actions.append(.reportState(.listening))
-            // Listening reports the feed streaming: a backlog is reported again after it.
-            backlogSince = nil
-        default: break
-        }
+        var actions = supervise(.activity, at: now) + supervise(.pingAnswered, at: now)
         for bytes in messages {
             let message: ReplicationStreamMessage
             do {
                 message = try ReplicationStreamMessage(decoding: bytes)
             } catch {
-                return actions + lose("\(error)", at: now)
+                return actions + supervise(.connectionLost("\(error)"), at: now)
             }
             switch message {
             case .keepalive(let end, _, let replyRequested):
@@ -135,10 +75,8 @@ extension LogicalFeedStateMachine {
         return []
     }
 
-    /// Streaming from `now`, no ping out.
-    private mutating func stream(at now: ContinuousClock.Instant) {
-        state = .streaming
-        lastActivity = now
+    /// A connection streams from `now`: its acknowledgements and checks are scheduled from then.
+    mutating func stream(at now: ContinuousClock.Instant) {
         lastStatus = now
         nextPublicationCheck = now + options.publicationCheckInterval
         nextLagCheck = now + options.lagCheckInterval

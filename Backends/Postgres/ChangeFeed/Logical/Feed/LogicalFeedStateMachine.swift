@@ -1,8 +1,9 @@
 import FetchKitBackendKit
 
-/// The logical-replication feed's decisions, without its I/O: which state it is in, what the stream's messages
-/// mean, what to publish, when to acknowledge the log, when to ping the server, when to give the connection up
-/// and how long to wait before connecting again.
+/// The logical-replication feed's decisions, without its I/O: what the stream's messages mean, what to publish,
+/// when to acknowledge the log, when to check the publication and how far behind the server the feed is. Its
+/// connection's supervision — which state it is in, when to ping the server, when to give the connection up and
+/// how long to wait before connecting again — is its ``ConnectionSupervisor``'s.
 ///
 /// ``LogicalFeed``'s thread does the I/O — `ppoll()`, libpq's CopyBoth calls, the change feed, the write
 /// completions — and tells the machine what happened with ``handle(_:at:)``, passing the current instant; it
@@ -12,24 +13,6 @@ import FetchKitBackendKit
 /// persistent slot resumes from its confirmed position, so nothing is missed and nothing is resynced (a
 /// transaction the server sends again is skipped).
 struct LogicalFeedStateMachine {
-    /// Where the feed is.
-    enum State: Equatable {
-        /// Opening the first connection: its failure ends the feed before it starts.
-        case starting
-        /// Streaming, no ping out.
-        case streaming
-        /// A ping (a status update asking for a reply) is out; the connection is given up at `deadline`.
-        case pinging(deadline: ContinuousClock.Instant)
-        /// A write's change is overdue: a ping is out, and the connection is given up at `deadline`.
-        case stalled(reason: String, deadline: ContinuousClock.Instant)
-        /// The connection broke: attempt `attempt` opens a new one at `retryAt`, `delay` after the failure.
-        case waitingToReconnect(attempt: Int, lastError: String, delay: Duration, retryAt: ContinuousClock.Instant)
-        /// Opening a new connection: attempt `attempt`, made after waiting `delay`.
-        case reconnecting(attempt: Int, lastError: String, delay: Duration)
-        /// Closed.
-        case stopped
-    }
-
     /// What the feed's thread saw.
     enum Event {
         /// The thread started: open the first connection.
@@ -98,11 +81,12 @@ struct LogicalFeedStateMachine {
         case close
     }
 
-    let options: PostgresStore.ListenerOptions
+    /// The connection's supervision: its state, pings, stalls and reconnections.
+    var supervisor: ConnectionSupervisor
     /// How often, at most, the machine acknowledges the log while transactions flow.
     let statusInterval: Duration
-    /// Where the feed is (set only by the machine's transitions).
-    var state = State.starting
+    /// Whether the current connection's slot resumed from its confirmed position (nothing was missed).
+    var slotResumed = false
     /// Folds the stream's messages into transactions.
     var assembler: LogTransactionAssembler
     /// The end of the last transaction handed on (or of the log the server said it had sent while no
@@ -110,8 +94,6 @@ struct LogicalFeedStateMachine {
     var applied = LogPosition.zero
     /// The furthest position the server said it had sent.
     var received = LogPosition.zero
-    /// The last input, or the last ping's sending: the silence before a ping counts from it.
-    var lastActivity: ContinuousClock.Instant?
     /// When the last status update went out.
     var lastStatus: ContinuousClock.Instant?
     /// The position the last status update confirmed.
@@ -137,46 +119,35 @@ struct LogicalFeedStateMachine {
         options: PostgresStore.ListenerOptions, assembler: LogTransactionAssembler,
         statusInterval: Duration = .seconds(1)
     ) {
-        self.options = options
+        supervisor = ConnectionSupervisor(
+            options: options, stallReason: "a write's change is overdue; checking the replication connection",
+            pingTimeoutReason: "the server did not answer a status update within \(options.pingTimeout)")
         self.assembler = assembler
         self.statusInterval = statusInterval
     }
 
     /// When the machine expects a ``Event/tick`` if nothing happens before; `nil`: never.
     var deadline: ContinuousClock.Instant? {
-        switch state {
-        case .streaming:
-            let ping = lastActivity.map { $0 + options.pingInterval }
-            // An acknowledgement that is due once the interval since the last one has passed.
-            let status = applied > lastConfirmed ? lastStatus.map { $0 + statusInterval } : nil
-            return [ping, status, nextPublicationCheck, nextLagCheck].compactMap { $0 }.min()
-        case .pinging(let deadline), .stalled(_, let deadline): return deadline
-        case .waitingToReconnect(_, _, _, let retryAt): return retryAt
-        case .starting, .reconnecting, .stopped: return nil
-        }
-    }
-
-    /// Whether the feed has a working connection (streaming, maybe pinging).
-    var isConnected: Bool {
-        switch state {
-        case .streaming, .pinging, .stalled: true
-        default: false
-        }
+        guard state == .streaming else { return supervisor.deadline }
+        // An acknowledgement that is due once the interval since the last one has passed.
+        let status = applied > lastConfirmed ? lastStatus.map { $0 + statusInterval } : nil
+        return [supervisor.deadline, status, nextPublicationCheck, nextLagCheck].compactMap { $0 }.min()
     }
 
     /// Moves the machine on `event`, which happened at `now`; returns what to do, in order.
     mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Action] {
         switch event {
-        case .start: return state == .starting ? [.connect] : []
-        case .connected(let resumed): return connected(resumed: resumed, at: now)
-        case .connectionFailed(let error): return connectionFailed(error, at: now)
-        case .received(let messages): return isConnected ? received(messages, at: now) : []
-        case .connectionLost(let reason): return isConnected ? lose(reason, at: now) : []
-        case .checkRequested: return checkRequested(at: now)
-        case .publicationChecked(let repaired): return publicationChecked(repaired: repaired, at: now)
-        case .serverPosition(let position): return serverPosition(position, at: now)
-        case .tick: return tick(at: now)
-        case .closeRequested: return close()
+        case .start: supervise(.start, at: now)
+        case .connected(let resumed): connected(resumed: resumed, at: now)
+        case .connectionFailed(let error): supervise(.connectionFailed(error), at: now)
+        case .received(let messages): isConnected ? received(messages, at: now) : []
+        case .connectionLost(let reason): supervise(.connectionLost(reason), at: now)
+        // A write's change is overdue: ping, unless a check is already out.
+        case .checkRequested: supervise(.checkRequested, at: now)
+        case .publicationChecked(let repaired): publicationChecked(repaired: repaired, at: now)
+        case .serverPosition(let position): serverPosition(position, at: now)
+        case .tick: tick(at: now)
+        case .closeRequested: supervise(.closeRequested, at: now)
         }
     }
 
@@ -196,48 +167,23 @@ struct LogicalFeedStateMachine {
         }
     }
 
-    /// A write's change is overdue: ping, unless a ping is already out.
-    private mutating func checkRequested(at now: ContinuousClock.Instant) -> [Action] {
-        switch state {
-        case .streaming, .pinging:
-            let reason = "a write's change is overdue; checking the replication connection"
-            state = .stalled(reason: reason, deadline: now + options.pingTimeout)
-            lastActivity = now
-            return [.reportState(.stalled(reason: reason)), status(replyRequested: true, at: now)]
-        default:
-            return []
-        }
-    }
-
-    /// What a tick at `now` means in the current state.
+    /// What a tick at `now` means in the current state. While streaming, one thing at a time: the publication's
+    /// check, the lag's, a ping after silence, or the acknowledgement that is due.
     private mutating func tick(at now: ContinuousClock.Instant) -> [Action] {
         guard let deadline, now >= deadline else { return [] }
-        switch state {
-        case .streaming:
-            if let check = nextPublicationCheck, now >= check {
-                nextPublicationCheck = now + options.publicationCheckInterval
-                return [.checkPublication]
-            }
-            if let check = nextLagCheck, now >= check {
-                nextLagCheck = now + options.lagCheckInterval
-                // The reply to a status that asks for one says how far the server has read, past transactions it
-                // does not send (none of the publication's tables).
-                return [.readServerPosition, status(replyRequested: true, at: now)]
-            }
-            if let lastActivity, now >= lastActivity + options.pingInterval {
-                state = .pinging(deadline: now + options.pingTimeout)
-                self.lastActivity = now
-                return [status(replyRequested: true, at: now)]
-            }
-            return [status(replyRequested: false, at: now)]
-        case .pinging, .stalled:
-            return lose("the server did not answer a status update within \(options.pingTimeout)", at: now)
-        case .waitingToReconnect(let attempt, let lastError, let delay, _):
-            state = .reconnecting(attempt: attempt, lastError: lastError, delay: delay)
-            return [.connect]
-        case .starting, .reconnecting, .stopped:
-            return []
+        guard state == .streaming else { return supervise(.tick, at: now) }
+        if let check = nextPublicationCheck, now >= check {
+            nextPublicationCheck = now + options.publicationCheckInterval
+            return [.checkPublication]
         }
+        if let check = nextLagCheck, now >= check {
+            nextLagCheck = now + options.lagCheckInterval
+            // The reply to a status that asks for one says how far the server has read, past transactions it
+            // does not send (none of the publication's tables).
+            return [.readServerPosition, status(replyRequested: true, at: now)]
+        }
+        let ping = supervise(.tick, at: now)
+        return ping.isEmpty ? [status(replyRequested: false, at: now)] : ping
     }
 
     /// A status update confirming ``applied``, sent at `now`.
@@ -245,14 +191,5 @@ struct LogicalFeedStateMachine {
         lastStatus = now
         lastConfirmed = applied
         return .sendStatus(applied: applied, received: max(received, applied), replyRequested: replyRequested)
-    }
-
-    /// Stops from any state but ``State/stopped``; a transaction being received is not published (the store
-    /// is closing).
-    private mutating func close() -> [Action] {
-        guard state != .stopped else { return [] }
-        state = .stopped
-        assembler.abandonTransaction()
-        return [.close, .reportState(.stopped), .completeAllWrites]
     }
 }

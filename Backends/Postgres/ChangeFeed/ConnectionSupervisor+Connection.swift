@@ -1,25 +1,22 @@
-extension ListenerStateMachine {
-    /// A connection is up: the first one starts the listener; a new one after a failure publishes a resync —
-    /// whatever committed while nobody listened must reach the controllers — and completes the waiting writes,
-    /// whose end markers may have been lost (the resync covers them).
+extension ConnectionSupervisor {
+    /// A connection is up: the first one starts the feed; a new one after a failure catches up (the feed's
+    /// ``Action/reconnected(attempts:)``), then reports the feed listening — its controllers are live again once they
+    /// applied what caught them up.
     mutating func connected(at now: ContinuousClock.Instant) -> [Action] {
         switch state {
         case .starting:
-            listen(at: now)
-            resetProbes(at: now)
+            stream(at: now)
             return [.started]
         case .reconnecting(let attempt, _, _):
-            listen(at: now)
-            resetProbes(at: now)
-            // Listening is reported after the resync: the controllers are live again once they applied it.
-            return [.reconnected(attempts: attempt), .publishResync, .completeAllWrites, .reportState(.listening)]
+            stream(at: now)
+            return [.reconnected(attempts: attempt), .reportState(.listening)]
         default:
             return []
         }
     }
 
-    /// Opening a connection failed: the first one ends the listener; a later one waits twice as long as the
-    /// last (at most the upper bound of ``PostgresStore/ListenerOptions/reconnectBackoff``) before trying again.
+    /// Opening a connection failed: the first one ends the feed; a later one waits twice as long as the last (at
+    /// most the upper bound of ``PostgresStore/ListenerOptions/reconnectBackoff``) before trying again.
     mutating func connectionFailed(_ error: String, at now: ContinuousClock.Instant) -> [Action] {
         switch state {
         case .starting:
@@ -37,15 +34,13 @@ extension ListenerStateMachine {
         }
     }
 
-    /// The connection broke for `reason`: closes it, publishes the transaction being received (its notifications
-    /// arrived whole: they are sent at commit) and waits the lower bound of
+    /// The connection broke for `reason`: closes it and waits the lower bound of
     /// ``PostgresStore/ListenerOptions/reconnectBackoff`` before the first attempt.
     mutating func lose(_ reason: String, at now: ContinuousClock.Instant) -> [Action] {
         let delay = options.reconnectBackoff.lowerBound
-        let pending = flush()
         state = .waitingToReconnect(attempt: 1, lastError: reason, delay: delay, retryAt: now + delay)
         lastActivity = nil
-        return [.disconnect(reason: reason)] + pending + [.reportState(.reconnecting(attempt: 1, lastError: reason))]
+        return [.disconnect(reason: reason), .reportState(.reconnecting(attempt: 1, lastError: reason))]
     }
 
     /// The wait before attempt `attempt` is over: connect.
@@ -54,9 +49,9 @@ extension ListenerStateMachine {
         return [.connect]
     }
 
-    /// Listening from `now`, no ping out.
-    mutating func listen(at now: ContinuousClock.Instant) {
-        state = .listening
+    /// Streaming from `now`, no ping out.
+    mutating func stream(at now: ContinuousClock.Instant) {
+        state = .streaming
         lastActivity = now
     }
 }
