@@ -80,11 +80,11 @@ struct DeliveryFailureTests {
         let (store, first) = try await fetched()
         let second = ResultsController(store: store, request: Self.request)
         try await second.performFetch()
-        let follower = first.state.withLock { $0.isLeader } ? second : first
-        #expect(follower.state.withLock { !$0.isLeader && $0.group != nil })
+        let follower = first.state.withLock { $0.sharing.ledGroup != nil } ? second : first
+        #expect(follower.state.withLock { $0.sharing.isFollower })
         follower.state.withLock { state in
             state.machine.results = Self.brokenResults()
-            state.sharedVersion = nil
+            state.sharing.adopt(version: nil)
         }
         try await insertTodo(store)
         await follower.sync()

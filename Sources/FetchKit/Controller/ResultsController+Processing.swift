@@ -79,7 +79,7 @@ extension ResultsController {
             (
                 state.request,
                 state.hasFetched && !state.isStale && !state.status.isFailed
-                    && (state.group == nil || state.isLeader)
+                    && !state.sharing.isFollower
             )
         }
         guard isActive else { return }
@@ -128,14 +128,11 @@ extension ResultsController {
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
             [router] state in
             state.request = request
-            state.tables = tables
-            state.primaryKeyName = entity.primaryKey.name
-            state.entityTable = entity.table
-            state.relatedForeignKeys = relatedForeignKeys
-            state.childForeignKeys = childForeignKeys
-            state.primaryKeyType = entity.primaryKey.type
+            state.shape = RequestShape(
+                tables: tables, primaryKeyName: entity.primaryKey.name, primaryKeyType: entity.primaryKey.type,
+                entityTable: entity.table, relatedForeignKeys: relatedForeignKeys, childForeignKeys: childForeignKeys,
+                rowLayout: layout)
             state.plan = plan
-            state.rowLayout = layout
             state.fetchedThrough = fetchStart
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
             state.ownReadsThrough = max(state.ownReadsThrough, router.routedThrough)

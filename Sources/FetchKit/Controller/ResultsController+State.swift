@@ -7,25 +7,18 @@ extension ResultsController {
         var delegateActor: (any Actor)?
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
-        /// The shared results this controller leads or follows (see ``SharedResults``).
-        var group: SharedResults<Object>?
-        /// Which of the group's batches the results are at; `nil` after a local change (a move) made them
-        /// differ, so the next batch is found by diffing.
-        var sharedVersion: UInt64? = 0
-        /// Whether it leads them (keeps them current) rather than following (after ``sharedVersion``, whose
-        /// last word it shares).
-        var isLeader = false
+        /// Its part in shared results (see ``SharedResults``): alone, leading a group or following one, with the
+        /// group's batch its results are at (`nil` after a local change — a move — made them differ, so the next
+        /// batch is found by diffing).
+        var sharing = SharingRole<Object>.alone
         /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
         var request: AnyFetchRequest
-        /// The tables the request reads (its entity's, and those its key paths cross).
-        var tables: Set<String> = []
-        var primaryKeyName = "id"
+        /// What the controller knows of its request's tables (installed whole with each request).
+        var shape = RequestShape()
         var nextSubscriberID = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
-        /// The columns of the controller's rows, for rows the router re-read.
-        var rowLayout: RowLayout?
         /// Routed changes up to this transaction are already in the results (the last fetch saw them).
         var fetchedThrough: UInt64 = 0
         /// Routed changes up to this transaction were re-read while the last fetch ran, possibly before it, or
@@ -36,21 +29,12 @@ extension ResultsController {
         /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).
         var retry: Task<Void, Never>?
         // Single bytes after the optional's tag, rather than each padded to a word.
-        /// The type of the entity's primary key (references are coerced to it).
-        var primaryKeyType = AttributeType.integer
         /// `false` sends every store change through the refetch path (for benchmarks and tests).
         var isIncrementalEnabled = true
         /// The readers of ``ResultsController/statusUpdates()``.
         var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
         /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.
         var coalescedDeliveries = 0
-        /// The table of the request's entity.
-        var entityTable = ""
-        /// Related tables whose changes the incremental path localises, with the entity's foreign key into each.
-        var relatedForeignKeys: [String: String] = [:]
-        /// To-many related tables whose changes the incremental path localises, with each one's foreign key back
-        /// into the entity.
-        var childForeignKeys: [String: String] = [:]
         /// How many store changes were applied incrementally (re-reading only the changed keys).
         var incrementalUpdates = 0
         /// How many of those were decided in memory on rows the change router re-read (no query of their own).
@@ -64,6 +48,20 @@ extension ResultsController {
             self.request = request
         }
 
+        /// The tables the request reads.
+        var tables: Set<String> { shape.tables }
+        /// The entity's primary key.
+        var primaryKeyName: String { shape.primaryKeyName }
+        /// The type of the entity's primary key.
+        var primaryKeyType: AttributeType { shape.primaryKeyType }
+        /// The table of the request's entity.
+        var entityTable: String { shape.entityTable }
+        /// Related tables the incremental path localises, with the entity's foreign key into each.
+        var relatedForeignKeys: [String: String] { shape.relatedForeignKeys }
+        /// To-many related tables the incremental path localises, with each one's foreign key into the entity.
+        var childForeignKeys: [String: String] { shape.childForeignKeys }
+        /// The columns of the controller's rows, for rows the router re-read.
+        var rowLayout: RowLayout? { shape.rowLayout }
         /// The current results.
         var snapshot: ResultsSnapshot<Object> { machine.results }
         /// Whether the results were fetched at least once.

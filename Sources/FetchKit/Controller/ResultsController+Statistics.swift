@@ -53,7 +53,7 @@ extension ResultsController {
     }
 
     private static func routing(of state: State) -> Routing {
-        if state.group != nil && !state.isLeader { return .follower }
+        if state.sharing.isFollower { return .follower }
         guard state.hasFetched, let plan = state.plan else { return .unrouted }
         guard let memory = plan.memory else { return .database }
         if memory.index != nil { return .equality }
@@ -69,7 +69,7 @@ extension ResultsController {
     /// router while the controller is idle. A follower of shared results reports what it has delivered.
     public var appliedTransactionID: UInt64 {
         let (applied, isStale, follows) = state.withLock { state in
-            (state.appliedThrough, state.isStale, state.group != nil && !state.isLeader)
+            (state.appliedThrough, state.isStale, state.sharing.isFollower)
         }
         guard !isStale, !follows, let routed = router.routedThroughIfIdle(routeID) else { return applied }
         return max(applied, routed)

@@ -46,11 +46,13 @@ public final class ResultsController<Object: Sendable>: Sendable {
     }
 
     deinit {
-        let (keys, retry, group, isLeader) = state.withLock { state in
-            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry, state.group, state.isLeader)
+        let (keys, retry, sharing) = state.withLock { state in
+            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry, state.sharing)
         }
         retry?.cancel()
-        if let group { Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader) }
+        if let group = sharing.group {
+            Self.leave(group, controller: ObjectIdentifier(self), isLeader: sharing.ledGroup != nil)
+        }
         router.unregister(routeID, heldKeys: keys)
         let (subscribers, statusReaders) = state.withLock { ($0.subscribers, $0.statusSubscribers.values) }
         subscribers?.finishAll()

@@ -66,9 +66,9 @@ extension ResultsController {
                 state.awaitingInitial = []
             }
             switch origin {
-            case .engine where state.isLeader: forwardTo = state.group
-            case .adopted(let version): state.sharedVersion = version
-            case .engine, .local: break
+            case .engine: forwardTo = state.sharing.ledGroup
+            case .adopted(let version): state.sharing.adopt(version: version)
+            case .local: break
             }
         }
         if let group = forwardTo, group.hasFollowers {
@@ -81,7 +81,7 @@ extension ResultsController {
                         sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID, transactions: nil, preparingChanges: true)
             let version = group.forward(shared)
-            state.withLock { $0.sharedVersion = max($0.sharedVersion ?? 0, version) }
+            state.withLock { $0.sharing.adopt(version: max($0.sharing.version ?? 0, version)) }
         }
         if let subscribers, !awaiting.isEmpty {
             let initial = ResultsBatch(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)

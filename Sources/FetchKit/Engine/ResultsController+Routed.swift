@@ -35,7 +35,7 @@ extension ResultsController: RouteTarget {
             (
                 state.request,
                 // A follower's batches come from its leader.
-                state.hasFetched && (state.group == nil || state.isLeader)
+                state.hasFetched && !state.sharing.isFollower
                     && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
                 state.isStale || state.status.isFailed,
                 state.fetchedThrough, state.ownReadsThrough, state.entityTable

@@ -34,7 +34,11 @@ extension StoreConformance {
         try await leader.write { tx in
             try tx.insert(["id": 501, "title": "before close", "priority": 3, "done": false], into: "Todo")
         }
-        for harness in harnesses { try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store) }
+        for harness in harnesses {
+            // The write synced the leader alone: the others may still be applying it.
+            await harness.controller.sync()
+            try await ResultsOracle.checkMatchesFreshFetch(harness.controller, in: store)
+        }
         // Readers of every controller wait in `for try await`, as a server's socket handlers do.
         let readers = (harnesses.map(\.controller) + [unfetched]).map { controller in
             Task { () -> (any Error)? in

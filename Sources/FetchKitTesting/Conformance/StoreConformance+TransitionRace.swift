@@ -15,7 +15,7 @@ extension StoreConformance {
                 body: { try await $0.checkMultiTransitionsRacingWrites(on: $1, rounds: 1_200) }),
             Check(
                 name: "composite: a part's request switches racing multi-row transactions end exact",
-                body: { try await $0.checkCompositeSwitchesRacingWrites(on: $1, rounds: 800) })
+                body: { try await $0.checkCompositeSwitchesRacingWrites(on: $1, rounds: 1_200) })
         ]
     }
 

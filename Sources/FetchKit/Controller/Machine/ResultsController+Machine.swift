@@ -56,7 +56,7 @@ extension ResultsController {
                 effects.subscribers = state.subscribers
                 state.subscribers = nil
                 state.awaitingInitial = []
-                if state.isLeader { effects.followers = state.group }
+                effects.followers = state.sharing.ledGroup
             case .scheduleRetry(let delay):
                 state.retry?.cancel()
                 state.retry = census.start { [weak self] in

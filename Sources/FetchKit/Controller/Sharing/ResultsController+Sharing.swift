@@ -12,11 +12,7 @@ extension ResultsController {
         if let group = router.sharedResults(key, as: Object.self), try await join(group, request: request) { return }
         try await refresh(to: request, transactionID: nil)
         let group = SharedResults(leader: self)
-        state.withLock { state in
-            state.group = group
-            state.isLeader = true
-            state.sharedVersion = 0
-        }
+        state.withLock { $0.sharing = .leading(group, version: 0) }
         router.register(group, for: key)
     }
 
@@ -34,7 +30,7 @@ extension ResultsController {
             }
             guard let state else { return nil }
             members.add(self)
-            return (state.snapshot, state.sharedVersion, state)
+            return (state.snapshot, state.sharing.version, state)
         }
         withExtendedLifetime(leader) {}
         guard let (snapshot, version, leaderState) = shared else { return false }
@@ -46,28 +42,21 @@ extension ResultsController {
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version))
         { state in
             state.request = request
-            state.tables = leaderState.tables
-            state.primaryKeyName = leaderState.primaryKeyName
-            state.entityTable = leaderState.entityTable
-            state.relatedForeignKeys = leaderState.relatedForeignKeys
-            state.childForeignKeys = leaderState.childForeignKeys
-            state.primaryKeyType = leaderState.primaryKeyType
+            state.shape = leaderState.shape
             state.plan = nil
-            state.rowLayout = leaderState.rowLayout
-            state.group = group
-            state.isLeader = false
+            state.sharing = .following(group, version: version)
         }?.perform()
         return true
     }
 
     /// Leaves the current group: a leader hands it to a follower, a follower just goes.
     func leaveGroup() {
-        let (group, isLeader) = state.withLock { state in
-            defer { state.group = nil }
-            return (state.group, state.isLeader)
+        let sharing = state.withLock { state in
+            defer { state.sharing = .alone }
+            return state.sharing
         }
-        guard let group else { return }
-        Self.leave(group, controller: ObjectIdentifier(self), isLeader: isLeader)
+        guard let group = sharing.group else { return }
+        Self.leave(group, controller: ObjectIdentifier(self), isLeader: sharing.ledGroup != nil)
     }
 
     /// Removes a controller from `group`; when it led — or the group has lost its leader (a follower released
@@ -92,7 +81,7 @@ extension ResultsController {
     /// old leader and never applied), handing the batch on to the other followers.
     func takeOver() async {
         let request = state.withLock { state in
-            state.isLeader = true
+            state.sharing.promote()
             return state.request
         }
         do {
@@ -137,8 +126,9 @@ extension ResultsController {
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
         var inStep: InStepDelivery?
         state.withLock { state in
-            guard !state.isLeader, let follows = state.group, ObjectIdentifier(follows) == group else { return }
-            if let held = state.sharedVersion, version <= held { return }
+            guard case .following(let follows, let held) = state.sharing, ObjectIdentifier(follows) == group
+            else { return }
+            if let held, version <= held { return }
             if state.subscribers == nil, state.awaitingInitial.isEmpty, state.delegateActor == nil,
                 let stepping = state.delegate,
                 let step = state.machine.publishedInStep(
@@ -146,7 +136,7 @@ extension ResultsController {
                         snapshot: update.snapshot, previous: update.previous, hasChanges: update.hasChanges,
                         transactionID: update.transactionID))
             {
-                state.sharedVersion = version
+                state.sharing = .following(follows, version: version)
                 delegate = stepping
                 inStep = step
                 return
@@ -182,7 +172,7 @@ extension ResultsController {
 
     /// Waits until the leader of the results this controller follows has applied everything routed to it.
     func syncLeader() async {
-        guard let group = state.withLock({ state in state.isLeader ? nil : state.group }) else { return }
+        guard let group = state.withLock({ $0.sharing.followedGroup }) else { return }
         if let leader = group.leader, leader !== self {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 leader.enqueue(.barrier(continuation))
