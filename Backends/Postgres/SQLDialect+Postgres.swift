@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 @_spi(Benchmarks) import FetchKit
 
 extension SQLDialect {

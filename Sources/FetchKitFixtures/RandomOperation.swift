@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// One random write of the live-results check.

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// Fetches and counts over the tables, as the backends' compiled `SELECT` answers them.

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// Every table of an ``InMemoryStore``: one value, so the committed state is swapped whole when a transaction

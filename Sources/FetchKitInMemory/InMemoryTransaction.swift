@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// The ``WriteTransaction`` of an ``InMemoryStore`` write: a private copy of the tables that the write's

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitMacros
 import FetchKitSQLite
 import Foundation

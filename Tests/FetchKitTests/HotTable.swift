@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 @testable import FetchKit
 
 /// The table the routing tests route: `hot(id, grp, v)`, and the plans of requests on it.

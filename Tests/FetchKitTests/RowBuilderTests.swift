@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitInMemory
 import FetchKitTesting
 import Logging

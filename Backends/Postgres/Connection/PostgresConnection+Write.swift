@@ -1,4 +1,5 @@
 import CLibPQ
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// The writer connection as a ``SQLWriteConnection``, so the shared ``SQLWriteTransaction`` runs on it;

@@ -1,4 +1,5 @@
 import CLibPQ
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// The result of one statement: rows of binary values, or the number of rows a command changed. Cleared

@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import FetchKit
+@_spi(Backend) @_spi(Benchmarks) import FetchKit
 import Foundation
 
 /// The incremental engine's work for one single-row change (tree edits + changeset, no database), against

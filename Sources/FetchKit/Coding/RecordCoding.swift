@@ -8,7 +8,7 @@
 /// let row = try RecordCoding.encode(todo)            // ["id": 1, "title": "Buy milk", ...]
 /// let copy = try RecordCoding.decode(Todo.self, from: row)
 /// ```
-public enum RecordCoding {
+@_spi(Backend) public enum RecordCoding {
     /// Decodes `type` from `reader`. Attributes map to the record's coding keys by name (for a
     /// ``RowDecodable`` type, to the names its `init(row:)` reads).
     ///

@@ -48,7 +48,7 @@ public struct Row: Sendable, Hashable {
 
     /// Creates a row sharing `layout` with other rows (used by stores when fetching; a fetch of many rows
     /// builds them with a ``RowBuilder``, which stores their values together).
-    public init(layout: RowLayout, values: [Value]) {
+    @_spi(Backend) public init(layout: RowLayout, values: [Value]) {
         precondition(layout.names.count == values.count, "a row needs one value per column")
         self.init(storage: RowValues.make(layout: layout, values: values), start: 0)
     }

@@ -13,7 +13,7 @@
 ///
 /// A block holds up to 256 rows (fewer for rows of more than four columns): a row kept alone keeps the values
 /// of at most its block alive.
-public struct RowBuilder {
+@_spi(Backend) public struct RowBuilder {
     /// The most values a block holds, unless a single row has more.
     static var blockValues: Int { 1_024 }
     /// The most rows a block holds.

@@ -9,7 +9,7 @@
 /// A path that ends at a to-one relationship (`category`) ends at its foreign-key attribute, so
 /// `category == 3` compares the stored key; one that ends at a to-many relationship (`todos`) ends
 /// at the destination's primary key.
-public struct ResolvedKeyPath: Sendable, Hashable {
+@_spi(Backend) public struct ResolvedKeyPath: Sendable, Hashable {
     /// One relationship crossed by a key path.
     public struct Hop: Sendable, Hashable {
         /// The relationship crossed.
@@ -56,7 +56,7 @@ extension Schema {
     ///   neither an attribute nor a relationship of the entity reached so far (and that entity);
     ///   ``FetchKitError/Code/invalidPredicate`` when a path continues past an attribute.
     /// - Complexity: O(*k* · *n*) for *k* components and *n* attributes per entity.
-    public func resolve(_ keyPath: FetchPredicate.Key, from entity: Entity) throws -> ResolvedKeyPath {
+    @_spi(Backend) public func resolve(_ keyPath: FetchPredicate.Key, from entity: Entity) throws -> ResolvedKeyPath {
         var current = entity
         var hops: [ResolvedKeyPath.Hop] = []
         let components = keyPath.components
@@ -113,7 +113,7 @@ extension Schema {
     }
 
     /// Resolves a dotted key path given as a string (sort descriptors, section key paths).
-    public func resolve(_ keyPath: String, from entity: Entity) throws -> ResolvedKeyPath {
+    @_spi(Backend) public func resolve(_ keyPath: String, from entity: Entity) throws -> ResolvedKeyPath {
         try resolve(FetchPredicate.Key(keyPath), from: entity)
     }
 

@@ -52,70 +52,70 @@ public struct SQLDialect: Sendable, Hashable {
     /// The backend's name, used only in error messages ("… on SQLite"); the compiler never branches on it.
     public var name: String
     /// How bound parameters are written.
-    public var placeholderStyle: PlaceholderStyle
+    @_spi(Backend) public var placeholderStyle: PlaceholderStyle
     /// The most bound parameters one statement may have; compiling a bigger statement throws.
-    public var maxBoundParameters: Int
+    @_spi(Backend) public var maxBoundParameters: Int
     /// The SQL function that folds case for `[c]` and case-insensitive sorts (`fk_casefold`, `lower`).
-    public var caseFoldFunction: String
+    @_spi(Backend) public var caseFoldFunction: String
     /// How ``caseFoldFunction`` is applied: alone, or composed with `upper` into a full fold.
-    public var caseFoldComposition: CaseFoldComposition
+    @_spi(Backend) public var caseFoldComposition: CaseFoldComposition
     /// The collation the case fold applies to its argument (`lower(x COLLATE "und-x-icu")`), so that it
     /// folds every script whatever the database's locale; `nil` to fold by the default.
-    public var caseFoldCollation: String?
+    @_spi(Backend) public var caseFoldCollation: String?
     /// The SQL function that removes diacritics for `[d]`; `nil` when the backend has none,
     /// and then `[d]` throws ``FetchKitError/Code/unsupported``.
-    public var diacriticFoldFunction: String?
+    @_spi(Backend) public var diacriticFoldFunction: String?
     /// The collation that orders text by code point, emitted as `COLLATE "C"` wherever text is sorted
     /// or compared for order; `nil` when the default order already is code-point order (SQLite's BINARY).
-    public var textOrderCollation: String?
+    @_spi(Backend) public var textOrderCollation: String?
     /// The operator that compares two values treating `NULL` as a value (`IS`, `IS NOT DISTINCT FROM`).
-    public var nullSafeEqualOperator: String
+    @_spi(Backend) public var nullSafeEqualOperator: String
     /// The negation of ``nullSafeEqualOperator`` (`IS NOT`, `IS DISTINCT FROM`).
-    public var nullSafeNotEqualOperator: String
+    @_spi(Backend) public var nullSafeNotEqualOperator: String
     /// Whether `ORDER BY x ASC NULLS FIRST` is understood; otherwise it is emulated with `(x IS NULL) DESC`.
-    public var supportsNullsOrdering: Bool
+    @_spi(Backend) public var supportsNullsOrdering: Bool
     /// How a long `IN` list is bound as one parameter; `nil` keeps every list inline.
-    public var largeListExpansion: LargeListExpansion?
+    @_spi(Backend) public var largeListExpansion: LargeListExpansion?
     /// `IN` lists with more elements than this use ``largeListExpansion``.
-    public var inlineListLimit: Int
+    @_spi(Backend) public var inlineListLimit: Int
     /// The declared column type of each attribute type (`createTable`, `CAST` of list parameters).
-    public var columnTypes: [AttributeType: String]
+    @_spi(Backend) public var columnTypes: [AttributeType: String]
     /// The column definition of an integer primary key the database assigns when an insert leaves it out
     /// (`INTEGER PRIMARY KEY` in SQLite, a rowid alias).
-    public var integerPrimaryKeyDefinition: String
+    @_spi(Backend) public var integerPrimaryKeyDefinition: String
     /// The operator of a regular-expression match; `nil` makes `MATCHES` throw. Regular expression
     /// flavours differ between backends, so the shipped dialects leave it `nil`.
-    public var regexOperator: String?
+    @_spi(Backend) public var regexOperator: String?
     /// How upserts are written; `nil` makes `SQLCompiler.upsert(_:into:)` (backend kit) throw.
-    public var upsertSyntax: UpsertSyntax?
+    @_spi(Backend) public var upsertSyntax: UpsertSyntax?
     /// Whether `INSERT … RETURNING` is understood. When it is, compiled inserts return the primary key.
-    public var supportsReturning: Bool
+    @_spi(Backend) public var supportsReturning: Bool
     /// The clause written before `OFFSET ?` when a request has an offset but no limit
     /// (`LIMIT -1` for SQLite, which needs a limit; empty when `OFFSET` may stand alone).
-    public var offsetWithoutLimit: String
+    @_spi(Backend) public var offsetWithoutLimit: String
     /// Whether the case fold (``caseFoldFunction`` as ``caseFoldComposition`` applies it) folds exactly as
     /// FetchKit does in memory — the full lowercase mapping of the full uppercase mapping of the full
     /// lowercase mapping, every small sigma written `σ` — so that live results may evaluate `[c]` in memory;
     /// `false` sends predicates with `[c]` through the database on every change.
-    public var caseFoldMatchesMemory: Bool
+    @_spi(Backend) public var caseFoldMatchesMemory: Bool
     /// Whether ``diacriticFoldFunction`` folds exactly as Foundation's diacritic-insensitive folding
     /// (`String.folding(options: .diacriticInsensitive, locale: nil)`), so that live results may evaluate
     /// `[d]` in memory; `false` sends predicates with `[d]` through the database on every change.
-    public var diacriticFoldMatchesMemory: Bool
+    @_spi(Backend) public var diacriticFoldMatchesMemory: Bool
     /// How the database compares an integer with a double.
-    public var mixedNumberComparison: MixedNumberComparison
+    @_spi(Backend) public var mixedNumberComparison: MixedNumberComparison
     /// The type an integer expression is cast to for a floating-point division or average
     /// (`DOUBLE PRECISION`; SQLite's `REAL`).
-    public var floatingPointCastType: String
+    @_spi(Backend) public var floatingPointCastType: String
     /// Whether the store runs SQL at all: `false` for a store that answers requests in memory
     /// (FetchKitTesting's `InMemoryStore`), whose ``WriteTransaction/execute(_:_:)`` throws
     /// ``FetchKitError/Code/unsupported``. Code that would send raw SQL asks this, never the dialect's name.
-    public var runsSQL: Bool
+    @_spi(Backend) public var runsSQL: Bool
     /// The longest identifier (table, column, index name) the database keeps, in UTF-8 bytes; `nil` when it
     /// has no practical limit (SQLite). PostgreSQL silently cuts longer names to 63 bytes (`NAMEDATALEN - 1`),
     /// so a store refuses a schema that declares one when it opens
     /// (`checkIdentifierLengths(of:)`, in the backend kit), and cuts the index names it makes up as the database would.
-    public var maxIdentifierBytes: Int?
+    @_spi(Backend) public var maxIdentifierBytes: Int?
 
     /// How a backend compares an integer with a double (`bigint_column < 2.5`).
     public enum MixedNumberComparison: Sendable, Hashable {
@@ -126,7 +126,7 @@ public struct SQLDialect: Sendable, Hashable {
     }
 
     /// Creates a dialect; every capability not given takes a standard-SQL default.
-    public init(
+    @_spi(Backend) public init(
         name: String = "SQL",
         placeholderStyle: PlaceholderStyle,
         maxBoundParameters: Int = 32_766,
@@ -209,7 +209,7 @@ public struct SQLDialect: Sendable, Hashable {
     ]
 
     /// Whether `MATCHES` can be compiled.
-    public var supportsRegex: Bool { regexOperator != nil }
+    @_spi(Backend) public var supportsRegex: Bool { regexOperator != nil }
 
     /// The declared column type for `type` (falls back to the standard type when the table has no entry).
     public func columnType(for type: AttributeType) -> String {

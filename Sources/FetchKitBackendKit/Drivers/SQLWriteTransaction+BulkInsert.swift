@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 extension SQLWriteTransaction {
     /// Inserts `records` through the connection's bulk path; returns them with the keys the store assigned.

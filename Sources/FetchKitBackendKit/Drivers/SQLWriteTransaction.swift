@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 
 /// The ``WriteTransaction`` a store's write closure receives, for any backend whose connection is a
 /// ``SQLWriteConnection``: it runs the compiler's statements on the writer connection, inside the store's

@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 /// A piece of SQL under construction: text and bound values in order, numbered only when rendered,
 /// so fragments compiled out of order (a `WHERE` before its `JOIN`s) can be assembled freely.
 struct SQLFragment: Hashable, ExpressibleByStringLiteral {

@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import Foundation
 
 /// A column that may be compared as it is (its index serving the comparison), beside the expression that

@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 extension SQLCompiler {
     /// The statements that create `entity`'s table and indexes when they do not exist yet.
     ///

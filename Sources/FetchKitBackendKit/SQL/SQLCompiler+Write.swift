@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 extension SQLCompiler {
     /// Compiles an `INSERT` of `row` into `entity`.
     ///

@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 /// Compiles fetch requests, predicates and writes to SQL text with bound values for one dialect.
 ///
 /// Part of the plugin API: a backend compiles with its ``SQLDialect`` and runs the statements.

@@ -1,3 +1,5 @@
+@_spi(Backend) import FetchKit
+
 extension SQLDialect {
     /// Refuses a schema that names a table or column longer than ``maxIdentifierBytes`` (nothing to check when
     /// the dialect has no limit).

@@ -1,4 +1,4 @@
-import FetchKit
+@_spi(Backend) import FetchKit
 import FetchKitFixtures
 import Foundation
 

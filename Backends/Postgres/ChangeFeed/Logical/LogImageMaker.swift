@@ -1,3 +1,4 @@
+@_spi(Backend) import FetchKit
 import FetchKitBackendKit
 
 /// Turns a ``LogTransaction`` into the change the feed publishes: the keys per table and, for the rows the log
