@@ -38,7 +38,7 @@ extension ResultsController {
                 snapshot: snapshot, previous: previous, hasChanges: hasChanges, transactionID: transactionID,
                 reconcile: reconcile)
             var covered: ClosedRange<UInt64>?
-            for action in state.machine.handle(.published(publication), at: .now) {
+            for action in decide(.published(publication), in: &state).actions {
                 if case .publish(let covering, let delegated) = action { (covered, toDelegate) = (covering, delegated) }
             }
             if hasChanges || reconcile, delegate != nil || subscribers != nil {
