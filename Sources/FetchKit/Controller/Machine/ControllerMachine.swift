@@ -3,11 +3,13 @@
 /// delegate's UI made that are not written yet.
 ///
 /// ``ResultsController`` fetches, re-reads, writes moves and calls the delegate; it tells the machine what
-/// happened with ``handle(_:at:)``, passing the current instant (the machine reads no clock), and performs
-/// the returned ``Action``s in order. Every race of the live path — a writer's batch published while the
-/// user drags a row on the delegate's actor, a read that fails while a `sync()` waits, a batch that cannot be
-/// built — is a sequence of events here, so tests walk those interleavings without a database
-/// (`ControllerMachineInterleavingTests`).
+/// happened with ``handle(_:at:)`` — always through one interpreter (`decide` and `perform`), passing the current
+/// instant (the machine reads no clock) — and performs the returned ``Action``s in order. Its lifecycle is one
+/// ``ControllerLifecycle`` value; the status is derived from it. Every race of the live path — a writer's batch
+/// published while the user drags a row on the delegate's actor, a read that fails while a `sync()` waits, a
+/// batch that cannot be built — is a sequence of events here, so tests walk those interleavings without a
+/// database (`ControllerMachineInterleavingTests`), and drive the real controller over a store whose reads they
+/// hold, its feed blind or closed (`ControllerInterleavingTests`).
 ///
 /// The incremental engine (which rows a change touches, the new results) and the update sequences' buffers
 /// stay outside: the engine hands the machine new results with ``Event/published(_:)``; the buffers keep
