@@ -133,9 +133,8 @@ extension ResultsController {
                 entityTable: entity.table, relatedForeignKeys: relatedForeignKeys, childForeignKeys: childForeignKeys,
                 rowLayout: layout)
             state.plan = plan
-            state.fetchedThrough = fetchStart
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
-            state.ownReadsThrough = max(state.ownReadsThrough, router.routedThrough)
+            _ = decide(.fetchInstalled(fetchStart: fetchStart, routedThrough: router.routedThrough), in: &state)
         }?.perform()
         if let changeset, previousPlan != nil, previousRequest == request {
             // The same request refetched: the plan stays, and the keys the router holds for it change only by

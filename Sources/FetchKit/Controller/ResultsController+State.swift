@@ -19,11 +19,6 @@ extension ResultsController {
         var nextSubscriberID = 0
         /// The router's plan for the current request (installed by each successful fetch).
         var plan: RoutePlan?
-        /// Routed changes up to this transaction are already in the results (the last fetch saw them).
-        var fetchedThrough: UInt64 = 0
-        /// Routed changes up to this transaction were re-read while the last fetch ran, possibly before it, or
-        /// before the controller's last move was written: the controller re-reads their rows itself.
-        var ownReadsThrough: UInt64 = 0
         /// Callers of `sync()` waiting for a stale controller to catch up.
         var staleWaiters: [CheckedContinuation<Void, Never>] = []
         /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).

@@ -31,22 +31,22 @@ extension ResultsController: RouteTarget {
     /// Applies one routed change and says which keys entered and left the results.
     func apply(_ routed: RoutedChange) async -> MembershipDelta {
         let change = routed.change
-        let (request, isRelevant, isStopped, fetchedThrough, ownReadsThrough, table) = state.withLock { state in
+        let (request, isRelevant, isStopped, horizon, table) = state.withLock { state in
             (
                 state.request,
                 // A follower's batches come from its leader.
                 state.hasFetched && !state.sharing.isFollower
                     && (change.isResync || change.tables.keys.contains(where: state.tables.contains)),
                 state.isStale || state.status.isFailed,
-                state.fetchedThrough, state.ownReadsThrough, state.entityTable
+                state.machine.horizon, state.entityTable
             )
         }
         // A stale controller's retry refetches everything, a failed one applies nothing; a change the last
         // fetch saw is already in.
-        guard isRelevant, !isStopped, change.isResync || change.transactionID > fetchedThrough else { return .init() }
+        guard isRelevant, !isStopped, horizon.admits(change) else { return .init() }
         // Rows re-read before the last fetch's end, or before the controller's last move was written, may be
         // older than its results (a fold: its oldest rows).
-        let reread = routed.earliestRead > ownReadsThrough ? routed.rows[table] : nil
+        let reread = horizon.trustsReads(routedThrough: routed.earliestRead) ? routed.rows[table] : nil
         let clock = ContinuousClock()
         let started = clock.now
         do {

@@ -98,3 +98,34 @@ extension ControllerMachine.Action {
 
     var isScheduledRetry: Bool { if case .scheduleRetry = self { true } else { false } }
 }
+
+/// Which routed changes the results hold, decided by the machine from the fetches and moves it is told of.
+@Suite("Controller machine: the read horizon")
+struct ReadHorizonTests {
+    private let start = ContinuousClock.now
+
+    private func change(_ id: UInt64) -> StoreChange {
+        StoreChange(transactionID: id, tables: ["todo": TableChange(updated: [.integer(1)])])
+    }
+
+    @Test func aFetchAdmitsOnlyTheChangesAfterItAndDistrustsReadsRoutedDuringIt() {
+        var machine = ControllerMachine<Row>.fetched(at: start)
+        _ = machine.handle(.fetchInstalled(fetchStart: 5, routedThrough: 7), at: start)
+        #expect(!machine.horizon.admits(change(5)))
+        #expect(machine.horizon.admits(change(6)))
+        #expect(machine.horizon.admits(.resync(transactionID: 3)))
+        // Rows re-read for changes routed while the fetch ran may be older than its results.
+        #expect(!machine.horizon.trustsReads(routedThrough: 7))
+        #expect(machine.horizon.trustsReads(routedThrough: 8))
+    }
+
+    @Test func aWrittenMoveDistrustsTheReadsBeforeItAndNeverLowersTheHorizon() {
+        var machine = ControllerMachine<Row>.fetched(at: start)
+        _ = machine.handle(.fetchInstalled(fetchStart: 2, routedThrough: 4), at: start)
+        _ = machine.handle(.moveWritten(through: 9), at: start)
+        #expect(!machine.horizon.trustsReads(routedThrough: 9))
+        _ = machine.handle(.moveWritten(through: 3), at: start)
+        _ = machine.handle(.fetchInstalled(fetchStart: 10, routedThrough: 6), at: start)
+        #expect(machine.horizon == ReadHorizon(fetchedThrough: 10, ownReadsThrough: 9))
+    }
+}

@@ -79,6 +79,11 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case feedInterrupted(FetchKitError, id: UInt64)
         /// The store's feed delivers again, as its change `id` said, and the changes routed before are applied.
         case feedResumed(id: UInt64)
+        /// A fetch installed its results: it saw every change through `fetchStart`; the router's re-reads of the
+        /// changes routed through `routedThrough` may predate it.
+        case fetchInstalled(fetchStart: UInt64, routedThrough: UInt64)
+        /// The controller's move was written after the changes through this transaction.
+        case moveWritten(through: UInt64)
     }
 
     /// What the controller does next, in order.
@@ -137,6 +142,9 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     /// Whether a delegate is set.
     var hasDelegate = false
 
+    /// Which routed changes the results hold, and which re-reads of the router's they can trust.
+    var horizon = ReadHorizon()
+
     // MARK: Lifecycle
 
     /// Where the controller is in its life: idle, fetching, following the store, stale and retrying, stopped.
@@ -181,6 +189,12 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .lagMeasured(let measured): return reportingStatus { $0.lagMeasured(measured) }
         case .feedInterrupted(let error, let id): return reportingStatus { $0.feedInterrupted(error, id: id) }
         case .feedResumed(let id): return reportingStatus { $0.feedResumed(id: id) }
+        case .fetchInstalled(let fetchStart, let routedThrough):
+            horizon.fetched(through: fetchStart, routedThrough: routedThrough)
+            return []
+        case .moveWritten(let transactionID):
+            horizon.moveWritten(through: transactionID)
+            return []
         }
     }
 }

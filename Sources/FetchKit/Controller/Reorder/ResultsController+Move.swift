@@ -177,7 +177,7 @@ extension ResultsController {
         // what the database had when the move was planned again.
         let changeset = try ResultsDiff.changeset(from: staged.shown, to: plan.expected)
         await publish(plan.expected, previous: staged.shown, changeset: changeset, transactionID: nil, origin: .local) {
-            $0.ownReadsThrough = max($0.ownReadsThrough, writtenThrough)
+            _ = decide(.moveWritten(through: writtenThrough), in: &$0)
         }?.perform()
         // The results now show commits they did not show before the write: the router follows the keys that
         // entered and left with them (their own changes, still on their way, then change nothing).
