@@ -9,7 +9,7 @@ import Testing
 /// The real controller — its machine and the interpreter that performs its actions — over a store whose reads the
 /// test holds and whose feed it interrupts, resumes and closes, in every order of a few events: writers' commits
 /// (one of several rows), the feed going blind and coming back, a user's drop on the delegate's actor, reads
-/// held mid-batch, and the store closing.
+/// held mid-batch or failing (the controller then retries), and the store closing.
 ///
 /// In every run: no status reads `.live` while the feed is blind; each batch applies to what the delegate's table
 /// showed, and inside its callbacks the controller's `sections`, `object(at:)` and `fetchedObjects` are the
@@ -26,6 +26,8 @@ struct ControllerInterleavingTests {
         case drop
         case holdReads
         case releaseReads
+        case failReads
+        case healReads
         case close
 
         var description: String {
@@ -36,6 +38,8 @@ struct ControllerInterleavingTests {
             case .drop: "drop"
             case .holdReads: "hold"
             case .releaseReads: "release"
+            case .failReads: "fail"
+            case .healReads: "heal"
             case .close: "close"
             }
         }
@@ -81,6 +85,18 @@ struct ControllerInterleavingTests {
             var steps = order
             steps.insert(.releaseReads, at: release)
             steps.insert(.holdReads, at: hold)
+            try await run(steps)
+        }
+    }
+
+    @Test func everyOrderWithReadsFailingOverPartOfIt() async throws {
+        var random = SeededRandom(seed: 11)
+        for order in Self.orders {
+            let fail = Int(random.next() % UInt64(order.count))
+            let heal = fail + 1 + Int(random.next() % UInt64(order.count - fail))
+            var steps = order
+            steps.insert(.healReads, at: heal)
+            steps.insert(.failReads, at: fail)
             try await run(steps)
         }
     }
@@ -131,6 +147,8 @@ struct ControllerInterleavingTests {
             case .drop: drops.append(await table.drop(from: 2, to: 1, controller: controller))
             case .holdReads: gated.holdReads()
             case .releaseReads: gated.releaseReads()
+            case .failReads: gated.failReads(true)
+            case .healReads: gated.failReads(false)
             case .close:
                 await store.close()
                 closed = true
@@ -141,6 +159,7 @@ struct ControllerInterleavingTests {
             }
         }
         gated.releaseReads()
+        gated.failReads(false)
         if closed {
             try await expectClosed(controller, reader: reader, steps)
         } else {

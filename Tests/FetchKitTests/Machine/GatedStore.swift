@@ -3,9 +3,9 @@ import FetchKitInMemory
 import FetchKitTesting
 import Synchronization
 
-/// An in-memory store whose reads a test can hold at a gate: the real controller, its machine and its interpreter
-/// run over it, and the test decides when its reads return (its feed is the in-memory store's, which the test
-/// interrupts, resumes and closes).
+/// An in-memory store whose reads a test can hold at a gate, or make fail: the real controller, its machine and
+/// its interpreter run over it, and the test decides when its reads return and whether they work (its feed is the
+/// in-memory store's, which the test interrupts, resumes and closes).
 final class GatedStore: Sendable {
     let base: InMemoryStore
     let store: InterceptingStore
@@ -15,8 +15,14 @@ final class GatedStore: Sendable {
         let gate = ReadGate()
         self.base = base
         self.gate = gate
-        store = InterceptingStore(base, beforeClose: { gate.release() }, beforeRead: { await gate.pass() })
+        store = InterceptingStore(base, beforeClose: { gate.release() }) {
+            await gate.pass()
+            if gate.isFailing { throw FetchKitError.connectionLost("the test made reads fail") }
+        }
     }
+
+    /// Reads throw a transient error from now on (`true`), or work again.
+    func failReads(_ failing: Bool) { gate.setFailing(failing) }
 
     /// Reads wait at the gate from now on.
     func holdReads() { gate.hold() }
@@ -29,10 +35,18 @@ final class GatedStore: Sendable {
 final class ReadGate: Sendable {
     private struct State {
         var isHeld = false
+        var isFailing = false
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+
+    /// Whether reads that pass the gate fail.
+    var isFailing: Bool { state.withLock { $0.isFailing } }
+
+    func setFailing(_ failing: Bool) {
+        state.withLock { $0.isFailing = failing }
+    }
 
     func hold() {
         state.withLock { $0.isHeld = true }
