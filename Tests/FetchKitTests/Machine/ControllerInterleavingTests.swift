@@ -78,26 +78,23 @@ struct ControllerInterleavingTests {
     }
 
     @Test func everyOrderWithReadsHeldOverPartOfIt() async throws {
-        var random = SeededRandom(seed: 43)
-        for order in Self.orders {
-            let hold = Int(random.next() % UInt64(order.count))
-            let release = hold + 1 + Int(random.next() % UInt64(order.count - hold))
-            var steps = order
-            steps.insert(.releaseReads, at: release)
-            steps.insert(.holdReads, at: hold)
-            try await run(steps)
-        }
+        for steps in Self.orders(within: .holdReads, .releaseReads, seed: 43) { try await run(steps) }
     }
 
     @Test func everyOrderWithReadsFailingOverPartOfIt() async throws {
-        var random = SeededRandom(seed: 11)
-        for order in Self.orders {
-            let fail = Int(random.next() % UInt64(order.count))
-            let heal = fail + 1 + Int(random.next() % UInt64(order.count - fail))
+        for steps in Self.orders(within: .failReads, .healReads, seed: 11) { try await run(steps) }
+    }
+
+    /// Every order, each with `open` and `close` around a part of it chosen by a seeded random.
+    private static func orders(within open: Step, _ close: Step, seed: UInt64) -> [[Step]] {
+        var random = SeededRandom(seed: seed)
+        return orders.map { order in
+            let start = Int(random.next() % UInt64(order.count))
+            let end = start + 1 + Int(random.next() % UInt64(order.count - start))
             var steps = order
-            steps.insert(.healReads, at: heal)
-            steps.insert(.failReads, at: fail)
-            try await run(steps)
+            steps.insert(close, at: end)
+            steps.insert(open, at: start)
+            return steps
         }
     }
 

@@ -15,10 +15,12 @@ final class GatedStore: Sendable {
         let gate = ReadGate()
         self.base = base
         self.gate = gate
-        store = InterceptingStore(base, beforeClose: { gate.release() }) {
-            await gate.pass()
-            if gate.isFailing { throw FetchKitError.connectionLost("the test made reads fail") }
-        }
+        store = InterceptingStore(
+            base, beforeClose: { gate.release() },
+            beforeRead: {
+                await gate.pass()
+                if gate.isFailing { throw FetchKitError.connectionLost("the test made reads fail") }
+            })
     }
 
     /// Reads throw a transient error from now on (`true`), or work again.
