@@ -84,7 +84,7 @@ struct DeliveryFailureTests {
         #expect(follower.state.withLock { $0.sharing.isFollower })
         follower.state.withLock { state in
             state.machine.results = Self.brokenResults()
-            state.sharing.adopt(version: nil)
+            _ = state.machine.handle(.sharedVersion(nil), at: .now)
         }
         try await insertTodo(store)
         await follower.sync()

@@ -7,10 +7,6 @@ extension ResultsController {
         var delegateActor: (any Actor)?
         var subscribers: UpdateSubscribers<Object>?
         var awaitingInitial: Set<Int> = []
-        /// Its part in shared results (see ``SharedResults``): alone, leading a group or following one, with the
-        /// group's batch its results are at (`nil` after a local change — a move — made them differ, so the next
-        /// batch is found by diffing).
-        var sharing = SharingRole<Object>.alone
         /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
         var request: AnyFetchRequest
@@ -43,6 +39,8 @@ extension ResultsController {
             self.request = request
         }
 
+        /// Its part in shared results (the machine's: see ``ControllerMachine/sharing``).
+        var sharing: SharingRole<Object> { machine.sharing }
         /// The tables the request reads.
         var tables: Set<String> { shape.tables }
         /// The entity's primary key.

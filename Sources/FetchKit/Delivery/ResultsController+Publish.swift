@@ -67,7 +67,7 @@ extension ResultsController {
             }
             switch origin {
             case .engine: forwardTo = state.sharing.ledGroup
-            case .adopted(let version): state.sharing.adopt(version: version)
+            case .adopted(let version): _ = decide(.sharedVersion(version), in: &state)
             case .local: break
             }
         }
@@ -81,7 +81,7 @@ extension ResultsController {
                         sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID, transactions: nil, preparingChanges: true)
             let version = group.forward(shared)
-            state.withLock { $0.sharing.adopt(version: max($0.sharing.version ?? 0, version)) }
+            state.withLock { _ = decide(.sharedVersion(max($0.sharing.version ?? 0, version)), in: &$0) }
         }
         if let subscribers, !awaiting.isEmpty {
             let initial = ResultsBatch(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)

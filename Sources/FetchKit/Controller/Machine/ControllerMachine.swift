@@ -84,6 +84,12 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case fetchInstalled(fetchStart: UInt64, routedThrough: UInt64)
         /// The controller's move was written after the changes through this transaction.
         case moveWritten(through: UInt64)
+        /// It leads a group of shared results, follows one, or left its group (``SharingRole``).
+        case shares(SharingRole<Object>)
+        /// Its results are at the group's batch `version` (`nil`: a local change made them differ).
+        case sharedVersion(UInt64?)
+        /// A follower takes the lead of the group it follows (its leader left).
+        case promoted
     }
 
     /// What the controller does next, in order.
@@ -144,6 +150,10 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     /// Which routed changes the results hold, and which re-reads of the router's they can trust.
     var horizon = ReadHorizon()
+    /// Its part in shared results (see ``SharedResults``): alone, leading a group or following one, with the
+    /// group's batch its results are at (`nil` after a local change — a move — made them differ, so the next
+    /// batch is found by diffing).
+    var sharing = SharingRole<Object>.alone
 
     // MARK: Lifecycle
 
@@ -194,6 +204,15 @@ struct ControllerMachine<Object: Sendable>: Sendable {
             return []
         case .moveWritten(let transactionID):
             horizon.moveWritten(through: transactionID)
+            return []
+        case .shares(let role):
+            sharing = role
+            return []
+        case .sharedVersion(let version):
+            sharing.adopt(version: version)
+            return []
+        case .promoted:
+            sharing.promote()
             return []
         }
     }

@@ -12,7 +12,7 @@ extension ResultsController {
         if let group = router.sharedResults(key, as: Object.self), try await join(group, request: request) { return }
         try await refresh(to: request, transactionID: nil)
         let group = SharedResults(leader: self)
-        state.withLock { $0.sharing = .leading(group, version: 0) }
+        send(.shares(.leading(group, version: 0)))
         router.register(group, for: key)
     }
 
@@ -44,7 +44,7 @@ extension ResultsController {
             state.request = request
             state.shape = leaderState.shape
             state.plan = nil
-            state.sharing = .following(group, version: version)
+            _ = decide(.shares(.following(group, version: version)), in: &state)
         }?.perform()
         return true
     }
@@ -52,7 +52,7 @@ extension ResultsController {
     /// Leaves the current group: a leader hands it to a follower, a follower just goes.
     func leaveGroup() {
         let sharing = state.withLock { state in
-            defer { state.sharing = .alone }
+            defer { _ = decide(.shares(.alone), in: &state) }
             return state.sharing
         }
         guard let group = sharing.group else { return }
@@ -81,7 +81,7 @@ extension ResultsController {
     /// old leader and never applied), handing the batch on to the other followers.
     func takeOver() async {
         let request = state.withLock { state in
-            state.sharing.promote()
+            _ = decide(.promoted, in: &state)
             return state.request
         }
         do {
@@ -136,7 +136,7 @@ extension ResultsController {
                         snapshot: update.snapshot, previous: update.previous, hasChanges: update.hasChanges,
                         transactionID: update.transactionID))
             {
-                state.sharing = .following(follows, version: version)
+                _ = decide(.sharedVersion(version), in: &state)
                 delegate = stepping
                 inStep = step
                 return
