@@ -26,12 +26,16 @@ extension ControllerMachine {
     /// delivering is ``published(_:)`` and ``delegateDelivery(_:replay:)`` in one step, and the delegate stays in
     /// step. A follower of a shared request takes this path thousands of times per write.
     ///
+    /// A follower's results are then at the group's batch `sharedVersion` (one step, not a further event: this is
+    /// the path a follower takes for each of the leader's batches).
+    ///
     /// - Returns: whether the delegate gets the batch, and the transactions it covers; `nil`, changing nothing,
     ///   when the delegate is not in step (take the two events then).
-    mutating func publishedInStep(_ publication: Publication) -> InStepDelivery? {
+    mutating func publishedInStep(_ publication: Publication, sharedVersion: UInt64? = nil) -> InStepDelivery? {
         guard hasDelegate, !hasFailed, delegateShown == nil, delegateMoves.isEmpty,
             results.isIdentical(to: publication.previous)
         else { return nil }
+        if let sharedVersion { sharing.adopt(version: sharedVersion) }
         let covered = advance(to: publication)
         return InStepDelivery(toDelegate: publication.hasChanges || publication.reconcile, covering: covered)
     }

@@ -134,9 +134,8 @@ extension ResultsController {
                 let step = state.machine.publishedInStep(
                     .init(
                         snapshot: update.snapshot, previous: update.previous, hasChanges: update.hasChanges,
-                        transactionID: update.transactionID))
+                        transactionID: update.transactionID), sharedVersion: version)
             {
-                _ = decide(.sharedVersion(version), in: &state)
                 delegate = stepping
                 inStep = step
                 return
