@@ -18,3 +18,11 @@ struct RequestShape: Sendable {
     /// The columns of the controller's rows, for rows the router re-read.
     var rowLayout: RowLayout?
 }
+
+/// The request a controller's results answer, installed whole by each fetch that works (or taken from the leader
+/// whose results it follows): the request, its shape, and the router's plan for it (none for a follower).
+struct InstalledRequest: Sendable {
+    var request: AnyFetchRequest
+    var shape: RequestShape
+    var plan: RoutePlan?
+}

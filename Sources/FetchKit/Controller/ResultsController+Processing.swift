@@ -127,12 +127,11 @@ extension ResultsController {
         let layout = RowLayout.interned(names: try Self.columns(of: effective, entity: entity, schema: schema))
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
             [router] state in
-            state.request = request
-            state.shape = RequestShape(
+            let shape = RequestShape(
                 tables: tables, primaryKeyName: entity.primaryKey.name, primaryKeyType: entity.primaryKey.type,
                 entityTable: entity.table, relatedForeignKeys: relatedForeignKeys, childForeignKeys: childForeignKeys,
                 rowLayout: layout)
-            state.plan = plan
+            _ = decide(.requestInstalled(InstalledRequest(request: request, shape: shape, plan: plan)), in: &state)
             // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
             _ = decide(.fetchInstalled(fetchStart: fetchStart, routedThrough: router.routedThrough), in: &state)
         }?.perform()

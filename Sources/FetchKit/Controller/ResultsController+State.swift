@@ -9,12 +9,9 @@ extension ResultsController {
         var awaitingInitial: Set<Int> = []
         /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
-        var request: AnyFetchRequest
-        /// What the controller knows of its request's tables (installed whole with each request).
-        var shape = RequestShape()
+        /// The request the controller was made with, until a fetch installs one (``ControllerMachine/installed``).
+        let initialRequest: AnyFetchRequest
         var nextSubscriberID = 0
-        /// The router's plan for the current request (installed by each successful fetch).
-        var plan: RoutePlan?
         /// Callers of `sync()` waiting for a stale controller to catch up.
         var staleWaiters: [CheckedContinuation<Void, Never>] = []
         /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).
@@ -36,8 +33,15 @@ extension ResultsController {
         var fullRefreshes = 0
 
         init(request: AnyFetchRequest) {
-            self.request = request
+            initialRequest = request
         }
+
+        /// The request the results answer (the machine's, once a fetch installed one).
+        var request: AnyFetchRequest { machine.installed?.request ?? initialRequest }
+        /// What the controller knows of its request's tables.
+        var shape: RequestShape { machine.installed?.shape ?? RequestShape() }
+        /// The router's plan for the current request (installed by each successful fetch; none for a follower).
+        var plan: RoutePlan? { machine.installed?.plan }
 
         /// Its part in shared results (the machine's: see ``ControllerMachine/sharing``).
         var sharing: SharingRole<Object> { machine.sharing }

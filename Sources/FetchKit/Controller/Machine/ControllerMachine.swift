@@ -84,6 +84,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case fetchInstalled(fetchStart: UInt64, routedThrough: UInt64)
         /// The controller's move was written after the changes through this transaction.
         case moveWritten(through: UInt64)
+        /// A fetch that worked (or a join) installs the request the results now answer.
+        case requestInstalled(InstalledRequest)
         /// It leads a group of shared results, follows one, or left its group (``SharingRole``).
         case shares(SharingRole<Object>)
         /// Its results are at the group's batch `version` (`nil`: a local change made them differ).
@@ -150,6 +152,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     /// Which routed changes the results hold, and which re-reads of the router's they can trust.
     var horizon = ReadHorizon()
+    /// The request the results answer, its shape and plan, once a fetch installed them.
+    var installed: InstalledRequest?
     /// Its part in shared results (see ``SharedResults``): alone, leading a group or following one, with the
     /// group's batch its results are at (`nil` after a local change — a move — made them differ, so the next
     /// batch is found by diffing).
@@ -204,6 +208,9 @@ struct ControllerMachine<Object: Sendable>: Sendable {
             return []
         case .moveWritten(let transactionID):
             horizon.moveWritten(through: transactionID)
+            return []
+        case .requestInstalled(let request):
+            installed = request
             return []
         case .shares(let role):
             sharing = role

@@ -41,9 +41,8 @@ extension ResultsController {
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version))
         { state in
-            state.request = request
-            state.shape = leaderState.shape
-            state.plan = nil
+            let installed = InstalledRequest(request: request, shape: leaderState.shape, plan: nil)
+            _ = decide(.requestInstalled(installed), in: &state)
             _ = decide(.shares(.following(group, version: version)), in: &state)
         }?.perform()
         return true
