@@ -40,12 +40,8 @@ extension ResultsController {
             // Everything routed before the barrier is applied: the status may say so at once.
             updateLagStatus(unroutedSince: router.inbox.oldestUnrouted, at: .now)
             // A stale controller holds the caller until it has caught up.
-            let ready = state.withLock { state -> Bool in
-                if decide(.syncRequested, in: &state).resumesSync { return true }
-                state.staleWaiters.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
+            let effects = state.withLock { decide(.syncRequested(SyncWaiter(continuation)), in: &$0) }
+            effects.resumedSync?.resume()
         case .retry:
             await retryRefresh()
         case .adopt(let update, let version, let group):
@@ -85,7 +81,7 @@ extension ResultsController {
         guard isActive else { return }
         do {
             try await refresh(to: request, transactionID: through)
-            state.withLock { $0.fullRefreshes += 1 }
+            send(.counted(.fullRefresh))
             router.metrics.refetchedChanges.increment()
             router.metrics.resyncs.increment()
         } catch {
@@ -125,16 +121,17 @@ extension ResultsController {
         }
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         let layout = RowLayout.interned(names: try Self.columns(of: effective, entity: entity, schema: schema))
-        await publish(snapshot, previous: previous, changeset: changeset, transactionID: transactionID) {
-            [router] state in
-            let shape = RequestShape(
-                tables: tables, primaryKeyName: entity.primaryKey.name, primaryKeyType: entity.primaryKey.type,
-                entityTable: entity.table, relatedForeignKeys: relatedForeignKeys, childForeignKeys: childForeignKeys,
-                rowLayout: layout)
-            _ = decide(.requestInstalled(InstalledRequest(request: request, shape: shape, plan: plan)), in: &state)
-            // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
-            _ = decide(.fetchInstalled(fetchStart: fetchStart, routedThrough: router.routedThrough), in: &state)
-        }?.perform()
+        let shape = RequestShape(
+            tables: tables, primaryKeyName: entity.primaryKey.name, primaryKeyType: entity.primaryKey.type,
+            entityTable: entity.table, relatedForeignKeys: relatedForeignKeys, childForeignKeys: childForeignKeys,
+            rowLayout: layout)
+        // Changes routed from here on were re-read after this fetch; those routed during it maybe not.
+        await publish(
+            snapshot, previous: previous, changeset: changeset, transactionID: transactionID,
+            events: [
+                .requestInstalled(InstalledRequest(request: request, shape: shape, plan: plan)),
+                .fetchInstalled(fetchStart: fetchStart, routedThrough: router.routedThrough)
+            ])?.perform()
         if let changeset, previousPlan != nil, previousRequest == request {
             // The same request refetched: the plan stays, and the keys the router holds for it change only by
             // what the batch inserts and deletes.

@@ -14,7 +14,7 @@ extension ResultsController {
         }
         noteBacklog(change.backlog)
         if change.collapsed {
-            state.withLock { $0.coalescedDeliveries += 1 }
+            send(.counted(.coalesced))
             router.metrics.coalescedDeliveries.increment()
         }
         if start { census.start { await self.drain() } }

@@ -1,36 +1,11 @@
 extension ResultsController {
-    /// Everything the controller's lock protects.
+    /// Everything the controller's lock protects: its machine — one value, changed only by its events — and the
+    /// request it was made with.
     struct State {
-        // First, close together: what a follower of shared results reads for each batch it delivers.
-        weak var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
-        /// The actor the delegate's callbacks run on (``ResultsController/setDelegate(_:isolation:)``).
-        var delegateActor: (any Actor)?
-        var subscribers: UpdateSubscribers<Object>?
-        var awaitingInitial: Set<Int> = []
-        /// The controller's decisions: status, retries, results, what the delegate shows (``ControllerMachine``).
+        /// The controller's state and decisions: its audience, results, lifecycle, request (``ControllerMachine``).
         var machine = ControllerMachine<Object>()
         /// The request the controller was made with, until a fetch installs one (``ControllerMachine/installed``).
         let initialRequest: AnyFetchRequest
-        var nextSubscriberID = 0
-        /// Callers of `sync()` waiting for a stale controller to catch up.
-        var staleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// The pending retry of a stale controller (``ControllerMachine/Action/scheduleRetry(after:)``).
-        var retry: Task<Void, Never>?
-        // Single bytes after the optional's tag, rather than each padded to a word.
-        /// `false` sends every store change through the refetch path (for benchmarks and tests).
-        var isIncrementalEnabled = true
-        /// The readers of ``ResultsController/statusUpdates()``.
-        var statusSubscribers: [Int: AsyncStream<ResultsStatus>.Continuation] = [:]
-        /// Readers of ``ResultsController/updates()`` whose sequences coalesced batches, in all.
-        var coalescedDeliveries = 0
-        /// How many store changes were applied incrementally (re-reading only the changed keys).
-        var incrementalUpdates = 0
-        /// How many of those were decided in memory on rows the change router re-read (no query of their own).
-        var routedUpdates = 0
-        /// How many full windows the incremental path refilled with a keyset query.
-        var keysetRefills = 0
-        /// How many store changes were applied by refetching the whole request.
-        var fullRefreshes = 0
 
         init(request: AnyFetchRequest) {
             initialRequest = request
@@ -43,6 +18,14 @@ extension ResultsController {
         /// The router's plan for the current request (installed by each successful fetch; none for a follower).
         var plan: RoutePlan? { machine.installed?.plan }
 
+        /// The delegate (``ControllerMachine/audience``).
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)? { machine.audience.delegate }
+        /// The actor the delegate's callbacks run on.
+        var delegateActor: (any Actor)? { machine.audience.delegateActor }
+        /// The readers of the update sequences.
+        var subscribers: UpdateSubscribers<Object>? { machine.audience.subscribers }
+        /// Whether every change goes through the incremental path when it can.
+        var isIncrementalEnabled: Bool { machine.isIncrementalEnabled }
         /// Its part in shared results (the machine's: see ``ControllerMachine/sharing``).
         var sharing: SharingRole<Object> { machine.sharing }
         /// The tables the request reads.

@@ -44,10 +44,11 @@ extension ResultsController {
     public var statistics: Statistics {
         let largestBacklog = queue.withLock { $0.largestBacklog }
         return state.withLock {
-            Statistics(
-                incrementalUpdates: $0.incrementalUpdates, routedUpdates: $0.routedUpdates,
-                keysetRefills: $0.keysetRefills, fullRefreshes: $0.fullRefreshes,
-                coalescedDeliveries: $0.coalescedDeliveries, largestBacklog: largestBacklog,
+            let counts = $0.machine.counts
+            return Statistics(
+                incrementalUpdates: counts.incrementalUpdates, routedUpdates: counts.routedUpdates,
+                keysetRefills: counts.keysetRefills, fullRefreshes: counts.fullRefreshes,
+                coalescedDeliveries: counts.coalescedDeliveries, largestBacklog: largestBacklog,
                 routing: Self.routing(of: $0))
         }
     }

@@ -47,14 +47,14 @@ public final class ResultsController<Object: Sendable>: Sendable {
 
     deinit {
         let (keys, retry, sharing) = state.withLock { state in
-            (state.plan?.memory != nil ? state.snapshot.keys : [], state.retry, state.sharing)
+            (state.plan?.memory != nil ? state.snapshot.keys : [], state.machine.audience.retry, state.sharing)
         }
         retry?.cancel()
         if let group = sharing.group {
             Self.leave(group, controller: ObjectIdentifier(self), isLeader: sharing.ledGroup != nil)
         }
         router.unregister(routeID, heldKeys: keys)
-        let (subscribers, statusReaders) = state.withLock { ($0.subscribers, $0.statusSubscribers.values) }
+        let (subscribers, statusReaders) = state.withLock { ($0.subscribers, $0.machine.audience.statusReaders.values) }
         subscribers?.finishAll()
         for reader in statusReaders { reader.finish() }
         router.metrics.controllers.decrement()
@@ -83,12 +83,7 @@ public final class ResultsController<Object: Sendable>: Sendable {
     public func setDelegate(
         _ delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?, isolation actor: (any Actor)?
     ) {
-        let effects = state.withLock { state in
-            state.delegate = delegate
-            state.delegateActor = delegate == nil ? nil : actor
-            return decide(.delegateChanged(delegate != nil), in: &state)
-        }
-        perform(effects)
+        send(.delegateSet(delegate, actor: actor))
     }
 
     /// The current request.
@@ -192,31 +187,13 @@ public final class ResultsController<Object: Sendable>: Sendable {
             fail: { [weak self] error in
                 self?.failDelivery(error, to: "an update sequence") ?? FetchKitError.inconsistency("\(error)")
             })
-        let id = state.withLock { state -> Int in
-            let id = state.nextSubscriberID
-            state.nextSubscriberID += 1
-            if case .failed(let error) = state.status {
-                buffer.finish(throwing: error)
-                return id
-            }
-            state.subscribers = (state.subscribers ?? UpdateSubscribers()).adding(buffer, id: id)
-            if state.hasFetched {
-                buffer.push(
-                    ResultsBatch(
-                        previous: state.snapshot, snapshot: state.snapshot, changeset: nil, transactionID: nil))
-            } else {
-                state.awaitingInitial.insert(id)
-            }
-            return id
-        }
+        let id = ReaderID.next()
+        send(.updatesSubscribed(buffer, id: id))
         return ResultsStream(
             subscription: .init(
                 buffer: buffer,
                 unsubscribe: { [weak self] in
-                    self?.state.withLock { state in
-                        state.subscribers = state.subscribers?.removing(id)
-                        state.awaitingInitial.remove(id)
-                    }
+                    self?.send(.updatesEnded(id: id))
                 },
                 move: { [weak self, weak buffer] target, alreadyShown in
                     guard let self, let buffer else { throw FetchKitError.closed }

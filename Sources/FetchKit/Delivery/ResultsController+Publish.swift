@@ -4,7 +4,7 @@
 /// controller's own results until the move is written: its batches lead to the results with its waiting moves
 /// applied (``PendingMoves``), found by the keyed diff from what it shows, so it never hears of the dragged row.
 extension ResultsController {
-    /// Moves the controller to `snapshot` (with `update` changing the rest of the state under the same lock),
+    /// Moves the controller to `snapshot` (telling its machine `events` first, built under the same lock),
     /// then sends the batch to the subscribers and the delegate — or, for a delegate bound to an actor, returns
     /// the delivery to run there, which the caller awaits (``DelegateHop/perform()``) before its next change.
     /// Publishing itself never suspends: a server runs it once per follower of a shared request per write.
@@ -15,7 +15,7 @@ extension ResultsController {
     func publish(
         _ snapshot: ResultsSnapshot<Object>, previous: ResultsSnapshot<Object>, changeset: Changeset?,
         transactionID: UInt64?, origin: PublishOrigin = .engine, batch: ResultsBatch<Object>? = nil,
-        reconcile: Bool = false, update: (inout State) -> Void
+        reconcile: Bool = false, events: @autoclosure () -> [Machine.Event] = []
     ) -> DelegateHop? {
         // Locals assigned under the lock (not a returned tuple: this runs once per delivery, for thousands
         // of followers of one request, and every tuple type is looked up at run time in generic code).
@@ -23,13 +23,19 @@ extension ResultsController {
         var delegateActor: (any Actor)?
         var subscribers: UpdateSubscribers<Object>?
         var awaiting: Set<Int> = []
+        var effects = Effects()
         var forwardTo: SharedResults<Object>?
         var built: ResultsBatch<Object>?
         var delivery: Effects?
         var toDelegate = false
         let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
-            update(&state)
+            // Built under the lock: what they say (the router's position) holds when the results move.
+            for event in events() {
+                let decided = decide(event, in: &state)
+                effects.actions += decided.actions
+                if !decided.entity.isEmpty { effects.entity = decided.entity }
+            }
             delegate = state.delegate
             delegateActor = state.delegateActor
             subscribers = state.subscribers
@@ -39,7 +45,9 @@ extension ResultsController {
                 reconcile: reconcile)
             var covered: ClosedRange<UInt64>?
             for action in decide(.published(publication), in: &state).actions {
-                if case .publish(let covering, let delegated) = action { (covered, toDelegate) = (covering, delegated) }
+                if case .publish(let covering, let delegated, let initial) = action {
+                    (covered, toDelegate, awaiting) = (covering, delegated, initial)
+                }
             }
             if hasChanges || reconcile, delegate != nil || subscribers != nil {
                 built =
@@ -61,16 +69,13 @@ extension ResultsController {
                         built, replay: state.machine.delegateMoves.isEmpty ? nil : replay(for: state.request)),
                     in: &state)
             }
-            if !state.awaitingInitial.isEmpty {
-                awaiting = state.awaitingInitial
-                state.awaitingInitial = []
-            }
             switch origin {
             case .engine: forwardTo = state.sharing.ledGroup
             case .adopted(let version): _ = decide(.sharedVersion(version), in: &state)
             case .local: break
             }
         }
+        perform(effects)
         if let group = forwardTo, group.hasFollowers {
             // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
             // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
@@ -90,7 +95,7 @@ extension ResultsController {
         guard let update = built else { return nil }
         if hasChanges { router.metrics.batchesDelivered.increment() }
         if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
-            state.withLock { $0.coalescedDeliveries += 1 }
+            send(.counted(.coalesced))
             router.metrics.coalescedDeliveries.increment()
         }
         if let delivery {

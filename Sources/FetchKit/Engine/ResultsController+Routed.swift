@@ -64,7 +64,7 @@ extension ResultsController: RouteTarget {
             try await refresh(to: request, transactionID: change.transactionID)
             let elapsed = clock.now - refetchStarted
             let rows = state.withLock { state in
-                state.fullRefreshes += 1
+                _ = decide(.counted(.fullRefresh), in: &state)
                 return state.snapshot.count
             }
             router.costs.withLock { $0.refetched(rows: rows, duration: elapsed) }
@@ -91,7 +91,7 @@ extension ResultsController: RouteTarget {
             handleFailure(error)
             return
         }
-        state.withLock { $0.fullRefreshes += 1 }
+        send(.counted(.fullRefresh))
         send(.caughtUp)
     }
 

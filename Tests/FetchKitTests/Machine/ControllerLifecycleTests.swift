@@ -91,7 +91,7 @@ struct ControllerLifecycleTests {
 extension ControllerMachine.Action {
     /// The status this action reports, if it reports one.
     var reportedStatus: ResultsStatus? {
-        if case .reportStatus(let status) = self { status } else { nil }
+        if case .reportStatus(let status, _) = self { status } else { nil }
     }
 
     var isRefetch: Bool { if case .refetch = self { true } else { false } }

@@ -30,7 +30,7 @@ struct ControllerMachineFeedTests {
     private func live() -> Machine { .fetched(at: start) }
 
     private func reported(_ actions: [Machine.Action]) -> [ResultsStatus] {
-        actions.compactMap { if case .reportStatus(let status) = $0 { status } else { nil } }
+        actions.compactMap { if case .reportStatus(let status, _) = $0 { status } else { nil } }
     }
 
     @Test func anInterruptionLeavesLiveAtOnceAndTheResumptionReturns() {

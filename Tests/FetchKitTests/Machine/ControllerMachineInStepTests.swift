@@ -48,7 +48,7 @@ struct ControllerMachineInStepTests {
             let decided = fused.publishedInStep(publication)
             let step = try #require(decided)
             var covered: ClosedRange<UInt64>?
-            for case .publish(let covering, let toDelegate) in twoSteps.handle(.published(publication), at: start) {
+            for case .publish(let covering, let toDelegate, _) in twoSteps.handle(.published(publication), at: start) {
                 #expect(toDelegate)
                 covered = covering
             }

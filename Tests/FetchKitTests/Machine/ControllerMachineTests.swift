@@ -13,7 +13,7 @@ struct ControllerMachineTests {
     private func live() -> Machine { .fetched(at: start) }
 
     private func delays(_ actions: [Machine.Action]) -> [Duration] {
-        actions.compactMap { if case .scheduleRetry(let delay) = $0 { delay } else { nil } }
+        actions.compactMap { if case .scheduleRetry(let delay, _) = $0 { delay } else { nil } }
     }
 
     @Test func aTransientFailureRetriesWithDoublingDelaysUpToTwoSeconds() {
@@ -54,7 +54,7 @@ struct ControllerMachineTests {
         _ = machine.handle(.retryDue, at: start + .seconds(1))
         let caughtUp = machine.handle(.caughtUp, at: start + .seconds(1))
         #expect(caughtUp.contains { if case .releaseSyncs = $0 { true } else { false } })
-        #expect(caughtUp.contains { if case .reportStatus(.live) = $0 { true } else { false } })
+        #expect(caughtUp.contains { if case .reportStatus(.live, _) = $0 { true } else { false } })
         #expect(machine.heldSyncs == 0)
         #expect(machine.retryDelay == Machine.firstRetryDelay)
     }
@@ -96,7 +96,7 @@ struct ControllerMachineTests {
         #expect(machine.status == .catchingUp(lag: .milliseconds(1_400)))
         #expect(
             machine.handle(.lagMeasured(.milliseconds(100)), at: start).contains {
-                if case .reportStatus(.live) = $0 { true } else { false }
+                if case .reportStatus(.live, _) = $0 { true } else { false }
             })
         _ = machine.handle(.readFailed(lost), at: start)
         _ = machine.handle(.lagMeasured(.seconds(5)), at: start)
@@ -117,7 +117,7 @@ struct ControllerMachineTests {
         let update = ResultsBatch(previous: machine.results, snapshot: broken, changeset: nil, transactionID: 7)
         let actions = machine.handle(
             .delegateDelivery(update, replay: { results, _, _ in MovedResults(snapshot: results) }), at: start)
-        #expect(actions.contains { if case .stop(let error) = $0 { error.code == .inconsistency } else { false } })
+        #expect(actions.contains { if case .stop(let error, _) = $0 { error.code == .inconsistency } else { false } })
         #expect(machine.hasFailed)
     }
 

@@ -27,8 +27,6 @@ enum ControllerLifecycle: Sendable, Equatable {
         var nextDelay: Duration
         /// When the scheduled retry is due; `nil` while its refetch runs.
         var retryAt: ContinuousClock.Instant?
-        /// The `sync()` calls waiting for the controller to catch up.
-        var heldSyncs = 0
     }
 
     /// The stale read this lifecycle is in, also under a fetch that started from it.

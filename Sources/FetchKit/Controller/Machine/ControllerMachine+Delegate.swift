@@ -18,7 +18,10 @@ extension ControllerMachine {
             let inStep = (view.isIdentical(to: publication.previous) || !hasDelegate) && delegateMoves.isEmpty
             delegateShown = inStep ? nil : view
         }
-        return [.publish(covering: advance(to: publication), toDelegate: toDelegate)]
+        // Readers that subscribed before the first results receive these results instead of a batch.
+        let initial = audience.awaitingInitial
+        if !initial.isEmpty { audience.awaitingInitial = [] }
+        return [.publish(covering: advance(to: publication), toDelegate: toDelegate, initial: initial)]
     }
 
     /// New results whose batch the delegate receives at once, on the publishing task, as it is: when the
@@ -63,10 +66,29 @@ extension ControllerMachine {
         appliedThrough = max(appliedThrough, transactionID)
     }
 
-    mutating func delegateChanged(_ attached: Bool) -> [Action] {
-        hasDelegate = attached
+    /// A delegate was set (it starts from the current results) or removed.
+    mutating func delegateSet(
+        _ delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?, actor: (any Actor)?
+    ) -> [Action] {
+        audience.delegate = delegate
+        audience.delegateActor = delegate == nil ? nil : actor
+        hasDelegate = delegate != nil
         delegateShown = nil
         return []
+    }
+
+    /// A new update reader starts from the current results — once there are any — or ends at once when the
+    /// controller has stopped.
+    mutating func updatesSubscribed(_ buffer: UpdateBuffer<Object>, id: Int) -> [Action] {
+        if let error = lifecycle.failure { return [.endReader(buffer, error)] }
+        audience.subscribers = (audience.subscribers ?? UpdateSubscribers()).adding(buffer, id: id)
+        guard hasFetched else {
+            audience.awaitingInitial.insert(id)
+            return []
+        }
+        return [
+            .startReader(buffer, ResultsBatch(previous: results, snapshot: results, changeset: nil, transactionID: nil))
+        ]
     }
 
     /// The batch the delegate receives for `update`: from what it shows now to `update`'s results with its
@@ -91,7 +113,7 @@ extension ControllerMachine {
         do {
             // The rows of moves that no longer apply go back; the rows around them stay.
             guard let batch = try update.rebased(from: shown, to: target, movingFirst: unplaced) else { return [] }
-            return [.notifyDelegate(batch)]
+            return [.notifyDelegate(batch, audience.delegate)]
         } catch {
             return reportingStatus { $0.stop(.inconsistency("a batch for the delegate could not be built: \(error)")) }
         }

@@ -30,7 +30,7 @@ extension ControllerMachine {
     var retryAt: ContinuousClock.Instant? { lifecycle.staleRead?.retryAt }
 
     /// The `sync()` calls waiting for a stale controller to catch up.
-    var heldSyncs: Int { lifecycle.staleRead?.heldSyncs ?? 0 }
+    var heldSyncs: Int { audience.heldSyncs.count }
 
     /// The delay of the next retry (doubling up to ``maximumRetryDelay``).
     var retryDelay: Duration { lifecycle.staleRead?.nextDelay ?? Self.firstRetryDelay }
@@ -40,7 +40,8 @@ extension ControllerMachine {
         let before = status
         let actions = change(&self)
         let after = status
-        return before == after ? actions : [.reportStatus(after)] + actions
+        guard before != after else { return actions }
+        return [.reportStatus(after, to: Array(audience.statusReaders.values))] + actions
     }
 
     /// A fetch starts: from any lifecycle, a stopped controller's too (a fetch starts it again).
@@ -65,9 +66,18 @@ extension ControllerMachine {
     /// Follows the store; a stale read it leaves cancels its retry and releases its held `sync()` calls.
     private mutating func follow(releasing stale: ControllerLifecycle.StaleRead?) -> [Action] {
         lifecycle = .following
-        guard let stale else { return [] }
-        var actions: [Action] = [.cancelRetry]
-        if stale.heldSyncs > 0 { actions.append(.releaseSyncs) }
+        guard stale != nil else { return [] }
+        return leavingStaleRead()
+    }
+
+    /// What leaving a stale read does: its retry is cancelled, its held `sync()` calls resume.
+    private mutating func leavingStaleRead() -> [Action] {
+        var actions: [Action] = [.cancelRetry(audience.retry)]
+        audience.retry = nil
+        if !audience.heldSyncs.isEmpty {
+            actions.append(.releaseSyncs(audience.heldSyncs))
+            audience.heldSyncs = []
+        }
         return actions
     }
 
@@ -103,7 +113,9 @@ extension ControllerMachine {
         case .fetching: lifecycle = .fetching(returningTo: .stale(read))
         case .idle, .following, .stale, .failed: lifecycle = .stale(read)
         }
-        return [.logRetry(error), .scheduleRetry(after: delay)]
+        let replaced = audience.retry
+        audience.retry = nil
+        return [.logRetry(error), .scheduleRetry(after: delay, replacing: replaced)]
     }
 
     mutating func retryDue(at now: ContinuousClock.Instant) -> [Action] {
@@ -132,17 +144,20 @@ extension ControllerMachine {
         guard !hasFailed else { return [] }
         let stale = lifecycle.staleRead
         lifecycle = .failed(error)
-        var actions: [Action] = []
-        if stale != nil { actions.append(.cancelRetry) }
-        if let stale, stale.heldSyncs > 0 { actions.append(.releaseSyncs) }
-        actions.append(.stop(error))
+        var actions = stale != nil ? leavingStaleRead() : []
+        // Its readers end with it: none is left to publish to.
+        let stopping = Stopping(
+            delegate: audience.delegate, readers: audience.subscribers, followers: sharing.ledGroup)
+        audience.subscribers = nil
+        audience.awaitingInitial = []
+        actions.append(.stop(error, stopping))
         return actions
     }
 
     /// A stale controller holds `sync()` until it has caught up; any other resumes it at once.
-    mutating func syncRequested() -> [Action] {
-        guard isStale else { return [.resumeSync] }
-        lifecycle.updateStaleRead { $0.heldSyncs += 1 }
+    mutating func syncRequested(_ waiter: SyncWaiter) -> [Action] {
+        guard isStale else { return [.resumeSync(waiter)] }
+        audience.heldSyncs.append(waiter)
         return []
     }
 

@@ -1,15 +1,18 @@
-/// A results controller's decisions, without its I/O: what its status is, when it retries, whom `sync()`
-/// waits for, which results it holds, and what its delegate shows and must receive — including the moves the
-/// delegate's UI made that are not written yet.
+/// A results controller's state and decisions, as one value without I/O: its lifecycle and status, its retries,
+/// the `sync()` calls it holds, its results and the request they answer, its part in shared results, what its
+/// delegate shows and must receive — including the moves the delegate's UI made that are not written yet — and
+/// who hears it (``ControllerAudience``: the delegate, the readers of its sequences, its pending retry) and
+/// what it counted (``ControllerCounts``).
 ///
 /// ``ResultsController`` fetches, re-reads, writes moves and calls the delegate; it tells the machine what
 /// happened with ``handle(_:at:)`` — always through one interpreter (`decide` and `perform`), passing the current
-/// instant (the machine reads no clock) — and performs the returned ``Action``s in order. Its lifecycle is one
-/// ``ControllerLifecycle`` value; the status is derived from it. Every race of the live path — a writer's batch
-/// published while the user drags a row on the delegate's actor, a read that fails while a `sync()` waits, a
-/// batch that cannot be built — is a sequence of events here, so tests walk those interleavings without a
-/// database (`ControllerMachineInterleavingTests`), and drive the real controller over a store whose reads they
-/// hold, its feed blind or closed (`ControllerInterleavingTests`).
+/// instant (the machine reads no clock) — and performs the returned ``Action``s in order. Nothing else edits the
+/// controller's state: its lock holds this value and the request the controller was made with. Its lifecycle is
+/// one ``ControllerLifecycle`` value; the status is derived from it. Every race of the live path — a writer's
+/// batch published while the user drags a row on the delegate's actor, a read that fails while a `sync()` waits,
+/// a batch that cannot be built — is a sequence of events here: unit tests walk them on the machine alone, and
+/// `ControllerInterleavingTests` drives the real controller — this machine and its interpreter — over a store
+/// whose reads they hold or fail, its feed blind or closed, in every order.
 ///
 /// The incremental engine (which rows a change touches, the new results) and the update sequences' buffers
 /// stay outside: the engine hands the machine new results with ``Event/published(_:)``; the buffers keep
@@ -48,8 +51,22 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case published(Publication)
         /// The store's changes through this transaction are applied, with or without a batch.
         case applied(through: UInt64)
-        /// A delegate was set (`true`) or removed.
-        case delegateChanged(Bool)
+        /// A delegate was set, with the actor its callbacks run on (`nil`: the controller's task), or removed.
+        case delegateSet((any ResultsControllerDelegate<ResultsController<Object>>)?, actor: (any Actor)?)
+        /// A reader of ``ResultsController/updates(bufferingLimit:)`` subscribed, as `id`.
+        case updatesSubscribed(UpdateBuffer<Object>, id: Int)
+        /// That reader went away.
+        case updatesEnded(id: Int)
+        /// A reader of ``ResultsController/statusUpdates()`` subscribed, as `id`.
+        case statusSubscribed(AsyncStream<ResultsStatus>.Continuation, id: Int)
+        /// That reader went away.
+        case statusEnded(id: Int)
+        /// The retry ``Action/scheduleRetry(after:replacing:)`` asked for is scheduled, as `task`.
+        case retryScheduled(Task<Void, Never>)
+        /// The controller applied a change (or coalesced batches) in a way its statistics count.
+        case counted(ControllerCounts.Count)
+        /// The incremental path was turned on (`true`, the default) or off: every change is then refetched.
+        case incrementalPathEnabled(Bool)
         /// A published batch's delivery runs on the delegate's executor now: build what it receives, with
         /// `replay` for its waiting moves (`nil` when it has none: a follower of shared results delivers thousands
         /// of batches a write, and a replay closure built for each cost an allocation).
@@ -71,10 +88,13 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case caughtUp
         /// The controller stops for good (its leader failed, a batch could not be built).
         case stopped(FetchKitError)
-        /// `sync()` reached the controller's queue: every change routed before it is applied.
-        case syncRequested
+        /// `sync()` reached the controller's queue: every change routed before it is applied. `waiter` resumes
+        /// it, now or once a stale controller caught up.
+        case syncRequested(SyncWaiter)
         /// The controller's delivery lag was measured.
         case lagMeasured(Duration)
+        /// The lag past which the status reads ``ResultsStatus/catchingUp(lag:)`` was set.
+        case catchingUpThresholdSet(Duration)
         /// The store's feed cannot deliver (``FeedDelivery/interrupted(_:)``), as its change `id` said.
         case feedInterrupted(FetchKitError, id: UInt64)
         /// The store's feed delivers again, as its change `id` said, and the changes routed before are applied.
@@ -96,30 +116,38 @@ struct ControllerMachine<Object: Sendable>: Sendable {
 
     /// What the controller does next, in order.
     enum Action {
-        /// Tell the status readers.
-        case reportStatus(ResultsStatus)
+        /// Tell these status readers.
+        case reportStatus(ResultsStatus, to: [AsyncStream<ResultsStatus>.Continuation])
+        /// Tell a new status reader the status, before any later change of it (under the lock).
+        case greetStatusReader(AsyncStream<ResultsStatus>.Continuation, ResultsStatus)
         /// Build the batch of the publication just handled, naming the transactions `covering`, for the update
         /// sequences — and for the delegate when `toDelegate` (then deliver it, on its executor, with
-        /// ``Event/delegateDelivery(_:replay:)``).
-        case publish(covering: ClosedRange<UInt64>?, toDelegate: Bool)
+        /// ``Event/delegateDelivery(_:replay:)``). The readers `initial` subscribed before the first results:
+        /// they receive the results instead.
+        case publish(covering: ClosedRange<UInt64>?, toDelegate: Bool, initial: Set<Int>)
         /// Call the delegate's methods for this batch.
-        case notifyDelegate(ResultsBatch<Object>)
+        case notifyDelegate(ResultsBatch<Object>, (any ResultsControllerDelegate<ResultsController<Object>>)?)
+        /// Give a new update reader the current results, before any later batch (under the lock).
+        case startReader(UpdateBuffer<Object>, ResultsBatch<Object>)
+        /// End a new update reader's sequence at once: the controller has stopped.
+        case endReader(UpdateBuffer<Object>, FetchKitError)
         /// Write the delegate's move `id` (by identity), then report ``Event/moveSettled(id:)``.
         case writeMove(id: Int, key: Value, destination: MoveDestination)
         /// The delegate's results changed since the move was planned: plan it again from them.
         case replanMove
         /// Refetch after ``retryDue``, and report ``Event/caughtUp`` or ``Event/readFailed(_:)``.
         case refetch
-        /// Report ``Event/retryDue`` after this delay (replacing any retry scheduled before).
-        case scheduleRetry(after: Duration)
-        /// Forget the scheduled retry.
-        case cancelRetry
+        /// Report ``Event/retryDue`` after this delay, then ``Event/retryScheduled(_:)`` (under the lock); cancel
+        /// the retry scheduled before.
+        case scheduleRetry(after: Duration, replacing: Task<Void, Never>?)
+        /// Cancel the scheduled retry, if there is one.
+        case cancelRetry(Task<Void, Never>?)
         /// Resume the `sync()` call that was just requested.
-        case resumeSync
+        case resumeSync(SyncWaiter)
         /// Resume every `sync()` call held while the controller could not read.
-        case releaseSyncs
+        case releaseSyncs([SyncWaiter])
         /// Stop: log, tell the delegate, end the update sequences and stop the followers with this error.
-        case stop(FetchKitError)
+        case stop(FetchKitError, Stopping)
         /// Log that the controller fell behind the store (`true`), or caught up (`false`).
         case logLag(behind: Bool, lag: Duration)
         /// Log a transient read failure and that the controller retries.
@@ -127,6 +155,17 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         /// Log that a stale controller caught up.
         case logCaughtUp
     }
+
+    /// Who hears of a controller that stopped.
+    struct Stopping {
+        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
+        var readers: UpdateSubscribers<Object>?
+        var followers: SharedResults<Object>?
+    }
+
+    /// Who hears the controller and waits on it (first: a follower of shared results reads its delegate and
+    /// readers for each batch it delivers).
+    var audience = ControllerAudience<Object>()
 
     // MARK: Results and the delegate's view
 
@@ -149,6 +188,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     var hasFetched = false
     /// Whether a delegate is set.
     var hasDelegate = false
+    /// `false` sends every store change through the refetch path (for benchmarks and tests).
+    var isIncrementalEnabled = true
 
     /// Which routed changes the results hold, and which re-reads of the router's they can trust.
     var horizon = ReadHorizon()
@@ -158,6 +199,8 @@ struct ControllerMachine<Object: Sendable>: Sendable {
     /// group's batch its results are at (`nil` after a local change — a move — made them differ, so the next
     /// batch is found by diffing).
     var sharing = SharingRole<Object>.alone
+    /// How it applied the store's changes (``ResultsController/statistics``).
+    var counts = ControllerCounts()
 
     // MARK: Lifecycle
 
@@ -187,7 +230,27 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .applied(let transactionID):
             markApplied(through: transactionID)
             return []
-        case .delegateChanged(let attached): return delegateChanged(attached)
+        case .delegateSet(let delegate, let actor): return delegateSet(delegate, actor: actor)
+        case .updatesSubscribed(let buffer, let id): return updatesSubscribed(buffer, id: id)
+        case .updatesEnded(let id):
+            audience.subscribers = audience.subscribers?.removing(id)
+            audience.awaitingInitial.remove(id)
+            return []
+        case .statusSubscribed(let reader, let id):
+            audience.statusReaders[id] = reader
+            return [.greetStatusReader(reader, status)]
+        case .statusEnded(let id):
+            audience.statusReaders[id] = nil
+            return []
+        case .retryScheduled(let task):
+            audience.retry = task
+            return []
+        case .counted(let count):
+            counts.add(count)
+            return []
+        case .incrementalPathEnabled(let enabled):
+            isIncrementalEnabled = enabled
+            return []
         case .delegateDelivery(let update, let replay): return delegateDelivery(update, replay: replay)
         case .userMoved(let base, let shown, let key, let destination):
             return userMoved(base: base, shown: shown, key: key, destination: destination)
@@ -199,8 +262,11 @@ struct ControllerMachine<Object: Sendable>: Sendable {
         case .retryDue: return retryDue(at: now)
         case .caughtUp: return reportingStatus { $0.caughtUp() }
         case .stopped(let error): return reportingStatus { $0.stop(error) }
-        case .syncRequested: return syncRequested()
+        case .syncRequested(let waiter): return syncRequested(waiter)
         case .lagMeasured(let measured): return reportingStatus { $0.lagMeasured(measured) }
+        case .catchingUpThresholdSet(let threshold):
+            lag.threshold = max(.zero, threshold)
+            return []
         case .feedInterrupted(let error, let id): return reportingStatus { $0.feedInterrupted(error, id: id) }
         case .feedResumed(let id): return reportingStatus { $0.feedResumed(id: id) }
         case .fetchInstalled(let fetchStart, let routedThrough):

@@ -1,23 +1,22 @@
 import Logging
 
-/// The loop around the controller's machine (``ControllerMachine``): tell it an event under the lock, take
-/// the resources its actions name while still holding it (the `sync()` callers to release, the status readers,
-/// the delegate), then perform the actions outside the lock, in order.
+/// The loop around the controller's machine (``ControllerMachine``): tell it an event under the lock, perform
+/// under the same lock the few actions whose order against a publication matters (a new reader's first element,
+/// the scheduling of a retry), then perform the rest outside the lock, in order. The machine's actions carry
+/// the readers, waiters, delegate and tasks they act on: the loop keeps no state of its own.
 extension ResultsController {
     typealias Machine = ControllerMachine<Object>
 
-    /// What one event's actions need, gathered under the lock.
+    /// One event's actions, with what logging them needs.
     struct Effects {
         var actions: [Machine.Action] = []
-        var statusReaders: [AsyncStream<ResultsStatus>.Continuation] = []
-        var releasedSyncs: [CheckedContinuation<Void, Never>] = []
-        var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
-        var subscribers: UpdateSubscribers<Object>?
-        var followers: SharedResults<Object>?
         var entity = ""
 
-        /// Whether the machine resumes the `sync()` call just requested.
-        var resumesSync: Bool { actions.contains { if case .resumeSync = $0 { true } else { false } } }
+        /// The `sync()` call the machine resumes at once, if it does.
+        var resumedSync: SyncWaiter? {
+            for case .resumeSync(let waiter) in actions { return waiter }
+            return nil
+        }
         /// The delegate's move the machine asks to write, if any.
         var moveToWrite: (id: Int, key: Value, destination: MoveDestination)? {
             for case .writeMove(let id, let key, let destination) in actions { return (id, key, destination) }
@@ -38,39 +37,29 @@ extension ResultsController {
         perform(state.withLock { decide(make($0), in: &$0) })
     }
 
-    /// Tells the machine `event`, under the lock `state` is held with, and gathers what its actions need.
+    /// Tells the machine `event`, under the lock `state` is held with, and performs what must happen under it.
     func decide(_ event: Machine.Event, in state: inout State) -> Effects {
         var effects = Effects(actions: state.machine.handle(event, at: .now))
         for action in effects.actions {
             switch action {
-            case .reportStatus:
-                effects.statusReaders = Array(state.statusSubscribers.values)
-            case .releaseSyncs:
-                effects.releasedSyncs += state.staleWaiters
-                state.staleWaiters = []
-            case .notifyDelegate:
-                effects.delegate = state.delegate
-            case .stop:
-                effects.entity = state.request.entityName
-                effects.delegate = state.delegate
-                effects.subscribers = state.subscribers
-                state.subscribers = nil
-                state.awaitingInitial = []
-                effects.followers = state.sharing.ledGroup
-            case .scheduleRetry(let delay):
-                state.retry?.cancel()
-                state.retry = census.start { [weak self] in
+            case .greetStatusReader(let reader, let status):
+                reader.yield(status)
+            case .startReader(let buffer, let initial):
+                buffer.push(initial)
+            case .endReader(let buffer, let error):
+                buffer.finish(throwing: error)
+            case .scheduleRetry(let delay, _):
+                let task = census.start { [weak self] in
                     // Cancelled when a later schedule replaces it: the machine ignores a retry before its time.
                     try? await Task.sleep(for: delay)
                     self?.enqueue(.retry)
                 }
-            case .cancelRetry:
-                state.retry?.cancel()
-                state.retry = nil
-            case .logLag, .logRetry, .logCaughtUp:
+                _ = state.machine.handle(.retryScheduled(task), at: .now)
+            case .stop, .logLag, .logRetry, .logCaughtUp:
                 // Only what is logged names the entity (a string copy the thousands of deliveries skip).
                 effects.entity = state.request.entityName
-            case .publish, .writeMove, .replanMove, .refetch, .resumeSync:
+            case .reportStatus, .publish, .notifyDelegate, .writeMove, .replanMove, .refetch, .cancelRetry,
+                .resumeSync, .releaseSyncs:
                 break
             }
         }
@@ -82,14 +71,18 @@ extension ResultsController {
     func perform(_ effects: Effects) {
         for action in effects.actions {
             switch action {
-            case .reportStatus(let status):
-                for reader in effects.statusReaders { reader.yield(status) }
-            case .releaseSyncs:
-                for waiter in effects.releasedSyncs { waiter.resume() }
-            case .notifyDelegate(let batch):
-                if let delegate = effects.delegate { notify(delegate, of: batch) }
-            case .stop(let error):
-                stopped(with: error, effects)
+            case .reportStatus(let status, let readers):
+                for reader in readers { reader.yield(status) }
+            case .releaseSyncs(let waiters):
+                for waiter in waiters { waiter.resume() }
+            case .notifyDelegate(let batch, let delegate):
+                if let delegate { notify(delegate, of: batch) }
+            case .scheduleRetry(_, let replaced):
+                replaced?.cancel()
+            case .cancelRetry(let retry):
+                retry?.cancel()
+            case .stop(let error, let stopping):
+                stopped(with: error, stopping, entity: effects.entity)
             case .logLag(let behind, let lag):
                 if behind {
                     logger.info(
@@ -105,23 +98,24 @@ extension ResultsController {
             case .logCaughtUp:
                 router.metrics.resyncs.increment()
                 logger.info("results caught up after a failure", metadata: ["entity": "\(effects.entity)"])
-            case .publish, .writeMove, .replanMove, .refetch, .resumeSync, .scheduleRetry, .cancelRetry:
+            case .publish, .writeMove, .replanMove, .refetch, .resumeSync, .greetStatusReader, .startReader,
+                .endReader:
                 break
             }
         }
     }
 
     /// A permanent failure: logged, counted, told to the delegate, the update sequences and the followers.
-    private func stopped(with error: FetchKitError, _ effects: Effects) {
+    private func stopped(with error: FetchKitError, _ stopping: Machine.Stopping, entity: String) {
         if error.code == .closed {
-            logger.debug("results controller stopped: the store is closed", metadata: ["entity": "\(effects.entity)"])
+            logger.debug("results controller stopped: the store is closed", metadata: ["entity": "\(entity)"])
         } else {
-            logger.error("results controller stopped", metadata: ["entity": "\(effects.entity)", "error": "\(error)"])
+            logger.error("results controller stopped", metadata: ["entity": "\(entity)", "error": "\(error)"])
         }
         router.metrics.permanentFailures.increment()
-        effects.delegate?.controller(self, didFailWith: error)
-        effects.subscribers?.finishAll(throwing: error)
+        stopping.delegate?.controller(self, didFailWith: error)
+        stopping.readers?.finishAll(throwing: error)
         // The controllers that follow this one's results stop with it.
-        for follower in effects.followers?.followers ?? [] where follower !== self { follower.enqueue(.fail(error)) }
+        for follower in stopping.followers?.followers ?? [] where follower !== self { follower.enqueue(.fail(error)) }
     }
 }

@@ -158,9 +158,8 @@ extension ResultsController {
         } catch {
             // The UI shows the move, the database does not: move the row back.
             let back = try ResultsDiff.changeset(from: staged.shown, to: current)
-            await publish(current, previous: staged.shown, changeset: back, transactionID: nil, origin: .local) { _ in
-            }?
-            .perform()
+            await publish(current, previous: staged.shown, changeset: back, transactionID: nil, origin: .local)?
+                .perform()
             throw error
         }
         // Nothing written: the database already has the row where the view shows it; its commits bring the
@@ -176,9 +175,10 @@ extension ResultsController {
         // From what the UI shows (the move as planned on the results) to the results once written, which show
         // what the database had when the move was planned again.
         let changeset = try ResultsDiff.changeset(from: staged.shown, to: plan.expected)
-        await publish(plan.expected, previous: staged.shown, changeset: changeset, transactionID: nil, origin: .local) {
-            _ = decide(.moveWritten(through: writtenThrough), in: &$0)
-        }?.perform()
+        await publish(
+            plan.expected, previous: staged.shown, changeset: changeset, transactionID: nil, origin: .local,
+            events: [.moveWritten(through: writtenThrough)]
+        )?.perform()
         // The results now show commits they did not show before the write: the router follows the keys that
         // entered and left with them (their own changes, still on their way, then change nothing).
         let before = Set(current.keys)

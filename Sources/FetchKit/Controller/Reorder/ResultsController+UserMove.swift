@@ -92,9 +92,8 @@ extension ResultsController {
         }
         settle()
         let current = state.withLock { $0.snapshot }
-        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true) {
-            _ in
-        }?.perform()
+        await publish(current, previous: current, changeset: nil, transactionID: nil, origin: .local, reconcile: true)?
+            .perform()
         return result
     }
 }

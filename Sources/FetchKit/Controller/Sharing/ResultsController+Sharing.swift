@@ -39,12 +39,12 @@ extension ResultsController {
         }
         router.dropPlan(routeID, heldKeys: heldKeys)
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
-        await publish(snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version))
-        { state in
-            let installed = InstalledRequest(request: request, shape: leaderState.shape, plan: nil)
-            _ = decide(.requestInstalled(installed), in: &state)
-            _ = decide(.shares(.following(group, version: version)), in: &state)
-        }?.perform()
+        await publish(
+            snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version),
+            events: [
+                .requestInstalled(InstalledRequest(request: request, shape: leaderState.shape, plan: nil)),
+                .shares(.following(group, version: version))
+            ])?.perform()
         return true
     }
 
@@ -128,7 +128,7 @@ extension ResultsController {
             guard case .following(let follows, let held) = state.sharing, ObjectIdentifier(follows) == group
             else { return }
             if let held, version <= held { return }
-            if state.subscribers == nil, state.awaitingInitial.isEmpty, state.delegateActor == nil,
+            if state.machine.audience.hasNoReaders, state.delegateActor == nil,
                 let stepping = state.delegate,
                 let step = state.machine.publishedInStep(
                     .init(
@@ -150,8 +150,7 @@ extension ResultsController {
         if update.previous.isIdentical(to: current) {
             return publish(
                 update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
-                origin: .adopted(version), batch: update
-            ) { _ in }
+                origin: .adopted(version), batch: update)
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
             let changeset: Changeset
@@ -163,8 +162,7 @@ extension ResultsController {
             }
             return publish(
                 update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
-                origin: .adopted(version)
-            ) { _ in }
+                origin: .adopted(version))
         }
     }
 

@@ -31,7 +31,7 @@ extension ResultsController {
     /// ```
     public var catchingUpThreshold: Duration {
         get { state.withLock { $0.machine.lag.threshold } }
-        set { state.withLock { $0.machine.lag.threshold = max(.zero, newValue) } }
+        set { send(.catchingUpThresholdSet(newValue)) }
     }
 
     /// The controller's status now, then each change of it.
@@ -41,16 +41,9 @@ extension ResultsController {
     public func statusUpdates() -> AsyncStream<ResultsStatus> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ResultsStatus.self, bufferingPolicy: .bufferingNewest(8))
-        let id = state.withLock { state -> Int in
-            let id = state.nextSubscriberID
-            state.nextSubscriberID += 1
-            state.statusSubscribers[id] = continuation
-            continuation.yield(state.status)
-            return id
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.statusSubscribers.removeValue(forKey: id) }
-        }
+        let id = ReaderID.next()
+        send(.statusSubscribed(continuation, id: id))
+        continuation.onTermination = { [weak self] _ in self?.send(.statusEnded(id: id)) }
         return stream
     }
 

@@ -61,7 +61,7 @@ extension ResultsController {
             let objects = try materializer.make(rows)
             fresh = zip(rows, objects).map { .init(row: $0, object: $1, sortKey: editor.sortKey(of: $0)) }
             fresh.sort { $0.sortKey < $1.sortKey }
-            state.withLock { $0.routedUpdates += 1 }
+            send(.counted(.routed))
         } else {
             if !input.related.isEmpty {
                 // The entity rows that point at a changed related row (now; a row that pointed there before and
@@ -111,10 +111,10 @@ extension ResultsController {
         let items = try editor.items(of: pending, old: old)
         let snapshot = editor.snapshot()
         let changeset = try LocalChangeset.make(from: old, to: snapshot, items: items)
-        await publish(snapshot, previous: old, changeset: changeset, transactionID: change.transactionID) { state in
-            state.incrementalUpdates += 1
-            if usedKeyset { state.keysetRefills += 1 }
-        }?.perform()
+        await publish(
+            snapshot, previous: old, changeset: changeset, transactionID: change.transactionID,
+            events: [.counted(.incremental(keysetRefill: usedKeyset))]
+        )?.perform()
         var delta = MembershipDelta(applied: keys.count)
         for key in pending.newPositions.keys where pending.oldPositions[key] == nil { delta.entered.append(key) }
         for key in pending.oldPositions.keys where pending.newPositions[key] == nil { delta.left.append(key) }
@@ -216,7 +216,7 @@ extension ResultsController {
     /// conformance suite can compare both, and a benchmark measure both, on one controller.
     package var usesIncrementalPath: Bool {
         get { state.withLock { $0.isIncrementalEnabled } }
-        set { state.withLock { $0.isIncrementalEnabled = newValue } }
+        set { send(.incrementalPathEnabled(newValue)) }
     }
 }
 
