@@ -15,7 +15,8 @@ import Foundation
 ///   bound: it counts the gap since the last write to its rows); the worst controller's p99 over the load;
 /// - resident memory every second: growth after the warm-up (a quarter of the run, at most 20 s);
 /// - a write through the store every 250 ms during the load: how long `store.write` takes, then how long `sync()`
-///   takes (the row must then show: read-your-writes);
+///   takes (the row must then show: read-your-writes); and, for a p99 that is not just the slowest of a few dozen,
+///   another write every 50 ms, timed alone (about 20 a second: a few hundred samples a run);
 /// - honesty: the samples in which a controller reads `.live` while it is further behind than its threshold (by the
 ///   measured lag, past a 100-ms sampling allowance);
 /// - after the load: the time until every controller equals a fresh fetch.
@@ -160,6 +161,30 @@ enum SustainedBenchmark {
             }
             return (syncs, writes, unseen)
         }
+        // Write latency alone, with enough samples for a p99: every 50 ms, one row in and the previous one out.
+        let paced = Task {
+            var writes: [Double] = []
+            var key: Int64 = 2_000_000
+            while clock.now - start < .seconds(settings.seconds) - .seconds(3) {
+                try await Task.sleep(for: .milliseconds(50))
+                key += 1
+                let inserted = key
+                let began = clock.now
+                do {
+                    _ = try await store.write { tx in
+                        try tx.delete("Hot", key: .integer(inserted - 1))
+                        try tx.insert(
+                            ["id": .integer(inserted), "grp": .integer(inserted % 10), "v": -1, "at": .double(0)],
+                            into: "Hot")
+                    }
+                } catch {
+                    print("  (a paced write failed: \(error))")
+                    continue
+                }
+                writes.append(Measurement.milliseconds(clock.now - began))
+            }
+            return writes
+        }
         while writer.process.isRunning {
             let tick = clock.now
             let sampleTime = Date().timeIntervalSince1970
@@ -196,7 +221,8 @@ enum SustainedBenchmark {
         let loadEnd = clock.now
         let cpuDuringLoad = Self.processCPUSeconds() - cpuAtStart
         let writerOutput = try await writer.finish()
-        let (syncs, writes, unseen) = try await probe.value
+        let (syncs, probeWrites, unseen) = try await probe.value
+        let writes = probeWrites + (try await paced.value)
 
         // After the load: until every controller equals a fresh fetch.
         var converged: Duration?
