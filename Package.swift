@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "FetchKitPostgres", targets: ["FetchKitPostgres"]),
         // A store held in memory, for controller tests without a database; written against the backend kit alone.
         .library(name: "FetchKitInMemory", targets: ["FetchKitInMemory"]),
+        // Live results for remote clients, framework-free: one session per client over any WebSocket.
+        .library(name: "FetchKitSession", targets: ["FetchKitSession"]),
         // Backend authors: the SQL compiler, the connection pool and the write transaction a backend builds on.
         .library(name: "FetchKitBackendKit", targets: ["FetchKitBackendKit"]),
         // Backend authors' and app authors' tests: the conformance suite and the oracle.
@@ -112,6 +114,13 @@ let package = Package(
             path: "Backends/Postgres",
             swiftSettings: strictSettings
         ),
+        // One live results session per remote client: the wire envelope, scope and allowlist, backpressure,
+        // moves, resume. No web framework: the server products adapt it to theirs.
+        .target(
+            name: "FetchKitSession",
+            dependencies: ["FetchKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FetchKitTesting",
             dependencies: ["FetchKit", "FetchKitFixtures"],
@@ -186,6 +195,15 @@ let package = Package(
             dependencies: [
                 "FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures", "FetchKitInMemory",
                 "FetchKitMacroFixtures", .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The live session core, over the in-memory store and a transport the tests hold.
+        .testTarget(
+            name: "FetchKitSessionTests",
+            dependencies: [
+                "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitTesting", "FetchKitFixtures",
+                "FetchKitBackendKit"
             ],
             swiftSettings: strictSettings
         ),

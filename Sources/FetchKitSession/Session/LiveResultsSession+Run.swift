@@ -1,0 +1,123 @@
+import FetchKit
+import Logging
+
+extension LiveResultsSession {
+    /// Serves one client until it disconnects, its list stops, or the task is cancelled.
+    ///
+    /// `scope` is the signed-in user's part of the data, AND-ed with the server's request and the client's filter
+    /// (`nil`: the whole request). `inbound` is the client's text messages; `transport` writes to its socket.
+    ///
+    /// It ends by closing the socket: 1000 when the store closed, 1001 when the task is cancelled (the server
+    /// shuts down gracefully; the client resumes), 1008 after refusing the client's `open`, 1011 after a
+    /// failure. Nothing it sends names SQL or server internals.
+    public func run<Inbound: AsyncSequence & Sendable>(
+        scope: FetchPredicate?, inbound: Inbound, transport: some SessionTransport
+    ) async where Inbound.Element == String {
+        let out = SendQueue(transport)
+        await withTaskCancellationHandler {
+            await serve(scope: scope, inbound: inbound, out: out)
+        } onCancel: {
+            // Graceful shutdown: the socket closes (after the send under way), which ends the client's messages.
+            Task { await out.close(.goingAway, reason: "the server is shutting down") }
+        }
+    }
+
+    private func serve<Inbound: AsyncSequence & Sendable>(
+        scope: FetchPredicate?, inbound: Inbound, out: SendQueue
+    ) async where Inbound.Element == String {
+        var messages = inbound.makeAsyncIterator()
+        guard let first = try? await messages.next() else { return }
+        let opening: Opening
+        do {
+            opening = try Opening(first, policy: policy)
+        } catch {
+            return await refuse(error, out: out)
+        }
+        let narrowed = opening.query.narrowing(request, scope: scope)
+        let controller = makeController(store, narrowed, logger)
+        do {
+            try await controller.performFetch()
+        } catch {
+            let refusal = SessionError(sanitizing: error)
+            if refusal.code == .invalid || refusal.code == .forbidden { return await refuse(refusal, out: out) }
+            logger.warning("a live session could not fetch its list", metadata: ["error": "\(error)"])
+            return await fail(refusal, closed: (error as? FetchKitError)?.code == .closed, out: out)
+        }
+        let updates = controller.updates(bufferingLimit: bufferingLimit)
+        let sender = ListSender(session: self, request: narrowed.erased, resumeFrom: opening.resume, out: out)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await sender.forward(updates) }
+            group.addTask { await forwardStatus(of: controller, out: out) }
+            // The client's messages, one at a time, on this task.
+            while let text = try? await messages.next() {
+                await perform(text, updates: updates, out: out)
+            }
+            group.cancelAll()
+        }
+        withExtendedLifetime(controller) {}
+    }
+
+    /// Refuses the client's `open`, then closes with 1008.
+    private func refuse(_ error: any Error, out: SendQueue) async {
+        let refusal = SessionError(sanitizing: error)
+        logger.debug("a live session refused its client", metadata: ["error": "\(refusal)"])
+        try? await out.send(SessionMessage<Projected>.refused(refusal).json())
+        await out.close(.policyViolation, reason: String(refusal.message.prefix(100)))
+    }
+
+    /// Tells the client the list failed, then closes: 1000 when its store closed, 1011 otherwise.
+    func fail(_ error: SessionError, closed: Bool, out: SendQueue) async {
+        try? await out.send(SessionMessage<Projected>.error(error).json())
+        await out.close(closed ? .normal : .internalError, reason: closed ? "the list ended" : "the list failed")
+    }
+
+    /// Runs one message of the client's after `open`; a bad one is answered with `error`, never a close.
+    private func perform(_ text: String, updates: ResultsStream<Object>, out: SendQueue) async {
+        let message: ClientMessage
+        do {
+            message = try ClientMessage(json: text)
+        } catch {
+            try? await out.send(SessionMessage<Projected>.error(error).json())
+            return
+        }
+        switch message {
+        case .open:
+            try? await out.send(SessionMessage<Projected>.error(.init(.invalid, "the list is already open")).json())
+        case .move(let id, let key, let destination):
+            var failure: SessionError?
+            do {
+                // Returns once the reader has sent every batch that shows the move: the acknowledgement follows.
+                try await updates.moveRow(withKey: key, to: destination)
+            } catch {
+                failure = SessionError(sanitizing: error)
+                logger.debug("a live session's move failed", metadata: ["error": "\(error)"])
+            }
+            try? await out.send(SessionMessage<Projected>.moved(id: id, error: failure).json())
+        }
+    }
+
+    /// Tells the client each change of the list's status (it starts live with its first results).
+    private func forwardStatus(of controller: ResultsController<Object>, out: SendQueue) async {
+        var told = SessionStatus.live
+        for await status in controller.statusUpdates() {
+            guard let status = SessionStatus(status), status != told else { continue }
+            told = status
+            try? await out.send(SessionMessage<Projected>.status(status).json())
+        }
+    }
+}
+
+/// The client's `open`, checked.
+private struct Opening {
+    var query: ClientQuery
+    var resume: ResumeToken?
+
+    init(_ text: String, policy: ClientQueryPolicy) throws(SessionError) {
+        guard case .open(let filter, let sort, let token) = try ClientMessage(json: text) else {
+            throw SessionError(.invalid, "the first message opens the list")
+        }
+        query = try ClientQuery(filter: filter, sort: sort, policy: policy)
+        // A token that is not one is answered like an unknown one: with a reset.
+        resume = token.flatMap(ResumeToken.init) ?? (token == nil ? nil : ResumeToken(session: "", sequence: 0))
+    }
+}
