@@ -23,6 +23,10 @@ let package = Package(
         .library(name: "FetchKitInMemory", targets: ["FetchKitInMemory"]),
         // Live results for remote clients, framework-free: one session per client over any WebSocket.
         .library(name: "FetchKitSession", targets: ["FetchKitSession"]),
+        // Live results routes for Hummingbird 2 and Vapor 4: each behind a trait of its name, so an app builds
+        // (and resolves) only its own framework: `.package(url: …, from: …, traits: ["Hummingbird"])`.
+        .library(name: "FetchKitHummingbird", targets: ["FetchKitHummingbird"]),
+        .library(name: "FetchKitVapor", targets: ["FetchKitVapor"]),
         // Backend authors: the SQL compiler, the connection pool and the write transaction a backend builds on.
         .library(name: "FetchKitBackendKit", targets: ["FetchKitBackendKit"]),
         // Backend authors' and app authors' tests: the conformance suite and the oracle.
@@ -34,6 +38,8 @@ let package = Package(
             name: "Configuration",
             description: "StoreConfiguration read from environment variables and JSON files (swift-configuration)."),
         .trait(name: "Metrics", description: "FetchKit's counters and gauges, reported through swift-metrics."),
+        .trait(name: "Hummingbird", description: "FetchKitHummingbird: live results routes for Hummingbird 2."),
+        .trait(name: "Vapor", description: "FetchKitVapor: live results routes for Vapor 4."),
         .trait(
             name: "BenchmarkHooks",
             description: "Probes and switches FetchKit's own benchmarks time the engine with; never for apps."),
@@ -46,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.6.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
         // Only the macro targets depend on it.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"605.0.0")
     ],
@@ -119,6 +128,28 @@ let package = Package(
         .target(
             name: "FetchKitSession",
             dependencies: ["FetchKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // Empty unless its trait is on: then the framework's products join.
+        .target(
+            name: "FetchKitHummingbird",
+            dependencies: [
+                "FetchKitSession", "FetchKit",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"]))
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FetchKitVapor",
+            dependencies: [
+                "FetchKitSession", "FetchKit",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -204,6 +235,27 @@ let package = Package(
             dependencies: [
                 "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitTesting", "FetchKitFixtures",
                 "FetchKitBackendKit"
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The framework products, when their traits are on (Integration/test.sh turns both on).
+        .testTarget(
+            name: "FetchKitHummingbirdTests",
+            dependencies: [
+                "FetchKitHummingbird", "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitSQLite",
+                "FetchKitBackendKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdWSClient", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Hummingbird"]))
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FetchKitVaporTests",
+            dependencies: [
+                "FetchKitVapor", "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitBackendKit",
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"]))
             ],
             swiftSettings: strictSettings
         ),

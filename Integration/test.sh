@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: starts a throwaway PostgreSQL (DATABASE_URL), builds, runs `swift test`, then the
-# live web example's tests (Examples/LiveList, in headless Chromium), and stops the server whatever happens.
+# TypeScript client's tests (tsc and node), the live web example's tests (Examples/LiveList, in headless
+# Chromium), and stops the server whatever happens.
 # Extra arguments go to FetchKit's `swift test` (e.g. --filter Parser); FETCHKIT_SKIP_EXAMPLE=1 skips the example.
 # A test run that hangs fails after FETCHKIT_TEST_TIMEOUT seconds (default 2400; the example's, 900), printing
 # every thread's backtrace and the tests that never ended (Integration/scripts/time-limit.sh).
@@ -16,6 +17,8 @@ swift build --build-tests
 bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path)"
 limit="${FETCHKIT_TEST_TIMEOUT:-2400}"
 bash Integration/scripts/time-limit.sh "$limit" swift test --skip-build --verbose "$@"
+echo "test.sh: the TypeScript client (Clients/TypeScript)"
+bash Clients/TypeScript/test.sh
 if [ "${FETCHKIT_SKIP_EXAMPLE:-}" != "1" ]; then
     echo "test.sh: the live web example (Examples/LiveList) against SQLite and PostgreSQL in headless Chromium"
     swift build --build-tests --package-path Examples/LiveList

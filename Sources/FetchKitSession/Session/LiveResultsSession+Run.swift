@@ -22,6 +22,23 @@ extension LiveResultsSession {
         }
     }
 
+    /// Serves one client whose scope is decided now, for this connection: `scope` runs first (it may look the
+    /// user up); when it throws, the client receives `refused` — the message of a ``SessionError`` it throws,
+    /// "not allowed" for any other error — and the socket closes with 1008. Otherwise as
+    /// ``run(scope:inbound:transport:)``.
+    public func run<Inbound: AsyncSequence & Sendable>(
+        scope: @Sendable () async throws -> FetchPredicate?, inbound: Inbound, transport: some SessionTransport
+    ) async where Inbound.Element == String {
+        let decided: FetchPredicate?
+        do {
+            decided = try await scope()
+        } catch {
+            let refusal = error as? SessionError ?? SessionError(.forbidden, "this list is not available here")
+            return await refuse(refusal, out: SendQueue(transport))
+        }
+        await run(scope: decided, inbound: inbound, transport: transport)
+    }
+
     private func serve<Inbound: AsyncSequence & Sendable>(
         scope: FetchPredicate?, inbound: Inbound, out: SendQueue
     ) async where Inbound.Element == String {

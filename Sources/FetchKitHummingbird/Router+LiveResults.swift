@@ -1,0 +1,74 @@
+#if Hummingbird
+    import FetchKit
+    import FetchKitSession
+    import Hummingbird
+    import HummingbirdWebSocket
+    import ServiceLifecycle
+
+    extension RouterMethods where Context: WebSocketRequestContext {
+        /// Serves a live list at `path`: each WebSocket connection is one ``LiveResultsSession`` — the session's
+        /// request, narrowed by the signed-in user's `scope` and by the client's allowed filter and sort.
+        ///
+        /// ```swift
+        /// let router = Router(context: AppRequestContext.self)
+        /// router.liveResults("/todos", todos) { request, context in
+        ///     guard let user = context.identity else { throw SessionError(.forbidden, "sign in first") }
+        ///     return .key("ownerID") == user.id
+        /// }
+        /// ```
+        ///
+        /// `scope` runs once per connection, after the upgrade, with the request and the context the router's
+        /// middleware made (its identity, say). When it throws, the client receives `refused` (the message of a
+        /// ``SessionError`` it throws; "not allowed" for any other error) and the socket closes with 1008. On the
+        /// application's graceful shutdown each session closes with 1001, and its client resumes on another
+        /// instance or after the restart.
+        @discardableResult
+        public func liveResults<Object: Sendable, Projected: Encodable & Sendable>(
+            _ path: RouterPath, _ session: LiveResultsSession<Object, Projected>,
+            scope: @escaping @Sendable (Request, Context) async throws -> FetchPredicate?
+        ) -> Self where Self: _HB_SendableMetatype {
+            ws(path) { inbound, outbound, context in
+                let messages = inbound.messages(maxSize: ClientMessage.maximumLength).compactMap {
+                    message -> String? in
+                    if case .text(let text) = message { text } else { nil }
+                }
+                try? await cancelWhenGracefulShutdown {
+                    await session.run(
+                        scope: { try await scope(context.request, context.requestContext) }, inbound: messages,
+                        transport: HummingbirdSocket(outbound: outbound))
+                }
+            }
+        }
+
+        /// Serves a live list of `request`'s records at `path`, sent whole to each client (see
+        /// ``liveResults(_:_:scope:)``).
+        ///
+        /// ```swift
+        /// router.liveResults("/todos", store: store, request: FetchRequest<Todo>(sortBy: [SortDescriptor(\.title)])) {
+        ///     request, context in .key("ownerID") == try context.userID()
+        /// }
+        /// ```
+        @discardableResult
+        public func liveResults<Object: Record & Encodable>(
+            _ path: RouterPath, store: any PersistentStore, request: FetchRequest<Object>,
+            policy: ClientQueryPolicy = .init(), resume: ResumeStore<Object>? = ResumeStore(),
+            scope: @escaping @Sendable (Request, Context) async throws -> FetchPredicate?
+        ) -> Self where Self: _HB_SendableMetatype {
+            liveResults(
+                path, LiveResultsSession(store: store, request: request, policy: policy, resume: resume), scope: scope)
+        }
+    }
+
+    /// A Hummingbird WebSocket as a session's transport.
+    struct HummingbirdSocket: SessionTransport {
+        let outbound: WebSocketOutboundWriter
+
+        func send(_ text: String) async throws {
+            try await outbound.write(.text(text))
+        }
+
+        func close(_ code: SessionCloseCode, reason: String) async {
+            try? await outbound.close(.init(codeNumber: Int(code.rawValue)), reason: reason)
+        }
+    }
+#endif

@@ -1,0 +1,1 @@
+// FetchKitVapor's API is compiled with the package trait `Vapor` only.

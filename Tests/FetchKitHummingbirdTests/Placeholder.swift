@@ -1,0 +1,1 @@
+// FetchKitHummingbird's tests run with the package trait `Hummingbird` only.

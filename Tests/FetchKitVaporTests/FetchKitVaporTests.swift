@@ -1,0 +1,1 @@
+// FetchKitVapor's tests run with the package trait `Vapor` only.
