@@ -92,7 +92,10 @@ let package = Package(
         ),
         .target(
             name: "FetchKitBackendKit",
-            dependencies: ["FetchKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FetchKit", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -103,7 +106,10 @@ let package = Package(
         ),
         .target(
             name: "FetchKitSQLite",
-            dependencies: ["FetchKitBackendKit", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FetchKitBackendKit", "CSQLite", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
             path: "Backends/SQLite",
             swiftSettings: strictSettings
         ),
@@ -140,7 +146,8 @@ let package = Package(
                     name: "HummingbirdWebSocket", package: "hummingbird-websocket",
                     condition: .when(traits: ["Hummingbird"])),
                 .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"]))
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["Hummingbird"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -177,7 +184,9 @@ let package = Package(
         // through it): the store controller tests run on without a database.
         .target(
             name: "FetchKitInMemory",
-            dependencies: ["FetchKitBackendKit"],
+            dependencies: [
+                "FetchKitBackendKit", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
             swiftSettings: strictSettings
         ),
         // The repository's test infrastructure (child processes, built products, temporary directories).
@@ -247,6 +256,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdWSClient", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: ["Hummingbird"]))
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitBackendKit
 import ServiceLifecycle
 
 /// A store runs as a swift-service-lifecycle `Service`: add it to the app's `ServiceGroup` and its change
@@ -13,16 +14,6 @@ import ServiceLifecycle
 extension PostgresStore: Service {
     /// Waits until graceful shutdown or cancellation, then closes the store.
     public func run() async throws {
-        let (stopped, stop) = AsyncStream.makeStream(of: Void.self)
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                for await _ in stopped {}
-            } onCancel: {
-                stop.finish()
-            }
-        } onGracefulShutdown: {
-            stop.finish()
-        }
-        await close()
+        await StoreService.runUntilShutdown { await close() }
     }
 }

@@ -32,7 +32,7 @@
                     message -> String? in
                     if case .text(let text) = message { text } else { nil }
                 }
-                try? await cancelWhenGracefulShutdown {
+                await cancelWhenGracefulShutdown {
                     await session.run(
                         scope: { try await scope(context.request, context.requestContext) }, inbound: messages,
                         transport: HummingbirdSocket(outbound: outbound))
@@ -69,6 +69,27 @@
 
         func close(_ code: SessionCloseCode, reason: String) async {
             try? await outbound.close(.init(codeNumber: Int(code.rawValue)), reason: reason)
+        }
+    }
+#endif
+
+#if Hummingbird
+    /// The app's live sessions as a `Service`: list it last, after the store and the application. A service group
+    /// shuts down in reverse order, so on graceful shutdown every session closes first with 1001 (its client
+    /// resumes after the restart) — before Hummingbird closes the remaining sockets and before the store closes.
+    ///
+    /// ```swift
+    /// let sessions = LiveSessionGroup()
+    /// var todos = LiveResultsSession(store: store, request: request)
+    /// todos.sessions = sessions
+    /// let group = ServiceGroup(services: [store, app, sessions], logger: logger)
+    /// ```
+    extension LiveSessionGroup: Service {
+        /// Waits until graceful shutdown or cancellation, then closes every session and waits for them to end.
+        public func run() async throws {
+            // Returns at graceful shutdown, throws at cancellation: either way the sessions close.
+            try? await gracefulShutdown()
+            await shutdown()
         }
     }
 #endif

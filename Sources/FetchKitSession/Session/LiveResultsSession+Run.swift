@@ -7,18 +7,29 @@ extension LiveResultsSession {
     /// `scope` is the signed-in user's part of the data, AND-ed with the server's request and the client's filter
     /// (`nil`: the whole request). `inbound` is the client's text messages; `transport` writes to its socket.
     ///
-    /// It ends by closing the socket: 1000 when the store closed, 1001 when the task is cancelled (the server
-    /// shuts down gracefully; the client resumes), 1008 after refusing the client's `open`, 1011 after a
+    /// It ends by closing the socket: 1000 when the store closed, 1001 when the task is cancelled or its
+    /// ``LiveSessionGroup`` shuts down (the server shuts down gracefully; the client resumes), 1008 after refusing the client's `open`, 1011 after a
     /// failure. Nothing it sends names SQL or server internals.
     public func run<Inbound: AsyncSequence & Sendable>(
         scope: FetchPredicate?, inbound: Inbound, transport: some SessionTransport
     ) async where Inbound.Element == String {
         let out = SendQueue(transport)
+        let goingAway: @Sendable () -> Void = {
+            Task { await out.close(.goingAway, reason: "the server is shutting down") }
+        }
+        var membership: Int?
+        if let sessions {
+            guard let id = sessions.join(closing: goingAway) else {
+                return await out.close(.goingAway, reason: "the server is shutting down")
+            }
+            membership = id
+        }
+        defer { if let membership { sessions?.leave(membership) } }
         await withTaskCancellationHandler {
             await serve(scope: scope, inbound: inbound, out: out)
         } onCancel: {
             // Graceful shutdown: the socket closes (after the send under way), which ends the client's messages.
-            Task { await out.close(.goingAway, reason: "the server is shutting down") }
+            goingAway()
         }
     }
 

@@ -33,6 +33,8 @@ public struct LiveResultsSession<Object: Sendable, Projected: Encodable & Sendab
     public let resume: ResumeStore<Object>?
     /// How many batches a client that does not read may fall behind before they coalesce into one.
     public var bufferingLimit = 16
+    /// The app's running sessions, which a graceful shutdown closes with 1001 before the store closes.
+    public var sessions: LiveSessionGroup?
     let project: @Sendable (Object) -> Projected
     let makeController: @Sendable (any PersistentStore, FetchRequest<Object>, Logger) -> ResultsController<Object>
     let logger: Logger

@@ -1,1 +1,0 @@
-// FetchKitHummingbird's tests run with the package trait `Hummingbird` only.
