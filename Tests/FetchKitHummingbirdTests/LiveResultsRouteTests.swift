@@ -49,7 +49,8 @@
             var session = LiveResultsSession(
                 store: store,
                 request: FetchRequest<Row>(
-                    entity: "Card", sortDescriptors: [.ascending("lane"), .ascending("id")], sectionNameKeyPath: "lane"),
+                    entity: "Card", sortDescriptors: [.ascending("lane"), .ascending("id")],
+                    sectionNameKeyPath: "lane"),
                 policy: ClientQueryPolicy(filterable: ["title", "lane"], sortable: ["title"]), resume: ResumeStore())
             session.sessions = sessions
             router.liveResults("/cards", session) { request, _ in

@@ -7,9 +7,9 @@ extension LiveResultsSession {
     /// `scope` is the signed-in user's part of the data, AND-ed with the server's request and the client's filter
     /// (`nil`: the whole request). `inbound` is the client's text messages; `transport` writes to its socket.
     ///
-    /// It ends by closing the socket: 1000 when the store closed, 1001 when the task is cancelled or its
-    /// ``LiveSessionGroup`` shuts down (the server shuts down gracefully; the client resumes), 1008 after refusing the client's `open`, 1011 after a
-    /// failure. Nothing it sends names SQL or server internals.
+    /// It ends by closing the socket: 1000 when the store closed; 1001 when the task is cancelled or its
+    /// ``LiveSessionGroup`` shuts down (the server shuts down gracefully; the client resumes); 1008 after refusing
+    /// the client's `open`; 1011 after a failure. Nothing it sends names SQL or server internals.
     public func run<Inbound: AsyncSequence & Sendable>(
         scope: FetchPredicate?, inbound: Inbound, transport: some SessionTransport
     ) async where Inbound.Element == String {
