@@ -68,12 +68,12 @@
             _ = try? await connection.value
         }
 
-        /// Waits until `condition` holds of the messages' types, failing after 10 s.
+        /// Waits until `condition` holds of the messages' types, failing after 60 s (the whole suite runs in parallel).
         func wait(
             for what: String, _ condition: @escaping ([String]) -> Bool,
             sourceLocation: SourceLocation = #_sourceLocation
         ) async throws {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !condition(types) {
                 guard ContinuousClock.now < deadline else {
                     Issue.record("timed out waiting for \(what); received \(types)", sourceLocation: sourceLocation)

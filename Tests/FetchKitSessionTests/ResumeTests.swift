@@ -98,8 +98,11 @@ struct ResumeTests {
         let session = Board.session(store, resume: ResumeStore<Row>(statesPerSession: 2))
         let (socket, task) = try await connect(session, owner: 1, open: Board.open())
         let oldest = try #require(socket.sent.first?.token)
-        try await write(store, rounds: 0..<3)
-        try await socket.wait(for: "three batches") { $0.filter { $0.type == "batch" }.count == 3 }
+        // One write at a time, each batch received before the next (writes in flight together may share a batch).
+        for round in 0..<3 {
+            try await write(store, rounds: round..<(round + 1))
+            try await socket.wait(for: "batch \(round + 1)") { $0.filter { $0.type == "batch" }.count == round + 1 }
+        }
         socket.disconnect()
         await task.value
         let (again, againTask) = try await connect(session, owner: 1, open: Board.open(resume: oldest))

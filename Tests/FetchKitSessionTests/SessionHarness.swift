@@ -93,7 +93,7 @@ final class TestSocket: SessionTransport {
 
     /// Waits until `condition` holds of what was sent, failing after `seconds`.
     func wait(
-        for what: String, seconds: Double = 10, _ condition: ([Envelope]) -> Bool,
+        for what: String, seconds: Double = 60, _ condition: ([Envelope]) -> Bool,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
