@@ -145,6 +145,15 @@
             }
         }
 
+        @Test func aSessionStillDecidingItsScopeAtShutdownClosesWith1001() async throws {
+            let server = try await BoardServer.start()
+            let client = try await server.connect("stalled", user: 1)
+            try await client.wait(for: "the session") { server.app.fetchKit.liveSessionCount == 1 }
+            try await server.shutDown()
+            #expect(try await client.waitUntilClosed() == SessionCloseCode.goingAway.rawValue)
+            #expect(try client.received(as: CardView.self).isEmpty, "no refusal")
+        }
+
         @Test func aRouteReachesTheStoreThroughTheRequest() async throws {
             try await BoardServer.with { server in
                 let response = try await server.app.client.get("http://127.0.0.1:\(server.port)/cards/count")
