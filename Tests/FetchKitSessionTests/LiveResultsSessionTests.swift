@@ -188,4 +188,24 @@ struct LiveResultsSessionTests {
         await task.value
         #expect(socket.closed?.code == .goingAway)
     }
+
+    @Test func cancellingTheSessionWhileItsScopeIsDecidedClosesWith1001NotARefusal() async throws {
+        let store = try await Board.store()
+        let socket = TestSocket()
+        let session = Board.session(store)
+        let (deciding, decidingStarted) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            await session.run(
+                scope: {
+                    decidingStarted.yield()
+                    try await Task.sleep(for: .seconds(60))  // a user lookup, cut short by the cancellation
+                    return Board.scope(owner: 1)
+                }, inbound: socket.inbound, transport: socket)
+        }
+        for await _ in deciding { break }
+        task.cancel()
+        await task.value
+        #expect(socket.sent.isEmpty, "no refusal: \(socket.sentTexts)")
+        #expect(socket.closed?.code == .goingAway)
+    }
 }

@@ -34,9 +34,10 @@ extension LiveResultsSession {
     }
 
     /// Serves one client whose scope is decided now, for this connection: `scope` runs first (it may look the
-    /// user up); when it throws, the client receives `refused` — the message of a ``SessionError`` it throws,
-    /// "not allowed" for any other error — and the socket closes with 1008. Otherwise as
-    /// ``run(scope:inbound:transport:)``.
+    /// user up); when it throws, the client receives `refused` — the message of a ``SessionError`` it throws, a
+    /// fixed `forbidden` one for any other error — and the socket closes with 1008. Otherwise as
+    /// ``run(scope:inbound:transport:)``: a task cancelled while `scope` runs closes with 1001, not 1008, for the
+    /// client to come back after the shutdown.
     public func run<Inbound: AsyncSequence & Sendable>(
         scope: @Sendable () async throws -> FetchPredicate?, inbound: Inbound, transport: some SessionTransport
     ) async where Inbound.Element == String {
@@ -44,6 +45,9 @@ extension LiveResultsSession {
         do {
             decided = try await scope()
         } catch {
+            if Task.isCancelled {
+                return await SendQueue(transport).close(.goingAway, reason: "the server is shutting down")
+            }
             let refusal = error as? SessionError ?? SessionError(.forbidden, "this list is not available here")
             return await refuse(refusal, out: SendQueue(transport))
         }

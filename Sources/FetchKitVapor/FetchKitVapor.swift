@@ -1,1 +1,0 @@
-// FetchKitVapor's API is compiled with the package trait `Vapor` only.

@@ -1,1 +1,0 @@
-// FetchKitVapor's tests run with the package trait `Vapor` only.
