@@ -8,7 +8,8 @@ import Logging
 /// ```swift
 /// let todos = LiveResultsSession(
 ///     store: store,
-///     request: FetchRequest<Todo>(sortBy: [SortDescriptor(\.lane), SortDescriptor(\.position)], sectionBy: \.lane),
+///     request: try FetchRequest<Todo>(
+///         sortBy: [SortDescriptor(\.lane), SortDescriptor(\.position)], sectionBy: \.lane),
 ///     policy: ClientQueryPolicy(filterable: ["title", "done"], sortable: ["title"]),
 ///     resume: ResumeStore<Todo>()
 /// ) { todo in TodoView(todo) }          // what the client may see of each record
