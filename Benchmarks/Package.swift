@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "FetchKitSQLite", package: "FetchKit"),
                 .product(name: "FetchKitPostgres", package: "FetchKit"),
                 .product(name: "FetchKitBackendKit", package: "FetchKit"),
+                .product(name: "FetchKitSession", package: "FetchKit"),
                 "CSQLiteBench",
                 "CLibPQBench",
                 .product(name: "GRDB", package: "GRDB.swift")

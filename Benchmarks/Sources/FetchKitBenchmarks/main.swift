@@ -9,6 +9,7 @@ import Synchronization
 //        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany|tomanycount] [--batch B] [--controllers N]
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
+//        sessions: [--sessions N] [--tenants T] [--writes W] [--rate R]
 //        memory: [--controllers N] [--postgres]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical] [--clients N]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -120,6 +121,13 @@ if words.contains("scale") {
             postgres: arguments.contains("--postgres"), rows: option("--rows", default: 100_000),
             batch: option("--batch", default: 1), requests: option("--requests", default: 0), feed: changeFeed)
         runBlocking { try await ScaleBenchmark.run(settings) }
+    }
+}
+if words.contains("sessions") {
+    runBlocking {
+        try await SessionsBenchmark.run(
+            sessions: option("--sessions", default: 10_000), tenants: option("--tenants", default: 1_000),
+            writes: option("--writes", default: 500), rate: option("--rate", default: 100))
     }
 }
 if words.contains("memory") {
