@@ -50,7 +50,7 @@ struct ResumeTests {
 
         try await write(store, rounds: 5..<50)
         let (second, secondTask) = try await connect(session, owner: 1, open: Board.open(resume: token))
-        let sent = second.sent
+        let sent = second.listSent
         #expect(sent.first?.type == "resumed")
         let resumed = try Board.list(from: sent, startingWith: held)
         #expect(Board.ids(resumed) == (try await Board.fresh(store, owner: 1)))
@@ -66,19 +66,19 @@ struct ResumeTests {
         let resume = ResumeStore<Row>()
         let session = Board.session(store, resume: resume)
         let (owner1, task1) = try await connect(session, owner: 1, open: Board.open())
-        let token = try #require(owner1.sent.last?.token)
+        let token = try #require(owner1.listSent.last?.token)
         owner1.disconnect()
         await task1.value
         // Owner 2 presents owner 1's token: a reset, then owner 2's own list.
         let (owner2, task2) = try await connect(session, owner: 2, open: Board.open(resume: token))
-        #expect(owner2.sent.map(\.type).prefix(2) == ["reset", "results"])
-        #expect(owner2.sent.first?.reason == "unknown")
+        #expect(owner2.listSent.map(\.type).prefix(2) == ["reset", "results"])
+        #expect(owner2.listSent.first?.reason == "unknown")
         #expect(Board.ids(try Board.list(from: owner2.sent)) == (try await Board.fresh(store, owner: 2)))
         owner2.disconnect()
         await task2.value
         // Owner 1's state is still there for owner 1.
         let (again, task3) = try await connect(session, owner: 1, open: Board.open(resume: token))
-        #expect(again.sent.first?.type == "resumed")
+        #expect(again.listSent.first?.type == "resumed")
         again.disconnect()
         await task3.value
     }
@@ -88,7 +88,7 @@ struct ResumeTests {
         let store = try await Board.store()
         let session = Board.session(store, resume: ResumeStore<Row>())
         let (socket, task) = try await connect(session, owner: 1, open: Board.open(resume: token))
-        #expect(socket.sent.map(\.type) == ["reset", "results"])
+        #expect(socket.listSent.map(\.type) == ["reset", "results"])
         socket.disconnect()
         await task.value
     }
@@ -97,7 +97,7 @@ struct ResumeTests {
         let store = try await Board.store()
         let session = Board.session(store, resume: ResumeStore<Row>(statesPerSession: 2))
         let (socket, task) = try await connect(session, owner: 1, open: Board.open())
-        let oldest = try #require(socket.sent.first?.token)
+        let oldest = try #require(socket.listSent.first?.token)
         // One write at a time, each batch received before the next (writes in flight together may share a batch).
         for round in 0..<3 {
             try await write(store, rounds: round..<(round + 1))
@@ -106,8 +106,8 @@ struct ResumeTests {
         socket.disconnect()
         await task.value
         let (again, againTask) = try await connect(session, owner: 1, open: Board.open(resume: oldest))
-        #expect(again.sent.map(\.type) == ["reset", "results"])
-        #expect(again.sent.first?.reason == "expired")
+        #expect(again.listSent.map(\.type) == ["reset", "results"])
+        #expect(again.listSent.first?.reason == "expired")
         again.disconnect()
         await againTask.value
     }

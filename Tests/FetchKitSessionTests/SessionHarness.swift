@@ -87,6 +87,9 @@ final class TestSocket: SessionTransport {
         state.withLock { $0.sent }.map { try! JSONDecoder().decode(Envelope.self, from: Data($0.utf8)) }
     }
 
+    /// What was sent but `status` messages, which a loaded machine may send between any two others.
+    var listSent: [Envelope] { sent.filter { $0.type != "status" } }
+
     var sentTexts: [String] { state.withLock { $0.sent } }
 
     var closed: (code: SessionCloseCode, reason: String)? { state.withLock { $0.closed } }
