@@ -68,6 +68,7 @@
         }
 
         func close(_ code: SessionCloseCode, reason: String) async {
+            // Throws only when the socket is already closed: then there is nothing left to close.
             try? await outbound.close(.init(codeNumber: Int(code.rawValue)), reason: reason)
         }
     }

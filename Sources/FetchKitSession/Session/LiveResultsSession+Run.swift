@@ -58,7 +58,7 @@ extension LiveResultsSession {
         scope: FetchPredicate?, inbound: Inbound, out: SendQueue
     ) async where Inbound.Element == String {
         var messages = inbound.makeAsyncIterator()
-        guard let first = try? await messages.next() else { return }
+        guard let first = await next(&messages) else { return }
         let opening: Opening
         do {
             opening = try Opening(first, policy: policy)
@@ -81,7 +81,7 @@ extension LiveResultsSession {
             group.addTask { await sender.forward(updates) }
             group.addTask { await forwardStatus(of: controller, out: out) }
             // The client's messages, one at a time, on this task.
-            while let text = try? await messages.next() {
+            while let text = await next(&messages) {
                 await perform(text, updates: updates, out: out)
             }
             group.cancelAll()
@@ -89,17 +89,38 @@ extension LiveResultsSession {
         withExtendedLifetime(controller) {}
     }
 
+    /// Sends `message`; a send that fails means the client went away (its messages end next), so it is logged and
+    /// the session goes on to end.
+    func tell(_ message: SessionMessage<Projected>, out: SendQueue) async {
+        do {
+            try await out.send(message.json())
+        } catch {
+            logger.debug("a live session could not send", metadata: ["type": "\(message.type)", "error": "\(error)"])
+        }
+    }
+
+    /// The client's next message; `nil` once it disconnected, cleanly or not (an abrupt end is logged).
+    private func next<Messages: AsyncIteratorProtocol>(_ messages: inout Messages) async -> String?
+    where Messages.Element == String {
+        do {
+            return try await messages.next()
+        } catch {
+            logger.debug("a live session's client went away", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Refuses the client's `open`, then closes with 1008.
     private func refuse(_ error: any Error, out: SendQueue) async {
         let refusal = SessionError(sanitizing: error)
         logger.debug("a live session refused its client", metadata: ["error": "\(refusal)"])
-        try? await out.send(SessionMessage<Projected>.refused(refusal).json())
+        await tell(SessionMessage<Projected>.refused(refusal), out: out)
         await out.close(.policyViolation, reason: String(refusal.message.prefix(100)))
     }
 
     /// Tells the client the list failed, then closes: 1000 when its store closed, 1011 otherwise.
     func fail(_ error: SessionError, closed: Bool, out: SendQueue) async {
-        try? await out.send(SessionMessage<Projected>.error(error).json())
+        await tell(SessionMessage<Projected>.error(error), out: out)
         await out.close(closed ? .normal : .internalError, reason: closed ? "the list ended" : "the list failed")
     }
 
@@ -109,12 +130,12 @@ extension LiveResultsSession {
         do {
             message = try ClientMessage(json: text)
         } catch {
-            try? await out.send(SessionMessage<Projected>.error(error).json())
+            await tell(SessionMessage<Projected>.error(error), out: out)
             return
         }
         switch message {
         case .open:
-            try? await out.send(SessionMessage<Projected>.error(.init(.invalid, "the list is already open")).json())
+            await tell(SessionMessage<Projected>.error(.init(.invalid, "the list is already open")), out: out)
         case .move(let id, let key, let destination):
             var failure: SessionError?
             do {
@@ -124,7 +145,7 @@ extension LiveResultsSession {
                 failure = SessionError(sanitizing: error)
                 logger.debug("a live session's move failed", metadata: ["error": "\(error)"])
             }
-            try? await out.send(SessionMessage<Projected>.moved(id: id, error: failure).json())
+            await tell(SessionMessage<Projected>.moved(id: id, error: failure), out: out)
         }
     }
 
@@ -134,7 +155,7 @@ extension LiveResultsSession {
         for await status in controller.statusUpdates() {
             guard let status = SessionStatus(status), status != told else { continue }
             told = status
-            try? await out.send(SessionMessage<Projected>.status(status).json())
+            await tell(SessionMessage<Projected>.status(status), out: out)
         }
     }
 }
