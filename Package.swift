@@ -271,6 +271,52 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The live board example (Examples/LiveList): a model and a server for each framework, in this package so
+        // that they share its build; their headless-Chromium suite runs with the other tests.
+        .target(
+            name: "LiveListModel",
+            dependencies: [
+                "FetchKit", "FetchKitMacros", "FetchKitSession", "FetchKitSQLite", "FetchKitPostgres",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
+            path: "Examples/LiveList/Sources/LiveListModel",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "live-list-hummingbird",
+            dependencies: [
+                "LiveListModel", "FetchKitHummingbird", "FetchKitSession",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+            ],
+            path: "Examples/LiveList/Sources/live-list-hummingbird",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "live-list-vapor",
+            dependencies: [
+                "LiveListModel", "FetchKitVapor", "FetchKitSession",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"]))
+            ],
+            path: "Examples/LiveList/Sources/live-list-vapor",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LiveListTests",
+            dependencies: [
+                "LiveListModel", "FetchKit", "FetchKitSQLite", "FetchKitPostgres",
+                .product(
+                    name: "HummingbirdWSClient", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log")
+            ],
+            path: "Examples/LiveList/Tests/LiveListTests",
+            swiftSettings: strictSettings
+        ),
         // The SQLite backend, on temporary files and in-memory databases.
         .testTarget(
             name: "FetchKitSQLiteTests",

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 paths=(Package.swift Sources Backends Tests Integration Fuzz Benchmarks/Package.swift Benchmarks/Sources
-       Examples/LiveList/Package.swift Examples/LiveList/Sources Examples/LiveList/Tests)
+       Examples/LiveList/Sources Examples/LiveList/Tests)
 if [ "${1:-}" = "--paths" ]; then echo "${paths[*]}"; exit 0; fi
 swift format lint --strict --recursive --parallel "${paths[@]}"
 echo "check-format: every Swift file is formatted"

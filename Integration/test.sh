@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: starts a throwaway PostgreSQL (DATABASE_URL), builds, runs `swift test`, then the
-# TypeScript client's tests (tsc and node), the live web example's tests (Examples/LiveList, in headless
-# Chromium), and stops the server whatever happens.
-# Extra arguments go to FetchKit's `swift test` (e.g. --filter Parser); FETCHKIT_SKIP_EXAMPLE=1 skips the example.
-# A test run that hangs fails after FETCHKIT_TEST_TIMEOUT seconds (default 2400; the example's, 900), printing
-# every thread's backtrace and the tests that never ended (Integration/scripts/time-limit.sh).
+# The whole test suite: starts a throwaway PostgreSQL (DATABASE_URL), builds, runs the TypeScript client's tests
+# (tsc and node), builds the live board example's page, runs `swift test` — the example's servers and their
+# headless-Chromium suite among the tests, on the same build — and stops the server whatever happens.
+# Extra arguments go to `swift test` (e.g. --filter Parser, or --skip LiveListTests).
+# A test run that hangs fails after FETCHKIT_TEST_TIMEOUT seconds (default 2400), printing every thread's
+# backtrace and the tests that never ended (Integration/scripts/time-limit.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(bash Integration/scripts/pg-start.sh)"
@@ -12,18 +12,15 @@ eval "$(bash Integration/scripts/pg-start.sh)"
 export FETCHKIT_REQUIRE_POSTGRES=1
 trap 'bash Integration/scripts/pg-stop.sh' EXIT
 echo "test.sh: PostgreSQL running at $DATABASE_URL"
-# The default traits and both web frameworks' products (FetchKitHummingbird, FetchKitVapor), so their tests run
-# too; the same traits on every command, or SwiftPM builds everything again.
+# The default traits and both web frameworks' products (FetchKitHummingbird, FetchKitVapor) with the example's
+# servers, so their tests run too; the same traits on every command, or SwiftPM builds everything again.
 traits="Configuration,Metrics,Hummingbird,Vapor"
 swift build --build-tests --traits "$traits"
 # Targets whose names differ only by case overwrite each other's build products on macOS.
 bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path --traits "$traits")"
-limit="${FETCHKIT_TEST_TIMEOUT:-2400}"
-bash Integration/scripts/time-limit.sh "$limit" swift test --skip-build --traits "$traits" --verbose "$@"
 echo "test.sh: the TypeScript client (Clients/TypeScript)"
 bash Clients/TypeScript/test.sh
-if [ "${FETCHKIT_SKIP_EXAMPLE:-}" != "1" ]; then
-    echo "test.sh: the live web example (Examples/LiveList) against SQLite and PostgreSQL in headless Chromium"
-    swift build --build-tests --package-path Examples/LiveList
-    bash Integration/scripts/time-limit.sh 900 swift test --skip-build --package-path Examples/LiveList
-fi
+echo "test.sh: the live board's page (Examples/LiveList/build-page.sh)"
+bash Examples/LiveList/build-page.sh
+limit="${FETCHKIT_TEST_TIMEOUT:-2400}"
+bash Integration/scripts/time-limit.sh "$limit" swift test --skip-build --traits "$traits" --verbose "$@"

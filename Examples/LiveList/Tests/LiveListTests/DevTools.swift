@@ -147,9 +147,15 @@ struct BrowserPage: Sendable {
     let devTools: DevTools
     let session: String
 
-    /// Opens `url` in a new tab.
+    /// Opens `url` in a new tab of a new browser context: a profile of its own, with its own cookies (a person
+    /// signed in on their own machine).
     static func open(_ url: String, in devTools: DevTools) async throws -> BrowserPage {
-        let target = try await devTools.send("Target.createTarget", ["url": .string(url)])
+        let context = try await devTools.send("Target.createBrowserContext")
+        guard let contextID = context["browserContextId"]?.string else {
+            throw DevTools.Failure(description: "no browser context for \(url)")
+        }
+        let target = try await devTools.send(
+            "Target.createTarget", ["url": .string(url), "browserContextId": .string(contextID)])
         guard let targetID = target["targetId"]?.string else {
             throw DevTools.Failure(description: "no target for \(url)")
         }
@@ -159,6 +165,11 @@ struct BrowserPage: Sendable {
             throw DevTools.Failure(description: "no session for \(url)")
         }
         return BrowserPage(devTools: devTools, session: session)
+    }
+
+    /// Loads `url` in this tab (its cookies kept).
+    func navigate(_ url: String) async throws {
+        try await devTools.send("Page.navigate", ["url": .string(url)], session: session)
     }
 
     /// Evaluates `expression` in the page; returns its value (a string: expressions end in JSON.stringify).
