@@ -20,8 +20,9 @@
         /// `scope` runs once per connection, after the upgrade, with the request and the context the router's
         /// middleware made (its identity, say). When it throws, the client receives `refused` (the message of a
         /// ``SessionError`` it throws; "not allowed" for any other error) and the socket closes with 1008. On the
-        /// application's graceful shutdown each session closes with 1001, and its client resumes on another
-        /// instance or after the restart.
+        /// application's graceful shutdown each session closes with 1001 and its client reconnects: it resumes in
+        /// the next process when the session's `ResumeStore` has an archive saved after the shutdown
+        /// (`ResumeStore.save()`); on another instance it gets `reset` and the whole list.
         @discardableResult
         public func liveResults<Object: Sendable, Projected: Encodable & Sendable>(
             _ path: RouterPath, _ session: LiveResultsSession<Object, Projected>,
@@ -77,7 +78,8 @@
 #if Hummingbird
     /// The app's live sessions as a `Service`: list it last, after the store and the application. A service group
     /// shuts down in reverse order, so on graceful shutdown every session closes first with 1001 (its client
-    /// resumes after the restart) — before Hummingbird closes the remaining sockets and before the store closes.
+    /// reconnects, and resumes in the next process when the resume store is saved once the group returns) — before
+    /// Hummingbird closes the remaining sockets and before the store closes.
     ///
     /// ```swift
     /// let sessions = LiveSessionGroup()

@@ -25,9 +25,10 @@
         /// ```
         ///
         /// On `asyncShutdown()` the application first cancels every live results session — each closes its socket
-        /// with 1001, and its client resumes on another instance or after the restart — waits for them (at most
-        /// ``shutdownGracePeriod``), then closes the store given to ``use(_:)``. The synchronous `shutdown()` does
-        /// the same in the background, without waiting.
+        /// with 1001, and its client reconnects (resuming in the next process when the resume store is saved after
+        /// the shutdown; on another instance it gets `reset`) — waits for them (at most ``shutdownGracePeriod``),
+        /// then closes the store given to ``use(_:)``. The synchronous `shutdown()` does the same in the
+        /// background, without waiting.
         public struct FetchKit: Sendable {
             let application: Application
 

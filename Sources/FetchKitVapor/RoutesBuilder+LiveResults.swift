@@ -19,10 +19,11 @@
         /// upgrade. When it throws, the client receives `refused` (the message of a `SessionError` it throws; a
         /// fixed `forbidden` one for any other error, an `Abort` too) and the socket closes with 1008.
         ///
-        /// The application tracks its sessions: on `asyncShutdown()` each closes with 1001 (its client resumes on
-        /// another instance or after the restart) before the store given to `app.fetchKit.use(_:)` closes. A
-        /// client message may be at most `ClientMessage.maximumLength` bytes, and a client that sends 64 messages
-        /// the session has not read yet is closed with 1008.
+        /// The application tracks its sessions: on `asyncShutdown()` each closes with 1001 (its client reconnects,
+        /// and resumes in the next process when the `ResumeStore` is saved after `asyncShutdown()`; on another
+        /// instance it gets `reset`) before the store given to `app.fetchKit.use(_:)` closes. A client message may
+        /// be at most `ClientMessage.maximumLength` bytes, and a client that sends 64 messages the session has not
+        /// read yet is closed with 1008.
         @discardableResult
         public func liveResults<Object: Sendable, Projected: Encodable & Sendable>(
             _ path: PathComponent..., session: LiveResultsSession<Object, Projected>,

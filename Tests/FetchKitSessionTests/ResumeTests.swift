@@ -8,48 +8,14 @@ import Testing
 /// that cannot be used gets an explicit reset, never another list's rows.
 @Suite("Live results session: resume")
 struct ResumeTests {
-    private func connect(
-        _ session: LiveResultsSession<Row, CardView>, owner: Int64, open: String
-    ) async throws -> (TestSocket, Task<Void, Never>) {
-        let socket = TestSocket()
-        let task = Task {
-            await session.run(scope: Board.scope(owner: owner), inbound: socket.inbound, transport: socket)
-        }
-        socket.receive(open)
-        try await socket.wait(for: "the list") { $0.contains { ["results", "resumed"].contains($0.type) } }
-        return (socket, task)
-    }
-
-    private func write(_ store: InMemoryStore, rounds: Range<Int>) async throws {
-        for round in rounds {
-            try await store.write { tx in
-                try tx.update("Card", key: 3, set: ["title": .text("round \(round)")])
-                if round % 10 == 0 {
-                    _ = try tx.insert(
-                        [
-                            "id": .integer(Int64(100 + round)), "owner": 1, "lane": "Doing", "title": "added",
-                            "position": .double(Double(round))
-                        ], into: "Card")
-                }
-            }
-        }
-    }
-
     @Test func aClientThatReconnectsReceivesOneBatchFromWhatItHolds() async throws {
         let store = try await Board.store()
         let resume = ResumeStore<Row>()
         let session = Board.session(store, resume: resume)
-        let (first, firstTask) = try await connect(session, owner: 1, open: Board.open())
-        try await write(store, rounds: 0..<5)
-        let expected1 = try await Board.fresh(store, owner: 1)
-        try await first.wait(for: "the writes") { (try? Board.ids(Board.list(from: $0))) == expected1 }
-        let held = try Board.list(from: first.sent)
-        let token = try #require(first.sent.last { $0.token != nil }?.token)
-        first.disconnect()
-        await firstTask.value
+        let (held, token) = try await Board.visit(session, store)
 
-        try await write(store, rounds: 5..<50)
-        let (second, secondTask) = try await connect(session, owner: 1, open: Board.open(resume: token))
+        try await Board.write(store, rounds: 5..<50)
+        let (second, secondTask) = try await Board.connect(session, owner: 1, open: Board.open(resume: token))
         let sent = second.listSent
         #expect(sent.first?.type == "resumed")
         let resumed = try Board.list(from: sent, startingWith: held)
@@ -65,29 +31,25 @@ struct ResumeTests {
         let store = try await Board.store()
         let resume = ResumeStore<Row>()
         let session = Board.session(store, resume: resume)
-        let (owner1, task1) = try await connect(session, owner: 1, open: Board.open())
+        let (owner1, task1) = try await Board.connect(session, owner: 1, open: Board.open())
         let token = try #require(owner1.listSent.last?.token)
         owner1.disconnect()
         await task1.value
         // Owner 2 presents owner 1's token: a reset, then owner 2's own list.
-        let (owner2, task2) = try await connect(session, owner: 2, open: Board.open(resume: token))
+        let owner2 = try await Board.visit(session, owner: 2, open: Board.open(resume: token))
         #expect(owner2.listSent.map(\.type).prefix(2) == ["reset", "results"])
         #expect(owner2.listSent.first?.reason == "unknown")
         #expect(Board.ids(try Board.list(from: owner2.sent)) == (try await Board.fresh(store, owner: 2)))
-        owner2.disconnect()
-        await task2.value
         // Owner 1's state is still there for owner 1.
-        let (again, task3) = try await connect(session, owner: 1, open: Board.open(resume: token))
+        let again = try await Board.visit(session, owner: 1, open: Board.open(resume: token))
         #expect(again.listSent.first?.type == "resumed")
-        again.disconnect()
-        await task3.value
     }
 
     @Test(arguments: ["garbage", "0123456789abcdef0123456789abcdef.7", ""])
     func anUnknownTokenIsResetThenTheWholeList(token: String) async throws {
         let store = try await Board.store()
         let session = Board.session(store, resume: ResumeStore<Row>())
-        let (socket, task) = try await connect(session, owner: 1, open: Board.open(resume: token))
+        let (socket, task) = try await Board.connect(session, owner: 1, open: Board.open(resume: token))
         #expect(socket.listSent.map(\.type) == ["reset", "results"])
         socket.disconnect()
         await task.value
@@ -96,16 +58,16 @@ struct ResumeTests {
     @Test func aStateNoLongerKeptIsExpired() async throws {
         let store = try await Board.store()
         let session = Board.session(store, resume: ResumeStore<Row>(statesPerSession: 2))
-        let (socket, task) = try await connect(session, owner: 1, open: Board.open())
+        let (socket, task) = try await Board.connect(session, owner: 1, open: Board.open())
         let oldest = try #require(socket.listSent.first?.token)
         // One write at a time, each batch received before the next (writes in flight together may share a batch).
         for round in 0..<3 {
-            try await write(store, rounds: round..<(round + 1))
+            try await Board.write(store, rounds: round..<(round + 1))
             try await socket.wait(for: "batch \(round + 1)") { $0.filter { $0.type == "batch" }.count == round + 1 }
         }
         socket.disconnect()
         await task.value
-        let (again, againTask) = try await connect(session, owner: 1, open: Board.open(resume: oldest))
+        let (again, againTask) = try await Board.connect(session, owner: 1, open: Board.open(resume: oldest))
         #expect(again.listSent.map(\.type) == ["reset", "results"])
         #expect(again.listSent.first?.reason == "expired")
         again.disconnect()

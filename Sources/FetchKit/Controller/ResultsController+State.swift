@@ -74,3 +74,9 @@ extension Materializer {
             key: { record, name in (try? RecordCoding.encode(record))?[name] })
     }
 }
+
+extension ResultsController {
+    /// `rows` as this controller's objects, made as its own fetches make them (another module of the package
+    /// rebuilds a snapshot of this controller's request with them).
+    package func objects(from rows: [Row]) throws -> [Object] { try materializer.make(rows) }
+}

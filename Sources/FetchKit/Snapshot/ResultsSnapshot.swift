@@ -30,13 +30,13 @@ public struct ResultsSnapshot<Object: Sendable>: Sendable {
     /// Every row with its object, in order.
     var entries: ResultsEntries<Object> { storage.entries }
     /// The section names, in order.
-    var sectionNames: [String] { storage.sectionNames }
+    package var sectionNames: [String] { storage.sectionNames }
     /// Where each section starts among the entries.
     package var sectionStarts: [Int] { storage.sectionStarts }
     /// Finds a row's position by its primary key.
     var locator: ResultsLocator { storage.locator }
     /// The primary key's attribute name.
-    var primaryKey: String { storage.primaryKey }
+    package var primaryKey: String { storage.primaryKey }
 
     /// An empty snapshot.
     public init() {

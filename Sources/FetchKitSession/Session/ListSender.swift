@@ -10,6 +10,8 @@ struct ListSender<Object: Sendable, Projected: Encodable & Sendable>: Sendable {
     /// The token the client presented, if any.
     let resumeFrom: ResumeToken?
     let out: SendQueue
+    /// Makes the list's objects from rows, as its controller does (for a list restored from an archive).
+    let objects: @Sendable ([Row]) throws -> [Object]
 
     typealias Message = SessionMessage<Projected>
 
@@ -43,13 +45,12 @@ struct ListSender<Object: Sendable, Projected: Encodable & Sendable>: Sendable {
             sequence.hasSentList = true
             var messages: [String] = []
             if let token = resumeFrom {
-                switch sequence.lookup(token) {
-                case .found(let held):
+                switch held(sequence.lookup(token), now: update.snapshot) {
+                case .list(let held):
                     let resumed = try ResultsBatch(from: held, to: update.snapshot, transactionID: update.transactionID)
                     let next = sequence.next(update.snapshot)
                     return [try Message.resumed(project(WireChangeset(resumed)), token: next).json()]
-                case .expired: messages.append(try Message.reset(.expired).json())
-                case .unknown: messages.append(try Message.reset(.unknown).json())
+                case .reset(let reason): messages.append(try Message.reset(reason).json())
                 }
             }
             let next = sequence.next(update.snapshot)
@@ -59,6 +60,29 @@ struct ListSender<Object: Sendable, Projected: Encodable & Sendable>: Sendable {
         }
         let next = sequence.next(update.snapshot)
         return [try Message.batch(project(WireChangeset(update)), token: next).json()]
+    }
+
+    /// The list a token found, made again when it was restored from an archive; a reset when there is none.
+    private func held(
+        _ lookup: ResumeStates<Object>.Lookup, now current: ResultsSnapshot<Object>
+    ) -> Held {
+        switch lookup {
+        case .found(.snapshot(let snapshot)): return .list(snapshot)
+        case .found(.archived(let list)):
+            guard let snapshot = list.snapshot(objects: objects, current: current) else {
+                session.logger.debug("a restored list could not be made again (its columns or objects changed)")
+                return .reset(.expired)
+            }
+            return .list(snapshot)
+        case .expired: return .reset(.expired)
+        case .unknown: return .reset(.unknown)
+        }
+    }
+
+    /// What a client's token leaves it with: the list it holds, or a reset.
+    private enum Held {
+        case list(ResultsSnapshot<Object>)
+        case reset(Message.ResetReason)
     }
 
     private func project(_ changeset: WireChangeset<Object>) -> WireChangeset<Projected> {

@@ -76,7 +76,9 @@ extension LiveResultsSession {
             return await fail(refusal, closed: (error as? FetchKitError)?.code == .closed, out: out)
         }
         let updates = controller.updates(bufferingLimit: bufferingLimit)
-        let sender = ListSender(session: self, request: narrowed.erased, resumeFrom: opening.resume, out: out)
+        let sender = ListSender(
+            session: self, request: narrowed.erased, resumeFrom: opening.resume, out: out,
+            objects: controller.objects(from:))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await sender.forward(updates) }
             group.addTask { await forwardStatus(of: controller, out: out) }

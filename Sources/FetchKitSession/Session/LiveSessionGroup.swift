@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The running sessions of an app, so that a graceful shutdown closes each with 1001 — its client reconnects
-/// and resumes elsewhere — before the store closes under them. The server products run it as part of the app's
+/// The running sessions of an app, so that a graceful shutdown closes each with 1001 — its client reconnects,
+/// and resumes in the next process when the ``ResumeStore`` is saved after the shutdown (``ResumeStore/save()``)
+/// — before the store closes under them. The server products run it as part of the app's
 /// lifecycle (a `Service` for Hummingbird, a lifecycle handler for Vapor).
 ///
 /// ```swift
