@@ -14,7 +14,9 @@
     let logger = Logger(label: "live-list")
     let store = try await Board.open(url: settings.store, tablePrefix: settings.tablePrefix)
     let sessions = LiveSessionGroup()
-    var cards = try Board.cards(in: store, resume: ResumeStore())
+    // What each page holds, for pages that reconnect — across a restart too (read here, saved at the end).
+    let resume = ResumeStore<Card>(archive: settings.resumeArchive, logger: logger)
+    var cards = try Board.cards(in: store, resume: resume)
     cards.sessions = sessions
 
     let router = Router(context: BasicWebSocketRequestContext.self)
@@ -38,4 +40,5 @@
     try await ServiceGroup(
         services: [store, app, sessions], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
     ).run()
+    try resume.save()
 #endif

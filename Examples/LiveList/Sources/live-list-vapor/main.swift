@@ -20,10 +20,13 @@
         return Response(status: .seeOther, headers: ["Location": "/", "Set-Cookie": cookie])
     }
     // One session per WebSocket: the member's team's cards, whatever the page asks for.
-    app.liveResults("cards", session: try Board.cards(in: store, resume: ResumeStore())) { req in
+    // What each page holds, for pages that reconnect — across a restart too (read here, saved at the end).
+    let resume = ResumeStore<Card>(archive: settings.resumeArchive, logger: app.logger)
+    app.liveResults("cards", session: try Board.cards(in: store, resume: resume)) { req in
         try await Board.scope(cookie: req.headers.first(name: .cookie), store: store)
     }
     app.logger.info("open http://\(settings.host):\(settings.port)/ and sign in as alice, bob or carol")
     try await app.execute()
     try await app.asyncShutdown()
+    try resume.save()
 #endif

@@ -32,6 +32,8 @@ final class BoardServer: Sendable {
     let port: Int
     let environment: [String: String]
     let log: URL
+    /// Where the server keeps its pages' resume states across a restart.
+    let archive: URL
     private let process: Mutex<Process?>
 
     var url: String { "http://127.0.0.1:\(port)" }
@@ -40,6 +42,7 @@ final class BoardServer: Sendable {
     init(framework: Framework, store: String, tablePrefix: String) throws {
         self.framework = framework
         self.port = try Self.freePort()
+        archive = FileManager.default.temporaryDirectory.appendingPathComponent("live-list-\(UUID()).resume")
         let publicDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Public").standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: publicDirectory + "/app.js") else {
@@ -47,7 +50,8 @@ final class BoardServer: Sendable {
         }
         environment = ProcessInfo.processInfo.environment.merging([
             "LIVE_LIST_STORE": store, "LIVE_LIST_TABLE_PREFIX": tablePrefix, "LIVE_LIST_PORT": "\(port)",
-            "LIVE_LIST_HOST": "127.0.0.1", "LIVE_LIST_PUBLIC": publicDirectory
+            "LIVE_LIST_HOST": "127.0.0.1", "LIVE_LIST_PUBLIC": publicDirectory,
+            "LIVE_LIST_RESUME_ARCHIVE": archive.path
         ]) { $1 }
         log = FileManager.default.temporaryDirectory.appendingPathComponent("\(framework.executable)-\(UUID()).log")
         process = Mutex(nil)
@@ -99,6 +103,11 @@ final class BoardServer: Sendable {
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { throw Failure(description: "no VmRSS in /proc/\(pid)/status") }
         return kilobytes * 1024
+    }
+
+    /// Removes the server's log and resume archive.
+    func removeFiles() {
+        for file in [log, archive] { try? FileManager.default.removeItem(at: file) }
     }
 
     /// The last lines the server logged, for a failure's message.

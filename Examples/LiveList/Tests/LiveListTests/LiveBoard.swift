@@ -30,11 +30,13 @@ struct LiveBoard: Sendable {
             await devTools.close()
         } catch {
             await server.stop()
+            server.removeFiles()
             chromium.close()
             await database.remove()
             throw error
         }
         await server.stop()
+        server.removeFiles()
         chromium.close()
         await database.remove()
     }
