@@ -79,16 +79,18 @@
     /// The app's live sessions as a `Service`: list it last, after the store and the application. A service group
     /// shuts down in reverse order, so on graceful shutdown every session closes first with 1001 (its client
     /// reconnects, and resumes in the next process when the resume store is saved once the group returns) — before
-    /// Hummingbird closes the remaining sockets and before the store closes.
+    /// Hummingbird closes the remaining sockets and before the store closes. It waits at most the group's
+    /// `gracePeriod` for clients that do not read.
     ///
     /// ```swift
-    /// let sessions = LiveSessionGroup()
+    /// let sessions = LiveSessionGroup(gracePeriod: .seconds(5))
     /// var todos = LiveResultsSession(store: store, request: request)
     /// todos.sessions = sessions
     /// let group = ServiceGroup(services: [store, app, sessions], logger: logger)
     /// ```
     extension LiveSessionGroup: Service {
-        /// Waits until graceful shutdown or cancellation, then closes every session and waits for them to end.
+        /// Waits until graceful shutdown or cancellation, then closes every session and waits for them to end (at
+        /// most the grace period).
         public func run() async throws {
             // Returns at graceful shutdown, throws at cancellation: either way the sessions close.
             try? await gracefulShutdown()

@@ -24,7 +24,7 @@
         /// app.fetchKit.shutdownGracePeriod = .seconds(5)
         /// ```
         ///
-        /// On `asyncShutdown()` the application first cancels every live results session — each closes its socket
+        /// On `asyncShutdown()` the application first closes every live results session — each closes its socket
         /// with 1001, and its client reconnects (resuming in the next process when the resume store is saved after
         /// the shutdown; on another instance it gets `reset`) — waits for them (at most ``shutdownGracePeriod``),
         /// then closes the store given to ``use(_:)``. The synchronous `shutdown()` does the same in the
@@ -78,7 +78,7 @@
             var state: FetchKitState {
                 application.locks.lock(for: FetchKitState.Key.self).withLock {
                     if let state = application.storage[FetchKitState.Key.self] { return state }
-                    let state = FetchKitState()
+                    let state = FetchKitState(logger: application.logger)
                     application.storage[FetchKitState.Key.self] = state
                     application.lifecycle.use(FetchKitShutdown(state: state))
                     return state

@@ -7,25 +7,17 @@
         let state: FetchKitState
 
         func shutdownAsync(_ application: Application) async {
-            await stop(logger: application.logger)
+            await stop()
         }
 
-        /// The synchronous `shutdown()` cannot wait: the sessions are cancelled now, the store closed after them.
+        /// The synchronous `shutdown()` cannot wait: the sessions are closed now, the store after them.
         func shutdown(_ application: Application) {
-            let logger = application.logger
-            Task { await stop(logger: logger) }
+            Task { await stop() }
         }
 
-        private func stop(logger: Logger) async {
-            let running = state.sessions.count
-            let left = await state.sessions.stop(within: state.shutdownGracePeriod)
-            if left > 0 {
-                logger.warning(
-                    "live results sessions still closing when the store closes",
-                    metadata: ["sessions": "\(left)", "gracePeriod": "\(state.shutdownGracePeriod)"])
-            } else if running > 0 {
-                logger.debug("live results sessions closed", metadata: ["sessions": "\(running)"])
-            }
+        private func stop() async {
+            // Waits at most the grace period; the group logs the sessions still closing.
+            await state.sessions.shutdown(within: state.shutdownGracePeriod)
             await state.store?.close()
         }
     }

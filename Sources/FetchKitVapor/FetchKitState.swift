@@ -1,5 +1,6 @@
 #if Vapor
     import FetchKit
+    import FetchKitSession
     import Synchronization
     import Vapor
 
@@ -16,7 +17,12 @@
         }
 
         private let settings = Mutex(Settings())
-        let sessions = LiveSessionTasks()
+        /// Every live results session of the application's routes.
+        let sessions: LiveSessionGroup
+
+        init(logger: Logger) {
+            sessions = LiveSessionGroup(logger: logger)
+        }
 
         var store: (any PersistentStore)? {
             get { settings.withLock { $0.store } }

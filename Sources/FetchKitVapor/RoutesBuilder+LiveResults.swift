@@ -19,7 +19,8 @@
         /// upgrade. When it throws, the client receives `refused` (the message of a `SessionError` it throws; a
         /// fixed `forbidden` one for any other error, an `Abort` too) and the socket closes with 1008.
         ///
-        /// The application tracks its sessions: on `asyncShutdown()` each closes with 1001 (its client reconnects,
+        /// The application tracks its sessions (in its own ``LiveSessionGroup``, whatever the session's
+        /// `sessions`): on `asyncShutdown()` each closes with 1001 (its client reconnects,
         /// and resumes in the next process when the `ResumeStore` is saved after `asyncShutdown()`; on another
         /// instance it gets `reset`) before the store given to `app.fetchKit.use(_:)` closes. A client message may
         /// be at most `ClientMessage.maximumLength` bytes, and a client that sends 64 messages the session has not
@@ -64,12 +65,12 @@
                 shouldUpgrade: { $0.eventLoop.makeSucceededFuture([:]) },
                 onUpgrade: { req, ws in
                     let socket = VaporSocket(ws, logger: req.logger)
-                    req.application.fetchKit.state.sessions.start {
+                    // The application's group, whatever the session was given: its shutdown closes them all.
+                    var session = session
+                    session.sessions = req.application.fetchKit.state.sessions
+                    Task {
                         await session.run(
                             scope: { try await scope(req) }, inbound: socket.messages, transport: socket)
-                        // Cancelled by shutdown: the close is sent before the store closes (the session's own
-                        // close races this one, and either says 1001).
-                        if Task.isCancelled { await socket.close(.goingAway, reason: "the server is shutting down") }
                     }
                 })
         }

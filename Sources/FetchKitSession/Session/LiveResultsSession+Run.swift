@@ -13,45 +13,64 @@ extension LiveResultsSession {
     public func run<Inbound: AsyncSequence & Sendable>(
         scope: FetchPredicate?, inbound: Inbound, transport: some SessionTransport
     ) async where Inbound.Element == String {
+        await run(scope: { scope }, inbound: inbound, transport: transport)
+    }
+
+    /// Serves one client whose scope is decided now, for this connection: `scope` runs first (it may look the
+    /// user up); when it throws, the client receives `refused` — the message of a ``SessionError`` it throws, a
+    /// fixed `forbidden` one for any other error — and the socket closes with 1008. Otherwise as
+    /// ``run(scope:inbound:transport:)``. The session counts in its ``LiveSessionGroup`` from the start: a
+    /// shutdown cancels a `scope` under way and waits for it to return (it may read the store), and the client
+    /// gets 1001, not 1008.
+    public func run<Inbound: AsyncSequence & Sendable>(
+        scope: @escaping @Sendable () async throws -> FetchPredicate?, inbound: Inbound,
+        transport: some SessionTransport
+    ) async where Inbound.Element == String {
         let out = SendQueue(transport)
         let goingAway: @Sendable () -> Void = {
             Task { await out.close(.goingAway, reason: "the server is shutting down") }
         }
+        // The group's shutdown closes the socket and cancels the work, as cancelling this task does.
+        let (shutdown, shuttingDown) = AsyncStream.makeStream(of: Never.self)
         var membership: Int?
         if let sessions {
-            guard let id = sessions.join(closing: goingAway) else {
+            let close: @Sendable () -> Void = {
+                shuttingDown.finish()
+                goingAway()
+            }
+            guard let id = sessions.join(closing: close) else {
                 return await out.close(.goingAway, reason: "the server is shutting down")
             }
             membership = id
         }
         defer { if let membership { sessions?.leave(membership) } }
         await withTaskCancellationHandler {
-            await serve(scope: scope, inbound: inbound, out: out)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await decideAndServe(scope: scope, inbound: inbound, out: out) }
+                group.addTask { for await _ in shutdown {} }
+                await group.next()
+                group.cancelAll()
+            }
         } onCancel: {
             // Graceful shutdown: the socket closes (after the send under way), which ends the client's messages.
             goingAway()
         }
     }
 
-    /// Serves one client whose scope is decided now, for this connection: `scope` runs first (it may look the
-    /// user up); when it throws, the client receives `refused` — the message of a ``SessionError`` it throws, a
-    /// fixed `forbidden` one for any other error — and the socket closes with 1008. Otherwise as
-    /// ``run(scope:inbound:transport:)``: a task cancelled while `scope` runs closes with 1001, not 1008, for the
-    /// client to come back after the shutdown.
-    public func run<Inbound: AsyncSequence & Sendable>(
-        scope: @Sendable () async throws -> FetchPredicate?, inbound: Inbound, transport: some SessionTransport
+    /// Decides the scope, then serves the client; a cancelled decision sends nothing (the socket is closing with
+    /// 1001).
+    private func decideAndServe<Inbound: AsyncSequence & Sendable>(
+        scope: @escaping @Sendable () async throws -> FetchPredicate?, inbound: Inbound, out: SendQueue
     ) async where Inbound.Element == String {
         let decided: FetchPredicate?
         do {
             decided = try await scope()
         } catch {
-            if Task.isCancelled {
-                return await SendQueue(transport).close(.goingAway, reason: "the server is shutting down")
-            }
+            if Task.isCancelled { return }
             let refusal = error as? SessionError ?? SessionError(.forbidden, "this list is not available here")
-            return await refuse(refusal, out: SendQueue(transport))
+            return await refuse(refusal, out: out)
         }
-        await run(scope: decided, inbound: inbound, transport: transport)
+        await serve(scope: decided, inbound: inbound, out: out)
     }
 
     private func serve<Inbound: AsyncSequence & Sendable>(
