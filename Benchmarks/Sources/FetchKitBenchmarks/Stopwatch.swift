@@ -40,3 +40,16 @@ func median(_ samples: [Double]) -> Double {
     let sorted = samples.sorted()
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
+
+/// `    name: median M (v1, v2, …)`: the median of several runs with every run, each written with `format`.
+func medianLine(_ name: String, _ values: [Double], _ format: String) -> String {
+    "    \(name): median " + String(format: format, median(values)) + " ("
+        + values.map { String(format: format, $0) }.joined(separator: ", ") + ")"
+}
+
+/// Whether `value` is within `limit`, and the words that say so: `; budget <what> ≤ <limit>: met` or
+/// `…: EXCEEDED`, the limit written with `format`.
+func budget(_ value: Double, limit: Double, _ what: String, _ format: String) -> (met: Bool, verdict: String) {
+    let met = value <= limit
+    return (met, "; budget \(what) ≤ " + String(format: format, limit) + (met ? ": met" : ": EXCEEDED"))
+}

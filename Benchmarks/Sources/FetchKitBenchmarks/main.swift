@@ -10,6 +10,8 @@ import Synchronization
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
 //        sessions: [--sessions N] [--tenants T] [--writes W] [--rate R]
+//        resume: [--rows N] [--offline S] [--rate W] [--rounds R] [--max-ratio X]
+//        slow-client: [--rows N] [--rate W] [--seconds S] [--warmup S] [--read-ms MS] [--rounds R] [--max-growth-mb M]
 //        memory: [--controllers N] [--postgres]
 //        sustained: [--postgres] [--controllers 1,100,1000] [--seconds S] [--feed triggers|logical] [--clients N]
 //        fetchkit-benchmarks profile raw|codable|rows [--rows N] [--iterations N] [--path FILE]
@@ -23,6 +25,8 @@ func option(_ name: String, default value: Int) -> Int {
     else { return value }
     return parsed
 }
+/// The decimal number after `name` (`nil`: none given).
+func decimal(_ name: String) -> Double? { value(after: name).flatMap { Double($0) } }
 /// The argument after `name`, if any.
 func value(after name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else {
@@ -45,7 +49,7 @@ let changeFeed: PostgresStore.ChangeFeedKind = {
     }
     return kind
 }()
-let words = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil && !options.contains($0) }
+let words = arguments.filter { !$0.hasPrefix("--") && Double($0) == nil && !options.contains($0) }
 let rows = option("--rows", default: 100_000)
 let iterations = option("--iterations", default: 11)
 
@@ -63,6 +67,13 @@ func runBlocking(_ body: @escaping @Sendable () async throws -> Void) {
         done.signal()
     }
     done.wait()
+}
+
+/// Runs `body` as `runBlocking` does, then exits 1 when it returned `false` (a wrong result, a budget exceeded).
+func runChecked(_ body: @escaping @Sendable () async throws -> Bool) {
+    let passed = Atomic<Bool>(true)
+    runBlocking { passed.store(try await body(), ordering: .relaxed) }
+    if !passed.load(ordering: .relaxed) { exit(1) }
 }
 
 if words.first == "profile" {
@@ -129,6 +140,21 @@ if words.contains("sessions") {
             sessions: option("--sessions", default: 10_000), tenants: option("--tenants", default: 1_000),
             writes: option("--writes", default: 500), rate: option("--rate", default: 100))
     }
+}
+if words.contains("resume") {
+    let settings = ResumeBenchmark.Settings(
+        rows: option("--rows", default: 1_000), offlineSeconds: option("--offline", default: 5),
+        rate: option("--rate", default: 100), rounds: option("--rounds", default: 3),
+        maxRatio: decimal("--max-ratio") ?? 0.75)
+    runChecked { try await ResumeBenchmark.run(settings) }
+}
+if words.contains("slow-client") {
+    let settings = SlowClientBenchmark.Settings(
+        rows: option("--rows", default: 1_000), rate: option("--rate", default: 1_000),
+        seconds: option("--seconds", default: 30), warmup: option("--warmup", default: 5),
+        readDelay: .milliseconds(option("--read-ms", default: 1_000)), rounds: option("--rounds", default: 3),
+        maxGrowthMB: decimal("--max-growth-mb") ?? 8)
+    runChecked { try await SlowClientBenchmark.run(settings) }
 }
 if words.contains("memory") {
     runBlocking {
