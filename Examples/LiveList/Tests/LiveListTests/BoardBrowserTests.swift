@@ -123,6 +123,7 @@ struct BoardBrowserTests {
                     to: "ws://127.0.0.1:\(board.server.port)/cards",
                     cookie: try await board.database.cookie(of: "alice"))
                 let writer = BoardWriter(store: board.database.store, team: "acme")
+                let started = ContinuousClock.now
                 let load = Task { try await writer.run(rate: 1_000, for: .seconds(23)) }
 
                 // Three seconds to warm up (the first batches, the pools), then twenty measured.
@@ -134,24 +135,27 @@ struct BoardBrowserTests {
                     peak = max(peak, try board.server.residentBytes())
                 }
                 let writes = try await load.value
+                let elapsed = Double((ContinuousClock.now - started).components.seconds)
                 let growth = Double(peak - baseline) / 1_048_576
                 let received = slow.messages
                 print(
-                    "slow client (\(kind.testDescription)): \(writes) writes in 23 s; server RSS "
+                    "slow client (\(kind.testDescription)): \(writes) writes in \(Int(elapsed)) s; server RSS "
                         + "\(baseline / 1_048_576) MB → peak +\(String(format: "%.1f", growth)) MB; "
-                        + "the slow client read \(received) messages")
+                        + "the slow client read \(received) messages; its connection \(slow.ended ?? "stayed open")")
                 #expect(writes >= 20_000, "the writer kept up 1,000 writes a second")
                 #expect(growth < 8, "the server's resident memory grew by \(growth) MB under a slow client")
-                #expect(received <= 40, "the slow client read about one message a second")
+                // One message a read (a second each) however many writes: a loaded machine stretches the run.
+                #expect(Double(received) <= elapsed + 10, "the slow client read about one message a second")
 
-                // Caught up, the slow client's list and the page are the database's.
-                slow.readFast()
+                // Caught up (resuming if the server closed it for lagging behind its pings), the slow client's list
+                // and the page are the database's.
                 let expected = try await board.database.expected(team: "acme")
                 try await waitUntil("the slow client catches up", timeout: .seconds(60)) {
-                    slow.sections.map {
+                    await slow.catchUp()
+                    if let failure = slow.failure { throw BoardServer.Failure(description: failure) }
+                    return slow.sections.map {
                         LaneView(name: $0.name, cards: $0.cards.map { .init(id: $0.id, title: $0.title) })
-                    }
-                        == expected
+                    } == expected
                 }
                 #expect(slow.failure == nil, "\(slow.failure ?? "")")
                 await slow.close()
