@@ -87,7 +87,9 @@ struct ReadmeExampleTests {
         await controller.sync()
         try await store.write { tx in try tx.insert(Todo(title: "Write the README", position: 1)) }
         await controller.sync()
-        try await store.write { tx in try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true]) }
+        try await store.write { tx in
+            try tx.update(FetchRequest<Todo>(predicate: #Predicate { $0.title == "Ship it" })) { $0.done = true }
+        }
         await controller.sync()
         // The reader prints on its own task: wait for its third line.
         for _ in 0..<2_000 where printed.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(5)) }

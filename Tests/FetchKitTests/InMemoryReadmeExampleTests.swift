@@ -34,7 +34,7 @@ struct InMemoryReadmeExampleTests {
         #expect(controller.fetchedObjects.map(\.title) == ["Write the README", "Ship it"])
 
         try await store.write { tx in
-            try tx.update("Todo", where: .key("title") == "Ship it", set: ["done": true])
+            try tx.update(FetchRequest<Todo>(predicate: #Predicate { $0.title == "Ship it" })) { $0.done = true }
         }
         await controller.sync()  // the write has reached the controller and its delegate
         #expect(controller.fetchedObjects.map(\.title) == ["Write the README"])

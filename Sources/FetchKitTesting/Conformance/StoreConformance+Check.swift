@@ -31,7 +31,7 @@ extension StoreConformance {
         /// records through typed requests, and the random live-results check.
         public static var all: [Check] {
             predicates + queries + StoreConformance.valueChecks + StoreConformance.writeChecks
-                + StoreConformance.rawSQLChecks
+                + StoreConformance.typedWriteChecks + StoreConformance.rawSQLChecks
                 + isolation + controllers + StoreConformance.multiChecks + StoreConformance.transitionRaceChecks
                 + StoreConformance.reorderChecks
                 + StoreConformance.compositeChecks + StoreConformance.wireChecks
