@@ -56,7 +56,7 @@ struct LiveSessionGroupTests {
         let started = ContinuousClock.now
         #expect(await group.shutdown() == 1)
         let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(300) && waited < .seconds(10), "waited \(waited)")
+        #expect(waited >= .milliseconds(300), "returned after \(waited), before the grace period")
         #expect(socket.closed == nil)
         // Once the client reads again the close goes out and the session ends.
         socket.release()
@@ -73,21 +73,22 @@ struct LiveSessionGroupTests {
         session.sessions = group
         let socket = TestSocket()
         let (deciding, decidingStarted) = AsyncStream.makeStream(of: Void.self)
-        let stillCounted = Mutex<Bool?>(nil)
+        // What the lookup saw once its sleep ended: whether it was cancelled, and whether it still counted.
+        let seen = Mutex<(cancelled: Bool, counted: Bool)?>(nil)
         let task = Task {
             await session.run(
                 scope: {
                     decidingStarted.yield()
                     try? await Task.sleep(for: .seconds(60))  // a user lookup, cut short by the shutdown
-                    stillCounted.withLock { $0 = group.count == 1 }
+                    seen.withLock { $0 = (Task.isCancelled, group.count == 1) }
                     throw CancellationError()
                 }, inbound: socket.inbound, transport: socket)
         }
         for await _ in deciding { break }
-        let started = ContinuousClock.now
+        // Within the default grace period (10 s) only if the lookup was cancelled rather than waited out (60 s).
         #expect(await group.shutdown() == 0)
-        #expect(ContinuousClock.now - started < .seconds(5), "the lookup was cancelled, not waited out")
-        #expect(stillCounted.withLock { $0 } == true, "the shutdown waited for the lookup to return")
+        #expect(seen.withLock { $0?.cancelled } == true, "the shutdown cancelled the lookup")
+        #expect(seen.withLock { $0?.counted } == true, "the shutdown waited for the lookup to return")
         await task.value
         #expect(socket.closed?.code == .goingAway)
         #expect(socket.sent.isEmpty, "no refusal: \(socket.sentTexts)")
