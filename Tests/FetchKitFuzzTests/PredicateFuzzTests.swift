@@ -8,7 +8,7 @@ import Testing
 struct PredicateFuzzTests {
     /// A few thousand inputs of the fuzzer's engine with a fixed seed: the parser neither traps nor hangs, every
     /// accepted predicate round-trips through predicateFormat, and every one that validates compiles (or throws)
-    /// for SQLite and PostgreSQL. A longer run: `fetchkit-fuzz` (README, Fuzzing).
+    /// for SQLite and PostgreSQL. A longer run: `fetchkit-fuzz` (CONTRIBUTING.md, Fuzz/README.md).
     @Test func seededRunFindsNoFailure() {
         let report = PredicateFuzzer(
             seed: 20_261_201, count: 3_000, dialects: [.sqlite, .postgres],

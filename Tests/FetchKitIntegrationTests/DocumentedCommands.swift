@@ -3,7 +3,7 @@ import Testing
 
 /// A `fetchkit …` command line as a document shows it.
 struct DocumentedCommand: CustomStringConvertible, CustomTestStringConvertible, Sendable {
-    /// Where it is shown: `README.md:115`, or the `--help` text of a subcommand.
+    /// Where it is shown: `README.md:115`, `CONTRIBUTING.md:40`, or the `--help` text of a subcommand.
     let source: String
     /// The line as written.
     let line: String
@@ -34,11 +34,12 @@ enum DocumentedCommands {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The documents, relative to the root: README.md and every DocC article.
+    /// The documents, relative to the root: README.md, CONTRIBUTING.md and every DocC article. (BENCHMARKS.md and
+    /// docs/ are records of past runs: the command lines they quote are kept as they were run.)
     static func documents() throws -> [String] {
-        var paths = ["README.md"]
+        var paths = ["README.md", "CONTRIBUTING.md"]
         let catalogs =
-            ["Sources/FetchKit", "Sources/FetchKitBackendKit"]
+            ["Sources/FetchKit", "Sources/FetchKitBackendKit", "Sources/FetchKitSession"]
             + (try FileManager.default.contentsOfDirectory(
                 atPath: root.appendingPathComponent("Backends").path
             ).map { "Backends/\($0)" })

@@ -9,8 +9,8 @@ import Testing
 
 @testable import FetchKitCLI
 
-/// Every `fetchkit …` line that README.md, the DocC articles and the subcommands' `--help` show parses as
-/// written, and runs: `demo` and `query` to the end (with the output the document shows after it, if
+/// Every `fetchkit …` line that README.md, CONTRIBUTING.md, the DocC articles and the subcommands' `--help` show
+/// parses as written, and runs: `demo` and `query` to the end (with the output the document shows after it, if
 /// any), `watch` against a throwaway SQLite store (its `--store` replaced, every other argument as written)
 /// until it prints the results, then Ctrl-C. `capture-sql` needs PostgreSQL tables: it is parsed only.
 @Suite("The documented fetchkit command lines")

@@ -4,8 +4,9 @@ import FetchKitTesting
 import Foundation
 import Testing
 
-/// The README's "Testing controllers without a database" example, compiled and run, so it stays true.
-@Suite("README: testing controllers with InMemoryStore")
+/// The example of "Testing controllers without a database" (Sources/FetchKit/FetchKit.docc/TestingWithoutADatabase.md),
+/// compiled and run, so it stays true.
+@Suite("Testing without a database: the article's InMemoryStore example")
 struct InMemoryReadmeExampleTests {
     struct Todo: Record {
         static let entity = Entity(
@@ -19,7 +20,7 @@ struct InMemoryReadmeExampleTests {
         var position: Double
     }
 
-    // README: begin
+    // TestingWithoutADatabase.md: begin
     @Test func openTodosFollowWrites() async throws {
         let store = InMemoryStore(schema: try Schema([Todo.entity]))
         try await store.write { tx in
@@ -43,5 +44,5 @@ struct InMemoryReadmeExampleTests {
         #expect(controller.fetchedObjects.map(\.title) == fresh.map(\.title))
         await store.close()
     }
-    // README: end
+    // TestingWithoutADatabase.md: end
 }
