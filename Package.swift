@@ -43,7 +43,13 @@ let package = Package(
         .trait(
             name: "BenchmarkHooks",
             description: "Probes and switches FetchKit's own benchmarks time the engine with; never for apps."),
-        .default(enabledTraits: ["Configuration", "Metrics"])
+        // Only the `fetchkit` tool's: off, it builds and runs (SQLite) where libpq is not installed. The
+        // FetchKitPostgres product does not depend on it; an app that links only FetchKit and FetchKitSQLite never
+        // needs libpq, whatever its traits.
+        .trait(
+            name: "Postgres",
+            description: "The fetchkit tool's PostgreSQL support (slots, capture-sql, postgres:// URLs): needs libpq."),
+        .default(enabledTraits: ["Configuration", "Metrics", "Postgres"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -102,7 +108,8 @@ let package = Package(
             name: "CSQLite",
             path: "Backends/CSQLite",
             pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
+            // macOS's SDK has sqlite3 too; with Homebrew's (keg-only), SwiftPM finds its sqlite3.pc under brew's opt/.
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "FetchKitSQLite",
@@ -117,7 +124,8 @@ let package = Package(
             name: "CLibPQ",
             path: "Backends/CLibPQ",
             pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
+            // Homebrew's libpq is keg-only: SwiftPM reads its libpq.pc from `$(brew --prefix)/opt/libpq/lib/pkgconfig`.
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(
             name: "FetchKitPostgres",
@@ -197,7 +205,9 @@ let package = Package(
         .executableTarget(
             name: "FetchKitCLI",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitPostgres", "FetchKitFixtures", argumentParser,
+                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", argumentParser,
+                // Without the Postgres trait the tool builds without libpq; its PostgreSQL commands say so.
+                .target(name: "FetchKitPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "Logging", package: "swift-log")
             ],
             // The product (and binary) is `fetchkit`; the target is not: a target `fetchkit` would write

@@ -17,13 +17,13 @@ let package = Package(
             name: "CSQLiteBench",
             path: "Sources/CSQLiteBench",
             pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(
             name: "CLibPQBench",
             path: "Sources/CLibPQBench",
             pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .executableTarget(
             name: "fetchkit-benchmarks",

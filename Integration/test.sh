@@ -13,8 +13,9 @@ export FETCHKIT_REQUIRE_POSTGRES=1
 trap 'bash Integration/scripts/pg-stop.sh' EXIT
 echo "test.sh: PostgreSQL running at $DATABASE_URL"
 # The default traits and both web frameworks' products (FetchKitHummingbird, FetchKitVapor) with the example's
-# servers, so their tests run too; the same traits on every command, or SwiftPM builds everything again.
-traits="Configuration,Metrics,Hummingbird,Vapor"
+# servers, so their tests run too; the same traits on every command, or SwiftPM builds everything again. A list
+# replaces the defaults: it names them all (Postgres: the tool's PostgreSQL commands, which the tests run).
+traits="Configuration,Metrics,Postgres,Hummingbird,Vapor"
 swift build --build-tests --traits "$traits"
 # Targets whose names differ only by case overwrite each other's build products on macOS.
 bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path --traits "$traits")"

@@ -11,6 +11,8 @@ import Testing
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A listener whose server process is stopped (`SIGSTOP`): its TCP connection looks healthy — the kernel

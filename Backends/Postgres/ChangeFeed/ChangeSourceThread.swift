@@ -7,12 +7,14 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// What a change source's thread and the store share: the pipe that wakes the thread from `ppoll()`, the stop
+/// What a change source's thread and the store share: the pipe that wakes the thread from its wait, the stop
 /// request, the thread's exit, and the state it reports with its subscribers.
 final class ChangeSourceThread: Sendable {
-    /// `ppoll()` watches the read end; ``requestStop()`` and ``wake()`` write to the other.
+    /// The wait (``DescriptorWait``) watches the read end; ``requestStop()`` and ``wake()`` write to the other.
     let wakePipe: (read: Int32, write: Int32)
     private let stopRequested = Mutex(false)
     private let exited = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
@@ -44,17 +46,6 @@ final class ChangeSourceThread: Sendable {
         thread.start()
     }
 
-    /// Waits with `ppoll()` until input, a wake or `deadline` (for ever without one), in one call at the
-    /// clock's resolution: a transaction's burst ends 250 µs after its last notification, finer than `poll()`'s
-    /// millisecond, and a sleeping loop would wake the thread many times per notification.
-    private static func wait(_ fds: inout [pollfd], until deadline: ContinuousClock.Instant?) -> Int32 {
-        let count = nfds_t(fds.count)
-        guard let deadline else { return ppoll(&fds, count, nil, nil) }
-        let left = max(deadline - .now, .zero).components
-        var timeout = timespec(tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
-        return ppoll(&fds, count, &timeout, nil)
-    }
-
     /// What ended a wait for input (``waitForInput(on:until:)``).
     enum WaitResult {
         /// The connection's socket is readable.
@@ -69,7 +60,7 @@ final class ChangeSourceThread: Sendable {
         case failed(String)
     }
 
-    /// Waits until `connection`'s socket is readable, the thread is woken, or `deadline` passes.
+    /// Waits until `connection`'s socket is readable, the thread is woken, or `deadline` passes (``DescriptorWait``).
     func waitForInput(on connection: PostgresConnection?, until deadline: ContinuousClock.Instant?) -> WaitResult {
         var fds = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         if let connection {
@@ -77,7 +68,7 @@ final class ChangeSourceThread: Sendable {
             guard socket >= 0 else { return .failed("the connection has no socket") }
             fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
         }
-        let ready = Self.wait(&fds, until: deadline)
+        let ready = DescriptorWait.wait(&fds, until: deadline)
         if ready < 0 {
             let error = errno
             return error == EINTR ? .interrupted : .failed("poll failed (errno \(error))")

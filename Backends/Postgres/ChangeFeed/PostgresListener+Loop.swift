@@ -6,10 +6,12 @@ import Foundation
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 extension PostgresListener {
-    /// The listening thread's I/O. It waits with `poll()` on the connection's socket and the wake pipe until
+    /// The listening thread's I/O. It waits (``DescriptorWait``) on the connection's socket and the wake pipe until
     /// the ``ListenerStateMachine``'s deadline, reads with libpq, tells the machine what happened and performs
     /// what the machine decides: connecting, pinging, publishing, completing writes, reporting the state.
     final class Loop {

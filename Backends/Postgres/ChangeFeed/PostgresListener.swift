@@ -11,11 +11,13 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The one connection that `LISTEN`s on FetchKit's channel and turns notifications into ``StoreChange``s.
 ///
-/// It runs on a thread of its own (``Loop``): `poll()` on the connection's socket (and on a pipe that
+/// It runs on a thread of its own (``Loop``): a wait on the connection's socket (and on a pipe that
 /// ``stop()`` writes to), then `PQconsumeInput` and `PQnotifies`; what to make of it — states, grouping,
 /// pings, backoff, resyncs — is ``ListenerStateMachine``'s to decide (its pings and reconnections, as the logical
 /// feed's, are its ``ConnectionSupervisor``'s). Notifications of one transaction (the same server

@@ -5,6 +5,8 @@ import FetchKit
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 // Connections get recycled under a long-running store: idle timeouts (`idle_session_timeout`), poolers,

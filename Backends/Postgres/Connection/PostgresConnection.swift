@@ -6,6 +6,8 @@ import FetchKitBackendKit
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// One libpq connection, confined to the thread that opened it (a ``ConnectionThread``): every call on

@@ -6,6 +6,8 @@ import Synchronization
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The database file a store opened, and whether it is still the file at its path.
@@ -76,6 +78,7 @@ final class SQLiteFileWatch: Sendable {
     static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
+        // `dev_t` is unsigned on Linux and a signed 32-bit integer on macOS: kept as its bits, never trapping.
+        return (UInt64(truncatingIfNeeded: status.st_dev), UInt64(truncatingIfNeeded: status.st_ino))
     }
 }

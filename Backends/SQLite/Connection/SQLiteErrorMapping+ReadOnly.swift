@@ -6,6 +6,8 @@ import Foundation
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A database that cannot be written because its file or directory is not writable — a read-only file system,

@@ -341,7 +341,12 @@ enum SustainedBenchmark {
     /// The CPU time (user and system) this process has used, in seconds.
     static func processCPUSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        // glibc declares `RUSAGE_SELF` as an enum case, Darwin and musl as an `Int32`.
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }

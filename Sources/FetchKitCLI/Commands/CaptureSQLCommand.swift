@@ -1,6 +1,9 @@
 import ArgumentParser
 import FetchKit
-import FetchKitPostgres
+
+#if Postgres
+    import FetchKitPostgres
+#endif
 
 /// `fetchkit capture-sql`: the SQL that installs FetchKit's change capture on existing PostgreSQL tables,
 /// for a DBA to run as a migration.
@@ -50,17 +53,22 @@ struct CaptureSQLCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = try PostgresURL(store)
-        if feed == "logical" {
-            guard let role = role ?? url.parameters.last(where: { $0.keyword == "user" })?.value else {
-                throw ValidationError("name the app's role with --role")
+        #if Postgres
+            let url = try PostgresURL(store)
+            if feed == "logical" {
+                guard let role = role ?? url.parameters.last(where: { $0.keyword == "user" })?.value else {
+                    throw ValidationError("name the app's role with --role")
+                }
+                print(
+                    try await PostgresStore.logicalFeedSQL(
+                        forTables: entity, url: url, role: role, publication: publication), terminator: "")
+                return
             }
+            let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
             print(
-                try await PostgresStore.logicalFeedSQL(
-                    forTables: entity, url: url, role: role, publication: publication), terminator: "")
-            return
-        }
-        let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
-        print(try await PostgresStore.changeCaptureSQL(forTables: entity, url: url, options: options), terminator: "")
+                try await PostgresStore.changeCaptureSQL(forTables: entity, url: url, options: options), terminator: "")
+        #else
+            throw PostgresNotBuiltIn(needed: "fetchkit capture-sql")
+        #endif
     }
 }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import FetchKit
-import FetchKitPostgres
 import Foundation
+
+#if Postgres
+    import FetchKitPostgres
+#endif
 
 /// `fetchkit slots`: the database's logical replication slots (what each retains), and dropping one.
 struct SlotsCommand: AsyncParsableCommand {
@@ -25,25 +28,28 @@ struct SlotsCommand: AsyncParsableCommand {
     var drop: String?
 
     func run() async throws {
-        let url = try PostgresURL(store)
-        if let drop {
-            try await PostgresStore.dropReplicationSlot(drop, url: url)
-            print("dropped \(drop)")
-            return
-        }
-        let slots = try await PostgresStore.replicationSlots(url: url)
-        if slots.isEmpty {
-            print("no pgoutput slots")
-            return
-        }
-        print("slot\tkind\tstreaming to\tretained\tconfirmed")
-        for slot in slots {
-            let kind = slot.isTemporary ? "temporary" : "persistent"
-            let process = slot.activeProcess.map { "process \($0)" } ?? "nobody"
-            print(
-                "\(slot.name)\t\(kind)\t\(process)\t\(Self.bytes(slot.retainedBytes))\t\(slot.confirmedPosition ?? "-")"
-            )
-        }
+        #if Postgres
+            let url = try PostgresURL(store)
+            if let drop {
+                try await PostgresStore.dropReplicationSlot(drop, url: url)
+                print("dropped \(drop)")
+                return
+            }
+            let slots = try await PostgresStore.replicationSlots(url: url)
+            if slots.isEmpty {
+                print("no pgoutput slots")
+                return
+            }
+            print("slot\tkind\tstreaming to\tretained\tconfirmed")
+            for slot in slots {
+                let kind = slot.isTemporary ? "temporary" : "persistent"
+                let process = slot.activeProcess.map { "process \($0)" } ?? "nobody"
+                let retained = Self.bytes(slot.retainedBytes)
+                print("\(slot.name)\t\(kind)\t\(process)\t\(retained)\t\(slot.confirmedPosition ?? "-")")
+            }
+        #else
+            throw PostgresNotBuiltIn(needed: "fetchkit slots")
+        #endif
     }
 
     /// `bytes` in B, kB, MB or GB (1024-based, as PostgreSQL's `pg_size_pretty`).

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FetchKit
-import FetchKitPostgres
 import FetchKitSQLite
 import Foundation
 
@@ -61,7 +60,7 @@ struct WatchCommand: AsyncParsableCommand {
             let configuration = StoreConfiguration(url: store)
             if feed != nil { throw ValidationError("--feed needs FetchKit built with its Configuration trait") }
         #endif
-        let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
+        let registry = StoreRegistry.tool
         let described = try await registry.describeTable(entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))
         let request = FetchRequest(

@@ -93,16 +93,12 @@ final class BoardServer: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// The server process's resident memory, in bytes (VmRSS).
+    /// The server process's resident memory, in bytes (``ResidentMemory``).
     func residentBytes() throws -> Int {
         guard let pid = process.withLock({ $0?.processIdentifier }) else {
             throw Failure(description: "\(framework) is not running")
         }
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { throw Failure(description: "no VmRSS in /proc/\(pid)/status") }
-        return kilobytes * 1024
+        return try ResidentMemory.bytes(of: pid)
     }
 
     /// Removes the server's log and resume archive.
@@ -116,9 +112,16 @@ final class BoardServer: Sendable {
         return text.split(separator: "\n").suffix(30).joined(separator: "\n")
     }
 
+    /// `SOCK_STREAM` as `socket(2)` takes it: glibc's is an enum case, musl's and Darwin's an `Int32`.
+    #if canImport(Glibc)
+        private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    #else
+        private static let streamSocket = SOCK_STREAM
+    #endif
+
     /// A TCP port nobody listens on now.
     private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -135,7 +138,7 @@ final class BoardServer: Sendable {
 
     /// Whether something accepts connections on `port`.
     private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocket, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

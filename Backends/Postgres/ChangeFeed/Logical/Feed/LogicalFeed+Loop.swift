@@ -6,10 +6,12 @@ import Foundation
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 extension LogicalFeed {
-    /// The feed thread's I/O. It waits with `ppoll()` on the replication connection's socket and the wake pipe
+    /// The feed thread's I/O. It waits (``DescriptorWait``) on the replication connection's socket and the wake pipe
     /// until the ``LogicalFeedStateMachine``'s deadline, reads the stream with libpq, tells the machine what
     /// arrived and performs what the machine decides: connecting, publishing, acknowledging, reporting.
     final class Loop {

@@ -5,7 +5,7 @@ import FetchKitBackendKit
 /// connection's supervision — which state it is in, when to ping the server, when to give the connection up and
 /// how long to wait before connecting again — is its ``ConnectionSupervisor``'s.
 ///
-/// ``LogicalFeed``'s thread does the I/O — `ppoll()`, libpq's CopyBoth calls, the change feed, the write
+/// ``LogicalFeed``'s thread does the I/O — its wait, libpq's CopyBoth calls, the change feed, the write
 /// completions — and tells the machine what happened with ``handle(_:at:)``, passing the current instant; it
 /// performs the returned ``Action``s in order and, until then, waits for input, a wake or ``deadline``.
 ///

@@ -1,0 +1,18 @@
+#if !Postgres
+    import FetchKit
+
+    /// The backend registered for `postgres://` and `postgresql://` URLs in a `fetchkit` built without the package
+    /// trait `Postgres`: opening or describing fails with ``PostgresNotBuiltIn``, not with "no store backend for
+    /// URLs of scheme 'postgres:'".
+    enum PostgresUnavailable: StoreBackend {
+        static var urlSchemes: [String] { ["postgres", "postgresql"] }
+
+        static func open(_ configuration: StoreConfiguration, schema: Schema) async throws -> any PersistentStore {
+            throw PostgresNotBuiltIn(needed: "a postgres:// store")
+        }
+
+        static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
+            throw PostgresNotBuiltIn(needed: "a postgres:// store")
+        }
+    }
+#endif
