@@ -164,6 +164,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public let databaseCode: Int32?
         /// The SQL statement that failed, when known.
         public let sql: String?
+        /// The SQL that fixes the problem, when FetchKit knows it: for a ``Code/schemaMismatch`` at open, the
+        /// schema plan's DDL (``SchemaPlan/description``), with the changes it refuses as comments.
+        public let suggestedSQL: String?
         /// The error this one wraps, when it wraps one. Not part of equality.
         public let underlying: (any Error)?
         /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
@@ -191,7 +194,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         _ code: Code, message: String, keyPath: String? = nil, entity: String? = nil, table: String? = nil,
         offset: Int? = nil, construct: String? = nil, requestName: String? = nil, knownRequestNames: [String]? = nil,
         section: String? = nil, constraint: Constraint? = nil, constraintName: String? = nil,
-        databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
+        databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil,
+        suggestedSQL: String? = nil
     ) {
         self.code = code
         self.box = ContextBox(
@@ -199,7 +203,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
                 message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, construct: construct,
                 requestName: requestName, knownRequestNames: knownRequestNames, section: section,
                 constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
-                underlying: underlying,
+                suggestedSQL: suggestedSQL, underlying: underlying,
                 isTransient: isTransient ?? Self.defaultTransience(code)))
     }
 
@@ -221,7 +225,9 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\((c.constraint ?? .other).rawValue) constraint violated"
                 + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
         case .busy: return "database is busy: \(c.message)"
-        case .schemaMismatch: return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
+        case .schemaMismatch:
+            return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
+                + (c.suggestedSQL.map { "\nto bring the database to the schema:\n\($0)" } ?? "")
         case .connectionLost: return "connection lost: \(c.message)"
         case .tooManyConnections: return "too many connections: \(c.message)"
         case .serializationFailure: return "could not serialize the transaction: \(c.message)"
@@ -248,7 +254,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             && l.requestName == r.requestName && l.knownRequestNames == r.knownRequestNames
             && l.section == r.section && l.constraint == r.constraint
             && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql
-            && l.isTransient == r.isTransient
+            && l.suggestedSQL == r.suggestedSQL && l.isTransient == r.isTransient
     }
 
     /// Hashes the code and message (equal errors have equal ones).
