@@ -10,22 +10,6 @@ extension PostgresStore: SchemaPlanning {
         try await writer.run { connection in try PostgresSchemaSetup.plan(schema, on: connection) }
     }
 
-    /// Runs `plan`'s steps in one write transaction (PostgreSQL's DDL is transactional). Controllers stay live:
-    /// the store keeps its schema, and its change capture follows a table's new columns as they are (the
-    /// triggers report keys; the publication sends whole rows). A store opened with the new schema installs the
-    /// capture of the tables the plan created.
-    ///
-    /// - Throws: ``FetchKitError/Code/schemaMismatch`` listing the refusals (nothing run) when `plan` has any;
-    ///   database errors, after which nothing of the plan remains.
-    public func apply(_ plan: SchemaPlan) async throws {
-        if let refusal = plan.refusalError { throw refusal }
-        guard !plan.steps.isEmpty else { return }
-        try await write { tx in
-            for step in plan.steps { try tx.execute(step.sql, []) }
-        }
-        logger.info("applied a schema plan", metadata: ["sql": "\(plan.sql)"])
-    }
-
     /// The plan that brings the database at `url` (its current schema) to `schema`, read without opening a
     /// store: nothing is created or changed.
     ///

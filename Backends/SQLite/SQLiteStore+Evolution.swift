@@ -11,21 +11,6 @@ extension SQLiteStore: SchemaPlanning {
         try await writer.run { connection in try SQLiteSchemaSetup.plan(schema, on: connection) }
     }
 
-    /// Runs `plan`'s steps in one write transaction (`ALTER TABLE … ADD COLUMN` and `CREATE TABLE` are
-    /// transactional in SQLite). Controllers stay live: the store keeps its schema, and its change feed needs
-    /// nothing installed for new columns or tables.
-    ///
-    /// - Throws: ``FetchKitError/Code/schemaMismatch`` listing the refusals (nothing run) when `plan` has any;
-    ///   database errors, after which nothing of the plan remains.
-    public func apply(_ plan: SchemaPlan) async throws {
-        if let refusal = plan.refusalError { throw refusal }
-        guard !plan.steps.isEmpty else { return }
-        try await write { tx in
-            for step in plan.steps { try tx.execute(step.sql, []) }
-        }
-        logger.info("applied a schema plan", metadata: ["sql": "\(plan.sql)"])
-    }
-
     /// The plan that brings the database file at `path` to `schema`, read without opening a store (nothing is
     /// created or changed); a file that does not exist yet gets the plan that creates every table.
     ///

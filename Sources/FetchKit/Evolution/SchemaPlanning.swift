@@ -16,6 +16,21 @@ public protocol SchemaPlanning: Sendable {
     func apply(_ plan: SchemaPlan) async throws
 }
 
+extension SchemaPlanning where Self: PersistentStore {
+    /// Runs `plan`'s steps in one write transaction (``PersistentStore/write(_:)``), so a store's change feed
+    /// sees the transaction as it sees any other, and a failed step rolls back every one.
+    ///
+    /// - Throws: ``FetchKitError/Code/schemaMismatch`` listing the refusals (nothing run) when `plan` has any;
+    ///   the store's write errors.
+    public func apply(_ plan: SchemaPlan) async throws {
+        if let refusal = plan.refusalError { throw refusal }
+        guard !plan.steps.isEmpty else { return }
+        try await write { tx in
+            for step in plan.steps { _ = try tx.execute(step.sql, []) }
+        }
+    }
+}
+
 extension Schema {
     /// The plan that brings `store`'s database to this schema.
     ///

@@ -245,7 +245,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// Errors are equal when their code and context are; the underlying error is not compared.
+    /// Errors are equal when their code and context are; the underlying error and the suggested SQL (advice, not
+    /// the failure) are not compared.
     public static func == (lhs: FetchKitError, rhs: FetchKitError) -> Bool {
         let l = lhs.context
         let r = rhs.context
@@ -254,7 +255,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             && l.requestName == r.requestName && l.knownRequestNames == r.knownRequestNames
             && l.section == r.section && l.constraint == r.constraint
             && l.constraintName == r.constraintName && l.databaseCode == r.databaseCode && l.sql == r.sql
-            && l.suggestedSQL == r.suggestedSQL && l.isTransient == r.isTransient
+            && l.isTransient == r.isTransient
     }
 
     /// Hashes the code and message (equal errors have equal ones).
