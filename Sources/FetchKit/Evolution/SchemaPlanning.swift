@@ -50,11 +50,14 @@ extension SchemaPlan {
     /// as ``FetchKitError/Context-swift.struct/suggestedSQL``.
     public var refusalError: FetchKitError? {
         guard let first = refusals.first else { return nil }
-        let listed = refusals.map(\.description).joined(separator: "\n")
+        let listed =
+            refusals.count == 1
+            ? first.description
+            : refusals.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: " ")
         return FetchKitError(
             .schemaMismatch,
             message: "\(refusals.count == 1 ? "a change is" : "\(refusals.count) changes are") not made "
-                + "automatically:\n\(listed)",
+                + "automatically: \(listed)",
             table: first.table, suggestedSQL: description)
     }
 }

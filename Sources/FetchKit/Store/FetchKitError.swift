@@ -165,7 +165,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The SQL statement that failed, when known.
         public let sql: String?
         /// The SQL that fixes the problem, when FetchKit knows it: for a ``Code/schemaMismatch`` at open, the
-        /// schema plan's DDL (``SchemaPlan/description``), with the changes it refuses as comments.
+        /// schema plan's DDL (``SchemaPlan/description``), with the changes it refuses as comments. The error's
+        /// ``FetchKitError/description`` ends with it on one line.
         public let suggestedSQL: String?
         /// The error this one wraps, when it wraps one. Not part of equality.
         public let underlying: (any Error)?
@@ -227,7 +228,10 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         case .busy: return "database is busy: \(c.message)"
         case .schemaMismatch:
             return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
-                + (c.suggestedSQL.map { "\nto bring the database to the schema:\n\($0)" } ?? "")
+                + (c.suggestedSQL.map { sql in
+                    // One line, as a log line is: each line of the SQL (a statement or a comment) after the other.
+                    "; to bring the database to the schema, run: " + sql.split(separator: "\n").joined(separator: " ")
+                } ?? "")
         case .connectionLost: return "connection lost: \(c.message)"
         case .tooManyConnections: return "too many connections: \(c.message)"
         case .serializationFailure: return "could not serialize the transaction: \(c.message)"
