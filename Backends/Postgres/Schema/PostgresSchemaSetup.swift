@@ -34,12 +34,13 @@ struct PostgresSchemaSetup {
         try connection.run("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('fetchkit.schema'))")
+            var applied = ""
             if policy == .evolve {
                 // DDL is transactional: the steps and the checks below commit together, or not at all.
                 let plan = try Self.plan(schema, on: connection)
                 if let refusal = plan.refusalError { throw refusal }
                 for step in plan.steps { try connection.execute(step.sql) }
-                if !plan.steps.isEmpty { logger.info("evolved the schema", metadata: ["sql": "\(plan.sql)"]) }
+                applied = plan.sql
             }
             var missing: [Entity] = []
             var natives: NativeColumns = [:]
@@ -72,6 +73,7 @@ struct PostgresSchemaSetup {
                 }
             }
             try connection.run("COMMIT")
+            if !applied.isEmpty { logger.info("evolved the schema", metadata: ["sql": "\(applied)"]) }
             if !missing.isEmpty {
                 logger.info("created tables", metadata: ["tables": "\(missing.map(\.table).joined(separator: ", "))"])
             }
