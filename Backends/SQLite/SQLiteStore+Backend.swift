@@ -26,6 +26,15 @@ extension SQLiteStore: StoreBackend {
         return try await describeTable(table, path: path)
     }
 
+    /// The plan that brings the database file `configuration.url` names to `schema` (see
+    /// ``plan(path:schema:)``); for `sqlite::memory:`, the plan that creates every table.
+    public static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan {
+        guard let path = try path(of: configuration) else {
+            return SchemaPlanner(schema: schema, dialect: .sqlite).plan(against: DatabaseDescription(tables: []))
+        }
+        return try await plan(path: path, schema: schema)
+    }
+
     /// The file a `sqlite:` URL names, or `nil` for `sqlite::memory:`.
     ///
     /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a path, or with user info

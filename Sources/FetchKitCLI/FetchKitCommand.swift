@@ -9,7 +9,8 @@ struct FetchKitCommand: AsyncParsableCommand {
         commandName: "fetchkit",
         abstract: "Live fetch requests over SQLite and PostgreSQL.",
         subcommands: [
-            DemoCommand.self, QueryCommand.self, WatchCommand.self, CaptureSQLCommand.self, SlotsCommand.self
+            DemoCommand.self, QueryCommand.self, WatchCommand.self, CaptureSQLCommand.self, SlotsCommand.self,
+            SchemaCommand.self, CaptureCommand.self
         ],
         defaultSubcommand: DemoCommand.self
     )

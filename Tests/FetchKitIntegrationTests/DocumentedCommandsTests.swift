@@ -81,8 +81,9 @@ struct DocumentedCommandsTests {
             try await runToTheEnd(command)
         case is WatchCommand:
             try await watch(command)
-        case is CaptureSQLCommand, is SlotsCommand:
-            break  // reads a PostgreSQL database
+        case is CaptureSQLCommand, is SlotsCommand, is SchemaPlanCommand, is CaptureInstallCommand,
+            is CaptureUninstallCommand:
+            break  // reads a PostgreSQL database (`schema plan` on SQLite: FetchKitCommandTests)
         default:
             Issue.record("\(command): no way to run \(type(of: parsed))")
         }

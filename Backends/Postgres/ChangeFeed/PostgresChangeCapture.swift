@@ -148,6 +148,15 @@ struct PostgresChangeCapture {
         return statements.map { $0 + ";\n" }.joined()
     }
 
+    /// The removal as one SQL script, for a migration: one transaction that drops the triggers of `tables`
+    /// (qualified with `namespace` when given) and the function's schema.
+    static func uninstallScript(for tables: [String], namespace: String?) -> String {
+        var statements = uninstallStatements(for: tables, dialect: .postgres, namespace: namespace)
+        // A script runs in psql, where a bare SELECT prints its row: the lock as a DO block, as the install's.
+        statements[0] = "DO $lock$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('fetchkit.capture')); END $lock$"
+        return (["BEGIN"] + statements + ["COMMIT"]).map { $0 + ";\n" }.joined()
+    }
+
     /// Runs `body`; a permission error becomes one that names what was being installed and the right it takes.
     private static func explainingPermission(_ what: String, right: String, _ body: () throws -> Void) throws {
         do {
@@ -160,13 +169,16 @@ struct PostgresChangeCapture {
         }
     }
 
-    /// The statements that remove the triggers of `tables` and the function's schema.
-    static func uninstallStatements(for tables: [String], dialect: SQLDialect) -> [String] {
+    /// The statements that remove the triggers of `tables` (qualified with `namespace` when given) and the
+    /// function's schema.
+    static func uninstallStatements(for tables: [String], dialect: SQLDialect, namespace: String? = nil) -> [String] {
         var statements = ["SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
+        let qualifier = namespace.map { dialect.quote($0) + "." } ?? ""
         for table in tables {
             for (event, _) in events {
                 statements.append(
-                    "DROP TRIGGER IF EXISTS \(dialect.quote(triggerName(event))) ON \(dialect.quote(table))")
+                    "DROP TRIGGER IF EXISTS \(dialect.quote(triggerName(event))) ON \(qualifier)\(dialect.quote(table))"
+                )
             }
         }
         statements.append("DROP SCHEMA IF EXISTS \(dialect.quote(schemaName)) CASCADE")

@@ -19,6 +19,69 @@ extension PostgresStore {
             for: capturedTables(of: schema), namespace: namespace)
     }
 
+    /// The SQL that removes FetchKit's change capture from `schema`'s tables — each table's triggers, then the
+    /// `fetchkit` schema with its trigger function — as one transaction: the counterpart of
+    /// ``changeCaptureSQL(for:namespace:options:)`` for a migration that takes it back. The function is shared by
+    /// every FetchKit store of the database: run it when none uses the trigger feed any more.
+    ///
+    /// ```swift
+    /// try migration.write(up: PostgresStore.changeCaptureSQL(for: schema, namespace: "app"),
+    ///                     down: PostgresStore.removeChangeCaptureSQL(for: schema, namespace: "app"))
+    /// ```
+    public static func removeChangeCaptureSQL(for schema: Schema, namespace: String? = nil) -> String {
+        PostgresChangeCapture.uninstallScript(for: schema.entities.map(\.table), namespace: namespace)
+    }
+
+    /// The SQL that removes change capture from `tables` of the database at `url`, qualified with the URL's
+    /// current schema (see ``removeChangeCaptureSQL(for:namespace:)``). What `fetchkit capture uninstall --print`
+    /// prints.
+    ///
+    /// - Throws: connection errors; ``FetchKitError/Code/invalidValue`` when the search path names no schema.
+    public static func removeChangeCaptureSQL(forTables tables: [String], url: PostgresURL) async throws -> String {
+        let namespace = try await currentSchema(url: url)
+        return PostgresChangeCapture.uninstallScript(for: tables, namespace: namespace)
+    }
+
+    /// The schema unqualified names resolve to on a connection to `url`.
+    static func currentSchema(url: PostgresURL) async throws -> String {
+        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
+            try PostgresConnection.open(url)
+        }
+        do {
+            let namespace = try await pool.run { connection in try connection.currentSchema() }
+            await pool.shutDown()
+            return namespace
+        } catch {
+            await pool.shutDown()
+            throw error
+        }
+    }
+
+    /// Runs a script of `changeCaptureSQL` or `removeChangeCaptureSQL` on the database at `url`, as it is: what
+    /// `fetchkit capture install` and `uninstall` do.
+    ///
+    /// - Throws: ``FetchKitError/Code/permissionDenied`` when the URL's role may not; database errors (the
+    ///   script's transaction is rolled back whole).
+    public static func runCaptureScript(_ script: String, url: PostgresURL) async throws {
+        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
+            try PostgresConnection.open(url)
+        }
+        do {
+            try await pool.run { connection in
+                do {
+                    _ = try connection.run(script)
+                } catch {
+                    if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+                    throw error
+                }
+            }
+            await pool.shutDown()
+        } catch {
+            await pool.shutDown()
+            throw error
+        }
+    }
+
     /// The tables of `schema` as change capture follows them: key column and followed foreign keys.
     static func capturedTables(of schema: Schema) -> [PostgresChangeCapture.CapturedTable] {
         let references = PostgresReferenceColumns(schema: schema, paddedKeyTables: [])

@@ -16,9 +16,32 @@ struct PostgresSchemaSetup {
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not match (or is
     ///   missing under ``SchemaPolicy/validateOnly``), or a column of a type FetchKit does not support.
     func run(on connection: PostgresConnection) throws -> NativeColumns {
+        do {
+            return try setUp(on: connection)
+        } catch let error as FetchKitError where error.code == .schemaMismatch && error.suggestedSQL == nil {
+            // The log says how to fix it: the plan that brings the database to the schema.
+            guard connection.isConnected, let plan = try? Self.plan(schema, on: connection) else { throw error }
+            throw error.suggesting(plan.description)
+        }
+    }
+
+    /// The plan that brings the connection's current schema to `schema`.
+    static func plan(_ schema: Schema, on connection: PostgresConnection) throws -> SchemaPlan {
+        SchemaPlanner(schema: schema, dialect: .postgres).plan(against: try connection.databaseDescription(for: schema))
+    }
+
+    private func setUp(on connection: PostgresConnection) throws -> NativeColumns {
         try connection.run("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('fetchkit.schema'))")
+            var applied = ""
+            if policy == .evolve {
+                // DDL is transactional: the steps and the checks below commit together, or not at all.
+                let plan = try Self.plan(schema, on: connection)
+                if let refusal = plan.refusalError { throw refusal }
+                for step in plan.steps { try connection.execute(step.sql) }
+                applied = plan.sql
+            }
             var missing: [Entity] = []
             var natives: NativeColumns = [:]
             for entity in schema.entities {
@@ -50,6 +73,7 @@ struct PostgresSchemaSetup {
                 }
             }
             try connection.run("COMMIT")
+            if !applied.isEmpty { logger.info("evolved the schema", metadata: ["sql": "\(applied)"]) }
             if !missing.isEmpty {
                 logger.info("created tables", metadata: ["tables": "\(missing.map(\.table).joined(separator: ", "))"])
             }

@@ -15,6 +15,8 @@ struct PostgresTableColumn {
     /// The declared modifier (`varchar(n)`'s length, `numeric(p, s)`'s precision and scale), `-1` when none.
     let typeModifier: Int
     let isNullable: Bool
+    /// Whether an insert may leave the column out: it has a default or is an identity column.
+    var hasDefault = false
 
     /// The columns of `table` in the connection's current schema, in order (none when it does not exist).
     static func columns(of table: String, on connection: PostgresConnection) throws -> [PostgresTableColumn] {
@@ -22,7 +24,8 @@ struct PostgresTableColumn {
             """
             SELECT a.attname::text AS name, format_type(a.atttypid, a.atttypmod) AS display, t.typname::text AS type,
                 tn.nspname::text AS type_schema, t.typtype::text AS kind, t.typcategory::text AS category,
-                a.atttypmod::int8 AS modifier, NOT a.attnotnull AS nullable
+                a.atttypmod::int8 AS modifier, NOT a.attnotnull AS nullable,
+                (a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> '') AS has_default
             FROM pg_attribute a
             JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             JOIN pg_type t ON t.oid = a.atttypid JOIN pg_namespace tn ON tn.oid = t.typnamespace
@@ -35,7 +38,8 @@ struct PostgresTableColumn {
             PostgresTableColumn(
                 name: text(row, "name"), displayType: text(row, "display"), typeName: text(row, "type"),
                 typeSchema: text(row, "type_schema"), typeKind: text(row, "kind"), typeCategory: text(row, "category"),
-                typeModifier: row["modifier", as: Int.self] ?? -1, isNullable: row["nullable", as: Bool.self] ?? true)
+                typeModifier: row["modifier", as: Int.self] ?? -1, isNullable: row["nullable", as: Bool.self] ?? true,
+                hasDefault: row["has_default", as: Bool.self] ?? false)
         }
     }
 

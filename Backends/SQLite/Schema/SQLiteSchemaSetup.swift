@@ -14,6 +14,45 @@ struct SQLiteSchemaSetup {
     /// - Throws: ``FetchKitError/Code/schemaMismatch`` for a table that does not match
     ///   (or is missing under ``SQLiteStore/SchemaPolicy/validateOnly``).
     func run(on connection: SQLiteConnection) throws {
+        do {
+            switch policy {
+            case .validateOnly, .createMissing: try setUp(on: connection)
+            case .evolve: try evolve(on: connection)
+            }
+        } catch let error as FetchKitError where error.code == .schemaMismatch && error.suggestedSQL == nil {
+            // The log says how to fix it: the plan that brings the database to the schema.
+            guard let plan = try? Self.plan(schema, on: connection) else { throw error }
+            throw error.suggesting(plan.description)
+        }
+    }
+
+    /// The plan that brings the database to `schema`.
+    static func plan(_ schema: Schema, on connection: SQLiteConnection) throws -> SchemaPlan {
+        SchemaPlanner(schema: schema, dialect: .sqlite).plan(against: try connection.databaseDescription(for: schema))
+    }
+
+    /// Plans and applies the additive steps under the write lock, then validates every table.
+    private func evolve(on connection: SQLiteConnection) throws {
+        try connection.run("BEGIN IMMEDIATE")
+        do {
+            let plan = try Self.plan(schema, on: connection)
+            if let refusal = plan.refusalError { throw refusal }
+            for step in plan.steps { try connection.run(step.sql) }
+            let validator = SQLiteSchemaValidator(dialect: compiler.dialect)
+            for entity in schema.entities {
+                try validator.validate(entity, against: connection.tableColumns(entity.table))
+            }
+            try connection.run("COMMIT")
+            if !plan.steps.isEmpty {
+                logger.info("evolved the schema", metadata: ["sql": "\(plan.sql)"])
+            }
+        } catch {
+            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func setUp(on connection: SQLiteConnection) throws {
         let validator = SQLiteSchemaValidator(dialect: compiler.dialect)
         guard policy == .createMissing else {
             for entity in schema.entities {

@@ -164,6 +164,10 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         public let databaseCode: Int32?
         /// The SQL statement that failed, when known.
         public let sql: String?
+        /// The SQL that fixes the problem, when FetchKit knows it: for a ``Code/schemaMismatch`` at open, the
+        /// schema plan's DDL (``SchemaPlan/description``), with the changes it refuses as comments. The error's
+        /// ``FetchKitError/description`` ends with it on one line.
+        public let suggestedSQL: String?
         /// The error this one wraps, when it wraps one. Not part of equality.
         public let underlying: (any Error)?
         /// `true` for failures that trying again later can cure: a lost or refused connection, a busy database,
@@ -191,7 +195,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         _ code: Code, message: String, keyPath: String? = nil, entity: String? = nil, table: String? = nil,
         offset: Int? = nil, construct: String? = nil, requestName: String? = nil, knownRequestNames: [String]? = nil,
         section: String? = nil, constraint: Constraint? = nil, constraintName: String? = nil,
-        databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil
+        databaseCode: Int32? = nil, sql: String? = nil, underlying: (any Error)? = nil, isTransient: Bool? = nil,
+        suggestedSQL: String? = nil
     ) {
         self.code = code
         self.box = ContextBox(
@@ -199,7 +204,7 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
                 message: message, keyPath: keyPath, entity: entity, table: table, offset: offset, construct: construct,
                 requestName: requestName, knownRequestNames: knownRequestNames, section: section,
                 constraint: constraint, constraintName: constraintName, databaseCode: databaseCode, sql: sql,
-                underlying: underlying,
+                suggestedSQL: suggestedSQL, underlying: underlying,
                 isTransient: isTransient ?? Self.defaultTransience(code)))
     }
 
@@ -221,7 +226,12 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\((c.constraint ?? .other).rawValue) constraint violated"
                 + (c.constraintName.map { " (\($0))" } ?? "") + ": \(c.message)"
         case .busy: return "database is busy: \(c.message)"
-        case .schemaMismatch: return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
+        case .schemaMismatch:
+            return "table \(SafeText.quoted(c.table ?? "")) does not match the schema: \(c.message)"
+                + (c.suggestedSQL.map { sql in
+                    // One line, as a log line is: each line of the SQL (a statement or a comment) after the other.
+                    "; to bring the database to the schema, run: " + sql.split(separator: "\n").joined(separator: " ")
+                } ?? "")
         case .connectionLost: return "connection lost: \(c.message)"
         case .tooManyConnections: return "too many connections: \(c.message)"
         case .serializationFailure: return "could not serialize the transaction: \(c.message)"
@@ -239,7 +249,8 @@ public struct FetchKitError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// Errors are equal when their code and context are; the underlying error is not compared.
+    /// Errors are equal when their code and context are; the underlying error and the suggested SQL (advice, not
+    /// the failure) are not compared.
     public static func == (lhs: FetchKitError, rhs: FetchKitError) -> Bool {
         let l = lhs.context
         let r = rhs.context

@@ -23,17 +23,7 @@ extension SQLCompiler {
         let key = entity.primaryKeyAttribute
         var definitions: [String] = []
         for attribute in entity.attributes {
-            if attribute.name == key.name && attribute.type == .integer {
-                definitions.append(quote(attribute.column) + " " + dialect.integerPrimaryKeyDefinition)
-                continue
-            }
-            var definition = quote(attribute.column) + " " + dialect.columnType(for: attribute.type)
-            if attribute.type == .text, let collation = dialect.textOrderCollation {
-                definition += " COLLATE " + quote(collation)
-            }
-            if !attribute.isOptional || attribute.name == key.name { definition += " NOT NULL" }
-            if attribute.name == key.name { definition += " PRIMARY KEY" }
-            definitions.append(definition)
+            definitions.append(columnDefinition(attribute, isPrimaryKey: attribute.name == key.name))
         }
         for relationship in entity.relationships {
             guard case .toOne(let foreignKeyName) = relationship.kind,
@@ -50,17 +40,41 @@ extension SQLCompiler {
                     + definitions.joined(separator: ", ") + ")")
         ]
         for (column, name) in dialect.indexNames(of: entity) {
-            statements.append(
-                SQLStatement(
-                    sql: "CREATE INDEX IF NOT EXISTS " + quote(name) + " ON " + quote(entity.table) + " ("
-                        + quote(column) + ")"))
+            statements.append(SQLStatement(sql: createIndex(name, table: entity.table, column: column)))
         }
         return statements
+    }
+
+    /// A column's definition in `CREATE TABLE` (and `ALTER TABLE … ADD COLUMN`): quoted name, the dialect's type,
+    /// the code-point collation for text, `NOT NULL` unless optional; a primary key's `PRIMARY KEY` (an integer
+    /// one as ``SQLDialect/integerPrimaryKeyDefinition``).
+    package func columnDefinition(_ attribute: Attribute, isPrimaryKey: Bool) -> String {
+        if isPrimaryKey && attribute.type == .integer {
+            return quote(attribute.column) + " " + dialect.integerPrimaryKeyDefinition
+        }
+        var definition = quote(attribute.column) + " " + dialect.columnType(for: attribute.type)
+        if attribute.type == .text, let collation = dialect.textOrderCollation {
+            definition += " COLLATE " + quote(collation)
+        }
+        if !attribute.isOptional || isPrimaryKey { definition += " NOT NULL" }
+        if isPrimaryKey { definition += " PRIMARY KEY" }
+        return definition
+    }
+
+    /// `CREATE INDEX IF NOT EXISTS "name" ON "table" ("column")`.
+    package func createIndex(_ name: String, table: String, column: String) -> String {
+        "CREATE INDEX IF NOT EXISTS " + quote(name) + " ON " + quote(table) + " (" + quote(column) + ")"
     }
 
     /// The statements that create every table of the schema, a table after the tables its foreign keys
     /// reference (declaration order otherwise; a reference cycle keeps declaration order).
     public func createSchema() -> [SQLStatement] {
+        orderedEntities().flatMap { createTable($0) }
+    }
+
+    /// The schema's entities, each after the entities its to-one relationships reference (declaration order
+    /// otherwise; a reference cycle keeps declaration order).
+    package func orderedEntities() -> [Entity] {
         var ordered: [Entity] = []
         var placed: Set<String> = []
         var remaining = schema.entities
@@ -76,6 +90,6 @@ extension SQLCompiler {
             placed.insert(entity.name)
             ordered.append(entity)
         }
-        return ordered.flatMap { createTable($0) }
+        return ordered
     }
 }

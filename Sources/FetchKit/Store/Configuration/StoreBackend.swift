@@ -17,10 +17,17 @@ public protocol StoreBackend: SendableMetatype {
     /// The entity of the existing table `table` in the database `configuration.url` names (its columns and
     /// primary key), for tools that attach to a database (`fetchkit watch`). By default: unsupported.
     static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity
+    /// The plan that brings the database `configuration.url` names to `schema` (``SchemaPlan``), read without
+    /// opening a store, for tools (`fetchkit schema plan`). By default: unsupported.
+    static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan
 }
 
 extension StoreBackend {
     public static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
         throw FetchKitError.unsupported("\(Self.self) cannot describe existing tables")
+    }
+
+    public static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan {
+        throw FetchKitError.unsupported("\(Self.self) cannot plan schema changes")
     }
 }

@@ -47,6 +47,12 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
         try await backend(for: configuration).describeTable(table, configuration: configuration)
     }
 
+    /// The plan that brings the database `configuration.url` names to `schema`, from the backend of its scheme
+    /// (see ``StoreBackend/plan(_:configuration:)``).
+    public func plan(_ schema: Schema, in configuration: StoreConfiguration) async throws -> SchemaPlan {
+        try await backend(for: configuration).plan(schema, configuration: configuration)
+    }
+
     /// The backend registered for the scheme of `configuration.url`.
     private func backend(for configuration: StoreConfiguration) throws -> any StoreBackend.Type {
         let url = configuration.url

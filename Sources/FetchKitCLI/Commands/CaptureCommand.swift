@@ -1,0 +1,110 @@
+import ArgumentParser
+import FetchKit
+import FetchKitPostgres
+
+/// `fetchkit capture install|uninstall`: installs or removes FetchKit's change-capture triggers on PostgreSQL
+/// tables (or prints the SQL, for a migration).
+struct CaptureCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Install or remove FetchKit's change capture on PostgreSQL tables.",
+        subcommands: [CaptureInstallCommand.self, CaptureUninstallCommand.self]
+    )
+
+    /// The options both subcommands take.
+    struct Target: ParsableArguments {
+        @Option(help: "The database: postgres://user@host/db (its search_path picks the schema).")
+        var store: String
+
+        @Option(help: "A table (repeat for several).")
+        var entity: [String]
+
+        @Flag(help: "Print the SQL instead of running it.")
+        var print = false
+
+        func validate() throws {
+            guard !entity.isEmpty else { throw ValidationError("name at least one table with --entity") }
+        }
+
+        /// The URL, or `nil` for a SQLite store (which needs nothing installed: it reads its own writes).
+        func url() throws -> PostgresURL? {
+            if store.lowercased().hasPrefix("sqlite:") { return nil }
+            return try PostgresURL(store)
+        }
+    }
+}
+
+/// `fetchkit capture install --store URL --entity TABLE…`.
+struct CaptureInstallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Install the change-capture triggers on PostgreSQL tables (the SQL of capture-sql, run).",
+        discussion: """
+            Runs, in one transaction, what `fetchkit capture-sql` prints: FetchKit's trigger function (schema \
+            "fetchkit") and each table's triggers. Needs CREATE on the database and ownership of the tables. \
+            SQLite stores need nothing installed.
+
+              fetchkit capture install --store postgres://admin@db/app --entity todo --entity category
+              fetchkit capture install --store postgres://admin@db/app --entity todo --print > up.sql
+            """
+    )
+
+    @OptionGroup var target: CaptureCommand.Target
+
+    @Option(help: "The LISTEN channel, as the app's store options name it.")
+    var channel = "fetchkit"
+
+    @Option(help: "Above this many rows a statement notifies a table-level hint, as the app's store options say.")
+    var rowLimit = 1_000
+
+    func validate() throws {
+        guard rowLimit > 0 else { throw ValidationError("--row-limit must be positive") }
+    }
+
+    func run() async throws {
+        guard let url = try target.url() else {
+            print("SQLite stores need no change capture installed: nothing to do.")
+            return
+        }
+        let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
+        let script = try await PostgresStore.changeCaptureSQL(forTables: target.entity, url: url, options: options)
+        if target.print {
+            print(script, terminator: "")
+            return
+        }
+        try await PostgresStore.runCaptureScript(script, url: url)
+        print("installed change capture on \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+    }
+}
+
+/// `fetchkit capture uninstall --store URL --entity TABLE…`.
+struct CaptureUninstallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uninstall",
+        abstract: "Remove the change-capture triggers from PostgreSQL tables, and FetchKit's trigger function.",
+        discussion: """
+            Drops, in one transaction, each table's FetchKit triggers and the "fetchkit" schema with its trigger \
+            function (which every FetchKit store of the database shares: run it when none reads the trigger feed \
+            any more).
+
+              fetchkit capture uninstall --store postgres://admin@db/app --entity todo --entity category
+              fetchkit capture uninstall --store postgres://admin@db/app --entity todo --print > down.sql
+            """
+    )
+
+    @OptionGroup var target: CaptureCommand.Target
+
+    func run() async throws {
+        guard let url = try target.url() else {
+            print("SQLite stores need no change capture installed: nothing to do.")
+            return
+        }
+        let script = try await PostgresStore.removeChangeCaptureSQL(forTables: target.entity, url: url)
+        if target.print {
+            print(script, terminator: "")
+            return
+        }
+        try await PostgresStore.runCaptureScript(script, url: url)
+        print("removed change capture from \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+    }
+}
