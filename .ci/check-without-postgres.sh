@@ -41,7 +41,9 @@ echo "check-without-postgres: fetchkit demo ran ($(wc -l <"$blind/demo.txt" | tr
 
 # A PostgreSQL command or URL: exit status 1 and the message, on a URL no server needs to answer.
 url=postgres://nobody@127.0.0.1:1/none
-for command in "slots --store $url" "capture-sql --store $url --entity todo" "watch --store $url --entity todo"; do
+for command in "slots --store $url" "capture-sql --store $url --entity todo" "watch --store $url --entity todo" \
+    "capture install --store $url --entity todo" "capture uninstall --store $url --entity todo" \
+    "schema plan --store $url"; do
     status=0
     # shellcheck disable=SC2086 # the command's words
     "$tool" $command >/dev/null 2>"$blind/error.txt" || status=$?
@@ -51,4 +53,4 @@ for command in "slots --store $url" "capture-sql --store $url --entity todo" "wa
         exit 1
     fi
 done
-echo "check-without-postgres: slots, capture-sql and watch on a postgres:// URL say PostgreSQL is not built in"
+echo "check-without-postgres: slots, capture-sql, capture, schema plan and watch on a postgres:// URL say PostgreSQL is not built in"

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FetchKit
-import FetchKitPostgres
+
+#if Postgres
+    import FetchKitPostgres
+#endif
 
 /// `fetchkit capture install|uninstall`: installs or removes FetchKit's change-capture triggers on PostgreSQL
 /// tables (or prints the SQL, for a migration).
@@ -26,11 +29,8 @@ struct CaptureCommand: AsyncParsableCommand {
             guard !entity.isEmpty else { throw ValidationError("name at least one table with --entity") }
         }
 
-        /// The URL, or `nil` for a SQLite store (which needs nothing installed: it reads its own writes).
-        func url() throws -> PostgresURL? {
-            if store.lowercased().hasPrefix("sqlite:") { return nil }
-            return try PostgresURL(store)
-        }
+        /// Whether the store is a SQLite one (which needs nothing installed: it reads its own writes).
+        var isSQLite: Bool { store.lowercased().hasPrefix("sqlite:") }
     }
 }
 
@@ -62,18 +62,23 @@ struct CaptureInstallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let url = try target.url() else {
+        guard !target.isSQLite else {
             print("SQLite stores need no change capture installed: nothing to do.")
             return
         }
-        let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
-        let script = try await PostgresStore.changeCaptureSQL(forTables: target.entity, url: url, options: options)
-        if target.print {
-            print(script, terminator: "")
-            return
-        }
-        try await PostgresStore.runCaptureScript(script, url: url)
-        print("installed change capture on \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+        #if Postgres
+            let url = try PostgresURL(target.store)
+            let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
+            let script = try await PostgresStore.changeCaptureSQL(forTables: target.entity, url: url, options: options)
+            if target.print {
+                print(script, terminator: "")
+                return
+            }
+            try await PostgresStore.runCaptureScript(script, url: url)
+            print("installed change capture on \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+        #else
+            throw PostgresNotBuiltIn(needed: "fetchkit capture install")
+        #endif
     }
 }
 
@@ -95,16 +100,21 @@ struct CaptureUninstallCommand: AsyncParsableCommand {
     @OptionGroup var target: CaptureCommand.Target
 
     func run() async throws {
-        guard let url = try target.url() else {
+        guard !target.isSQLite else {
             print("SQLite stores need no change capture installed: nothing to do.")
             return
         }
-        let script = try await PostgresStore.removeChangeCaptureSQL(forTables: target.entity, url: url)
-        if target.print {
-            print(script, terminator: "")
-            return
-        }
-        try await PostgresStore.runCaptureScript(script, url: url)
-        print("removed change capture from \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+        #if Postgres
+            let url = try PostgresURL(target.store)
+            let script = try await PostgresStore.removeChangeCaptureSQL(forTables: target.entity, url: url)
+            if target.print {
+                print(script, terminator: "")
+                return
+            }
+            try await PostgresStore.runCaptureScript(script, url: url)
+            print("removed change capture from \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
+        #else
+            throw PostgresNotBuiltIn(needed: "fetchkit capture uninstall")
+        #endif
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import FetchKit
 import FetchKitFixtures
-import FetchKitPostgres
-import FetchKitSQLite
 import Foundation
 
 /// `fetchkit schema plan`: the DDL that brings a database to the demo schema.
@@ -35,8 +33,7 @@ struct SchemaPlanCommand: AsyncParsableCommand {
     var store: String
 
     func run() async throws {
-        let registry: StoreRegistry = [SQLiteStore.self, PostgresStore.self]
-        let plan = try await registry.plan(Fixtures.schema, in: StoreConfiguration(url: store))
+        let plan = try await StoreRegistry.tool.plan(Fixtures.schema, in: StoreConfiguration(url: store))
         print(TerminalText.safeLines(plan.description), terminator: "")
         guard plan.refusals.isEmpty else {
             let count = plan.refusals.count

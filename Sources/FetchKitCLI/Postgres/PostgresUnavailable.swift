@@ -14,5 +14,9 @@
         static func describeTable(_ table: String, configuration: StoreConfiguration) async throws -> Entity {
             throw PostgresNotBuiltIn(needed: "a postgres:// store")
         }
+
+        static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan {
+            throw PostgresNotBuiltIn(needed: "a postgres:// store")
+        }
     }
 #endif
