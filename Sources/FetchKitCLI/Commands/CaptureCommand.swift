@@ -29,8 +29,27 @@ struct CaptureCommand: AsyncParsableCommand {
             guard !entity.isEmpty else { throw ValidationError("name at least one table with --entity") }
         }
 
-        /// Whether the store is a SQLite one (which needs nothing installed: it reads its own writes).
-        var isSQLite: Bool { store.lowercased().hasPrefix("sqlite:") }
+        /// Whether the store is a SQLite one, which needs nothing installed (it reads its own writes): says so.
+        func needsNothing() -> Bool {
+            guard store.lowercased().hasPrefix("sqlite:") else { return false }
+            Swift.print("SQLite stores need no change capture installed: nothing to do.")
+            return true
+        }
+
+        #if Postgres
+            /// Runs (or prints, with `--print`) the script `make` returns for the store's URL, then says `done`
+            /// and how many tables.
+            func perform(done: String, _ make: (PostgresURL) async throws -> String) async throws {
+                let url = try PostgresURL(store)
+                let script = try await make(url)
+                if print {
+                    Swift.print(script, terminator: "")
+                    return
+                }
+                try await PostgresStore.runCaptureScript(script, url: url)
+                Swift.print("\(done) \(entity.count) table\(entity.count == 1 ? "" : "s")")
+            }
+        #endif
     }
 }
 
@@ -62,20 +81,13 @@ struct CaptureInstallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard !target.isSQLite else {
-            print("SQLite stores need no change capture installed: nothing to do.")
-            return
-        }
+        guard !target.needsNothing() else { return }
         #if Postgres
-            let url = try PostgresURL(target.store)
-            let options = PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit)
-            let script = try await PostgresStore.changeCaptureSQL(forTables: target.entity, url: url, options: options)
-            if target.print {
-                print(script, terminator: "")
-                return
+            try await target.perform(done: "installed change capture on") { url in
+                try await PostgresStore.changeCaptureSQL(
+                    forTables: target.entity, url: url,
+                    options: PostgresStore.Options(channel: channel, notificationRowLimit: rowLimit))
             }
-            try await PostgresStore.runCaptureScript(script, url: url)
-            print("installed change capture on \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
         #else
             throw PostgresNotBuiltIn(needed: "fetchkit capture install")
         #endif
@@ -100,19 +112,11 @@ struct CaptureUninstallCommand: AsyncParsableCommand {
     @OptionGroup var target: CaptureCommand.Target
 
     func run() async throws {
-        guard !target.isSQLite else {
-            print("SQLite stores need no change capture installed: nothing to do.")
-            return
-        }
+        guard !target.needsNothing() else { return }
         #if Postgres
-            let url = try PostgresURL(target.store)
-            let script = try await PostgresStore.removeChangeCaptureSQL(forTables: target.entity, url: url)
-            if target.print {
-                print(script, terminator: "")
-                return
+            try await target.perform(done: "removed change capture from") { url in
+                try await PostgresStore.removeChangeCaptureSQL(forTables: target.entity, url: url)
             }
-            try await PostgresStore.runCaptureScript(script, url: url)
-            print("removed change capture from \(target.entity.count) table\(target.entity.count == 1 ? "" : "s")")
         #else
             throw PostgresNotBuiltIn(needed: "fetchkit capture uninstall")
         #endif
