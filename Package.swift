@@ -76,15 +76,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The `@Entity` macro's implementation, run by the compiler: the only target that uses swift-syntax.
-        .macro(
-            name: "FetchKitMacrosPlugin",
+        // The `@Entity` macro's expansions: what the compiler plugin runs and the macro tests call directly.
+        // Only it, the plugin and the macro tests use swift-syntax.
+        .target(
+            name: "FetchKitMacrosImplementation",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 // Built anyway: SwiftSyntaxMacros depends on it.
-                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax")
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The compiler plugin that provides the macros: their implementation, run by the compiler.
+        .macro(
+            name: "FetchKitMacrosPlugin",
+            dependencies: [
+                "FetchKitMacrosImplementation", .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax")
             ],
             path: "Sources/FetchKitMacrosPlugin",
@@ -172,20 +182,19 @@ let package = Package(
             dependencies: ["FetchKit", "FetchKitFixtures"],
             swiftSettings: strictSettings
         ),
-        // The todo-list schema and sample data the conformance suite, the demos and the tests share, and a
-        // seeded random generator: not a product.
+        // The todo-list schema and sample data the conformance suite, the demos and the tests share (plain
+        // `Record`s and rows, no macro), and a seeded random generator: not a product.
         .target(
             name: "FetchKitFixtures",
             dependencies: ["FetchKit"],
             swiftSettings: strictSettings
         ),
-        // The fixture records declared with `@Entity` (the declarations FetchKitFixtures' linked records expand by
-        // hand), for the conformance tests: not a product, and FetchKitTesting does not depend on it.
-        // CheckedRecords+Statements.swift links to FetchKitTesting's: the record checks' predicates and requests,
-        // compiled again for these records (a key path names its concrete type).
+        // The fixture schema's todos and categories declared with `@Entity`, with their relationships: the `fetchkit`
+        // demos' records, and those the conformance and macro tests run the record checks through. Not a product;
+        // only what needs `@Entity` records depends on it (it builds swift-syntax).
         .target(
             name: "FetchKitMacroFixtures",
-            dependencies: ["FetchKitMacros", "FetchKitFixtures", "FetchKitTesting"],
+            dependencies: ["FetchKitMacros", "FetchKitFixtures"],
             swiftSettings: strictSettings
         ),
         // A complete backend written against the public backend kit alone (the "Writing a backend" article walks
@@ -205,7 +214,7 @@ let package = Package(
         .executableTarget(
             name: "FetchKitCLI",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", argumentParser,
+                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", "FetchKitMacroFixtures", argumentParser,
                 // Without the Postgres trait the tool builds without libpq; its PostgreSQL commands say so.
                 .target(name: "FetchKitPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "Logging", package: "swift-log")
@@ -239,12 +248,41 @@ let package = Package(
             path: "Fuzz/Runner",
             swiftSettings: strictSettings
         ),
-        // Unit tests: no database, no process.
+        // The unit test targets: one per module, no database server, no process, no swift-syntax.
+        // FetchKit's core, its folders as Sources/FetchKit's (controllers over the in-memory store).
         .testTarget(
             name: "FetchKitTests",
             dependencies: [
                 "FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures", "FetchKitInMemory",
-                "FetchKitMacroFixtures", .product(name: "Logging", package: "swift-log")
+                .product(name: "Logging", package: "swift-log")
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The backend kit: the SQL compiler and dialects, schema plans.
+        .testTarget(
+            name: "FetchKitBackendKitTests",
+            dependencies: ["FetchKit", "FetchKitBackendKit", "FetchKitTesting", "FetchKitFixtures"],
+            swiftSettings: strictSettings
+        ),
+        // The in-memory store.
+        .testTarget(
+            name: "FetchKitInMemoryTests",
+            dependencies: ["FetchKit", "FetchKitInMemory", "FetchKitTesting", "FetchKitFixtures"],
+            swiftSettings: strictSettings
+        ),
+        // The test kit itself: ListSimulator.
+        .testTarget(
+            name: "FetchKitTestingTests",
+            dependencies: ["FetchKit", "FetchKitTesting", "FetchKitFixtures"],
+            swiftSettings: strictSettings
+        ),
+        // The conformance suite (StoreConformance) over every store: in memory, SQLite, PostgreSQL (both feeds), its
+        // record checks through the `@Entity` fixture records. The long checks; they build swift-syntax.
+        .testTarget(
+            name: "FetchKitConformanceTests",
+            dependencies: [
+                "FetchKit", "FetchKitTesting", "FetchKitFixtures", "FetchKitMacroFixtures", "FetchKitInMemory",
+                "FetchKitSQLite", "FetchKitPostgres", "FetchKitTestSupport"
             ],
             swiftSettings: strictSettings
         ),
@@ -332,20 +370,22 @@ let package = Package(
             name: "FetchKitSQLiteTests",
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
-                "FetchKitBackendKit", "FetchKitMacroFixtures", "CSQLite",
+                "FetchKitBackendKit", "CSQLite",
                 .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),
-        // The macros' expansions and diagnostics, and macro-declared records through a SQLite store.
+        // The macros' expansions and diagnostics, and macro-declared records through a SQLite store and typed
+        // requests.
         //
-        // The macros' implementation is compiled in (MacroImplementation links to Sources/FetchKitMacrosPlugin),
-        // not depended on: a test target that depends on a `.macro` target makes SwiftPM build every test
-        // target for the host, where FetchKitIntegrationTests can no longer import the FetchKitCLI executable.
+        // The macros' implementation is a library target of its own, depended on here: a test target that
+        // depends on the `.macro` target itself makes SwiftPM build every test target for the host, where
+        // FetchKitIntegrationTests can no longer import the FetchKitCLI executable.
         .testTarget(
             name: "FetchKitMacrosTests",
             dependencies: [
-                "FetchKitMacros", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitMacroFixtures",
+                "FetchKitMacros", "FetchKitMacrosImplementation", "FetchKitSQLite", "FetchKitTesting",
+                "FetchKitFixtures", "FetchKitMacroFixtures",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
@@ -353,7 +393,6 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")
             ],
-            exclude: ["MacroImplementation/Plugin.swift"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -367,7 +406,7 @@ let package = Package(
             name: "FetchKitPostgresTests",
             dependencies: [
                 "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
-                "FetchKitBackendKit", "FetchKitMacroFixtures", "CLibPQ",
+                "FetchKitBackendKit", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log")
             ],

@@ -1,7 +1,8 @@
 import FetchKitMacros
 import Foundation
 
-/// The fixture schema's todos declared with `@Entity`: the declaration `Fixtures.LinkedTodo` expands by hand.
+/// The fixture schema's todos declared with `@Entity`, each with its category: the `fetchkit` demos' todos, and
+/// the records the conformance and macro tests run the record checks through.
 @Entity("Todo", table: "todo")
 package struct MacroTodo: Equatable {
     @PrimaryKey package var id: Int64?
@@ -13,4 +14,20 @@ package struct MacroTodo: Equatable {
     package var due: Date?
     package var attachment: Data?
     @Relationship(column: "category_id") package var category: MacroCategory?
+
+    /// A todo; `category` sets its category's key (a record named by its key will do).
+    package init(
+        id: Int64? = nil, title: String, notes: String? = nil, priority: Int = 0, ordering: Double? = nil,
+        done: Bool = false, due: Date? = nil, attachment: Data? = nil, category: MacroCategory? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.notes = notes
+        self.priority = priority
+        self.ordering = ordering
+        self.done = done
+        self.due = due
+        self.attachment = attachment
+        self.category = category
+    }
 }

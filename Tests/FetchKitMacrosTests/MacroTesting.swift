@@ -1,3 +1,4 @@
+import FetchKitMacrosImplementation
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import FetchKit
+import FetchKitTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -11,27 +12,12 @@ extension Trait where Self == ConditionTrait {
     /// so, and `swift test` on a machine without PostgreSQL passes. With `FETCHKIT_REQUIRE_POSTGRES=1` (CI and
     /// Integration/test.sh set it) they run whatever, and a missing server fails them.
     static var requiresPostgreSQL: Self {
-        .enabled(
-            if: PostgresServer.isRequiredOrConfigured,
-            "no PostgreSQL server: set DATABASE_URL, or run Integration/test.sh")
+        .enabled(if: PostgresEnvironment.isRequiredOrConfigured, Comment(rawValue: PostgresEnvironment.skipReason))
     }
 }
 
 /// The PostgreSQL server the tests run against: `DATABASE_URL` (Integration/test.sh starts one).
 enum PostgresServer {
-    /// Whether the server's suites run: `DATABASE_URL` is set, or `FETCHKIT_REQUIRE_POSTGRES=1` says a missing
-    /// server is a failure.
-    static var isRequiredOrConfigured: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["FETCHKIT_REQUIRE_POSTGRES"] == "1" || !(environment["DATABASE_URL"] ?? "").isEmpty
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var description: String {
-            "DATABASE_URL is not set: run the tests with Integration/test.sh, which starts a PostgreSQL server"
-        }
-    }
-
     static func url() throws -> PostgresURL {
         try PostgresURL(requiredURLText())
     }
@@ -63,13 +49,11 @@ enum PostgresServer {
 
     /// ``url(searchPath:)`` as text, for another process.
     static func urlText(searchPath namespace: String) throws -> String {
-        let text = try requiredURLText()
-        return text + (text.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(namespace),public"
+        PostgresEnvironment.url(try requiredURLText(), searchPath: namespace)
     }
 
     static func requiredURLText() throws -> String {
-        guard let text = ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty else { throw Missing() }
-        return text
+        try PostgresEnvironment.requiredURLText()
     }
 
     /// Installs `unaccent` once per test process (concurrent `CREATE EXTENSION`s race on its catalog row).

@@ -1,8 +1,7 @@
-import FetchKit
-import FetchKitFixtures
+import FetchKitMacroFixtures
 
-/// The demos' todos: a record as `@Entity` writes it, written by hand (`fetchkit` builds without swift-syntax).
-typealias Todo = Fixtures.LinkedTodo
+/// The demos' todos: the fixture schema's todos declared with `@Entity`.
+typealias Todo = MacroTodo
 
 /// The demos' categories, the destination of `Todo.category`.
-typealias Category = Fixtures.LinkedCategory
+typealias Category = MacroCategory

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Key paths and `#Predicate`s name a concrete type (a key path formed through a protocol requirement is not
 /// the type's own, so it maps to no attribute), so each conforming type states its predicates and requests;
-/// the checks are generic. `Fixtures.LinkedTodo` conforms (written by hand), and the repository's tests add
-/// the same records declared with `@Entity`.
+/// the checks are generic. The repository's conformance tests conform the fixture records declared with
+/// `@Entity`.
 package protocol ConformanceTodo: EntityRecord, Equatable {
     /// The record type of the fixture schema's categories this todo's `category` holds.
     associatedtype Category: ConformanceCategory where Category.Todo == Self

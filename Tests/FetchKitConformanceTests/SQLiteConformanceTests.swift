@@ -30,7 +30,9 @@ struct SQLiteConformanceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let conformance = StoreConformance(capabilities: .init(namesForeignKeys: false)) { schema in
-            try await SQLiteStore.open(path: directory.path("conformance.sqlite"), schema: schema, options: .testing())
+            try await SQLiteStore.open(
+                path: directory.path("conformance.sqlite"), schema: schema,
+                options: .init(readerCount: 2, busyTimeout: .seconds(2)))
         }
         try await conformance.run(check)
     }

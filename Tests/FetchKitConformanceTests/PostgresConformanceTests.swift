@@ -9,7 +9,7 @@ import Testing
 @Suite("Conformance: PostgreSQL", .requiresPostgreSQL)
 struct PostgresConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
-        try await PostgresServer.isolatedStore(schema: schema)
+        try await ConformanceServer.isolatedStore(schema: schema)
     }
 
     /// At most 16 checks at once: each holds a store's four connections, and the server has 200.
@@ -38,10 +38,10 @@ struct PostgresLogicalConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
         var options = PostgresStore.Options(readerCount: 2)
         options.changeFeed = .logical
-        let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: schema, namespace: namespace, options: options)
+        let namespace = ConformanceServer.uniqueName("fkt")
+        let store = try await ConformanceServer.isolatedStore(schema: schema, namespace: namespace, options: options)
         for entity in schema.entities where !schema.referencedForeignKeys(of: entity).isEmpty {
-            try await PostgresServer.administer("ALTER TABLE \(namespace).\(entity.table) REPLICA IDENTITY FULL")
+            try await ConformanceServer.administer("ALTER TABLE \(namespace).\(entity.table) REPLICA IDENTITY FULL")
         }
         return store
     }

@@ -1,1 +1,0 @@
-../FetchKitTesting/Conformance/CheckedRecords+Statements.swift
