@@ -20,7 +20,7 @@ enum ConformanceServer {
     /// A store of `schema` in a PostgreSQL schema (namespace) of its own, so checks running at once never see
     /// each other's tables; the database gets the `unaccent` extension.
     static func isolatedStore(
-        schema: Schema, namespace: String = uniqueName("fkt"), options: PostgresStore.Options = .init(readerCount: 2)
+        schema: Schema, namespace: String = uniqueName("fkc"), options: PostgresStore.Options = .init(readerCount: 2)
     ) async throws -> PostgresStore {
         try await unaccentInstalled.value
         try await administer("CREATE SCHEMA \(namespace)")
@@ -40,7 +40,8 @@ enum ConformanceServer {
 
     private static let counter = Atomic<Int>(0)
 
-    /// A schema name no other check uses.
+    /// A schema name no other check uses: its prefix (`fkc`) is not the PostgreSQL tests' (`fkt`), which run in the
+    /// same process with a counter of their own.
     static func uniqueName(_ prefix: String) -> String {
         "\(prefix)_\(ProcessInfo.processInfo.processIdentifier)_\(counter.add(1, ordering: .relaxed).newValue)"
     }

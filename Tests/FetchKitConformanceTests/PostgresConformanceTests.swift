@@ -38,7 +38,7 @@ struct PostgresLogicalConformanceTests {
     static let conformance = StoreConformance(capabilities: .init(diacriticInsensitive: true)) { schema in
         var options = PostgresStore.Options(readerCount: 2)
         options.changeFeed = .logical
-        let namespace = ConformanceServer.uniqueName("fkt")
+        let namespace = ConformanceServer.uniqueName("fkc")
         let store = try await ConformanceServer.isolatedStore(schema: schema, namespace: namespace, options: options)
         for entity in schema.entities where !schema.referencedForeignKeys(of: entity).isEmpty {
             try await ConformanceServer.administer("ALTER TABLE \(namespace).\(entity.table) REPLICA IDENTITY FULL")

@@ -18,9 +18,12 @@ struct ControllerCommandQueueLagTests {
     @Test func theOldestIsTheRunningChangeThenTheFirstWaiting() {
         var queue = ControllerCommandQueue()
         #expect(queue.oldestUnapplied == nil)
-        _ = queue.append(.retry)
-        _ = queue.append(routed(1, at: .milliseconds(10)))
-        _ = queue.append(routed(2, at: .milliseconds(20)))
+        // Queued before either change's publication, however slow the machine: a change that has waited at all
+        // (``ControllerCommandQueue/foldAge`` is zero) would fold with the next.
+        let now = start
+        _ = queue.append(.retry, at: now)
+        _ = queue.append(routed(1, at: .milliseconds(10)), at: now)
+        _ = queue.append(routed(2, at: .milliseconds(20)), at: now)
         #expect(queue.oldestUnapplied == start + .milliseconds(10))
         _ = queue.next()  // the retry runs: the first change still waits
         #expect(queue.oldestUnapplied == start + .milliseconds(10))
