@@ -6,7 +6,7 @@ extension PostgresStore {
     /// it allows NULL; the primary key is the table's single-column primary key (an integer or text one). For
     /// tools that attach to a database (`fetchkit watch`).
     ///
-    /// Column types map to attribute types as the README's PostgreSQL section lists: `smallint`, `integer`,
+    /// Column types map to attribute types as the "Operating PostgreSQL" article lists: `smallint`, `integer`,
     /// `bigint` and `numeric(p, 0)` (p ≤ 18) are integers; `real`, `double precision` and other `numeric`s
     /// doubles; `text`, `varchar`, `char`, `citext`, `uuid`, `json`, `jsonb` and enums text; `date`,
     /// `timestamp` and `timestamptz` dates; `boolean` bools; `bytea` binary.

@@ -89,7 +89,8 @@ struct BackendKitTests {
                     lastLine[marker.upperBound...].split(separator: "`").first.map { "Sources/FetchKitInMemory/\($0)" }
                 }
                 block = (source, [])
-            } else if !line.isEmpty {
+            } else if !line.isEmpty && !line.hasPrefix("<!--") {
+                // (A marker comment before the fence, `<!-- not compiled: … -->`, is not the line that names it.)
                 lastLine = line
             }
         }

@@ -6,7 +6,7 @@
 /// bootstrapped before opening the store.
 ///
 /// Without a bootstrapped backend every metric is swift-metrics' no-op handler: an update is one call that
-/// does nothing. The names are listed in the README and in "Live results under the hood".
+/// does nothing. The names are listed in the "Live results under the hood" article.
 package struct FetchKitMetrics: Sendable {
     /// `fetchkit_controllers`: live results controllers (a meter: up on creation, down on release).
     package let controllers: Meter

@@ -11,7 +11,7 @@ extension FetchPredicate {
     /// `ANY`/`ALL`/`NONE` or for `@count`. A key path ending at a to-one relationship (`category == 3`)
     /// compares its foreign key; `SELF` compares the primary key. A comparison of two constants
     /// (`1 BETWEEN {0, 33}`, `YES == YES`) becomes `TRUEPREDICATE` or `FALSEPREDICATE` (see the folding rules
-    /// in the README).
+    /// in the Predicates article).
     ///
     /// - Throws: ``FetchKitError/Code/unknownKey``,
     ///   ``FetchKitError/Code/typeMismatch`` or ``FetchKitError/Code/invalidPredicate``,

@@ -17,7 +17,7 @@ public protocol WriteTransaction: AnyObject {
     /// store's key sequence past them, as ``insert(_:)`` does.
     ///
     /// - Complexity: O(*n*) in the number of records; on PostgreSQL in a constant number of round trips (one
-    ///   per record only for keys a column default must assign, see the README's bulk inserts).
+    ///   per record only for keys a column default must assign: "Bulk inserts" in "Operating PostgreSQL").
     /// - Throws: the errors of ``insert(_:)`` for the first record that has one (a value that does not
     ///   fit, a missing required value, a duplicate key); the transaction then rolls back whole.
     @discardableResult func insert<R: Record>(contentsOf records: [R]) throws -> [R]

@@ -68,7 +68,7 @@ struct WatchCommand: AsyncParsableCommand {
             sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit, sectionNameKeyPath: section)
         let controller = ResultsController(store: database, request: request)
         let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1)
-        let interrupted = Self.interrupts()
+        let interrupted = Interrupts.start()
         let watching = Task { () -> FetchKitError? in
             do throws(FetchKitError) {
                 for try await update in controller.updates() {
@@ -100,23 +100,6 @@ struct WatchCommand: AsyncParsableCommand {
         }
         await database.close()
         if let failure { throw failure }
-    }
-
-    /// Completes at the first Ctrl-C (SIGINT) or SIGTERM.
-    static func interrupts() -> Task<Void, Never> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield() }
-            source.resume()
-            return source
-        }
-        return Task {
-            var iterator = stream.makeAsyncIterator()
-            _ = await iterator.next()
-            for source in sources { source.cancel() }
-        }
     }
 }
 
