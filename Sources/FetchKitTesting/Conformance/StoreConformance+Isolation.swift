@@ -63,10 +63,12 @@ extension StoreConformance {
                 try tx.insert(Fixtures.TodoRecord(title: "uncommitted"))
                 try tx.delete("Todo", key: 1)
                 insideSignal.yield()
-                // Holds the transaction open on the writer's thread until the readers are done.
-                _ = proceed.wait(timeout: .now() + 10)
+                // Holds the transaction open on the writer's thread until the readers are done (every path
+                // below signals); the bound only keeps a store whose reads wait for writes, while it says they
+                // do not, from hanging the check — and is far above what readers take on a loaded machine.
+                let held = proceed.wait(timeout: .now() + 120) == .success
                 try tx.insert(Fixtures.TodoRecord(title: "last"))
-                return try tx.fetch(FetchRequest(entity: "Todo")).count
+                return (count: try tx.fetch(FetchRequest(entity: "Todo")).count, held: held)
             }
         }
         var iterator = inside.makeAsyncIterator()
@@ -96,7 +98,11 @@ extension StoreConformance {
             throw error
         }
         proceed.signal()
-        let insideCount = try await write.value
+        let (insideCount, held) = try await write.value
+        try expect(
+            held,
+            "the reads beside the open write did not end within 120 s: a store whose reads wait for writes must "
+                + "not claim concurrentReads")
         let before: Set<Value> = ["Write report"]
         let after: Set<Value> = ["uncommitted", "last"]
         let (present, absent, count) = capabilities.concurrentReads ? (before, after, 10) : (after, before, 11)
