@@ -277,7 +277,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The conformance suite (StoreConformance) over every store: in memory, SQLite, PostgreSQL (both feeds), its
-        // record checks through the `@Entity` fixture records. The long checks; they build swift-syntax.
+        // record checks through the `@Entity` fixture records; app instances as separate processes on one PostgreSQL
+        // (Processes/, with FetchKitPeer). The long checks; they build swift-syntax.
         .testTarget(
             name: "FetchKitConformanceTests",
             dependencies: [

@@ -42,15 +42,25 @@ public enum BuildProducts {
                 folder = folder.deletingLastPathComponent()
             }
         }
+        folders.append(packageRoot(filePath: filePath).appendingPathComponent(".build/debug").resolvingSymlinksInPath())
+        return folders
+    }
+
+    /// The nearest folder above `filePath` that holds a `Package.swift`: the package a test's source belongs to,
+    /// however deep in the test tree it sits (the working directory, where `swift test` runs, when none does).
+    ///
+    /// ```swift
+    /// let readme = BuildProducts.packageRoot().appendingPathComponent("README.md")
+    /// ```
+    public static func packageRoot(filePath: StaticString = #filePath) -> URL {
         var directory = URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent()
         while directory.path != "/" {
             if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                folders.append(directory.appendingPathComponent(".build/debug").resolvingSymlinksInPath())
-                break
+                return directory
             }
             directory = directory.deletingLastPathComponent()
         }
-        return folders
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
     /// No folder that may hold the build products holds the executable.

@@ -24,8 +24,12 @@ enum ConformanceServer {
     ) async throws -> PostgresStore {
         try await unaccentInstalled.value
         try await administer("CREATE SCHEMA \(namespace)")
-        let url = PostgresEnvironment.url(try PostgresEnvironment.requiredURLText(), searchPath: namespace)
-        return try await PostgresStore.open(url: url, schema: schema, options: options)
+        return try await PostgresStore.open(url: urlText(searchPath: namespace), schema: schema, options: options)
+    }
+
+    /// The server's URL, as text for another process, with `search_path` set to `namespace` (then `public`).
+    static func urlText(searchPath namespace: String) throws -> String {
+        PostgresEnvironment.url(try PostgresEnvironment.requiredURLText(), searchPath: namespace)
     }
 
     /// Installs `unaccent` once per test process (concurrent `CREATE EXTENSION`s race on its catalog row).

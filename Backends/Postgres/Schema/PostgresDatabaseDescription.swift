@@ -13,6 +13,8 @@ extension PostgresConnection {
                 DatabaseDescription.Table(
                     name: entity.table,
                     columns: columns.map { column in
+                        // A type FetchKit cannot read accepts no attribute type: the plan refuses the column,
+                        // naming its declared type and how to migrate it by hand.
                         let type = try? PostgresColumnType(column, table: entity.table).attributeType
                         return DatabaseDescription.Column(
                             name: column.name, declaredType: column.displayType, accepts: type.map { [$0] } ?? [],

@@ -19,7 +19,8 @@ struct PostgresSchemaSetup {
         do {
             return try setUp(on: connection)
         } catch let error as FetchKitError where error.code == .schemaMismatch && error.suggestedSQL == nil {
-            // The log says how to fix it: the plan that brings the database to the schema.
+            // The log says how to fix it: the plan that brings the database to the schema. Planning is advice:
+            // when it fails too (the connection broke), the mismatch itself is the error to report.
             guard connection.isConnected, let plan = try? Self.plan(schema, on: connection) else { throw error }
             throw error.suggesting(plan.description)
         }
@@ -79,6 +80,8 @@ struct PostgresSchemaSetup {
             }
             return natives.filter { !$0.value.isEmpty }
         } catch {
+            // The first error is the one to report; a ROLLBACK that fails too leaves nothing committed either
+            // (the server ends the transaction with the connection).
             if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
             throw error
         }

@@ -20,7 +20,8 @@ struct SQLiteSchemaSetup {
             case .evolve: try evolve(on: connection)
             }
         } catch let error as FetchKitError where error.code == .schemaMismatch && error.suggestedSQL == nil {
-            // The log says how to fix it: the plan that brings the database to the schema.
+            // The log says how to fix it: the plan that brings the database to the schema. Planning is advice:
+            // when it fails too, the mismatch itself is the error to report.
             guard let plan = try? Self.plan(schema, on: connection) else { throw error }
             throw error.suggesting(plan.description)
         }
@@ -47,6 +48,8 @@ struct SQLiteSchemaSetup {
                 logger.info("evolved the schema", metadata: ["sql": "\(plan.sql)"])
             }
         } catch {
+            // The first error is the one to report; SQLite rolls back a transaction whose ROLLBACK failed when
+            // the connection closes, so nothing of it is ever committed.
             if connection.isInTransaction { try? connection.run("ROLLBACK") }
             throw error
         }
@@ -90,6 +93,8 @@ struct SQLiteSchemaSetup {
                 logger.info("created tables", metadata: ["tables": "\(created.map(\.table).joined(separator: ", "))"])
             }
         } catch {
+            // The first error is the one to report; SQLite rolls back a transaction whose ROLLBACK failed when
+            // the connection closes, so nothing of it is ever committed.
             if connection.isInTransaction { try? connection.run("ROLLBACK") }
             throw error
         }

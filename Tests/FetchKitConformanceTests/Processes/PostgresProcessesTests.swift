@@ -1,32 +1,33 @@
 import FetchKit
 import FetchKitFixtures
+import FetchKitPostgres
 import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Synchronization
 import Testing
 
-@testable import FetchKitPostgres
-
 /// Two app instances as two processes on one database: this test process and FetchKitPeer
 /// (Integration/Peer), each with its own connections, change listener and live controllers.
 @Suite("PostgreSQL: app instances in separate processes", .requiresPostgreSQL)
 struct PostgresProcessesTests {
-    /// FetchKitPeer, built beside this test binary by `swift build --build-tests` (Integration/test.sh).
-    static func peer() throws -> String {
-        try BuildProducts.executable("FetchKitPeer").path
-    }
-
-    /// Runs FetchKitPeer with `arguments` on a thread of its own, killed after 400 s; returns its last line of
-    /// output, parsed. (The arguments are the test's own: a URL, numbers, a name — none holds a quote.)
+    /// Runs FetchKitPeer with `arguments` to its end (stopped after 400 s); returns its last line of output,
+    /// parsed.
     static func runPeer(_ arguments: String...) async throws -> [String: Int] {
-        let command = "timeout 400 '\(try peer())' " + arguments.map { "'\($0)'" }.joined(separator: " ") + " 2>&1"
-        let output = try await PrivateServer.onThread { try PrivateServer.run(command) }
+        let (status, output) = try await ChildProcess.run(
+            try BuildProducts.executable("FetchKitPeer"), arguments, within: .seconds(400))
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
-        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int] else {
-            throw PrivateServer.ScriptFailure(output: output)
+        guard status == 0, let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int]
+        else {
+            throw PeerFailure(
+                description: "FetchKitPeer \(arguments.joined(separator: " ")) ended with \(status): \(output)")
         }
         return object
+    }
+
+    /// A peer that failed, or a note it never wrote.
+    struct PeerFailure: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// A flag one task sets and another reads.
@@ -46,10 +47,10 @@ struct PostgresProcessesTests {
         while try await store.count(request) == 0 {
             if ended.isSet {
                 let result = try await peer.value
-                throw PrivateServer.ScriptFailure(output: "the peer ended without writing \(slug): \(result)")
+                throw PeerFailure(description: "the peer ended without writing \(slug): \(result)")
             }
             guard ContinuousClock.now < deadline else {
-                throw PrivateServer.ScriptFailure(output: "no note \(slug)")
+                throw PeerFailure(description: "no note \(slug)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -59,10 +60,10 @@ struct PostgresProcessesTests {
     /// transactions of both writers reach the live controllers of both watchers, every controller converges
     /// to a fresh fetch and every batch each heard passes ListSimulator.
     @Test func writesInEachProcessReachControllersInTheOther() async throws {
-        let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let namespace = ConformanceServer.uniqueName("fkc")
+        let store = try await ConformanceServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let url = try PostgresServer.urlText(searchPath: namespace)
+        let url = try ConformanceServer.urlText(searchPath: namespace)
 
         let watched = try await StoreConformance.liveControllers(on: store)
         let watcherEnded = Flag()
@@ -101,16 +102,16 @@ struct PostgresProcessesTests {
 
     /// Three app instances — this process and two FetchKitPeer processes — each with its own store reading the
     /// write-ahead log (one WAL sender and one slot each) and 300 live controllers, on one database; all three
-    /// write random transactions, and so does a bare connection (psql). Every controller of every instance ends
-    /// equal to a fresh fetch, with every batch valid.
+    /// write random transactions, and so does a connection of no store, as psql would. Every controller of every
+    /// instance ends equal to a fresh fetch, with every batch valid.
     @Test(.timeLimit(.minutes(10))) func threeInstancesWithThreeHundredControllersEachStayExact() async throws {
-        let namespace = PostgresServer.uniqueName("fkt")
+        let namespace = ConformanceServer.uniqueName("fkc")
         var options = PostgresStore.Options(readerCount: 2)
         options.changeFeed = .logical
-        let store = try await PostgresServer.isolatedStore(
+        let store = try await ConformanceServer.isolatedStore(
             schema: Fixtures.schema, namespace: namespace, options: options)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
-        let url = try PostgresServer.urlText(searchPath: namespace)
+        let url = try ConformanceServer.urlText(searchPath: namespace)
         let requests = (0..<300).map { StoreConformance.liveRequests[$0 % StoreConformance.liveRequests.count] }
         let watched = try await StoreConformance.liveControllers(on: store, requests: requests)
         let names = ["a", "b"]
@@ -125,21 +126,17 @@ struct PostgresProcessesTests {
             for (index, name) in names.enumerated() {
                 try await Self.waitForNote("ready-\(name)", in: store, from: peers[index], ended: ended[index])
             }
-            let psql = try await PostgresServer.pool(name: "fkt-psql", searchPath: namespace)
             let outside = Task {
                 for id in 500..<560 {
-                    try await psql.run { connection in
-                        _ = try connection.run(
-                            "BEGIN; INSERT INTO todo (id, title, done, priority, category_id) VALUES (\(id), "
-                                + "'psql \(id)', false, \(id % 5), \(1 + id % 3)); UPDATE todo SET priority = "
-                                + "priority + 1 WHERE id = \(id - 1); COMMIT")
-                    }
+                    try await ConformanceServer.administer(
+                        "INSERT INTO \(namespace).todo (id, title, done, priority, category_id) VALUES (\(id), "
+                            + "'psql \(id)', false, \(id % 5), \(1 + id % 3)); UPDATE \(namespace).todo SET priority = "
+                            + "priority + 1 WHERE id = \(id - 1)")
                 }
             }
             var random = SeededRandom(seed: 20)
             let committed = try await RandomOperation.writeTransactions(150, to: store, using: &random)
             try await outside.value
-            await psql.shutDown()
             for (index, name) in names.enumerated() {
                 try await Self.waitForNote("written-\(name)", in: store, from: peers[index], ended: ended[index])
             }
@@ -165,13 +162,13 @@ struct PostgresProcessesTests {
     /// `fetchkit watch` attaches to a PostgreSQL table it did not create the store for: the results, then a
     /// batch for this process's write, as JSON lines; SIGINT ends it with status 0.
     @Test func fetchkitWatchFollowsATable() async throws {
-        let namespace = PostgresServer.uniqueName("fkt")
-        let store = try await PostgresServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
+        let namespace = ConformanceServer.uniqueName("fkc")
+        let store = try await ConformanceServer.isolatedStore(schema: Fixtures.schema, namespace: namespace)
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         let watch = try ChildProcess(
             try BuildProducts.executable("fetchkit"),
             [
-                "watch", "--store", try PostgresServer.urlText(searchPath: namespace), "--entity", "category",
+                "watch", "--store", try ConformanceServer.urlText(searchPath: namespace), "--entity", "category",
                 "--sort", "name", "--json"
             ], mergingStandardError: false)
         let results = try await watch.line(0)

@@ -1,3 +1,4 @@
+import FetchKitTestSupport
 import Foundation
 import Testing
 
@@ -30,9 +31,8 @@ enum DocumentedCommands {
     /// command puts its own store in.
     static let variables = ["DATABASE_URL": "postgres://app@127.0.0.1:1/app"]
 
-    /// The repository's root, from this file's place in it (Tests/FetchKitIntegrationTests/).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository's root: the package this file belongs to.
+    static let root = BuildProducts.packageRoot()
 
     /// The documents, relative to the root: README.md, CONTRIBUTING.md and every DocC article. (BENCHMARKS.md and
     /// docs/ are records of past runs: the command lines they quote are kept as they were run.)

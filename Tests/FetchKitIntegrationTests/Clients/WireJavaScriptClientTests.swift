@@ -11,8 +11,7 @@ import Testing
 /// controller held after each; `check.mjs` replays them and must hold the same after every batch.
 @Suite("Wire format: the JavaScript client")
 struct WireJavaScriptClientTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = BuildProducts.packageRoot()
 
     struct Step: Encodable {
         var batch: WireChangeset<Row>

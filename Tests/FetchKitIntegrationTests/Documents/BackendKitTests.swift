@@ -7,8 +7,7 @@ import Testing
 /// "Writing a backend" article shows the in-memory store's own code.
 @Suite("Backend kit")
 struct BackendKitTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = BuildProducts.packageRoot()
 
     /// The sources of `folder` (recursively), relative to the root.
     static func sources(_ folder: String) throws -> [String] {
