@@ -1,6 +1,7 @@
 @_spi(Backend) import FetchKit
 import FetchKitMacros
 import FetchKitSQLite
+import FetchKitTesting
 import Foundation
 import Testing
 
@@ -8,14 +9,8 @@ import Testing
 @Suite("@Entity records in a SQLite store")
 struct EntityStoreTests {
     private func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
-        let store = try await SQLiteStore.inMemory(schema: try Schema([Category.entity, Todo.entity, Tag.entity]))
-        do {
-            try await body(store)
-        } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
+        try await SQLiteStore.inMemory(schema: try Schema([Category.entity, Todo.entity, Tag.entity])).closing(
+            after: body)
     }
 
     private func todos(_ store: SQLiteStore) async throws -> [Todo] {

@@ -13,14 +13,7 @@ struct SQLiteRecordDecodingTests {
     typealias RowTypes = StoreConformance.RowTypes
 
     private func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
-        let store = try await SQLiteStore.inMemory(schema: try Schema([AllTypes.entity]))
-        do {
-            try await body(store)
-        } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
+        try await SQLiteStore.inMemory(schema: try Schema([AllTypes.entity])).closing(after: body)
     }
 
     private func all(_ store: SQLiteStore) async throws -> [AllTypes] {
