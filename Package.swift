@@ -206,9 +206,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The repository's test infrastructure (child processes, built products, temporary directories).
+        // The repository's test infrastructure (child processes, built products, temporary directories, log and metrics
+        // capture).
         .target(
             name: "FetchKitTestSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -228,7 +233,10 @@ let package = Package(
         // live controllers and reports whether they converged (Integration/Peer/README.md).
         .executableTarget(
             name: "FetchKitPeer",
-            dependencies: ["FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures"],
+            dependencies: [
+                "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures",
+                .product(name: "Logging", package: "swift-log")
+            ],
             path: "Integration/Peer",
             exclude: ["README.md"],
             swiftSettings: strictSettings
@@ -409,7 +417,8 @@ let package = Package(
                 "FetchKit", "FetchKitPostgres", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
                 "FetchKitBackendKit", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log")
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics")
             ],
             swiftSettings: strictSettings
         ),

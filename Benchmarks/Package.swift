@@ -10,7 +10,9 @@ let package = Package(
         // The BenchmarkHooks trait compiles the engine probes the benchmarks time (never in an app's build).
         .package(name: "FetchKit", path: "../", traits: ["BenchmarkHooks"]),
         // The peer a Swift developer would pick instead, measured in the same run (Benchmarks only).
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0")
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // To send the stores' log lines to stderr: the benchmarks' stdout is their report.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0")
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +38,8 @@ let package = Package(
                 .product(name: "FetchKitSession", package: "FetchKit"),
                 "CSQLiteBench",
                 "CLibPQBench",
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Sources/FetchKitBenchmarks",
         )

@@ -15,8 +15,12 @@ extension PostgresStore {
     public struct Options: Sendable {
         /// How many connections (each on its own thread) serve fetches; the writer is one more.
         public var readerCount: Int
-        /// Where the store logs (opening, schema creation, closing at info; rollbacks at debug).
+        /// Where the store and its live controllers log (see ``PersistentStore/logger``); by default the logger of
+        /// the task that makes the options (`Logger.current`), ``silentLogger`` for none.
         public var logger: Logger
+        /// The store's name in its metrics (their `store` dimension): set one per store when an app opens several
+        /// (`"orders"`, `"sessions"`). Defaults to `postgresql`.
+        public var label = "postgresql"
         /// Whether missing tables are created.
         public var schemaPolicy: SchemaPolicy
         /// Whether the store captures changes, with the feed ``changeFeed`` picks: FetchKit's triggers on the
@@ -43,11 +47,11 @@ extension PostgresStore {
         /// tables, shared by every instance of the app.
         public var publication: String?
 
-        /// Creates options; the defaults are 4 readers, a silent logger, ``SchemaPolicy/createMissing``,
-        /// change capture by triggers on channel `fetchkit` with a 1,000-row limit, and the default listener
+        /// Creates options; the defaults are 4 readers, the task's logger, ``SchemaPolicy/createMissing``,
+        /// change capture by triggers on channel `fetchkit` with a 10,000-row limit, and the default listener
         /// options.
         public init(
-            readerCount: Int = 4, logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
+            readerCount: Int = 4, logger: Logger = .current, schemaPolicy: SchemaPolicy = .createMissing,
             changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 10_000,
             listener: ListenerOptions = .init(), changeFeed: ChangeFeedKind = .triggers,
             replicationSlot: String? = nil, publication: String? = nil
@@ -64,7 +68,7 @@ extension PostgresStore {
             self.listener = listener
         }
 
-        /// The default logger: label `fetchkit.postgres`, discarding everything.
+        /// A logger that discards everything (label `fetchkit.postgres`).
         public static var silentLogger: Logger {
             Logger(label: "fetchkit.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         }
@@ -144,5 +148,12 @@ extension PostgresStore {
                 ("keepalives_count", "\(max(1, keepaliveCount))")
             ]
         }
+    }
+}
+
+extension PostgresStore.Options {
+    /// The dimensions of `fetchkit_pool_wait_seconds` for the store's `pool` (`writer`, `reader`).
+    func poolWaits(_ pool: String) -> [(String, String)] {
+        [("store", label), ("pool", pool)]
     }
 }

@@ -52,7 +52,8 @@ extension PostgresStore {
     /// When that is overdue (``ListenerOptions/publishTimeout``), the feed checks its connection and, finding it
     /// stalled, reconnects, publishing a resync that covers those writes; the wait ends then, or at once while
     /// the feed is reconnecting (its controllers are not live meanwhile): at most about
-    /// `publishTimeout + pingTimeout` plus one reconnection attempt.
+    /// `publishTimeout + pingTimeout` plus one reconnection attempt. A feed that answers its check and still has
+    /// not published them gets a resync of its own, so no controller stays behind a write without knowing it.
     public func waitForPublication() async {
         guard let source else { return }
         let written = source.completions.expected
@@ -68,9 +69,12 @@ extension PostgresStore {
         let recovery = options.pingTimeout + options.reconnectBackoff.lowerBound + .seconds(2)
         if await source.completions.wait(for: written, timeout: recovery) { return }
         source.completions.forget(written)
+        // The feed answers its check yet has not published these writes (a notification lost on the way, a pooler
+        // that dropped it): the controllers refetch rather than stay behind them without knowing it.
+        changeFeed.publishResync()
         logger.info(
-            "the change feed did not publish written transactions in time; a resync will follow",
-            metadata: ["listener": "\(listenerStatus)"])
+            "the change feed did not publish written transactions in time; resyncing",
+            metadata: ["listener": "\(listenerStatus)", "transactions": "\(written.count)"])
     }
 
     /// How a write's transaction is recognised when its change is published.
@@ -140,7 +144,7 @@ extension PostgresStore {
                         completions.committed(transactionID, before: position.lastRecordEnd)
                     }
                 } catch {
-                    logger.info(
+                    logger.debug(
                         "could not read the log position after a commit; the write waits for its transaction alone",
                         metadata: ["error": "\(error)"])
                 }
@@ -152,7 +156,8 @@ extension PostgresStore {
                 do {
                     try connection.run("ROLLBACK")
                 } catch {
-                    logger.info("rollback failed", metadata: ["error": "\(error)"])
+                    // Debug: the write's own error is thrown; the server ends the transaction with the connection.
+                    logger.debug("rollback failed", metadata: ["error": "\(error)"])
                 }
             }
             throw error

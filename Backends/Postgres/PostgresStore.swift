@@ -25,7 +25,12 @@ public final class PostgresStore: PersistentStore {
     public let dialect: SQLDialect
 
     let compiler: SQLCompiler
-    let logger: Logger
+    /// Where the store and its live controllers log: ``Options/logger``.
+    public let logger: Logger
+    /// `store`: ``Options/label``; `feed`: `triggers`, `logical` or `none` (``changeFeedKind``).
+    public var metricDimensions: [(String, String)] {
+        [("store", options.label), ("feed", changeFeedKind?.rawValue ?? "none")]
+    }
     /// The one connection that runs write transactions.
     let writer: ConnectionPool<PostgresConnection>
     /// The connections that serve fetches.
@@ -97,7 +102,9 @@ public final class PostgresStore: PersistentStore {
         // Every connection probes an idle socket (TCP keepalives), so a half-open one fails its next
         // statement instead of hanging it.
         let keepalives = options.listener.keepaliveParameters
-        let writer = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.w", size: 1) { _ in
+        let writer = try await ConnectionPool<PostgresConnection>.start(
+            name: "fk.pg.w", size: 1, waitDimensions: options.poolWaits("writer")
+        ) { _ in
             try PostgresConnection.open(url, extra: keepalives)
         }
         do {
@@ -130,7 +137,7 @@ public final class PostgresStore: PersistentStore {
                 : nil
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(
-                    name: "fk.pg.r", size: options.readerCount
+                    name: "fk.pg.r", size: options.readerCount, waitDimensions: options.poolWaits("reader")
                 ) { _ in
                     try PostgresConnection.open(url, extra: keepalives)
                 }

@@ -22,8 +22,12 @@ extension SQLiteStore {
         public var busyTimeout: Duration
         /// How many prepared statements each connection keeps (least recently used are finalized).
         public var statementCacheCapacity: Int
-        /// Where the store logs (opening, schema creation, closing at info; rollbacks at debug).
+        /// Where the store and its live controllers log (see ``PersistentStore/logger``); by default the logger of
+        /// the task that makes the options (`Logger.current`), ``silentLogger`` for none.
         public var logger: Logger
+        /// The store's name in its metrics (their `store` dimension): set one per store when an app opens several
+        /// (`"orders"`, `"sessions"`). Defaults to `sqlite`.
+        public var label = "sqlite"
         /// Whether missing tables are created.
         public var schemaPolicy: SchemaPolicy
         /// How often a file store checks `PRAGMA data_version` for commits by other connections or
@@ -32,10 +36,10 @@ extension SQLiteStore {
         public var dataVersionPollInterval: Duration?
 
         /// Creates options; the defaults are 4 readers, a 5 s busy timeout, 64 cached statements,
-        /// a silent logger, ``SchemaPolicy/createMissing`` and a 100 ms data-version poll.
+        /// the task's logger, ``SchemaPolicy/createMissing`` and a 100 ms data-version poll.
         public init(
             readerCount: Int = 4, busyTimeout: Duration = .seconds(5), statementCacheCapacity: Int = 64,
-            logger: Logger = Options.silentLogger, schemaPolicy: SchemaPolicy = .createMissing,
+            logger: Logger = .current, schemaPolicy: SchemaPolicy = .createMissing,
             dataVersionPollInterval: Duration? = .milliseconds(100)
         ) {
             self.readerCount = readerCount
@@ -46,7 +50,7 @@ extension SQLiteStore {
             self.dataVersionPollInterval = dataVersionPollInterval
         }
 
-        /// The default logger: label `fetchkit.sqlite`, discarding everything.
+        /// A logger that discards everything (label `fetchkit.sqlite`).
         public static var silentLogger: Logger {
             Logger(label: "fetchkit.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
         }
@@ -59,5 +63,12 @@ extension SQLiteStore {
             guard !milliseconds.overflow, milliseconds.partialValue < Int64(Int32.max) else { return Int32.max }
             return Int32(clamping: milliseconds.partialValue + attoseconds / 1_000_000_000_000_000)
         }
+    }
+}
+
+extension SQLiteStore.Options {
+    /// The dimensions of `fetchkit_pool_wait_seconds` for the store's `pool` (`writer`, `reader`).
+    func poolWaits(_ pool: String) -> [(String, String)] {
+        [("store", label), ("pool", pool)]
     }
 }

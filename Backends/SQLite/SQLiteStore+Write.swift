@@ -63,7 +63,8 @@ extension SQLiteStore {
         do {
             try connection.run("ROLLBACK")
         } catch {
-            logger.info("rollback failed", metadata: ["error": "\(error)"])
+            // Debug: the write's own error is thrown; SQLite rolls the transaction back when the connection closes.
+            logger.debug("rollback failed", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -26,7 +26,10 @@ public final class SQLiteStore: PersistentStore {
     public var dialect: SQLDialect { .sqlite }
 
     let compiler: SQLCompiler
-    let logger: Logger
+    /// Where the store and its live controllers log: ``Options/logger``.
+    public let logger: Logger
+    /// `store`: ``Options/label``; `feed`: `hooks` (SQLite's update and commit hooks).
+    public var metricDimensions: [(String, String)] { [("store", options.label), ("feed", "hooks")] }
     /// The one read-write connection: every write transaction, and reads of an in-memory store.
     let writer: ConnectionPool<SQLiteConnection>
     /// The read-only connections, or `nil` when reads run on the writer.
@@ -101,7 +104,9 @@ public final class SQLiteStore: PersistentStore {
             path: path, readOnly: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             statementCacheCapacity: options.statementCacheCapacity)
         let writerConfiguration = configuration
-        let writer = try await ConnectionPool.start(name: "fk.sqlite.w", size: 1) { _ in
+        let writer = try await ConnectionPool.start(
+            name: "fk.sqlite.w", size: 1, waitDimensions: options.poolWaits("writer")
+        ) { _ in
             try SQLiteConnection.open(writerConfiguration)
         }
         do {
@@ -119,7 +124,9 @@ public final class SQLiteStore: PersistentStore {
             if path != nil, options.readerCount > 0 {
                 configuration.readOnly = true
                 let readerConfiguration = configuration
-                readers = try await ConnectionPool.start(name: "fk.sqlite.r", size: options.readerCount) { _ in
+                readers = try await ConnectionPool.start(
+                    name: "fk.sqlite.r", size: options.readerCount, waitDimensions: options.poolWaits("reader")
+                ) { _ in
                     try SQLiteConnection.open(readerConfiguration)
                 }
             }

@@ -6,11 +6,19 @@
 //                                              a whole app instance: controllers, writes, then a check
 //
 // Both open a PostgresStore of the fixture schema at URL (whose search_path names the test's schema) and
-// print one JSON line of what they did; a failure prints its reason on stderr and exits 1.
+// print one JSON line of what they did; a failure prints its reason on stderr and exits 1. Log lines (warnings
+// and above) go to stderr: the JSON line stays the last of stdout.
 import FetchKit
 import FetchKitPostgres
 import FetchKitTesting
 import Foundation
+import Logging
+
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = .warning
+    return handler
+}
 
 let arguments = CommandLine.arguments.dropFirst()
 do {

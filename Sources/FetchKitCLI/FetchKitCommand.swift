@@ -17,9 +17,10 @@ struct FetchKitCommand: AsyncParsableCommand {
 
     /// Runs the command the arguments name, as ArgumentParser does, except that an error's message reaches
     /// the terminal with its control and bidirectional characters escaped: a database's identifiers and values
-    /// (and the arguments echoed back) are never written raw.
+    /// (and the arguments echoed back) are never written raw. Log lines go to standard error (``ToolLogging``).
     static func main() async {
         do {
+            try ToolLogging.bootstrap()
             var command = try await asyncParseAsRoot(nil)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

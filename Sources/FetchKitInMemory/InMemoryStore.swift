@@ -1,5 +1,6 @@
 import Dispatch
 import FetchKitBackendKit
+import Logging
 import Synchronization
 
 /// A store that holds its tables in memory and answers every request without a database: for testing
@@ -45,9 +46,16 @@ public final class InMemoryStore: PersistentStore {
         var isClosed = false
     }
 
-    /// A new, empty store holding a table for each entity of `schema`.
-    public init(schema: Schema) {
+    /// Where the store's live controllers log (see ``PersistentStore/logger``).
+    public let logger: Logger
+    /// `store` and `feed`: `memory`.
+    public var metricDimensions: [(String, String)] { [("store", "memory"), ("feed", "memory")] }
+
+    /// A new, empty store holding a table for each entity of `schema`; its live controllers log through `logger`
+    /// (by default the task's, `Logger.current`).
+    public init(schema: Schema, logger: Logger = .current) {
         self.schema = schema
+        self.logger = logger
         self.state = Mutex(State(database: InMemoryDatabase(schema: schema)))
     }
 

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitFixtures
 import FetchKitPostgres
+import FetchKitTestSupport
 import FetchKitTesting
 import Foundation
 import Logging
@@ -11,31 +12,10 @@ import Testing
 /// nor the store's description: opening, writing, live results, a refused connection, closing.
 @Suite("PostgreSQL logs keep passwords out", .requiresPostgreSQL)
 struct PostgresLogSecretTests {
-    /// Keeps every log line, message and metadata, as text.
-    struct Capture: LogHandler {
-        let box: Box
-        var logLevel: Logger.Level = .trace
-        var metadata: Logger.Metadata = [:]
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            box.lines.withLock { $0.append("\(event.level) \(event.message) \(all) \(event.source)") }
-        }
-    }
-
-    final class Box: Sendable {
-        let lines = Mutex<[String]>([])
-    }
-
     @Test("every log line at trace level while a store opens, writes, follows and closes, or fails to connect")
     func noLogLineHoldsThePassword() async throws {
-        let box = Box()
-        let logger = Logger(label: "fetchkit.postgres.test") { _ in Capture(box: box) }
+        let log = LogCapture()
+        let logger = log.logger
         let secret = "S3cret#W0rd/p?w@x"
         let encoded = secret.addingPercentEncodingForUserInfo()
         let base = try PostgresServer.urlText(searchPath: PostgresServer.uniqueName("fkt"))
@@ -69,7 +49,7 @@ struct PostgresLogSecretTests {
         } catch {
             #expect(!"\(error)".contains("W0rd") && !"\(error)".contains(passphrase), "\(error)")
         }
-        let lines = box.lines.withLock { $0 }
+        let lines = log.lines.map(\.description)
         #expect(!lines.isEmpty, "nothing was logged at trace level")
         for line in lines where line.contains("W0rd") || line.contains(encoded) || line.contains(passphrase) {
             Issue.record("a log line holds the password: \(line)")

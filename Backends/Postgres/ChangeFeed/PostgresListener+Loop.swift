@@ -126,7 +126,9 @@ extension PostgresListener {
                 listener.thread.setState(state)
                 if let delivery = state.delivery { listener.feed.publishDelivery(delivery) }
             case .disconnect(let reason):
-                listener.logger.warning("change listener lost its connection", metadata: ["reason": "\(reason)"])
+                // Info: the feed reconnects by itself, and the router says how many controllers wait for it.
+                listener.logger.info(
+                    "change listener lost its connection; reconnecting", metadata: ["reason": "\(reason)"])
                 let lost = listener.listeningPID.withLock { pid in
                     defer { pid = nil }
                     return pid

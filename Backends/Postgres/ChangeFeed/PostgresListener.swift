@@ -58,7 +58,7 @@ final class PostgresListener: Sendable {
     let feed: ChangeFeed
     let logger: Logger
     /// `fetchkit_listener_reconnects_total`: reconnections after the listener lost its connection.
-    let reconnects = Counter(label: "fetchkit_listener_reconnects_total")
+    let reconnects: Counter
     /// The thread's wake pipe, stop and exit, and the state it reports.
     let thread: ChangeSourceThread
     let listeningPID = Mutex<Int32?>(nil)
@@ -72,8 +72,9 @@ final class PostgresListener: Sendable {
     private init(
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String>,
         references: PostgresReferenceColumns, options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger,
-        thread: ChangeSourceThread
+        thread: ChangeSourceThread, label: String
     ) {
+        reconnects = MetricsMaker().counter("fetchkit_listener_reconnects_total", [("store", label)])
         self.url = url
         self.channel = channel
         self.schemaName = schemaName
@@ -93,12 +94,12 @@ final class PostgresListener: Sendable {
     static func start(
         url: PostgresURL, channel: String, schemaName: String, paddedKeyTables: Set<String> = [],
         references: PostgresReferenceColumns = .init(), options: PostgresStore.ListenerOptions, feed: ChangeFeed,
-        logger: Logger
+        logger: Logger, label: String = "postgresql"
     ) async throws -> PostgresListener {
         let listener = PostgresListener(
             url: url, channel: channel, schemaName: schemaName, paddedKeyTables: paddedKeyTables,
             references: references, options: options, feed: feed, logger: logger,
-            thread: try ChangeSourceThread(initialState: .listening))
+            thread: try ChangeSourceThread(initialState: .listening), label: label)
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             listener.thread.start(name: "fk.pg.listen") { Loop(listener, started: started).run() }
         }

@@ -35,7 +35,8 @@ extension PostgresStore {
                 paddedKeyTables: paddedKeyTables, references: references,
                 images: LogImageMaker(schema: schema, nativeColumns: nativeColumns))
             return try await LogicalFeed.start(
-                settings: settings, options: options.listener, feed: feed, logger: options.logger)
+                settings: settings, options: options.listener, feed: feed, logger: options.logger,
+                label: options.label)
         }
         func triggers() async throws -> PostgresListener {
             let capture = PostgresChangeCapture(channel: options.channel, rowLimit: options.notificationRowLimit)
@@ -44,7 +45,7 @@ extension PostgresStore {
             return try await PostgresListener.start(
                 url: options.listener.url ?? url, channel: options.channel, schemaName: schemaName,
                 paddedKeyTables: paddedKeyTables, references: references, options: options.listener, feed: feed,
-                logger: options.logger)
+                logger: options.logger, label: options.label)
         }
         switch options.changeFeed {
         case .triggers:

@@ -1,6 +1,14 @@
 import FetchKitPostgres
 import Foundation
+import Logging
 import Synchronization
+
+// The stores log through the task's logger: their lines (warnings and above) go to stderr, stdout is the report.
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = .warning
+    return handler
+}
 
 // Usage: swift run -c release fetchkit-benchmarks [fetch|diff|staged|tree|live|engine|postgres|bulk|scale|memory|peer]
 //            [--rows N] [--iterations N]

@@ -83,7 +83,7 @@ extension ResultsController {
             try await refresh(to: request, transactionID: through)
             send(.counted(.fullRefresh))
             router.metrics.refetchedChanges.increment()
-            router.metrics.resyncs.increment()
+            router.metrics.backlogResyncs.increment()
         } catch {
             handleFailure(error)
         }

@@ -7,8 +7,21 @@ extension ResultsController {
         /// The request the controller was made with, until a fetch installs one (``ControllerMachine/installed``).
         let initialRequest: AnyFetchRequest
 
+        /// The metrics of the controller's entity and route, as of its last batch (``RouteMetrics``).
+        var routeMetrics: RouteMetrics?
+
         init(request: AnyFetchRequest) {
             initialRequest = request
+        }
+
+        /// The metrics of the controller's entity and route now, from `router` when they changed.
+        mutating func currentRouteMetrics(in router: ChangeRouter) -> RouteMetrics {
+            let kind = ResultsController.routing(of: self)
+            let entity = request.entityName
+            if let routeMetrics, routeMetrics.kind == kind, routeMetrics.entity == entity { return routeMetrics }
+            let metrics = router.routeMetrics(entity: entity, kind: kind)
+            routeMetrics = metrics
+            return metrics
         }
 
         /// The request the results answer (the machine's, once a fetch installed one).

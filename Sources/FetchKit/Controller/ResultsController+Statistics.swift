@@ -20,25 +20,8 @@ extension ResultsController {
         public var routing: Routing
     }
 
-    /// How the store's change router finds the changes that can affect a controller: by an index over the
-    /// controllers' predicates, by evaluating its predicate on every changed row, or not at all (every change of
-    /// the tables it reads).
-    public enum Routing: String, Sendable, Hashable, CaseIterable {
-        /// Not fetched yet (or stopped): no change reaches it.
-        case unrouted
-        /// It follows the shared results of an equal request: their leader is routed.
-        case follower
-        /// Indexed by an equality conjunct (`grp == 7`, `id IN {1, 2}`): changed rows find it by hash.
-        case equality
-        /// Indexed by a range conjunct (`score BETWEEN {1, 2}`, `title BEGINSWITH 'a'`): changed rows find it in
-        /// an interval tree.
-        case range
-        /// No conjunct to index: its predicate is evaluated in memory on every changed row of its table.
-        case scan
-        /// Every change of the tables it reads reaches it and the database decides (an offset, an order or a
-        /// predicate memory cannot reproduce).
-        case database
-    }
+    /// How the store's change router finds the changes that can affect a controller (``ControllerRouting``).
+    public typealias Routing = ControllerRouting
 
     /// How the controller has applied store changes so far.
     public var statistics: Statistics {
@@ -53,7 +36,8 @@ extension ResultsController {
         }
     }
 
-    private static func routing(of state: State) -> Routing {
+    /// How the router finds the changes for a controller in `state`.
+    static func routing(of state: State) -> Routing {
         if state.sharing.isFollower { return .follower }
         guard state.hasFetched, let plan = state.plan else { return .unrouted }
         guard let memory = plan.memory else { return .database }

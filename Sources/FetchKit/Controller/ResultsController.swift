@@ -34,12 +34,11 @@ public final class ResultsController<Object: Sendable>: Sendable {
     init(store: any PersistentStore, request: AnyFetchRequest, materializer: Materializer<Object>, logger: Logger?) {
         self.store = store
         self.materializer = materializer
-        let logger = logger ?? silentControllerLogger
-        self.logger = logger
+        self.logger = logger ?? store.logger
         self.state = Mutex(State(request: request))
         // The store's change router hands this controller the changes that can affect it; registered before
         // the first fetch, so no commit between the fetch and the registration is missed.
-        self.router = LiveResultsRouting.router(of: store, logger: logger)
+        self.router = LiveResultsRouting.router(of: store)
         self.routeID = router.reserveRoute()
         router.attach(self, to: routeID)
         router.metrics.controllers.increment()
@@ -216,7 +215,3 @@ extension ResultsController where Object: Record {
         self.init(store: store, request: request.erased, materializer: .records(Object.self), logger: logger)
     }
 }
-
-/// The logger of a controller made without one: silent, and one for all (a logger of its own was 72 bytes a
-/// controller).
-private let silentControllerLogger = Logger(label: "fetchkit.results", factory: { _ in SwiftLogNoOpLogHandler() })

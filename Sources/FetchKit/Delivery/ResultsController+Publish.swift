@@ -28,8 +28,11 @@ extension ResultsController {
         var built: ResultsBatch<Object>?
         var delivery: Effects?
         var toDelegate = false
+        var routeMetrics: RouteMetrics?
+        var entity = ""
         let hasChanges = changeset?.isEmpty == false
         state.withLock { state in
+            if hasChanges { routeMetrics = state.currentRouteMetrics(in: router) }
             // Built under the lock: what they say (the router's position) holds when the results move.
             for event in events() {
                 let decided = decide(event, in: &state)
@@ -70,7 +73,9 @@ extension ResultsController {
                     in: &state)
             }
             switch origin {
-            case .engine: forwardTo = state.sharing.ledGroup
+            case .engine:
+                forwardTo = state.sharing.ledGroup
+                if forwardTo != nil { entity = state.request.entityName }
             case .adopted(let version): _ = decide(.sharedVersion(version), in: &state)
             case .local: break
             }
@@ -85,7 +90,9 @@ extension ResultsController {
                     ?? Changeset(
                         sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
                 transactionID: transactionID, transactions: nil, preparingChanges: true)
-            let version = group.forward(shared)
+            let version = group.forward(
+                shared, metrics: router.routeMetrics(entity: entity, kind: .follower),
+                since: queue.withLock { $0.running })
             state.withLock { _ = decide(.sharedVersion(max($0.sharing.version ?? 0, version)), in: &$0) }
         }
         if let subscribers, !awaiting.isEmpty {
@@ -93,7 +100,8 @@ extension ResultsController {
             for id in awaiting { subscribers.yield(initial, to: id) }
         }
         guard let update = built else { return nil }
-        if hasChanges { router.metrics.batchesDelivered.increment() }
+        // Timed from the commit of the oldest change the controller is applying (none for a shared batch it adopts).
+        routeMetrics?.delivered(since: queue.withLock { $0.running })
         if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
             send(.counted(.coalesced))
             router.metrics.coalescedDeliveries.increment()

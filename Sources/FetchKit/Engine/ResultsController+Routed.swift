@@ -69,7 +69,7 @@ extension ResultsController: RouteTarget {
             }
             router.costs.withLock { $0.refetched(rows: rows, duration: elapsed) }
             router.metrics.refetchedChanges.increment()
-            if change.isResync { router.metrics.resyncs.increment() }
+            if change.isResync { router.metrics.feedResyncs.increment() }
         } catch {
             handleFailure(error)
         }

@@ -2,23 +2,26 @@
     import CoreMetrics
 #endif
 
-/// FetchKit's counters and gauges (swift-metrics), one set per store, made from the metrics backend the app
-/// bootstrapped before opening the store.
+/// FetchKit's metrics (swift-metrics), one set per store, made from the metrics backend the app bootstrapped
+/// before opening the store, each with the store's dimensions (``PersistentStore/metricDimensions``: `store`, the
+/// label the app gave it, and `feed`).
 ///
 /// Without a bootstrapped backend every metric is swift-metrics' no-op handler: an update is one call that
 /// does nothing. The names are listed in the "Live results under the hood" article.
 package struct FetchKitMetrics: Sendable {
     /// `fetchkit_controllers`: live results controllers (a meter: up on creation, down on release).
     package let controllers: Meter
-    /// `fetchkit_batches_delivered_total`: batches controllers delivered to delegates and update sequences.
-    package let batchesDelivered: Counter
     /// `fetchkit_changes_applied_total{path="incremental"}`: store changes applied without a refetch.
     package let incrementalChanges: Counter
     /// `fetchkit_changes_applied_total{path="refetch"}`: store changes applied by refetching and diffing.
     package let refetchedChanges: Counter
-    /// `fetchkit_resyncs_total`: refetches that caught a controller up after a transient failure, a missed
-    /// change or a slow consumer.
-    package let resyncs: Counter
+    /// `fetchkit_resyncs_total{reason="feed"}`: refetches because the store may have missed changes (its feed
+    /// reconnected, another process wrote).
+    package let feedResyncs: Counter
+    /// `fetchkit_resyncs_total{reason="backlog"}`: refetches that caught a slow controller up on a backlog.
+    package let backlogResyncs: Counter
+    /// `fetchkit_resyncs_total{reason="failure"}`: refetches that caught a controller up after a transient failure.
+    package let failureResyncs: Counter
     /// `fetchkit_failures_total{kind="transient"}`: failures a controller retries.
     package let transientFailures: Counter
     /// `fetchkit_failures_total{kind="permanent"}`: failures that stopped a controller.
@@ -34,38 +37,77 @@ package struct FetchKitMetrics: Sendable {
     /// `fetchkit_folded_changes_total`: committed changes the change router folded into another (a backlog
     /// routed as one change).
     package let foldedChanges: Counter
+    /// The store's dimensions, which every metric of the set carries.
+    package let dimensions: [(String, String)]
+    /// Makes the set's metrics, and the per-route ones (``RouteMetrics``).
+    package let maker: MetricsMaker
 
-    #if Metrics
-        /// The metrics, from the bootstrapped backend (`MetricsSystem.factory`).
-        package init(factory: any MetricsFactory = MetricsSystem.factory) {
-            self.init(
-                counter: { Counter(label: $0, dimensions: $1, factory: factory) },
-                meter: { Meter(label: $0, dimensions: $1, factory: factory) },
-                gauge: { Gauge(label: $0, dimensions: $1, factory: factory) })
+    /// The metrics of a store with `dimensions`, from the bootstrapped backend.
+    package init(dimensions: [(String, String)], maker: MetricsMaker = MetricsMaker()) {
+        self.dimensions = dimensions
+        self.maker = maker
+        func counter(_ label: String, _ more: [(String, String)] = []) -> Counter {
+            maker.counter(label, dimensions + more)
         }
-    #else
-        /// Metrics that report nothing: FetchKit was built without its Metrics trait.
-        package init() {
-            self.init(
-                counter: { Counter(label: $0, dimensions: $1) }, meter: { Meter(label: $0, dimensions: $1) },
-                gauge: { Gauge(label: $0, dimensions: $1) })
-        }
-    #endif
-
-    private init(
-        counter: (String, [(String, String)]) -> Counter, meter: (String, [(String, String)]) -> Meter,
-        gauge: (String, [(String, String)]) -> Gauge
-    ) {
-        controllers = meter("fetchkit_controllers", [])
-        batchesDelivered = counter("fetchkit_batches_delivered_total", [])
+        controllers = maker.meter("fetchkit_controllers", dimensions)
         incrementalChanges = counter("fetchkit_changes_applied_total", [("path", "incremental")])
         refetchedChanges = counter("fetchkit_changes_applied_total", [("path", "refetch")])
-        resyncs = counter("fetchkit_resyncs_total", [])
+        feedResyncs = counter("fetchkit_resyncs_total", [("reason", "feed")])
+        backlogResyncs = counter("fetchkit_resyncs_total", [("reason", "backlog")])
+        failureResyncs = counter("fetchkit_resyncs_total", [("reason", "failure")])
         transientFailures = counter("fetchkit_failures_total", [("kind", "transient")])
         permanentFailures = counter("fetchkit_failures_total", [("kind", "permanent")])
-        coalescedDeliveries = counter("fetchkit_coalesced_deliveries_total", [])
-        deliveryBacklog = meter("fetchkit_delivery_backlog", [])
-        deliveryLag = gauge("fetchkit_delivery_lag_seconds", [])
-        foldedChanges = counter("fetchkit_folded_changes_total", [])
+        coalescedDeliveries = counter("fetchkit_coalesced_deliveries_total")
+        deliveryBacklog = maker.meter("fetchkit_delivery_backlog", dimensions)
+        deliveryLag = maker.gauge("fetchkit_delivery_lag_seconds", dimensions)
+        foldedChanges = counter("fetchkit_folded_changes_total")
     }
+}
+
+/// Makes swift-metrics' metrics from the backend bootstrapped when it was made (or, without the Metrics trait,
+/// metrics that report nothing).
+package struct MetricsMaker: Sendable {
+    #if Metrics
+        private let factory: any MetricsFactory
+
+        /// A maker over `factory` (by default the bootstrapped backend).
+        package init(factory: any MetricsFactory = MetricsSystem.factory) {
+            self.factory = factory
+        }
+
+        package func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+            Counter(label: label, dimensions: dimensions, factory: factory)
+        }
+
+        package func meter(_ label: String, _ dimensions: [(String, String)]) -> Meter {
+            Meter(label: label, dimensions: dimensions, factory: factory)
+        }
+
+        package func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+            Gauge(label: label, dimensions: dimensions, factory: factory)
+        }
+
+        package func timer(_ label: String, _ dimensions: [(String, String)]) -> MetricsTimer {
+            MetricsTimer(label: label, dimensions: dimensions, factory: factory)
+        }
+    #else
+        /// A maker of metrics that report nothing: FetchKit was built without its Metrics trait.
+        package init() {}
+
+        package func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+            Counter(label: label, dimensions: dimensions)
+        }
+
+        package func meter(_ label: String, _ dimensions: [(String, String)]) -> Meter {
+            Meter(label: label, dimensions: dimensions)
+        }
+
+        package func gauge(_ label: String, _ dimensions: [(String, String)]) -> Gauge {
+            Gauge(label: label, dimensions: dimensions)
+        }
+
+        package func timer(_ label: String, _ dimensions: [(String, String)]) -> MetricsTimer {
+            MetricsTimer(label: label, dimensions: dimensions)
+        }
+    #endif
 }

@@ -1,4 +1,9 @@
-#if !Metrics
+#if Metrics
+    import CoreMetrics
+
+    /// swift-metrics' timer, under a name Foundation's `Timer` does not shadow.
+    package typealias MetricsTimer = CoreMetrics.Timer
+#else
     // Built without the Metrics trait: the metrics FetchKit keeps are these, which report nothing, so the code
     // that updates them reads the same either way and swift-metrics is not a dependency.
 
@@ -22,4 +27,18 @@
         package func record<Value: BinaryInteger>(_ value: Value) {}
         package func record<Value: BinaryFloatingPoint>(_ value: Value) {}
     }
+
+    /// A timer that times nothing.
+    package struct MetricsTimer: Sendable {
+        package init(label: String, dimensions: [(String, String)] = []) {}
+        package func recordNanoseconds(_ duration: Int64) {}
+    }
 #endif
+
+extension MetricsTimer {
+    /// Records `duration` (negative: as zero).
+    package func record(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        recordNanoseconds(max(0, seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000))
+    }
+}

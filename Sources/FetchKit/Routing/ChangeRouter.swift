@@ -1,6 +1,12 @@
 import Logging
 import Synchronization
 
+/// An entity and a route: the key of a store's ``RouteMetrics``.
+struct RouteMetricsKey: Hashable {
+    let entity: String
+    let kind: ControllerRouting
+}
+
 /// What the router hands changes to: a results controller.
 protocol RouteTarget: AnyObject, Sendable {
     /// Takes one routed change; called in commit order, never concurrently for one target.
@@ -46,7 +52,9 @@ final class ChangeRouter: Sendable {
     let state: Mutex<State>
     let logger: Logger
     /// The store's counters and gauges, shared by its controllers.
-    let metrics = FetchKitMetrics()
+    let metrics: FetchKitMetrics
+    /// The metrics of each entity and route of the store's controllers (``RouteMetrics``), made when first needed.
+    private let routes = Mutex([RouteMetricsKey: RouteMetrics]())
     /// What applying a change incrementally and refetching have cost on this store, shared by its controllers.
     let costs = Mutex(ApplyCostModel())
     /// The task that routes what the inbox holds.
@@ -62,6 +70,7 @@ final class ChangeRouter: Sendable {
     init(store: any PersistentStore, logger: Logger) {
         self.store = store
         self.logger = logger
+        metrics = FetchKitMetrics(dimensions: store.metricDimensions)
         let inbox = RouterInbox()
         self.inbox = inbox
         // Subscribe first, then read the last ID: nothing published in between is missed. The feed's publishing
@@ -91,6 +100,18 @@ final class ChangeRouter: Sendable {
         // Ends the routing task once it has taken what waits.
         inbox.finish()
         finishFeed()
+    }
+
+    /// The metrics of the store's controllers of `entity` routed as `kind`.
+    func routeMetrics(entity: String, kind: ControllerRouting) -> RouteMetrics {
+        routes.withLock { routes in
+            let key = RouteMetricsKey(entity: entity, kind: kind)
+            if let metrics = routes[key] { return metrics }
+            let metrics = RouteMetrics(
+                kind: kind, entity: entity, store: self.metrics.dimensions, factory: self.metrics.maker)
+            routes[key] = metrics
+            return metrics
+        }
     }
 
     /// Whether the store's feed ended (the store closed): nothing will be routed again.

@@ -18,7 +18,7 @@ final class LiveResultsRouting: Sendable {
     private let slots = Mutex([ObjectIdentifier: Slot]())
 
     /// The router of `store`, made when the store has none.
-    static func router(of store: any PersistentStore, logger: Logger) -> ChangeRouter {
+    static func router(of store: any PersistentStore) -> ChangeRouter {
         let feed = store.changeFeed
         assert(
             feed === store.changeFeed,
@@ -28,7 +28,7 @@ final class LiveResultsRouting: Sendable {
             if let router = slots[key]?.router { return router }
             // Routers gone since (their store may have gone too): their slots go.
             slots = slots.filter { $0.value.router != nil }
-            let router = ChangeRouter(store: store, logger: logger)
+            let router = ChangeRouter(store: store, logger: store.logger)
             slots[key] = Slot(router: router)
             return router
         }

@@ -1,3 +1,5 @@
+import Logging
+
 /// The backend plugin contract: what every store (SQLite, PostgreSQL, a third party's) provides.
 ///
 /// A store fetches and counts through compiled SQL, runs writes as single transactions,
@@ -39,11 +41,25 @@ public protocol PersistentStore: AnyObject, Sendable {
     func waitForPublication() async
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
+    /// Where the store and its live controllers log: the logger the store was opened with. The store's events
+    /// (opening, schema changes, a lost and regained feed with how many controllers it affects, closing) are at
+    /// info; each controller's at debug and trace, with its identifier in the `fetchkit.controller` metadata.
+    /// The default is the task's logger (`Logger.current`) when read.
+    var logger: Logger { get }
+    /// The dimensions every metric of the store carries: `store`, a label the app gives it, and `feed`, how its
+    /// changes arrive. The default is the store's type name alone.
+    var metricDimensions: [(String, String)] { get }
 }
 
 extension PersistentStore {
     /// Returns at once: the store publishes a write's change before `write` returns.
     public func waitForPublication() async {}
+
+    /// The task's logger (`Logger.current`): a store that keeps no logger of its own logs where its caller does.
+    public var logger: Logger { Logger.current }
+
+    /// `store` with the store's type name.
+    public var metricDimensions: [(String, String)] { [("store", "\(Self.self)")] }
 
     /// Subscribes to committed changes (``changeFeed``'s ``ChangeFeed/subscribe()``): one ``StoreChange`` per
     /// committed transaction, in commit order, from now on. Ending the iteration unsubscribes.

@@ -17,19 +17,26 @@ public final class ConnectionPool<Connection: DriverConnection>: Sendable {
     public let size: Int
     private let queue = JobQueue<Connection>()
     private let lifetime = Mutex(Lifetime())
+    /// `fetchkit_pool_wait_seconds`: how long each job waited for a free connection (`nil`: not measured).
+    private let waits: MetricsTimer?
 
-    private init(name: String, size: Int) {
+    private init(name: String, size: Int, waits: MetricsTimer?) {
         self.name = name
         self.size = size
+        self.waits = waits
     }
 
-    /// Starts `size` threads, opening their connections one after another with `open(index)`.
+    /// Starts `size` threads, opening their connections one after another with `open(index)`; with
+    /// `waitDimensions`, how long each job waits for a free connection is recorded in `fetchkit_pool_wait_seconds`
+    /// with those dimensions (a store's: `[("store", label), ("pool", "reader")]`).
     ///
     /// - Throws: the first opening error; threads already started are shut down first.
     public static func start(
-        name: String, size: Int, open: @escaping @Sendable (Int) throws -> Connection
+        name: String, size: Int, waitDimensions: [(String, String)]? = nil,
+        open: @escaping @Sendable (Int) throws -> Connection
     ) async throws -> ConnectionPool {
-        let pool = ConnectionPool(name: name, size: size)
+        let waits = waitDimensions.map { MetricsMaker().timer("fetchkit_pool_wait_seconds", $0) }
+        let pool = ConnectionPool(name: name, size: size, waits: waits)
         do {
             for index in 0..<size {
                 pool.lifetime.withLock { $0.running += 1 }
@@ -49,7 +56,9 @@ public final class ConnectionPool<Connection: DriverConnection>: Sendable {
     /// - Throws: what `body` throws, or ``FetchKitError/closed`` once the pool is shut down.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let accepted = queue.submit { connection in
+            let submitted = waits == nil ? nil : ContinuousClock.now
+            let accepted = queue.submit { [waits] connection in
+                if let waits, let submitted { waits.record(.now - submitted) }
                 continuation.resume(with: Result { try body(connection) })
             }
             if !accepted { continuation.resume(throwing: FetchKitError.closed) }

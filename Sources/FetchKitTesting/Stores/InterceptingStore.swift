@@ -1,4 +1,5 @@
 import FetchKit
+import Logging
 
 /// A store around another whose reads first pass `beforeRead` — which may wait, or throw — so that a test can
 /// hold or fail the reads of a real store. Writes, the feed and closing are the base store's.
@@ -30,6 +31,8 @@ package final class InterceptingStore: PersistentStore {
     package var schema: Schema { base.schema }
     package var dialect: SQLDialect { base.dialect }
     package var changeFeed: ChangeFeed { base.changeFeed }
+    package var logger: Logger { base.logger }
+    package var metricDimensions: [(String, String)] { base.metricDimensions }
 
     package func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         try await beforeRead()

@@ -38,9 +38,10 @@ public final class CompositeResultsController: Sendable {
     /// The tasks the composite starts for its own work (see ``TaskCensus``).
     package let census = TaskCensus()
 
-    /// An empty composite; add parts, then call ``performFetch()``. `logger` receives its failures.
+    /// An empty composite; add parts, then call ``performFetch()``. `logger` (by default the task's,
+    /// `Logger.current`) receives its failures, at debug.
     public init(logger: Logger? = nil) {
-        self.logger = logger ?? Logger(label: "fetchkit.composite", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.logger = logger ?? .current
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         signals = continuation
         let task = census.start { [weak self] in

@@ -83,21 +83,23 @@ extension ResultsController {
                 retry?.cancel()
             case .stop(let error, let stopping):
                 stopped(with: error, stopping, entity: effects.entity)
+            // A controller's own events are debug: a store's summary (a lost feed, how many controllers it
+            // affects) is what an operator reads at info, once, not once per controller.
             case .logLag(let behind, let lag):
                 if behind {
-                    logger.info(
+                    logger.debug(
                         "results are behind the store; catching up",
-                        metadata: ["entity": "\(effects.entity)", "lag": "\(lag)"])
+                        metadata: metadata(effects.entity, ["lag": "\(lag)"]))
                 } else {
-                    logger.info("results caught up with the store", metadata: ["entity": "\(effects.entity)"])
+                    logger.debug("results caught up with the store", metadata: metadata(effects.entity))
                 }
             case .logRetry(let error):
-                logger.warning(
-                    "results refresh failed; retrying", metadata: ["entity": "\(effects.entity)", "error": "\(error)"])
+                logger.debug(
+                    "results refresh failed; retrying", metadata: metadata(effects.entity, ["error": "\(error)"]))
                 router.metrics.transientFailures.increment()
             case .logCaughtUp:
-                router.metrics.resyncs.increment()
-                logger.info("results caught up after a failure", metadata: ["entity": "\(effects.entity)"])
+                router.metrics.failureResyncs.increment()
+                logger.debug("results caught up after a failure", metadata: metadata(effects.entity))
             case .publish, .writeMove, .replanMove, .refetch, .resumeSync, .greetStatusReader, .startReader,
                 .endReader:
                 break
@@ -105,12 +107,18 @@ extension ResultsController {
         }
     }
 
+    /// A log line's metadata: the controller (``routeID``, unique in its store), its entity, then `more`.
+    func metadata(_ entity: String, _ more: Logger.Metadata = [:]) -> Logger.Metadata {
+        more.merging(["fetchkit.controller": "\(routeID)", "fetchkit.entity": "\(entity)"]) { $1 }
+    }
+
     /// A permanent failure: logged, counted, told to the delegate, the update sequences and the followers.
     private func stopped(with error: FetchKitError, _ stopping: Machine.Stopping, entity: String) {
+        // Debug: the error reaches the delegate and the update sequences, where the app decides what it means.
         if error.code == .closed {
-            logger.debug("results controller stopped: the store is closed", metadata: ["entity": "\(entity)"])
+            logger.debug("results controller stopped: the store is closed", metadata: metadata(entity))
         } else {
-            logger.error("results controller stopped", metadata: ["entity": "\(entity)", "error": "\(error)"])
+            logger.debug("results controller stopped", metadata: metadata(entity, ["error": "\(error)"]))
         }
         router.metrics.permanentFailures.increment()
         stopping.delegate?.controller(self, didFailWith: error)

@@ -112,7 +112,7 @@ extension ResultsController {
     func adopt(_ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
         var uncounted = false
         let hop = adopt(update, version: version, from: group, uncounted: &uncounted)
-        if uncounted { router.metrics.batchesDelivered.increment() }
+        if uncounted { state.withLock { $0.currentRouteMetrics(in: router) }.delivered(since: nil) }
         return hop
     }
 

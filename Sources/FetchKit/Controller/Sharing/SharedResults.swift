@@ -57,7 +57,8 @@ final class SharedResults<Object: Sendable>: Sendable {
 
     /// What the group hands on, in order: batches, and `sync()` barriers behind them.
     enum Outgoing: Sendable {
-        case batch(ResultsBatch<Object>, version: UInt64)
+        /// A batch, with the metrics of the followers' route and the commit of the oldest change it shows.
+        case batch(ResultsBatch<Object>, version: UInt64, metrics: RouteMetrics?, since: ContinuousClock.Instant?)
         case barrier(CheckedContinuation<Void, Never>)
     }
 
@@ -72,26 +73,24 @@ final class SharedResults<Object: Sendable>: Sendable {
     /// The tasks that hand batches on: the census of the controller that formed the group.
     private let census: TaskCensus
 
-    /// The leader's router, whose counters the followers' deliveries go to, a slice at a time. (The router, not
-    /// a copy of its counters: every fetched controller leads a group, and the counters are a dozen references.)
-    private let router: ChangeRouter
-
     init(leader: ResultsController<Object>) {
         members = Mutex(Members(leader: leader))
         census = leader.census
-        router = leader.router
     }
 
-    /// Hands `update` to every follower, after the batches handed on before it.
+    /// Hands `update` to every follower, after the batches handed on before it; the followers' deliveries count in
+    /// `metrics`, timed from `since`, the commit of the oldest change it shows.
     ///
     /// - Returns: the batch's version.
     @discardableResult
-    func forward(_ update: ResultsBatch<Object>) -> UInt64 {
+    func forward(
+        _ update: ResultsBatch<Object>, metrics: RouteMetrics? = nil, since: ContinuousClock.Instant? = nil
+    ) -> UInt64 {
         var version: UInt64 = 0
         send { outbox in
             outbox.version += 1
             version = outbox.version
-            return .batch(update, version: version)
+            return .batch(update, version: version, metrics: metrics, since: since)
         }
         return version
     }
@@ -120,12 +119,11 @@ final class SharedResults<Object: Sendable>: Sendable {
             switch outgoing {
             case .barrier(let continuation):
                 continuation.resume()
-            case .batch(let update, let version):
+            case .batch(let update, let version, let metrics, let since):
                 // The boxes, not the controllers: each follower is loaded just before it delivers, and released
                 // right after.
                 let followers = members.withLock { $0.followers }
                 let group = ObjectIdentifier(self)
-                let metrics = router.metrics
                 let slice = 128
                 await withTaskGroup(of: Void.self) { tasks in
                     for start in stride(from: 0, to: followers.count, by: slice) {
@@ -140,7 +138,8 @@ final class SharedResults<Object: Sendable>: Sendable {
                                     delivered += 1
                                 }
                             }
-                            if delivered > 0 { metrics.batchesDelivered.increment(by: Int64(delivered)) }
+                            // Once per slice: its last delivery's latency, and how many it delivered.
+                            if delivered > 0 { metrics?.delivered(since: since, count: delivered) }
                         }
                     }
                 }

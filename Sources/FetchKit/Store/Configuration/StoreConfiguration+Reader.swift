@@ -14,14 +14,13 @@
                 throw FetchKitError.invalidValue(
                     "no store URL: set fetchkit.store.url (environment FETCHKIT_STORE_URL)")
             }
-            var logger = Logger(label: "fetchkit", factory: { _ in SwiftLogNoOpLogHandler() })
+            var logger = Logger.current
             if let level = reader.string(forKey: "fetchkit.log.level") {
                 guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                     throw FetchKitError.invalidValue(
                         "fetchkit.log.level '\(level)' is not one of trace, debug, info, notice, warning, error, "
                             + "critical")
                 }
-                logger = Logger(label: "fetchkit")
                 logger.logLevel = parsed
             }
             self.init(url: url, logger: logger)

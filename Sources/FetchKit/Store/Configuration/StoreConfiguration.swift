@@ -27,7 +27,7 @@ public struct StoreConfiguration: Sendable {
     public var url: String
     /// Reader connections (`nil`: the backend's default).
     public var readerCount: Int?
-    /// The logger FetchKit logs through (a silent one unless a level is configured).
+    /// The logger FetchKit logs through: by default the task's (`Logger.current`), at the level configured.
     public var logger: Logger
     #if Configuration
         /// Where the configuration was read from, for the backend's own keys; `nil` for one built in code
@@ -36,7 +36,7 @@ public struct StoreConfiguration: Sendable {
     #endif
 
     /// A configuration of `url` with every other setting at the backend's default.
-    public init(url: String, logger: Logger = Logger(label: "fetchkit", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(url: String, logger: Logger = .current) {
         self.url = url
         self.logger = logger
     }

@@ -151,7 +151,9 @@ extension LogicalFeed {
                 source.thread.setState(state)
                 if let delivery = state.delivery { source.feed.publishDelivery(delivery) }
             case .disconnect(let reason):
-                source.logger.warning("logical change feed lost its connection", metadata: ["reason": "\(reason)"])
+                // Info: the feed reconnects by itself, and the router says how many controllers wait for it.
+                source.logger.info(
+                    "logical change feed lost its connection; reconnecting", metadata: ["reason": "\(reason)"])
                 let lost = source.streamingPID.withLock { pid in
                     defer { pid = nil }
                     return pid
@@ -223,11 +225,21 @@ extension LogicalFeed {
                 let result = try openChecker().execute("SELECT pg_current_wal_insert_lsn()::text AS position")
                 guard case .text(let text) = try result.value(row: 0, column: 0), let position = LogPosition(text)
                 else { return nil }
+                recordLag(serverAt: position.lastRecordEnd)
                 return .serverPosition(position.lastRecordEnd)
             } catch {
                 dropChecker("could not read the server's log position", error)
                 return nil
             }
+        }
+
+        /// Records how far the feed is behind the server's log at `position`: the bytes it has not received, and
+        /// since when (as of the last reading).
+        private func recordLag(serverAt position: LogPosition) {
+            let received = machine.received.value
+            source.lagBytes.record(position.value > received ? position.value - received : 0)
+            let since = machine.backlogSince.map { ContinuousClock.now - $0 } ?? .zero
+            source.lagSeconds.record(Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18)
         }
 
         /// ``checker``, opened if it is not.

@@ -55,10 +55,16 @@ final class LogicalFeed: Sendable {
     /// Writes of the store waiting until their transaction is published.
     let completions = TransactionCompletions()
     /// `fetchkit_logical_feed_reconnects_total`: reconnections after the feed lost its connection.
-    let reconnects = Counter(label: "fetchkit_logical_feed_reconnects_total")
+    let reconnects: Counter
     /// `fetchkit_replication_slot_retained_bytes`: the write-ahead log the feed's slot keeps on the server, measured
     /// at each publication check.
-    let retainedLog = Gauge(label: "fetchkit_replication_slot_retained_bytes")
+    let retainedLog: Gauge
+    /// `fetchkit_replication_lag_bytes`: how much of the server's log the feed has not received, read at each lag
+    /// check (``PostgresStore/ListenerOptions/lagCheckInterval``).
+    let lagBytes: Gauge
+    /// `fetchkit_replication_lag_seconds`: since when the feed has not received what the server logged (0 when it
+    /// has received everything it was told of), read at each lag check.
+    let lagSeconds: Gauge
     /// The server process streaming to the feed (the WAL sender), while connected.
     let streamingPID = Mutex<Int32?>(nil)
     /// The WAL sender of the connection the feed gave up, until the next connection has dealt with it.
@@ -69,13 +75,19 @@ final class LogicalFeed: Sendable {
 
     private init(
         settings: Settings, options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger,
-        thread: ChangeSourceThread
+        thread: ChangeSourceThread, label: String
     ) {
         self.settings = settings
         self.options = options
         self.feed = feed
         self.logger = logger
         self.thread = thread
+        let maker = MetricsMaker()
+        let dimensions = [("store", label)]
+        reconnects = maker.counter("fetchkit_logical_feed_reconnects_total", dimensions)
+        retainedLog = maker.gauge("fetchkit_replication_slot_retained_bytes", dimensions)
+        lagBytes = maker.gauge("fetchkit_replication_lag_bytes", dimensions)
+        lagSeconds = maker.gauge("fetchkit_replication_lag_seconds", dimensions)
     }
 
     /// Connects, starts streaming and starts the feed's thread.
@@ -83,11 +95,12 @@ final class LogicalFeed: Sendable {
     /// - Throws: the first connection's error (``LogicalFeedError`` reads it: a role without `REPLICATION`,
     ///   `wal_level` not `logical`, no free slot, …).
     static func start(
-        settings: Settings, options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger
+        settings: Settings, options: PostgresStore.ListenerOptions, feed: ChangeFeed, logger: Logger,
+        label: String = "postgresql"
     ) async throws -> LogicalFeed {
         let source = LogicalFeed(
             settings: settings, options: options, feed: feed, logger: logger,
-            thread: try ChangeSourceThread(initialState: .listening))
+            thread: try ChangeSourceThread(initialState: .listening), label: label)
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             source.thread.start(name: "fk.pg.wal") { Loop(source, started: started).run() }
         }

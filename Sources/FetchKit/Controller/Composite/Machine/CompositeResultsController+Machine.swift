@@ -47,7 +47,8 @@ extension CompositeResultsController {
             case .notifyDelegate(let update, let before, let after):
                 if let delegate = effects.delegate { notify(delegate, of: update, from: before, to: after) }
             case .logError(let part, let error):
-                logger.error("composite results stopped", metadata: ["part": "\(part)", "error": "\(error)"])
+                // Debug: the failure reaches the delegate (``reportFailure``), where the app decides what it means.
+                logger.debug("composite results stopped", metadata: ["part": "\(part)", "error": "\(error)"])
             case .reportFailure(let error):
                 reportFailure(error)
             case .addPart, .refusePart, .continueRound, .syncRound:
