@@ -309,7 +309,7 @@ let package = Package(
             name: "FetchKitHummingbirdTests",
             dependencies: [
                 "FetchKitHummingbird", "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitSQLite",
-                "FetchKitBackendKit",
+                "FetchKitBackendKit", "FetchKitFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(
                     name: "HummingbirdWSClient", package: "hummingbird-websocket",
@@ -324,6 +324,7 @@ let package = Package(
             name: "FetchKitVaporTests",
             dependencies: [
                 "FetchKitVapor", "FetchKitSession", "FetchKit", "FetchKitInMemory", "FetchKitBackendKit",
+                "FetchKitFixtures",
                 .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["Vapor"]))
             ],
             swiftSettings: strictSettings
