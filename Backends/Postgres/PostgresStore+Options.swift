@@ -52,7 +52,8 @@ extension PostgresStore {
         /// options.
         public init(
             readerCount: Int = 4, logger: Logger = .current, schemaPolicy: SchemaPolicy = .createMissing,
-            changeCapture: Bool = true, channel: String = "fetchkit", notificationRowLimit: Int = 10_000,
+            changeCapture: Bool = true, channel: String = "fetchkit",
+            notificationRowLimit: Int = Options.defaultNotificationRowLimit,
             listener: ListenerOptions = .init(), changeFeed: ChangeFeedKind = .triggers,
             replicationSlot: String? = nil, publication: String? = nil
         ) {
@@ -67,6 +68,9 @@ extension PostgresStore {
             self.notificationRowLimit = notificationRowLimit
             self.listener = listener
         }
+
+        /// ``notificationRowLimit``'s default, which `fetchkit capture` and `capture-sql` use too: 10,000 rows.
+        public static let defaultNotificationRowLimit = 10_000
 
         /// A logger that discards everything (label `fetchkit.postgres`).
         public static var silentLogger: Logger {

@@ -55,12 +55,16 @@ public final class PostgresStore: PersistentStore {
     /// The feed the store reads: ``ChangeFeedKind/triggers`` or ``ChangeFeedKind/logical``; `nil` without change
     /// capture (``Options/changeCapture``).
     public let changeFeedKind: ChangeFeedKind?
+    /// Why the store reads ``changeFeedKind``: asked for, or what ``ChangeFeedKind/auto`` found (`wal_level is
+    /// replica, not logical`, a role that may not replicate, no free slot); `nil` without change capture.
+    public let changeFeedReason: String?
 
     private init(
         schema: Schema, url: PostgresURL, options: Options, dialect: SQLDialect, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, readers: ConnectionPool<PostgresConnection>,
-        feed: ChangeFeed, source: (any PostgresChangeSource)?
+        feed: ChangeFeed, source: (any PostgresChangeSource)?, changeFeedReason: String?
     ) {
+        self.changeFeedReason = changeFeedReason
         self.schema = schema
         self.url = url
         self.options = options
@@ -129,12 +133,13 @@ public final class PostgresStore: PersistentStore {
                     .run(on: connection)
             }
             let feed = ChangeFeed()
-            let source =
+            let started =
                 options.changeCapture
                 ? try await startChangeSource(
                     url: url, schema: schema, options: options, nativeColumns: nativeColumns, writer: writer, feed: feed
                 )
                 : nil
+            let source = started?.source
             do {
                 let readers = try await ConnectionPool<PostgresConnection>.start(
                     name: "fk.pg.r", size: options.readerCount, waitDimensions: options.poolWaits("reader")
@@ -143,12 +148,13 @@ public final class PostgresStore: PersistentStore {
                 }
                 let store = PostgresStore(
                     schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,
-                    writer: writer, readers: readers, feed: feed, source: source)
+                    writer: writer, readers: readers, feed: feed, source: source, changeFeedReason: started?.reason)
                 options.logger.info(
                     "opened PostgreSQL store",
                     metadata: [
                         "url": "\(url.redacted)", "readers": "\(options.readerCount)",
-                        "changeFeed": "\(store.changeFeedKind?.rawValue ?? "none")"
+                        "changeFeed": "\(store.changeFeedKind?.rawValue ?? "none")",
+                        "why": "\(started?.reason ?? "no change capture")"
                     ])
                 return store
             } catch {

@@ -27,6 +27,8 @@ struct PostgresConfigurationTests {
                 "FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS": "1500",
                 "FETCHKIT_POSTGRES_LISTENER_URL": "postgres://app:hunter3@db-direct.internal/app"
             ]))
+        // The default the capture subcommands print too (CaptureSQLCommandTests pins theirs).
+        #expect(PostgresStore.Options().notificationRowLimit == 10_000)
         #expect(options.readerCount == 8 && options.notificationRowLimit == 250)
         #expect(options.listener.keepaliveIdle == .seconds(7) && options.listener.keepaliveInterval == .seconds(3))
         #expect(options.listener.keepaliveCount == 4)

@@ -14,7 +14,7 @@ extension PostgresStore {
     static func startChangeSource(
         url: PostgresURL, schema: Schema, options: Options, nativeColumns: NativeColumns,
         writer: ConnectionPool<PostgresConnection>, feed: ChangeFeed
-    ) async throws -> any PostgresChangeSource {
+    ) async throws -> (source: any PostgresChangeSource, reason: String) {
         let schemaName = try await writer.run { connection in try connection.currentSchema() }
         let paddedKeyTables = Set(
             schema.entities.filter { entity in
@@ -49,16 +49,16 @@ extension PostgresStore {
         }
         switch options.changeFeed {
         case .triggers:
-            return try await triggers()
+            return (try await triggers(), "triggers were asked for")
         case .logical:
-            return try await logical()
+            return (try await logical(), "the write-ahead log was asked for")
         case .auto:
             let reason: String
             if let missing = try await writer.run({ connection in try logicalReplicationMissing(on: connection) }) {
                 reason = missing
             } else {
                 do {
-                    return try await logical()
+                    return (try await logical(), "auto: the server runs wal_level = logical and the feed started")
                 } catch let error as FetchKitError
                     where [.unsupported, .permissionDenied, .tooManyConnections].contains(error.code)
                 {
@@ -67,7 +67,7 @@ extension PostgresStore {
             }
             options.logger.info(
                 "change feed: triggers (logical replication unavailable)", metadata: ["why": "\(reason)"])
-            return try await triggers()
+            return (try await triggers(), "auto: logical replication is unavailable: \(reason)")
         }
     }
 

@@ -74,7 +74,7 @@ struct CaptureInstallCommand: AsyncParsableCommand {
     var channel = "fetchkit"
 
     @Option(help: "Above this many rows a statement notifies a table-level hint, as the app's store options say.")
-    var rowLimit = 1_000
+    var rowLimit = CaptureDefaults.notificationRowLimit
 
     func validate() throws {
         guard rowLimit > 0 else { throw ValidationError("--row-limit must be positive") }

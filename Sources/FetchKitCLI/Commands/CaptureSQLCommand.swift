@@ -35,7 +35,7 @@ struct CaptureSQLCommand: AsyncParsableCommand {
     var channel = "fetchkit"
 
     @Option(help: "Above this many rows a statement notifies a table-level hint, as the app's store options say.")
-    var rowLimit = 1_000
+    var rowLimit = CaptureDefaults.notificationRowLimit
 
     @Option(help: "The change feed the app reads: triggers or logical.")
     var feed = "triggers"

@@ -10,7 +10,9 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Watch a live query on an existing SQLite or PostgreSQL database.",
         discussion: """
             Reads the table's columns and primary key from the database, prints the current results as a \
-            table, then every batch as it happens (one JSON object per line with --json). Ctrl-C exits. On \
+            table, then every batch as it happens: what it changed and the rows it inserted or changed (the \
+            whole table again with --full; one JSON object per line with --json). Which change feed the store \
+            reads, and why, goes to standard error first. Ctrl-C exits. On \
             PostgreSQL the store installs FetchKit's change-capture triggers on the table, or reads the \
             write-ahead log with --feed logical (--feed auto: the log where the server allows it). The \
             backends' other keys come from the environment (FETCHKIT_POSTGRES_…).
@@ -44,6 +46,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line: the results first, then each batch as a wire changeset.")
     var json = false
 
+    @Flag(help: "Reprint the whole table after each batch (by default only the rows a batch inserts or changes).")
+    var full = false
+
     @Option(
         help: "PostgreSQL's change feed: triggers, logical or auto (default: FETCHKIT_POSTGRES_CHANGE_FEED or triggers)"
     )
@@ -63,11 +68,14 @@ struct WatchCommand: AsyncParsableCommand {
         let registry = StoreRegistry.tool
         let described = try await registry.describeTable(entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))
+        // On standard error: standard output stays the results (a table, or JSON lines).
+        let feedLine = TerminalText.safe(StoreRegistry.feedDescription(of: database)) + "\n"
+        FileHandle.standardError.write(Data(feedLine.utf8))
         let request = FetchRequest(
             entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,
             sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit, sectionNameKeyPath: section)
         let controller = ResultsController(store: database, request: request)
-        let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1)
+        let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1, full: full)
         let interrupted = Interrupts.start()
         let watching = Task { () -> FetchKitError? in
             do throws(FetchKitError) {
@@ -107,6 +115,8 @@ struct WatchCommand: AsyncParsableCommand {
 struct WatchOutput: Sendable {
     let json: Bool
     let colour: Bool
+    /// Whether each batch reprints the whole table, rather than the rows it inserted or changed.
+    var full = false
 
     func print(_ update: ResultsBatch<Row>, request: FetchRequest<Row>, store: String) {
         if json {
@@ -137,6 +147,18 @@ struct WatchOutput: Sendable {
                 emit(paint("   ↕ row \(move.from) → \(move.to)\(move.isUpdated ? " (changed)" : "")", code: "36"))
             }
             for row in changeset.rowUpdates { emit(paint("   ~ row \(row.from) → \(row.to)", code: "35")) }
+            if !full {
+                // The rows as they are now, of those the batch inserted, changed or moved while changing.
+                let paths =
+                    changeset.rowInserts + changeset.rowUpdates.map(\.to)
+                    + changeset.rowMoves.filter(\.isUpdated).map(\.to)
+                let rows = paths.sorted().map { path in
+                    let objects = update.snapshot.sections[path.section].objects
+                    return objects[objects.index(objects.startIndex, offsetBy: path.row)]
+                }
+                if !rows.isEmpty { emit(TableRenderer().render(rows), terminator: "") }
+                return
+            }
         } else {
             emit(
                 paint(

@@ -1,10 +1,20 @@
 import Foundation
 import Testing
 
+@testable import FetchKitCLI
+
 /// `fetchkit capture-sql` refuses what it cannot serve with a message (the PostgreSQL tests run the SQL it
 /// prints against a server).
 @Suite("fetchkit capture-sql")
 struct CaptureSQLCommandTests {
+    /// Without `--row-limit`, the capture subcommands print the triggers a store opened with default options
+    /// installs: the library's 10,000 rows (`PostgresConfigurationTests` pins the store's side).
+    @Test func theRowLimitDefaultsToTheLibrarys() throws {
+        let arguments = ["--store", "postgres://app@db/app", "--entity", "todo"]
+        #expect(try CaptureSQLCommand.parse(arguments).rowLimit == 10_000)
+        #expect(try CaptureInstallCommand.parse(arguments).rowLimit == 10_000)
+    }
+
     @Test func itNeedsATableAndAPostgreSQLURL() async throws {
         let noTable = try await FetchKitBinary.run(["capture-sql", "--store", "postgres://app@127.0.0.1:1/app"])
         #expect(noTable.status != 0 && noTable.output.contains("--entity"), "\(noTable.output)")

@@ -40,6 +40,45 @@ struct WatchCommandTests {
         await store.close()
     }
 
+    /// The index of the first line from `start` that satisfies `matches`.
+    static func line(
+        of watch: ChildProcess, from start: Int, where matches: (String) -> Bool
+    ) async throws -> Int {
+        var index = start
+        while !matches(try await watch.line(index)) { index += 1 }
+        return index
+    }
+
+    /// As a table: which change feed it reads (on standard error) first, the results, then for each batch what it
+    /// changed and only the rows it inserted or changed — or the whole table again with `--full`.
+    @Test(arguments: [false, true])
+    func printsOnlyWhatABatchChangedUnlessFull(full: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path("watched.sqlite")
+        let store = try await SQLiteStore.open(path: file, schema: Fixtures.schema, options: .testing())
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let watch = try ChildProcess(
+            try FetchKitBinary.url,
+            ["watch", "--store", "sqlite://\(file)", "--entity", "todo", "--sort", "title"] + (full ? ["--full"] : []))
+        let feed = try await watch.line(0)
+        #expect(feed.hasPrefix("change feed: SQLite's update and commit hooks"), "\(feed)")
+        _ = try await Self.line(of: watch, from: 1) { $0.contains("Write report") }
+        for title in ["Aaa first", "Bbb second"] {
+            try await store.write { tx in _ = try tx.insert(Fixtures.TodoRecord(title: title, categoryID: 1)) }
+            _ = try await Self.line(of: watch, from: 1) { $0.contains(title) && !$0.contains("batch") }
+        }
+        let lines = watch.output.split(separator: "\n").map(String.init)
+        let batches = lines.indices.filter { lines[$0].contains("── batch") }
+        try #require(batches.count == 2, "\(lines)")
+        let first = lines[batches[0]..<batches[1]].joined(separator: "\n")
+        #expect(first.contains("+ row") && first.contains("Aaa first"), "\(first)")
+        #expect(first.contains("Write report") == full, "the first batch's output:\n\(first)")
+        watch.interrupt()
+        #expect(try await watch.exit() == 0)
+        await store.close()
+    }
+
     @Test("table output and section headers escape terminal controls and bidirectional overrides; --json stays exact")
     func hostileTextIsEscapedForTheTerminal() async throws {
         let directory = try TemporaryDirectory()

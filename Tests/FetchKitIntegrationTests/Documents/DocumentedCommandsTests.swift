@@ -121,7 +121,10 @@ struct DocumentedCommandsTests {
             arguments[index] = "--store=sqlite://\(file)"
         }
         let watch = try ChildProcess(try FetchKitBinary.url, arguments)
-        let first = try await watch.line(0)
+        // The change feed's line (standard error, merged here) comes first, then the results.
+        let feed = try await watch.line(0)
+        #expect(feed.hasPrefix("change feed: ") || feed.hasPrefix("Error"), "\(command) on SQLite: \(feed)")
+        let first = feed.hasPrefix("Error") ? feed : try await watch.line(1)
         #expect(!first.hasPrefix("Error"), "\(command) on SQLite: \(first)")
         if arguments.contains("--json") {
             #expect(first.hasPrefix(#"{"type":"results""#), "\(command) on SQLite: \(first)")
