@@ -26,7 +26,8 @@ extension ResultsOracle {
                 break
             } catch {
                 guard ContinuousClock.now < deadline else {
-                    throw OracleFailure("after \(timeout) (\(controller.statistics)): \(error)")
+                    throw OracleFailure(
+                        "after \(timeout) (status \(controller.status), \(controller.statistics)): \(error)")
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }
