@@ -219,7 +219,8 @@ let package = Package(
         .executableTarget(
             name: "FetchKitCLI",
             dependencies: [
-                "FetchKit", "FetchKitSQLite", "FetchKitFixtures", "FetchKitMacroFixtures", argumentParser,
+                "FetchKit", "FetchKitSQLite", "FetchKitBackendKit", "FetchKitFixtures", "FetchKitMacroFixtures",
+                argumentParser,
                 // Without the Postgres trait the tool builds without libpq; its PostgreSQL commands say so.
                 .target(name: "FetchKitPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "Logging", package: "swift-log")

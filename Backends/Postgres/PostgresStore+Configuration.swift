@@ -22,6 +22,8 @@ extension PostgresStore.Options {
     ///   write waits for its change before the listener checks its connection, default 2000.
     /// - `fetchkit.postgres.notificationRowLimit` (`FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT`): above it a statement
     ///   notifies a table-level hint, default 10000.
+    /// - `fetchkit.postgres.changeCapture` (`FETCHKIT_POSTGRES_CHANGE_CAPTURE`): `false` opens the store without
+    ///   change capture (no triggers installed, no feed: fetches and writes only)
     /// - `fetchkit.postgres.changeFeed` (`FETCHKIT_POSTGRES_CHANGE_FEED`): `triggers`, `logical` or `auto`
     ///   (see ``PostgresStore/ChangeFeedKind``), default `triggers`.
     /// - `fetchkit.postgres.replicationSlot` (`FETCHKIT_POSTGRES_REPLICATION_SLOT`): the logical feed's persistent
@@ -52,6 +54,14 @@ extension PostgresStore.Options {
                     "fetchkit.postgres.reconnectMinMilliseconds (\(low)) exceeds reconnectMaxMilliseconds (\(high))")
             }
             listener.reconnectBackoff = .milliseconds(low)...(.milliseconds(high))
+        }
+        if let capture = configuration.string("fetchkit.postgres.changeCapture") {
+            switch capture.lowercased() {
+            case "true", "yes", "1": changeCapture = true
+            case "false", "no", "0": changeCapture = false
+            default:
+                throw FetchKitError.invalidValue("fetchkit.postgres.changeCapture '\(capture)' is not true or false")
+            }
         }
         if let feed = configuration.string("fetchkit.postgres.changeFeed") {
             guard let kind = PostgresStore.ChangeFeedKind(rawValue: feed.lowercased()) else {

@@ -25,8 +25,10 @@ struct PostgresConfigurationTests {
                 "FETCHKIT_POSTGRES_NOTIFICATION_ROW_LIMIT": "250",
                 "FETCHKIT_POSTGRES_PING_TIMEOUT_MILLISECONDS": "750",
                 "FETCHKIT_POSTGRES_PUBLISH_TIMEOUT_MILLISECONDS": "1500",
-                "FETCHKIT_POSTGRES_LISTENER_URL": "postgres://app:hunter3@db-direct.internal/app"
+                "FETCHKIT_POSTGRES_LISTENER_URL": "postgres://app:hunter3@db-direct.internal/app",
+                "FETCHKIT_POSTGRES_CHANGE_CAPTURE": "false"
             ]))
+        #expect(!options.changeCapture && PostgresStore.Options().changeCapture)
         // The default the capture subcommands print too (CaptureSQLCommandTests pins theirs).
         #expect(PostgresStore.Options().notificationRowLimit == 10_000)
         #expect(options.readerCount == 8 && options.notificationRowLimit == 250)
@@ -36,6 +38,14 @@ struct PostgresConfigurationTests {
         #expect(options.listener.pingTimeout == .milliseconds(750))
         #expect(options.listener.publishTimeout == .milliseconds(1500))
         #expect(options.listener.url?.redacted == "postgres://app:***@db-direct.internal/app")
+    }
+
+    @Test func aChangeCaptureThatIsNotABooleanIsRefused() async throws {
+        let configuration = try await Self.configuration(["FETCHKIT_POSTGRES_CHANGE_CAPTURE": "sometimes"])
+        let error = try #require(throws: FetchKitError.self) {
+            try PostgresStore.Options(configuration: configuration)
+        }
+        #expect(error.code == .invalidValue && error.message.contains("fetchkit.postgres.changeCapture"))
     }
 
     @Test func unsetKeysKeepTheDefaults() async throws {

@@ -40,9 +40,7 @@ extension ResultsController {
     static func routing(of state: State) -> Routing {
         if state.sharing.isFollower { return .follower }
         guard state.hasFetched, let plan = state.plan else { return .unrouted }
-        guard let memory = plan.memory else { return .database }
-        if memory.index != nil { return .equality }
-        return memory.range != nil ? .range : .scan
+        return plan.routing
     }
 }
 

@@ -180,4 +180,29 @@ struct PostgresProcessesTests {
         #expect(try await watch.exit() == 0)
         await store.close()
     }
+
+    /// `fetchkit explain` on a PostgreSQL table: the route and the SQL with `$n` parameters, and no trigger left on
+    /// the table (the store is opened without change capture).
+    @Test func fetchkitExplainInstallsNothing() async throws {
+        let namespace = ConformanceServer.uniqueName("fkc")
+        var options = PostgresStore.Options(readerCount: 1)
+        options.changeCapture = false
+        let store = try await ConformanceServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        await store.close()
+        let (status, output) = try await ChildProcess.run(
+            try BuildProducts.executable("fetchkit"),
+            [
+                "explain", "--store", try ConformanceServer.urlText(searchPath: namespace), "--entity", "todo",
+                "--where", "priority BETWEEN {1, 3}", "--sort", "title"
+            ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("route: range on priority"), "\(output)")
+        #expect(output.contains("BETWEEN $1 AND $2") && output.contains("  $1 = 1"), "\(output)")
+        // Fails (the DO block raises) if any trigger is on the table.
+        try await ConformanceServer.administer(
+            "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = '\(namespace).todo'::regclass "
+                + "AND NOT tgisinternal) THEN RAISE EXCEPTION 'explain left a trigger on todo'; END IF; END $$")
+    }
 }

@@ -81,6 +81,8 @@ struct DocumentedCommandsTests {
             try await runToTheEnd(command)
         case is WatchCommand:
             try await watch(command)
+        case is ExplainCommand:
+            try await explain(command)
         case is CaptureSQLCommand, is SlotsCommand, is SchemaPlanCommand, is CaptureInstallCommand,
             is CaptureUninstallCommand:
             break  // reads a PostgreSQL database (`schema plan` on SQLite: FetchKitCommandTests)
@@ -102,24 +104,44 @@ struct DocumentedCommandsTests {
         }
     }
 
-    /// Runs the line on a throwaway SQLite store with the fixtures' tables (and pgbench's accounts table)
-    /// until it prints the results, then interrupts it as Ctrl-C does.
-    private func watch(_ command: DocumentedCommand) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// `command`'s arguments with its store replaced by a SQLite file in `directory` holding the fixtures' tables
+    /// (and pgbench's accounts table).
+    private func onThrowawayStore(_ command: DocumentedCommand, in directory: TemporaryDirectory) async throws
+        -> [String]
+    {
         let file = directory.path("documented.sqlite")
         let schema = try Schema([Fixtures.category, Fixtures.todo, Fixtures.note, Self.pgbenchAccounts])
         let store = try await SQLiteStore.open(
             path: file, schema: schema, options: .testing())
         try await store.write { tx in try Fixtures.insertSampleData(tx) }
         await store.close()
-
         var arguments = command.arguments
         if let index = arguments.firstIndex(of: "--store"), index + 1 < arguments.count {
             arguments[index + 1] = "sqlite://\(file)"
         } else if let index = arguments.firstIndex(where: { $0.hasPrefix("--store=") }) {
             arguments[index] = "--store=sqlite://\(file)"
         }
+        return arguments
+    }
+
+    /// Runs an `explain` line on a throwaway SQLite store: it succeeds and prints the lines the document shows
+    /// after it (the SQL of the line's own query).
+    private func explain(_ command: DocumentedCommand) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let arguments = try await onThrowawayStore(command, in: directory)
+        let (status, output) = try await FetchKitBinary.run(arguments)
+        #expect(status == 0, "\(command) on SQLite failed: \(output)")
+        for line in command.expectedOutput {
+            #expect(output.contains(line), "\(command) did not print \(line.debugDescription): \(output)")
+        }
+    }
+
+    /// Runs the line on a throwaway SQLite store until it prints the results, then interrupts it as Ctrl-C does.
+    private func watch(_ command: DocumentedCommand) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let arguments = try await onThrowawayStore(command, in: directory)
         let watch = try ChildProcess(try FetchKitBinary.url, arguments)
         // The change feed's line (standard error, merged here) comes first, then the results.
         let feed = try await watch.line(0)

@@ -29,6 +29,8 @@ struct RoutingStatisticsTests {
             #expect(controller.statistics.routing == .unrouted)
             try await controller.performFetch()
             #expect(controller.statistics.routing == expected, "\(format)")
+            // Explained without a controller, the same.
+            #expect(try store.explainRoute(controller.request.erased).routing == expected, "\(format)")
             controllers.append(controller)
         }
         // An offset: the database decides.
@@ -36,6 +38,13 @@ struct RoutingStatisticsTests {
             store: store, request: FetchRequest(entity: "Todo", sortDescriptors: [.ascending("id")], fetchOffset: 2))
         try await offset.performFetch()
         #expect(offset.statistics.routing == .database)
+        let explained = try store.explainRoute(offset.request.erased)
+        #expect(explained.routing == .database && !explained.membershipInMemory && explained.indexedBy == nil)
+        let indexed = try store.explainRoute(controllers[0].request.erased)
+        #expect(indexed.indexedBy == "priority" && indexed.membershipInMemory && indexed.tables == ["todo"])
+        // A to-many relationship: the database decides membership, though a scan finds the candidates.
+        let toMany = try store.explainRoute(controllers[6].request.erased)
+        #expect(toMany.routing == .scan && !toMany.membershipInMemory && toMany.tables == ["category", "todo"])
         // An equal request shares the first one's results.
         let follower = ResultsController(store: store, request: controllers[0].request)
         try await follower.performFetch()

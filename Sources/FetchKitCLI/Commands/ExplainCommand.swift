@@ -1,0 +1,91 @@
+import ArgumentParser
+import FetchKit
+import FetchKitBackendKit
+import Foundation
+
+/// `fetchkit explain`: how a live query on an existing database would be routed and fetched.
+struct ExplainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain how a live query would follow an existing SQLite or PostgreSQL table.",
+        discussion: """
+            Reads the table's columns from the database, then prints how the store's change router would find the \
+            changes for a live controller of the query (an equality or a range index, a scan of every changed row, \
+            or the database), whether a changed row's membership is decided in memory, the tables whose changes \
+            reach it, and the SQL its fetch runs with its parameters. Installs nothing: a PostgreSQL store is opened \
+            without change capture.
+
+              fetchkit explain --store sqlite:///var/app.sqlite --entity todo --where 'category_id == 2' --sort title
+            """
+    )
+
+    @Option(help: "The database: sqlite:///path, or postgres://user@host/db.")
+    var store: String
+
+    @Option(help: "The table to query.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: "A predicate in NSPredicate format over the table's columns.")
+    var predicate: String?
+
+    // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
+    @Option(
+        parsing: .unconditional,
+        help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
+    var sort: String?
+
+    @Option(help: "Section by this key path.")
+    var section: String?
+
+    @Option(help: "At most this many rows.")
+    var limit: Int?
+
+    func run() async throws {
+        #if Configuration
+            var configuration = StoreConfiguration(url: store)
+            var environment = ProcessInfo.processInfo.environment
+            environment["FETCHKIT_POSTGRES_CHANGE_CAPTURE"] = "false"
+            configuration.reader = try await StoreConfiguration.reader(environment: environment)
+        #else
+            let configuration = StoreConfiguration(url: store)
+        #endif
+        let registry = StoreRegistry.tool
+        let described = try await registry.describeTable(entity, in: configuration)
+        let database = try await registry.open(configuration, schema: try Schema([described]))
+        do {
+            let request = FetchRequest(
+                entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,
+                sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit,
+                sectionNameKeyPath: section)
+            let route = try database.explainRoute(request.erased)
+            let compiled = try SQLCompiler(schema: database.schema, dialect: database.dialect).fetch(request.erased)
+            for line in Self.lines(route, compiled.statement) { print(TerminalText.safe(line)) }
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+    }
+
+    /// What `explain` prints.
+    static func lines(_ route: RouteExplanation, _ statement: SQLStatement) -> [String] {
+        let how =
+            switch route.routing {
+            case .equality:
+                "equality on \(route.indexedBy ?? "?"): a changed row reaches it only with a value it asks for"
+            case .range: "range on \(route.indexedBy ?? "?"): a changed row reaches it only inside its range"
+            case .scan: "scan: its predicate is evaluated on every changed row of its tables"
+            case .database, .follower, .unrouted: "database: every change to its tables makes it ask the database"
+            }
+        var lines = [
+            "route: \(how)",
+            "membership: "
+                + (route.membershipInMemory
+                    ? "decided in memory, as the database would decide it" : "decided by the database"),
+            "tables: \(route.tables.joined(separator: ", "))",
+            "SQL: \(statement.sql)"
+        ]
+        for (index, value) in statement.bindings.enumerated() { lines.append("  $\(index + 1) = \(value)") }
+        return lines
+    }
+}
