@@ -19,44 +19,22 @@ struct ExplainCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The database: sqlite:///path, or postgres://user@host/db.")
-    var store: String
-
-    @Option(help: "The table to query.")
-    var entity: String
-
-    @Option(name: .customLong("where"), help: "A predicate in NSPredicate format over the table's columns.")
-    var predicate: String?
-
-    // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
-    @Option(
-        parsing: .unconditional,
-        help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
-    var sort: String?
-
-    @Option(help: "Section by this key path.")
-    var section: String?
-
-    @Option(help: "At most this many rows.")
-    var limit: Int?
+    @OptionGroup var query: TableQuery
 
     func run() async throws {
         #if Configuration
-            var configuration = StoreConfiguration(url: store)
+            var configuration = StoreConfiguration(url: query.store)
             var environment = ProcessInfo.processInfo.environment
             environment["FETCHKIT_POSTGRES_CHANGE_CAPTURE"] = "false"
             configuration.reader = try await StoreConfiguration.reader(environment: environment)
         #else
-            let configuration = StoreConfiguration(url: store)
+            let configuration = StoreConfiguration(url: query.store)
         #endif
         let registry = StoreRegistry.tool
-        let described = try await registry.describeTable(entity, in: configuration)
+        let described = try await registry.describeTable(query.entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))
         do {
-            let request = FetchRequest(
-                entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,
-                sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit,
-                sectionNameKeyPath: section)
+            let request = try query.request(on: described)
             let route = try database.explainRoute(request.erased)
             let compiled = try SQLCompiler(schema: database.schema, dialect: database.dialect).fetch(request.erased)
             for line in Self.lines(route, compiled.statement) { print(TerminalText.safe(line)) }

@@ -22,26 +22,7 @@ struct WatchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The database: sqlite:///path, or postgres://user@host/db.")
-    var store: String
-
-    @Option(help: "The table to watch.")
-    var entity: String
-
-    @Option(name: .customLong("where"), help: "A predicate in NSPredicate format over the table's columns.")
-    var predicate: String?
-
-    // Unconditional: the value may start with '-' (`--sort -priority,title`), which is not an option.
-    @Option(
-        parsing: .unconditional,
-        help: "Sort keys, comma-separated; a leading '-' sorts descending (default: the primary key).")
-    var sort: String?
-
-    @Option(help: "Section by this key path.")
-    var section: String?
-
-    @Option(help: "At most this many rows (held live).")
-    var limit: Int?
+    @OptionGroup var query: TableQuery
 
     @Flag(help: "One JSON object per line: the results first, then each batch as a wire changeset.")
     var json = false
@@ -56,24 +37,22 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if Configuration
-            var configuration = StoreConfiguration(url: store)
+            var configuration = StoreConfiguration(url: query.store)
             var environment = ProcessInfo.processInfo.environment
             if let feed { environment["FETCHKIT_POSTGRES_CHANGE_FEED"] = feed }
             configuration.reader = try await StoreConfiguration.reader(environment: environment)
         #else
             // Built without the Configuration trait: no environment is read, so nothing can choose the feed.
-            let configuration = StoreConfiguration(url: store)
+            let configuration = StoreConfiguration(url: query.store)
             if feed != nil { throw ValidationError("--feed needs FetchKit built with its Configuration trait") }
         #endif
         let registry = StoreRegistry.tool
-        let described = try await registry.describeTable(entity, in: configuration)
+        let described = try await registry.describeTable(query.entity, in: configuration)
         let database = try await registry.open(configuration, schema: try Schema([described]))
         // On standard error: standard output stays the results (a table, or JSON lines).
         let feedLine = TerminalText.safe(StoreRegistry.feedDescription(of: database)) + "\n"
         FileHandle.standardError.write(Data(feedLine.utf8))
-        let request = FetchRequest(
-            entity: described.name, predicate: try predicate.map { try FetchPredicate(format: $0) } ?? .true,
-            sortDescriptors: try sort.map(QueryCommand.parseSort) ?? [], fetchLimit: limit, sectionNameKeyPath: section)
+        let request = try query.request(on: described)
         let controller = ResultsController(store: database, request: request)
         let output = WatchOutput(json: json, colour: !json && isatty(STDOUT_FILENO) == 1, full: full)
         let interrupted = Interrupts.start()
