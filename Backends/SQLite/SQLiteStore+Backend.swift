@@ -35,6 +35,18 @@ extension SQLiteStore: StoreBackend {
         return try await plan(path: path, schema: schema)
     }
 
+    /// The checks of ``diagnose(path:)`` on the file the URL names; an in-memory database needs none.
+    public static func diagnose(_ configuration: StoreConfiguration) async -> [DiagnosticCheck] {
+        do {
+            guard let path = try path(of: configuration) else {
+                return [DiagnosticCheck("file", .ok, "an in-memory database: nothing to check")]
+            }
+            return diagnose(path: path)
+        } catch {
+            return [DiagnosticCheck("url", .failure, "\(error)", fix: "write sqlite:///absolute/path.sqlite")]
+        }
+    }
+
     /// The file a `sqlite:` URL names, or `nil` for `sqlite::memory:`.
     ///
     /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a path, or with user info

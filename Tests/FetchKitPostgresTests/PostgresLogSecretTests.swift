@@ -74,7 +74,7 @@ extension String {
         return result
     }
 
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = range(of: target) else { return self }
         return replacingCharacters(in: range, with: replacement)
     }

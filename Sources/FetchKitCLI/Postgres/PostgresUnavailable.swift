@@ -18,5 +18,13 @@
         static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan {
             throw PostgresNotBuiltIn(needed: "a postgres:// store")
         }
+
+        static func diagnose(_ configuration: StoreConfiguration) async -> [DiagnosticCheck] {
+            [
+                DiagnosticCheck(
+                    "backend", .failure, PostgresNotBuiltIn(needed: "a postgres:// store").description,
+                    fix: "build fetchkit with its Postgres trait (the default)")
+            ]
+        }
     }
 #endif

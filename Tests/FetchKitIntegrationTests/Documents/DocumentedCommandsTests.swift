@@ -84,8 +84,8 @@ struct DocumentedCommandsTests {
         case is ExplainCommand:
             try await explain(command)
         case is CaptureSQLCommand, is SlotsCommand, is SchemaPlanCommand, is CaptureInstallCommand,
-            is CaptureUninstallCommand:
-            break  // reads a PostgreSQL database (`schema plan` on SQLite: FetchKitCommandTests)
+            is CaptureUninstallCommand, is DoctorCommand:
+            break  // reads a PostgreSQL database (on SQLite: SchemaCommandTests, DoctorCommandTests)
         default:
             Issue.record("\(command): no way to run \(type(of: parsed))")
         }

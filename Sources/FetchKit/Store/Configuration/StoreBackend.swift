@@ -20,6 +20,10 @@ public protocol StoreBackend: SendableMetatype {
     /// The plan that brings the database `configuration.url` names to `schema` (``SchemaPlan``), read without
     /// opening a store, for tools (`fetchkit schema plan`). By default: unsupported.
     static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan
+    /// Whether the database `configuration.url` names is ready for a store, one check at a time with what to do
+    /// (``DiagnosticCheck``), read without changing anything, for `fetchkit doctor`. By default: one warning
+    /// that the backend has no checks.
+    static func diagnose(_ configuration: StoreConfiguration) async -> [DiagnosticCheck]
 }
 
 extension StoreBackend {
@@ -29,5 +33,9 @@ extension StoreBackend {
 
     public static func plan(_ schema: Schema, configuration: StoreConfiguration) async throws -> SchemaPlan {
         throw FetchKitError.unsupported("\(Self.self) cannot plan schema changes")
+    }
+
+    public static func diagnose(_ configuration: StoreConfiguration) async -> [DiagnosticCheck] {
+        [DiagnosticCheck("backend", .warning, "\(Self.self) has no checks")]
     }
 }

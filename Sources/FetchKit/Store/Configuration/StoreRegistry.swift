@@ -53,6 +53,14 @@ public struct StoreRegistry: Sendable, ExpressibleByArrayLiteral {
         try await backend(for: configuration).plan(schema, configuration: configuration)
     }
 
+    /// Whether the database `configuration.url` names is ready for a store, from the backend of its scheme (see
+    /// ``StoreBackend/diagnose(_:)``).
+    ///
+    /// - Throws: ``FetchKitError/Code/invalidURL`` when no backend serves the URL's scheme.
+    public func diagnose(_ configuration: StoreConfiguration) async throws -> [DiagnosticCheck] {
+        try await backend(for: configuration).diagnose(configuration)
+    }
+
     /// The backend registered for the scheme of `configuration.url`.
     private func backend(for configuration: StoreConfiguration) throws -> any StoreBackend.Type {
         let url = configuration.url
