@@ -64,29 +64,24 @@ extension PostgresStore {
                 : DiagnosticCheck(
                     "replication role", .warning, "\(role) may not replicate: the logical feed cannot start",
                     fix: "ALTER ROLE \(role) REPLICATION (or grant the managed service's replication role)"))
-        if let maximum = value("SHOW max_replication_slots").flatMap(Int.init),
-            let used = value("SELECT count(*) FROM pg_replication_slots").flatMap(Int.init)
-        {
+        // What the logical feed takes one of: free with any of them left, else a failure where it could run.
+        func capacity(_ name: String, setting: String, used: String, needs: String, fix: String) {
+            guard let maximum = value("SHOW \(setting)").flatMap(Int.init), let used = value(used).flatMap(Int.init)
+            else { return }
             let free = maximum - used
             checks.append(
                 free > 0
-                    ? DiagnosticCheck("replication slots", .ok, "\(free) of \(maximum) free")
+                    ? DiagnosticCheck(name, .ok, "\(free) of \(maximum) free")
                     : DiagnosticCheck(
-                        "replication slots", logical ? .failure : .warning,
-                        "none of \(maximum) free: a logical feed cannot start",
-                        fix: "drop unused slots (fetchkit slots) or raise max_replication_slots"))
+                        name, logical ? .failure : .warning, "none of \(maximum) free: \(needs)", fix: fix))
         }
-        if let maximum = value("SHOW max_wal_senders").flatMap(Int.init),
-            let used = value("SELECT count(*) FROM pg_stat_replication").flatMap(Int.init)
-        {
-            let free = maximum - used
-            checks.append(
-                free > 0
-                    ? DiagnosticCheck("WAL senders", .ok, "\(free) of \(maximum) free")
-                    : DiagnosticCheck(
-                        "WAL senders", logical ? .failure : .warning,
-                        "none of \(maximum) free: a logical feed cannot stream", fix: "raise max_wal_senders"))
-        }
+        capacity(
+            "replication slots", setting: "max_replication_slots", used: "SELECT count(*) FROM pg_replication_slots",
+            needs: "a logical feed cannot start",
+            fix: "drop unused slots (fetchkit slots) or raise max_replication_slots")
+        capacity(
+            "WAL senders", setting: "max_wal_senders", used: "SELECT count(*) FROM pg_stat_replication",
+            needs: "a logical feed cannot stream", fix: "raise max_wal_senders")
         let canCreate = value("SELECT has_schema_privilege(current_schema(), 'CREATE')::text")
         checks.append(
             canCreate == "true"
