@@ -39,6 +39,7 @@ extension PostgresStore {
 
     /// The checks on an open connection.
     private static func diagnose(_ connection: PostgresConnection, url: PostgresURL) -> [DiagnosticCheck] {
+        // A setting or catalog that cannot be read is `nil`: its check says so instead of passing.
         func value(_ sql: String) -> String? {
             guard let result = try? connection.run(sql), result.rowCount == 1,
                 let text = PQgetvalue(result.handle, 0, 0)
@@ -67,7 +68,10 @@ extension PostgresStore {
         // What the logical feed takes one of: free with any of them left, else a failure where it could run.
         func capacity(_ name: String, setting: String, used: String, needs: String, fix: String) {
             guard let maximum = value("SHOW \(setting)").flatMap(Int.init), let used = value(used).flatMap(Int.init)
-            else { return }
+            else {
+                checks.append(DiagnosticCheck(name, .warning, "could not read \(setting) or its use", fix: fix))
+                return
+            }
             let free = maximum - used
             checks.append(
                 free > 0

@@ -19,6 +19,7 @@ public struct DiagnosticCheck: Sendable, Hashable, CustomStringConvertible {
 
     /// What was checked (`connection`, `wal_level`, `replication slots`, …).
     public var name: String
+    /// How it came out.
     public var status: Status
     /// What the check found.
     public var detail: String

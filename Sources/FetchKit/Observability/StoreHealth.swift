@@ -12,8 +12,11 @@ public struct StoreHealth: Sendable, Equatable, Codable {
     /// One check: its name (`store`, `feed`, `lag`), whether it passed, and what it saw — never a host, a URL or
     /// an error's text, since a probe's answer may be read by anyone who can reach it.
     public struct Check: Sendable, Equatable, Codable {
+        /// `store`, `feed` or `lag`.
         public var name: String
+        /// Whether the check passed.
         public var passed: Bool
+        /// What it saw (`open`, `streaming`, `1.2 s behind (threshold 5.0 s)`).
         public var detail: String
 
         public init(name: String, passed: Bool, detail: String) {

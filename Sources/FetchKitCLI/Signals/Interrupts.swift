@@ -22,6 +22,7 @@ enum Interrupts {
         guard pipe(&ends) == 0 else {
             // No pipe (descriptors exhausted): the default action, which ends the process, stays in place.
             return Task {
+                // Sleep throws only when the task is cancelled, which is how the caller ends it.
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
         }
