@@ -52,7 +52,7 @@ struct LiveSessionGroupTests {
         socket.hold()
         // A batch the client does not read: the session's send, and so its close, waits behind it.
         try await store.write { tx in try tx.update("Card", key: 1, set: ["title": .text("unread")]) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await socket.waitForAHeldSend()
         let started = ContinuousClock.now
         #expect(await group.shutdown() == 1)
         let waited = ContinuousClock.now - started

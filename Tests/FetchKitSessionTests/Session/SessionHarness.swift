@@ -92,6 +92,21 @@ final class TestSocket: SessionTransport {
 
     var sentTexts: [String] { state.withLock { $0.sent } }
 
+    /// How many sends wait for ``release()``.
+    var heldSends: Int { state.withLock { $0.waiting.count } }
+
+    /// Waits until at least one send waits for ``release()``, failing after `seconds`.
+    func waitForAHeldSend(seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while heldSends == 0 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for a held send", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     var closed: (code: SessionCloseCode, reason: String)? { state.withLock { $0.closed } }
 
     /// Waits until `condition` holds of what was sent, failing after `seconds`.
