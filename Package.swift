@@ -38,6 +38,10 @@ let package = Package(
             name: "Configuration",
             description: "StoreConfiguration read from environment variables and JSON files (swift-configuration)."),
         .trait(name: "Metrics", description: "FetchKit's counters and gauges, reported through swift-metrics."),
+        .trait(
+            name: "Tracing",
+            description:
+                "Spans of writes, routing, applying and delivering, reported through swift-distributed-tracing."),
         .trait(name: "Hummingbird", description: "FetchKitHummingbird: live results routes for Hummingbird 2."),
         .trait(name: "Vapor", description: "FetchKitVapor: live results routes for Vapor 4."),
         .trait(
@@ -58,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        // `withTracer` (a tracer bound to a task, what the tests use) is 1.7's.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.6.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.115.0"),
@@ -72,7 +78,8 @@ let package = Package(
                 .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(
                     name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
-                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"]))
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -212,7 +219,10 @@ let package = Package(
             name: "FetchKitTestSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                )
             ],
             swiftSettings: strictSettings
         ),
@@ -382,7 +392,10 @@ let package = Package(
             dependencies: [
                 "FetchKit", "FetchKitSQLite", "FetchKitTesting", "FetchKitFixtures", "FetchKitTestSupport",
                 "FetchKitBackendKit", "CSQLite",
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                )
             ],
             swiftSettings: strictSettings
         ),
@@ -420,7 +433,10 @@ let package = Package(
                 "FetchKitBackendKit", "CLibPQ",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics")
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(
+                    name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])
+                )
             ],
             swiftSettings: strictSettings
         ),

@@ -15,7 +15,7 @@ echo "test.sh: PostgreSQL running at $DATABASE_URL"
 # The default traits and both web frameworks' products (FetchKitHummingbird, FetchKitVapor) with the example's
 # servers, so their tests run too; the same traits on every command, or SwiftPM builds everything again. A list
 # replaces the defaults: it names them all (Postgres: the tool's PostgreSQL commands, which the tests run).
-traits="Configuration,Metrics,Postgres,Hummingbird,Vapor"
+traits="Configuration,Metrics,Tracing,Postgres,Hummingbird,Vapor"
 swift build --build-tests --traits "$traits"
 # Targets whose names differ only by case overwrite each other's build products on macOS.
 bash .ci/check-paths.sh --build-products "$(swift build --show-bin-path --traits "$traits")"

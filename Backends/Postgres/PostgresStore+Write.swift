@@ -33,8 +33,14 @@ extension PostgresStore {
             }
         let result: T
         do {
-            (result, _) = try await writer.run { [compiler, logger] connection in
-                try PostgresStore.transaction(on: connection, compiler: compiler, logger: logger, marker: marker, body)
+            (result, _) = try await FetchKitTracing.write(attributes: traceAttributes) { trace in
+                try await writer.run { [compiler, logger] connection in
+                    // The transaction registers the write's trace with its ID: the feed's change carries it.
+                    try trace.bind {
+                        try PostgresStore.transaction(
+                            on: connection, compiler: compiler, logger: logger, marker: marker, body)
+                    }
+                }
             }
         } catch let error as FetchKitError where error.code == .busy && error.message.contains("NOTIFY queue") {
             // The trigger feed cannot notify: the listener checks its connection (reporting `.stalled`), and a
@@ -75,6 +81,22 @@ extension PostgresStore {
         logger.info(
             "the change feed did not publish written transactions in time; resyncing",
             metadata: ["listener": "\(listenerStatus)", "transactions": "\(written.count)"])
+    }
+
+    /// What a write's span says of the store, in OpenTelemetry's database conventions.
+    private var traceAttributes: [(String, TraceAttribute)] {
+        var attributes: [(String, TraceAttribute)] = [
+            ("db.system.name", .string("postgresql")), ("fetchkit.store", .string(options.label))
+        ]
+        for (keyword, value) in url.parameters {
+            switch keyword {
+            case "dbname": attributes.append(("db.namespace", .string(value)))
+            case "host": attributes.append(("server.address", .string(value)))
+            case "port": if let port = Int(value) { attributes.append(("server.port", .int(port))) }
+            default: break
+            }
+        }
+        return attributes
     }
 
     /// How a write's transaction is recognised when its change is published.
@@ -126,7 +148,7 @@ extension PostgresStore {
             if let marked, let marker, marked.rowCount == 1, case .integer(let id) = try marked.value(row: 0, column: 0)
             {
                 transactionID = id
-                marker.completions.expect(id)
+                marker.completions.expect(id, trace: .current)
             }
             do {
                 try connection.run("COMMIT")

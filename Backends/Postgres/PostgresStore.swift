@@ -128,9 +128,11 @@ public final class PostgresStore: PersistentStore {
             }
             let compiler = SQLCompiler(schema: schema, dialect: dialect)
             let nativeColumns = try await writer.run {
-                [logger = options.logger, policy = options.schemaPolicy] connection in
-                try PostgresSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
-                    .run(on: connection)
+                [logger = options.logger, policy = options.schemaPolicy, progress = SchemaProgress.current] connection
+                in
+                try PostgresSchemaSetup(
+                    schema: schema, compiler: compiler, policy: policy, logger: logger, progress: progress
+                ).run(on: connection)
             }
             let feed = ChangeFeed()
             let started =

@@ -52,7 +52,7 @@ extension SQLiteStore: StoreBackend {
     /// - Throws: ``FetchKitError/Code/invalidURL`` for a URL without a path, or with user info
     ///   (`sqlite://user:password@…`: SQLite has no users; the message shows the URL redacted, and the path is
     ///   never opened, so no error or log line shows it).
-    private static func path(of configuration: StoreConfiguration) throws -> String? {
+    package static func path(of configuration: StoreConfiguration) throws -> String? {
         var path = String(configuration.url.drop { $0 != ":" }.dropFirst())
         if path == ":memory:" { return nil }
         if path.hasPrefix("//") { path.removeFirst(2) }

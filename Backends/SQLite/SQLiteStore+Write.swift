@@ -23,11 +23,24 @@ extension SQLiteStore {
     ///   ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        try await writer.run { [compiler, logger, changeCollector, fileWatch] connection in
-            try fileWatch?.verify(feed: changeCollector.feed)
-            return try SQLiteStore.transaction(
-                on: connection, compiler: compiler, logger: logger, changes: changeCollector, body)
+        try await FetchKitTracing.write(attributes: traceAttributes) { trace in
+            try await writer.run { [compiler, logger, changeCollector, fileWatch] connection in
+                try fileWatch?.verify(feed: changeCollector.feed)
+                // The change is published on this thread at commit: it carries the write's trace.
+                return try trace.bind {
+                    try SQLiteStore.transaction(
+                        on: connection, compiler: compiler, logger: logger, changes: changeCollector, body)
+                }
+            }
         }
+    }
+
+    /// What a write's span says of the store, in OpenTelemetry's database conventions.
+    private var traceAttributes: [(String, TraceAttribute)] {
+        [
+            ("db.system.name", .string("sqlite")), ("db.namespace", .string(path ?? ":memory:")),
+            ("fetchkit.store", .string(options.label))
+        ]
     }
 
     /// The transaction boundary, on the writer thread.

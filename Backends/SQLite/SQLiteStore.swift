@@ -111,9 +111,12 @@ public final class SQLiteStore: PersistentStore {
         }
         do {
             let compiler = SQLCompiler(schema: schema, dialect: .sqlite)
-            try await writer.run { [logger = options.logger, policy = options.schemaPolicy] connection in
-                try SQLiteSchemaSetup(schema: schema, compiler: compiler, policy: policy, logger: logger)
-                    .run(on: connection)
+            try await writer.run {
+                [logger = options.logger, policy = options.schemaPolicy, progress = SchemaProgress.current] connection
+                in
+                try SQLiteSchemaSetup(
+                    schema: schema, compiler: compiler, policy: policy, logger: logger, progress: progress
+                ).run(on: connection)
             }
             // The file exists once the schema is set up (WAL mode has been written to it).
             let fileWatch = try path.map(SQLiteFileWatch.init(path:))

@@ -10,7 +10,7 @@ struct FetchKitCommand: AsyncParsableCommand {
         abstract: "Live fetch requests over SQLite and PostgreSQL.",
         subcommands: [
             DemoCommand.self, QueryCommand.self, WatchCommand.self, CaptureSQLCommand.self, SlotsCommand.self,
-            SchemaCommand.self, CaptureCommand.self, ExplainCommand.self, DoctorCommand.self
+            SchemaCommand.self, CaptureCommand.self, ExplainCommand.self, DoctorCommand.self, ImportCommand.self
         ],
         defaultSubcommand: DemoCommand.self
     )

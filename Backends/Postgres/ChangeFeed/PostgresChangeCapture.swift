@@ -169,9 +169,11 @@ struct PostgresChangeCapture {
         }
     }
 
-    /// The statements that remove the triggers of `tables` (qualified with `namespace` when given) and the
-    /// function's schema.
-    static func uninstallStatements(for tables: [String], dialect: SQLDialect, namespace: String? = nil) -> [String] {
+    /// The statements that remove the triggers of `tables` (qualified with `namespace` when given) and, unless
+    /// `keepingFunction`, the function's schema.
+    static func uninstallStatements(
+        for tables: [String], dialect: SQLDialect, namespace: String? = nil, keepingFunction: Bool = false
+    ) -> [String] {
         var statements = ["SELECT pg_advisory_xact_lock(hashtext('fetchkit.capture'))"]
         let qualifier = namespace.map { dialect.quote($0) + "." } ?? ""
         for table in tables {
@@ -181,7 +183,7 @@ struct PostgresChangeCapture {
                 )
             }
         }
-        statements.append("DROP SCHEMA IF EXISTS \(dialect.quote(schemaName)) CASCADE")
+        if !keepingFunction { statements.append("DROP SCHEMA IF EXISTS \(dialect.quote(schemaName)) CASCADE") }
         return statements
     }
 

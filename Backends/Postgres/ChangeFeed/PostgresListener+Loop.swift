@@ -46,7 +46,13 @@ extension PostgresListener {
         private func send(_ event: Machine.Event) {
             var actions = machine.handle(event, at: .now)
             while !actions.isEmpty {
-                if let next = perform(actions.removeFirst()) { actions += machine.handle(next, at: .now) }
+                let action = actions.removeFirst()
+                // A store write's change, published as its end marker completes it: it carries the write's trace.
+                var trace = TraceLinks()
+                if case .publish = action, case .completeTransaction(let id)? = actions.first {
+                    trace = listener.completions.trace(of: id)
+                }
+                if let next = trace.bind({ perform(action) }) { actions += machine.handle(next, at: .now) }
             }
         }
 

@@ -1,3 +1,4 @@
+import FetchKitBackendKit
 import Synchronization
 
 /// The store's writes whose change the feed has not published yet: a write registers its server transaction ID
@@ -20,6 +21,8 @@ final class TransactionCompletions: Sendable {
         var pending: Set<Int64> = []
         var barriers: [Int: Barrier] = [:]
         var nextBarrier = 0
+        /// The trace of each expected transaction whose write was traced (``FetchKitTracing``).
+        var traces: [Int64: TraceLinks] = [:]
     }
 
     private let state = Mutex(State())
@@ -27,9 +30,18 @@ final class TransactionCompletions: Sendable {
     /// which the feed has handed the log on (``complete(through:)``).
     private let positions = Mutex<(after: [Int64: LogPosition], reached: LogPosition)>(([:], .zero))
 
-    /// Registers transaction `id`, before its `COMMIT`.
-    func expect(_ id: Int64) {
-        state.withLock { _ = $0.pending.insert(id) }
+    /// Registers transaction `id`, before its `COMMIT`, with the trace of the write, if any: the change the feed
+    /// publishes for it joins that trace.
+    func expect(_ id: Int64, trace: TraceLinks = TraceLinks()) {
+        state.withLock { state in
+            state.pending.insert(id)
+            if !trace.isEmpty { state.traces[id] = trace }
+        }
+    }
+
+    /// The trace of expected transaction `id`'s write (empty when it was not traced).
+    func trace(of id: Int64) -> TraceLinks {
+        state.withLock { $0.traces[id] } ?? TraceLinks()
     }
 
     /// Whether transaction `id` is a store write whose change is not published yet.
@@ -93,6 +105,7 @@ final class TransactionCompletions: Sendable {
     /// Marks transaction `id` complete (the feed published it).
     func complete(_ id: Int64) {
         let released = state.withLock { state -> [Barrier] in
+            state.traces[id] = nil
             guard state.pending.remove(id) != nil else { return [] }
             var released: [Barrier] = []
             for (key, var barrier) in state.barriers where barrier.remaining.contains(id) {
@@ -141,6 +154,7 @@ final class TransactionCompletions: Sendable {
     func completeAll() {
         let released = state.withLock { state -> [Barrier] in
             state.pending.removeAll()
+            state.traces.removeAll()
             defer { state.barriers.removeAll() }
             return Array(state.barriers.values)
         }

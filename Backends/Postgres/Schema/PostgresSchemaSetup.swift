@@ -9,6 +9,8 @@ struct PostgresSchemaSetup {
     let compiler: SQLCompiler
     let policy: SchemaPolicy
     let logger: Logger
+    /// Who hears of each step the evolve policy applies (the task's ``SchemaProgress`` when the store opened).
+    var progress: SchemaProgress? = nil
 
     /// Runs on the writer connection; returns the native types of the entities' columns (those that are not
     /// the dialect's standard types), for the store's compiler.
@@ -40,7 +42,7 @@ struct PostgresSchemaSetup {
                 // DDL is transactional: the steps and the checks below commit together, or not at all.
                 let plan = try Self.plan(schema, on: connection)
                 if let refusal = plan.refusalError { throw refusal }
-                for step in plan.steps { try connection.execute(step.sql) }
+                try progress.applying(plan) { step in _ = try connection.execute(step.sql) }
                 applied = plan.sql
             }
             var missing: [Entity] = []

@@ -8,6 +8,8 @@ struct SQLiteSchemaSetup {
     let compiler: SQLCompiler
     let policy: SQLiteStore.SchemaPolicy
     let logger: Logger
+    /// Who hears of each step the evolve policy applies (the task's ``SchemaProgress`` when the store opened).
+    var progress: SchemaProgress? = nil
 
     /// Runs on the writer connection.
     ///
@@ -38,7 +40,7 @@ struct SQLiteSchemaSetup {
         do {
             let plan = try Self.plan(schema, on: connection)
             if let refusal = plan.refusalError { throw refusal }
-            for step in plan.steps { try connection.run(step.sql) }
+            try progress.applying(plan) { step in try connection.run(step.sql) }
             let validator = SQLiteSchemaValidator(dialect: compiler.dialect)
             for entity in schema.entities {
                 try validator.validate(entity, against: connection.tableColumns(entity.table))

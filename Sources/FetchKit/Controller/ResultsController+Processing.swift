@@ -24,7 +24,16 @@ extension ResultsController {
         case .viewMove(let target, let settle, let done):
             done(await performViewMove(target, settle: settle))
         case .routed(let routed):
-            let delta = await apply(routed)
+            // A child of the route span that handed the change over (``FetchKitTracing``).
+            let delta = await FetchKitTracing.span(
+                "fetchkit.apply", parent: routed.trace,
+                attributes: router.traceAttributes + [
+                    ("fetchkit.controller", .string("\(routeID)")),
+                    ("fetchkit.entity", .string(state.withLock { $0.request.entityName })),
+                    ("fetchkit.transaction.id", .int(Int(truncatingIfNeeded: routed.change.transactionID))),
+                    ("fetchkit.changes", .int(routed.covers))
+                ]
+            ) { _ in await apply(routed) }
             // Applied, whether it needed a batch or not (a stale controller has applied nothing).
             send(.applied(through: routed.change.transactionID))
             router.finish(routeID, entered: delta.entered, left: delta.left, count: routed.covers)

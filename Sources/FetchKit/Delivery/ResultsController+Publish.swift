@@ -81,37 +81,53 @@ extension ResultsController {
             }
         }
         perform(effects)
-        if let group = forwardTo, group.hasFollowers {
-            // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
-            // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
-            let shared = ResultsBatch(
-                previous: previous, snapshot: snapshot,
-                changeset: changeset
-                    ?? Changeset(
-                        sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
-                transactionID: transactionID, transactions: nil, preparingChanges: true)
-            let version = group.forward(
-                shared, metrics: router.routeMetrics(entity: entity, kind: .follower),
-                since: queue.withLock { $0.running })
-            state.withLock { _ = decide(.sharedVersion(max($0.sharing.version ?? 0, version)), in: &$0) }
+        let forwarding = forwardTo?.hasFollowers == true ? forwardTo : nil
+        guard built != nil || forwarding != nil else { return handOut(TraceSpan.none) }
+        // A child of the apply span the controller runs in (``FetchKitTracing``); none outside one.
+        return FetchKitTracing.span(
+            "fetchkit.deliver", parent: .current,
+            attributes: router.traceAttributes + [
+                ("fetchkit.controller", .string("\(routeID)")),
+                ("fetchkit.transaction.id", .int(Int(truncatingIfNeeded: transactionID ?? 0))),
+                ("fetchkit.batch.changes", .int(built?.changeset?.changeCount ?? 0)),
+                ("fetchkit.followers", .int(forwarding?.followerCount ?? 0))
+            ], handOut)
+
+        /// Hands the batch to the followers, the update sequences and the delegate.
+        func handOut(_ span: TraceSpan) -> DelegateHop? {
+            if let group = forwarding {
+                // Every batch, even an empty one. Followers whose results are this batch's previous snapshot apply
+                // it as it is; the others (after a local move, a change of leader) diff to its snapshot.
+                let shared = ResultsBatch(
+                    previous: previous, snapshot: snapshot,
+                    changeset: changeset
+                        ?? Changeset(
+                            sectionCountsBefore: previous.sectionCounts, sectionCountsAfter: snapshot.sectionCounts),
+                    transactionID: transactionID, transactions: nil, preparingChanges: true)
+                let version = group.forward(
+                    shared, metrics: router.routeMetrics(entity: entity, kind: .follower),
+                    since: queue.withLock { $0.running })
+                state.withLock { _ = decide(.sharedVersion(max($0.sharing.version ?? 0, version)), in: &$0) }
+            }
+            if let subscribers, !awaiting.isEmpty {
+                let initial = ResultsBatch(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
+                for id in awaiting { subscribers.yield(initial, to: id) }
+            }
+            guard let update = built else { return nil }
+            // Timed from the commit of the oldest change the controller is applying (none for a shared batch it
+            // adopts).
+            routeMetrics?.delivered(since: queue.withLock { $0.running })
+            if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
+                send(.counted(.coalesced))
+                router.metrics.coalescedDeliveries.increment()
+            }
+            if let delivery {
+                perform(delivery)
+                return nil
+            }
+            guard delegate != nil, toDelegate, let delegateActor else { return nil }
+            return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
         }
-        if let subscribers, !awaiting.isEmpty {
-            let initial = ResultsBatch(previous: snapshot, snapshot: snapshot, changeset: nil, transactionID: nil)
-            for id in awaiting { subscribers.yield(initial, to: id) }
-        }
-        guard let update = built else { return nil }
-        // Timed from the commit of the oldest change the controller is applying (none for a shared batch it adopts).
-        routeMetrics?.delivered(since: queue.withLock { $0.running })
-        if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
-            send(.counted(.coalesced))
-            router.metrics.coalescedDeliveries.increment()
-        }
-        if let delivery {
-            perform(delivery)
-            return nil
-        }
-        guard delegate != nil, toDelegate, let delegateActor else { return nil }
-        return DelegateHop(actor: delegateActor) { self.deliverToDelegate(update) }
     }
 
     /// Sends `update` to a delegate bound to an actor, on that actor: from what the delegate shows there (a user

@@ -16,8 +16,21 @@ extension ChangeRouter {
         let relatedColumns: Set<String>
     }
 
-    /// Hands `change` to every route it can affect, then records it as routed.
+    /// Hands `change` to every route it can affect, then records it as routed — in a `fetchkit.route` span, a
+    /// child of the change's writer where it has one (``FetchKitTracing``).
     func route(_ change: StoreChange) async {
+        await FetchKitTracing.span(
+            "fetchkit.route", kind: .consumer, parent: change.traces,
+            attributes: traceAttributes + [
+                ("fetchkit.transaction.id", .int(Int(truncatingIfNeeded: change.transactionID))),
+                ("fetchkit.tables", .string(change.isResync ? "*" : change.tables.keys.sorted().joined(separator: ",")))
+            ]
+        ) { span in
+            await route(change, span: span)
+        }
+    }
+
+    private func route(_ change: StoreChange, span: TraceSpan) async {
         let (directIDs, specs, unnamed) = state.withLock { state in
             state.dispatchPlan(for: change, schema: store.schema)
         }
@@ -34,7 +47,9 @@ extension ChangeRouter {
                 unread.insert(table)
             }
         }
-        let item = RoutedChange(change: change, rows: reread)
+        var item = RoutedChange(change: change, rows: reread)
+        // The route span, bound as the task's context now: the parent of each controller's apply span.
+        item.trace = .current
         // The keys the change names in a table (`nil`: unknown), as a busy route's pending keys count them.
         var named: [String: Set<Value>?] = [:]
         func keys(in table: String) -> Set<Value>? {
@@ -139,6 +154,7 @@ extension ChangeRouter {
             }
             return targets
         }
+        span.set("fetchkit.controllers", .int(targets.count))
         for (target, routed) in targets { target.receive(routed) }
         // The feed delivers again: the controllers return to `.live` once they applied what was handed out — and
         // before a `sync()` waiting for this change goes on.

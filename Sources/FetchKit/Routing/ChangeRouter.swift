@@ -65,12 +65,19 @@ final class ChangeRouter: Sendable {
     let inbox: RouterInbox
     /// Shared results by object type and request (``SharedResults``).
     let groups = Mutex(SharedGroups())
+    /// What every span of the store's controllers says of the store (``FetchKitTracing``): `db.system.name` (the
+    /// dialect's name in lower case: `sqlite`, `postgresql`) and `fetchkit.store`, its metrics label.
+    let traceAttributes: [(String, TraceAttribute)]
 
     /// A router for `store`'s controllers; only the store's ``LiveResultsRouting`` makes one.
     init(store: any PersistentStore, logger: Logger) {
         self.store = store
         self.logger = logger
         metrics = FetchKitMetrics(dimensions: store.metricDimensions)
+        traceAttributes = [
+            ("db.system.name", .string(store.dialect.name.lowercased())),
+            ("fetchkit.store", .string(store.metricDimensions.first { $0.0 == "store" }?.1 ?? "\(type(of: store))"))
+        ]
         let inbox = RouterInbox()
         self.inbox = inbox
         // Subscribe first, then read the last ID: nothing published in between is missed. The feed's publishing

@@ -11,6 +11,8 @@ struct RoutedChange: Sendable {
     var earliestRead: UInt64
     /// How many changes the router handed over that this one covers.
     var covers = 1
+    /// The contexts of the route spans that handed it over (``FetchKitTracing``): the parents of its apply span.
+    var trace = TraceLinks()
 
     init(change: StoreChange, rows: [String: RereadRows]) {
         self.change = change
@@ -27,6 +29,7 @@ struct RoutedChange: Sendable {
         change.absorb(later.change, keyLimit: keyLimit)
         earliestRead = min(earliestRead, later.earliestRead)
         covers += later.covers
+        trace.absorb(later.trace)
         for table in Set(rows.keys).union(later.rows.keys) {
             guard var merged = rows.removeValue(forKey: table), let newer = later.rows[table],
                 merged.absorb(newer)

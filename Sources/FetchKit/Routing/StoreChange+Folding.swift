@@ -24,6 +24,7 @@ extension StoreChange {
         publishedAt = min(publishedAt, later.publishedAt)
         logPosition = later.logPosition ?? logPosition
         delivery = later.delivery ?? delivery
+        traces.absorb(later.traces)
         isResync = isResync || later.isResync
         // A resync names no table: every live result refetches anyway.
         guard !isResync else {

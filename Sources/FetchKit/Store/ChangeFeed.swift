@@ -138,6 +138,8 @@ public final class ChangeFeed: Sendable {
     ) {
         publish { id in
             var change = StoreChange(transactionID: id, tables: tables, logPosition: logPosition)
+            // The writer's trace, where the store publishes on the thread that committed (or binds it there).
+            change.traces = .current
             if let committedAt { change.publishedAt = min(change.publishedAt, committedAt) }
             return change
         }

@@ -24,6 +24,9 @@ public struct StoreChange: Sendable, Hashable {
     /// A change of whether the feed can deliver (``ChangeFeed/publishDelivery(_:)``), `nil` for a committed
     /// transaction's change. Not part of equality or hashing.
     public var delivery: FeedDelivery?
+    /// The trace contexts of the writes it covers, with the `Tracing` trait (``TraceLinks``). Not part of
+    /// equality or hashing.
+    package var traces = TraceLinks()
 
     /// Creates a change, published now.
     public init(

@@ -13,7 +13,8 @@ struct WatchCommand: AsyncParsableCommand {
             table, then every batch as it happens: what it changed and the rows it inserted or changed (the \
             whole table again with --full; one JSON object per line with --json). Which change feed the store \
             reads, and why, goes to standard error first. Ctrl-C exits. On \
-            PostgreSQL the store installs FetchKit's change-capture triggers on the table, or reads the \
+            PostgreSQL the store installs FetchKit's change-capture triggers on the table, and removes them when \
+            it exits unless the table had them before (--keep-capture keeps them), or reads the \
             write-ahead log with --feed logical (--feed auto: the log where the server allows it). The \
             backends' other keys come from the environment (FETCHKIT_POSTGRES_…).
 
@@ -29,6 +30,9 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Flag(help: "Reprint the whole table after each batch (by default only the rows a batch inserts or changes).")
     var full = false
+
+    @Flag(help: "Keep the change-capture triggers watch installs on a PostgreSQL table when it exits.")
+    var keepCapture = false
 
     @Option(
         help: "PostgreSQL's change feed: triggers, logical or auto (default: FETCHKIT_POSTGRES_CHANGE_FEED or triggers)"
@@ -48,6 +52,7 @@ struct WatchCommand: AsyncParsableCommand {
         #endif
         let registry = StoreRegistry.tool
         let described = try await registry.describeTable(query.entity, in: configuration)
+        let capture = try await WatchCapture.before(table: described.table, store: query.store)
         let database = try await registry.open(configuration, schema: try Schema([described]))
         // On standard error: standard output stays the results (a table, or JSON lines).
         let feedLine = TerminalText.safe(StoreRegistry.feedDescription(of: database)) + "\n"
@@ -71,6 +76,7 @@ struct WatchCommand: AsyncParsableCommand {
         } catch {
             watching.cancel()
             await database.close()
+            if !keepCapture { _ = try? await capture.cleanUp() }
             throw error
         }
         // Until Ctrl-C, or until the controller stops following the database (a permanent failure).
@@ -86,6 +92,9 @@ struct WatchCommand: AsyncParsableCommand {
             return first
         }
         await database.close()
+        if !keepCapture, let removed = try await capture.cleanUp() {
+            FileHandle.standardError.write(Data((TerminalText.safe(removed) + "\n").utf8))
+        }
         if let failure { throw failure }
     }
 }

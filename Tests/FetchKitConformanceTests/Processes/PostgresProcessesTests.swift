@@ -181,6 +181,44 @@ struct PostgresProcessesTests {
         await store.close()
     }
 
+    /// `fetchkit watch` on a table without capture installs the triggers its feed needs and removes them when it
+    /// exits; on a table that had them, it leaves them.
+    @Test func fetchkitWatchRemovesOnlyTheTriggersItInstalled() async throws {
+        let namespace = ConformanceServer.uniqueName("fkc")
+        var options = PostgresStore.Options(readerCount: 1)
+        options.changeCapture = false
+        let store = try await ConformanceServer.isolatedStore(
+            schema: Fixtures.schema, namespace: namespace, options: options)
+        try await store.write { tx in try Fixtures.insertSampleData(tx) }
+        let url = try PostgresURL(try ConformanceServer.urlText(searchPath: namespace))
+        func watchOnce(_ table: String) async throws -> String {
+            let watch = try ChildProcess(
+                try BuildProducts.executable("fetchkit"),
+                [
+                    "watch", "--store", try ConformanceServer.urlText(searchPath: namespace), "--entity", table,
+                    "--json",
+                    "--feed", "triggers"
+                ])
+            // Standard error (which feed, then what it removed) is merged: the results come after the feed's line.
+            var line = 0
+            while !(try await watch.line(line)).contains(#""type":"results""#) { line += 1 }
+            #expect(try await PostgresStore.hasChangeCaptureTriggers(onTable: table, url: url))
+            watch.interrupt()
+            #expect(try await watch.exit() == 0)
+            return watch.output
+        }
+        let said = try await watchOnce("todo")
+        #expect(said.contains("removed the change-capture triggers watch installed on todo"), "\(said)")
+        #expect(try await PostgresStore.hasChangeCaptureTriggers(onTable: "todo", url: url) == false)
+        // Installed beforehand (by a migration): they stay.
+        try await PostgresStore.runCaptureScript(
+            try await PostgresStore.changeCaptureSQL(forTables: ["category"], url: url), url: url)
+        let kept = try await watchOnce("category")
+        #expect(!kept.contains("removed"), "\(kept)")
+        #expect(try await PostgresStore.hasChangeCaptureTriggers(onTable: "category", url: url))
+        await store.close()
+    }
+
     /// `fetchkit explain` on a PostgreSQL table: the route and the SQL with `$n` parameters, and no trigger left on
     /// the table (the store is opened without change capture).
     @Test func fetchkitExplainInstallsNothing() async throws {

@@ -11,4 +11,12 @@ enum FetchKitBinary {
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         try await ChildProcess.run(try url, arguments)
     }
+
+    /// Runs it with `arguments` and `FETCHKIT_PROGRESS=1`: its progress lines, one per update, as on a terminal
+    /// they would rewrite one line.
+    static func runShowingProgress(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["FETCHKIT_PROGRESS"] = "1"
+        return try await ChildProcess.run(try url, arguments, environment: environment)
+    }
 }

@@ -161,6 +161,9 @@ final class SharedResults<Object: Sendable>: Sendable {
     /// leader's current results).
     var hasFollowers: Bool { members.withLock { !$0.isEmpty } }
 
+    /// How many controllers follow.
+    var followerCount: Int { members.withLock { $0.followers.count } }
+
     /// The live followers.
     var followers: [ResultsController<Object>] {
         members.withLock { members in

@@ -118,9 +118,12 @@ extension LogicalFeed {
                 isClosed = true
             case .publish(let transaction):
                 // Its age when the server sent it, on the server's clock: how far behind the database the feed is.
-                source.feed.publish(
-                    source.settings.images.changes(of: transaction), logPosition: transaction.end.value,
-                    committedAt: .now - .microseconds(transaction.age))
+                // A store write's change carries the write's trace.
+                source.completions.trace(of: Int64(transaction.transactionID)).bind {
+                    source.feed.publish(
+                        source.settings.images.changes(of: transaction), logPosition: transaction.end.value,
+                        committedAt: .now - .microseconds(transaction.age))
+                }
                 source.completions.complete(Int64(transaction.transactionID))
             case .publishResync:
                 source.feed.publishResync()
