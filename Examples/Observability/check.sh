@@ -42,7 +42,16 @@ run() {
     sleep 3
     curl -fsS "http://127.0.0.1:$port/metrics" >"$work/$kind.prom"
     wait "$pid" || { echo "check: the example failed on $kind:"; cat "$work/$kind.log"; exit 1; }
-    echo "check: $kind: $(grep -c '^fetchkit_' "$work/$kind.prom") fetchkit samples scraped"
+    # The workload's writes reached its controllers, and their latencies were recorded.
+    for series in fetchkit_batches_delivered_total fetchkit_delivery_latency_seconds_count; do
+        local total
+        total="$(awk -v name="$series" 'index($0, name "{") == 1 { sum += $NF } END { print sum + 0 }' "$work/$kind.prom")"
+        if [ "${total%.*}" -le 0 ]; then
+            echo "check: $kind: $series is 0: the workload's batches were not delivered"
+            exit 1
+        fi
+    done
+    echo "check: $kind: $(grep -c '^fetchkit_' "$work/$kind.prom") fetchkit samples scraped, batches delivered"
 }
 run sqlite
 run triggers

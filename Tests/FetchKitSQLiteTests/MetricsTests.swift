@@ -129,6 +129,50 @@ struct MetricsTests {
         await store.close()
     }
 
+    /// Followers read through update sequences (a server's sessions) publish the leader's batches as their own:
+    /// each such delivery is timed from the leader's change too, not only counted.
+    @Test func followersReadingUpdateSequencesTimeTheirDeliveries() async throws {
+        let metrics = ProcessMetrics.shared
+        let store = try await Self.store("metrics-follower-sequences")
+        let request = FetchRequest<Row>(
+            entity: "Todo", predicate: .key("done") == false, sortDescriptors: [.ascending("id")])
+        var controllers: [ResultsController<Row>] = []
+        var readers: [Task<[ResultsBatch<Row>], any Error>] = []
+        for _ in 0..<4 {
+            let controller = ResultsController(store: store, request: request)
+            let updates = controller.updates()
+            readers.append(
+                Task {
+                    var batches: [ResultsBatch<Row>] = []
+                    for try await batch in updates { batches.append(batch) }
+                    return batches
+                })
+            try await controller.performFetch()
+            controllers.append(controller)
+        }
+        #expect(controllers.dropFirst().allSatisfy { $0.statistics.routing == .follower })
+        for index in 0..<3 {
+            try await store.write { tx in _ = try tx.update("Todo", key: 1, set: ["title": .text("read \(index)")]) }
+        }
+        for controller in controllers {
+            await controller.sync()
+            try await ResultsOracle.checkMatchesFreshFetch(controller, in: store)
+        }
+        controllers.removeAll()  // ends the sequences
+        for reader in readers {
+            for batch in try await reader.value where batch.changeset != nil {
+                try ResultsOracle.check(batch, primaryKey: "id")
+            }
+        }
+        let dimensions = [("store", "metrics-follower-sequences"), ("entity", "Todo"), ("route", "follower")]
+        let delivered = metrics.counterTotal(label: "fetchkit_batches_delivered_total", dimensions: dimensions)
+        let timed = metrics.timers(label: "fetchkit_delivery_latency_seconds", dimensions: dimensions)
+            .flatMap(\.values)
+        #expect(delivered >= 3, "followers delivered \(delivered) batches")
+        #expect(Int64(timed.count) == delivered, "\(delivered) follower batches, \(timed.count) timed")
+        await store.close()
+    }
+
     @Test("resyncs by reason, and how long jobs wait for a connection")
     func countsResyncsAndPoolWaits() async throws {
         let metrics = ProcessMetrics.shared

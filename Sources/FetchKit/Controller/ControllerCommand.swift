@@ -14,7 +14,7 @@ enum ControllerCommand: Sendable {
     case retry
     /// A batch of the shared results this controller follows (a ``ResultsBatch`` as
     /// ``ResultsBatch/erased``), with its version.
-    case adopt(any AnyObject & Sendable, version: UInt64, group: ObjectIdentifier)
+    case adopt(any AnyObject & Sendable, version: UInt64, group: ObjectIdentifier, since: ContinuousClock.Instant?)
     /// The leader of the shared results left: this follower takes over.
     case promote
     /// The leader of the shared results this controller follows stopped with a permanent failure, or the store

@@ -53,8 +53,8 @@ extension ResultsController {
             effects.resumedSync?.resume()
         case .retry:
             await retryRefresh()
-        case .adopt(let update, let version, let group):
-            await adopt(ResultsBatch(erased: update), version: version, from: group)?.perform()
+        case .adopt(let update, let version, let group, let since):
+            await adopt(ResultsBatch(erased: update), version: version, from: group, since: since)?.perform()
         case .promote:
             await takeOver()
         }

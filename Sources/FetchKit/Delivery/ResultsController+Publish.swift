@@ -76,7 +76,7 @@ extension ResultsController {
             case .engine:
                 forwardTo = state.sharing.ledGroup
                 if forwardTo != nil { entity = state.request.entityName }
-            case .adopted(let version): _ = decide(.sharedVersion(version), in: &state)
+            case .adopted(let version, _): _ = decide(.sharedVersion(version), in: &state)
             case .local: break
             }
         }
@@ -114,9 +114,10 @@ extension ResultsController {
                 for id in awaiting { subscribers.yield(initial, to: id) }
             }
             guard let update = built else { return nil }
-            // Timed from the commit of the oldest change the controller is applying (none for a shared batch it
-            // adopts).
-            routeMetrics?.delivered(since: queue.withLock { $0.running })
+            // Timed from the commit of the oldest change the controller is applying, or the leader applied.
+            let adoptedSince: ContinuousClock.Instant? =
+                if case .adopted(_, let since) = origin { since } else { nil }
+            routeMetrics?.delivered(since: adoptedSince ?? queue.withLock { $0.running })
             if let subscribers, subscribers.yield(update, except: awaiting) > 0 {
                 send(.counted(.coalesced))
                 router.metrics.coalescedDeliveries.increment()

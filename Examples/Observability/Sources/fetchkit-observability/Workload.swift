@@ -23,8 +23,10 @@ final class Workload: Service, Sendable {
     let store: any PersistentStore
     let controllerCount: Int
     let writesPerSecond: Int
-    /// The live controllers, kept alive while the workload runs.
+    /// The live controllers, kept alive while the workload runs, and the tasks that read their batches (what a
+    /// client's connection would send on).
     private let controllers: Mutex<[ResultsController<Row>]> = Mutex([])
+    private let readers: Mutex<[Task<Void, Never>]> = Mutex([])
 
     init(store: any PersistentStore, controllers: Int, writesPerSecond: Int) {
         self.store = store
@@ -33,7 +35,8 @@ final class Workload: Service, Sendable {
     }
 
     /// Writes the tasks when there are none, and fetches the controllers: lanes by equality, a range of
-    /// positions, and every open task (a scan), so that every route kind has latencies.
+    /// positions, and titles holding a 7 (a scan: every changed row is tested), the last all alike, so that one
+    /// leads and the others follow its results.
     func start() async throws {
         if try await store.count(FetchRequest<Row>(entity: "Task")) == 0 {
             try await store.write { tx in
@@ -52,15 +55,26 @@ final class Workload: Service, Sendable {
                 switch index % 3 {
                 case 0: .key("lane") == Int64(index % Self.laneCount)
                 case 1: .key("position") < Double(index % Self.taskCount + 50)
-                default: .key("done") == false
+                default: try FetchPredicate(format: "title CONTAINS '7'")
                 }
             let controller = ResultsController(
                 store: store,
                 request: FetchRequest(entity: "Task", predicate: predicate, sortDescriptors: [.ascending("position")]))
+            let updates = controller.updates()
+            readers.withLock { $0.append(Task { await Self.read(updates) }) }
             try await controller.performFetch()
             made.append(controller)
         }
         controllers.withLock { $0 = made }
+    }
+
+    /// Reads every batch of `updates` until it ends (or fails: the controller stopped following the store).
+    private static func read(_ updates: ResultsStream<Row>) async {
+        do {
+            for try await _ in updates {}
+        } catch {
+            return
+        }
     }
 
     /// Writes until the service group shuts down.
@@ -79,6 +93,10 @@ final class Workload: Service, Sendable {
                 }
             }
             try? await Task.sleep(for: interval)
+        }
+        readers.withLock { readers in
+            for reader in readers { reader.cancel() }
+            readers = []
         }
         controllers.withLock { $0 = [] }
     }

@@ -40,7 +40,8 @@ extension ResultsController {
         router.dropPlan(routeID, heldKeys: heldKeys)
         let changeset = hasFetched ? try ResultsDiff.changeset(from: previous, to: snapshot) : nil
         await publish(
-            snapshot, previous: previous, changeset: changeset, transactionID: nil, origin: .adopted(version),
+            snapshot, previous: previous, changeset: changeset, transactionID: nil,
+            origin: .adopted(version, since: nil),
             events: [
                 .requestInstalled(InstalledRequest(request: request, shape: leaderState.shape, plan: nil)),
                 .shares(.following(group, version: version))
@@ -95,10 +96,16 @@ extension ResultsController {
     ///
     /// - Returns: whether it delivered a batch with changes in step, which the caller counts
     ///   (``FetchKitMetrics/batchesDelivered``) once for all the followers it runs.
-    func runAdopt(_ update: ResultsBatch<Object>, version: UInt64, group: ObjectIdentifier) async -> Bool {
-        guard claim(orQueue: .adopt(update.erased, version: version, group: group)) else { return false }
+    ///
+    /// `since` is when the oldest change the batch shows was committed: its delivery's latency is timed from it.
+    func runAdopt(
+        _ update: ResultsBatch<Object>, version: UInt64, group: ObjectIdentifier, since: ContinuousClock.Instant?
+    ) async -> Bool {
+        guard claim(orQueue: .adopt(update.erased, version: version, group: group, since: since)) else { return false }
         var uncounted = false
-        if let hop = adopt(update, version: version, from: group, uncounted: &uncounted) { await hop.perform() }
+        if let hop = adopt(update, version: version, from: group, since: since, uncounted: &uncounted) {
+            await hop.perform()
+        }
         // Ends the turn here rather than in `endTurn()`: an idle follower then takes no call to suspend.
         if queue.withLock({ $0.stopIfIdle() }) { return uncounted }
         await drain()
@@ -109,17 +116,20 @@ extension ResultsController {
     ///
     /// A follower in step — its delegate shows the batch's previous results, is called on this task, and no
     /// update sequence reads it — takes the batch as it is, under one lock; the others publish it as their own.
-    func adopt(_ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier) -> DelegateHop? {
+    func adopt(
+        _ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier, since: ContinuousClock.Instant?
+    ) -> DelegateHop? {
         var uncounted = false
-        let hop = adopt(update, version: version, from: group, uncounted: &uncounted)
-        if uncounted { state.withLock { $0.currentRouteMetrics(in: router) }.delivered(since: nil) }
+        let hop = adopt(update, version: version, from: group, since: since, uncounted: &uncounted)
+        if uncounted { state.withLock { $0.currentRouteMetrics(in: router) }.delivered(since: since) }
         return hop
     }
 
     /// ``adopt(_:version:from:)``, leaving a batch with changes delivered in step to the caller to count
     /// (`uncounted` becomes `true`): the forwarding task counts its followers' deliveries at once.
     func adopt(
-        _ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier, uncounted: inout Bool
+        _ update: ResultsBatch<Object>, version: UInt64, from group: ObjectIdentifier, since: ContinuousClock.Instant?,
+        uncounted: inout Bool
     ) -> DelegateHop? {
         var current: ResultsSnapshot<Object>?
         var delegate: (any ResultsControllerDelegate<ResultsController<Object>>)?
@@ -150,7 +160,7 @@ extension ResultsController {
         if update.previous.isIdentical(to: current) {
             return publish(
                 update.snapshot, previous: current, changeset: update.changeset, transactionID: update.transactionID,
-                origin: .adopted(version), batch: update)
+                origin: .adopted(version, since: since), batch: update)
         } else {
             // A local move, a join or a change of leader in between: the difference from what it shows.
             let changeset: Changeset
@@ -162,7 +172,7 @@ extension ResultsController {
             }
             return publish(
                 update.snapshot, previous: current, changeset: changeset, transactionID: update.transactionID,
-                origin: .adopted(version))
+                origin: .adopted(version, since: since))
         }
     }
 
@@ -184,7 +194,7 @@ extension ResultsController {
         case engine
         /// A local change the database has not confirmed yet (a move): followers catch up by diffing.
         case local
-        /// A batch of the leader's, at `version`.
-        case adopted(UInt64?)
+        /// A batch of the leader's, at `version`, showing changes committed from `since` on (when it shows any).
+        case adopted(UInt64?, since: ContinuousClock.Instant?)
     }
 }

@@ -133,7 +133,7 @@ final class SharedResults<Object: Sendable>: Sendable {
                             for index in start..<end {
                                 guard let follower = followers[index].controller else { continue }
                                 if await unsafeDowncast(follower, to: ResultsController<Object>.self)
-                                    .runAdopt(update, version: version, group: group)
+                                    .runAdopt(update, version: version, group: group, since: since)
                                 {
                                     delivered += 1
                                 }
