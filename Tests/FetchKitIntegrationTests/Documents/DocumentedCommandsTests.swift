@@ -83,9 +83,16 @@ struct DocumentedCommandsTests {
             try await watch(command)
         case is ExplainCommand:
             try await explain(command)
+        case is SchemaApplyCommand:
+            try await applySchema(command)
         case is CaptureSQLCommand, is SlotsCommand, is SchemaPlanCommand, is CaptureInstallCommand,
             is CaptureUninstallCommand, is DoctorCommand:
             break  // reads a PostgreSQL database (on SQLite: SchemaCommandTests, DoctorCommandTests)
+        case is ImportCommand:
+            break  // reads a file the document only names (ImportCommandTests)
+        case is SchemaCommand, is CaptureCommand:
+            // A group of subcommands, named in prose: `fetchkit schema` (`plan`, `apply`).
+            #expect(command.arguments.count == 1, "\(command) runs a group")
         default:
             Issue.record("\(command): no way to run \(type(of: parsed))")
         }
@@ -132,6 +139,20 @@ struct DocumentedCommandsTests {
         let arguments = try await onThrowawayStore(command, in: directory)
         let (status, output) = try await FetchKitBinary.run(arguments)
         #expect(status == 0, "\(command) on SQLite failed: \(output)")
+        for line in command.expectedOutput {
+            #expect(output.contains(line), "\(command) did not print \(line.debugDescription): \(output)")
+        }
+    }
+
+    /// Runs a `schema apply` line on a new SQLite file: it succeeds and prints what the document shows after it.
+    private func applySchema(_ command: DocumentedCommand) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var arguments = command.arguments
+        let index = try #require(arguments.firstIndex(of: "--store"), "\(command) names no --store")
+        arguments[index + 1] = "sqlite://\(directory.path("new.sqlite"))"
+        let (status, output) = try await FetchKitBinary.run(arguments)
+        #expect(status == 0, "\(command) on a new SQLite file failed: \(output)")
         for line in command.expectedOutput {
             #expect(output.contains(line), "\(command) did not print \(line.debugDescription): \(output)")
         }
