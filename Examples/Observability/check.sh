@@ -20,6 +20,13 @@ if [ -z "${DATABASE_URL:-}" ]; then
 fi
 swift build
 binary="$(swift build --show-bin-path)/fetchkit-observability"
+# An HTTP request with Python's standard library (a fresh machine has no curl): "$1" GET or POST, "$2" the URL; the
+# body on standard output; fails on a connection error or an error status.
+http() {
+    python3 -c 'import sys, urllib.request
+request = urllib.request.Request(sys.argv[2], method=sys.argv[1], data=b"" if sys.argv[1] == "POST" else None)
+sys.stdout.buffer.write(urllib.request.urlopen(request, timeout=10).read())' "$1" "$2"
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 sink_port="$(free_port)"
 python3 scripts/otlp-sink.py "$sink_port" "$work/spans.bin" &
@@ -35,12 +42,12 @@ run() {
     local pid=$!
     pids+=("$pid")
     for _ in $(seq 1 100); do
-        curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 && break
+        http GET "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 && break
         sleep 0.1
     done
-    curl -fsS -X POST "http://127.0.0.1:$port/tasks/7/done" >/dev/null
+    http POST "http://127.0.0.1:$port/tasks/7/done" >/dev/null
     sleep 3
-    curl -fsS "http://127.0.0.1:$port/metrics" >"$work/$kind.prom"
+    http GET "http://127.0.0.1:$port/metrics" >"$work/$kind.prom"
     wait "$pid" || { echo "check: the example failed on $kind:"; cat "$work/$kind.log"; exit 1; }
     # The workload's writes reached its controllers, and their latencies were recorded.
     for series in fetchkit_batches_delivered_total fetchkit_delivery_latency_seconds_count; do
