@@ -23,7 +23,7 @@ extension SQLiteStore {
     ///   ``close()``.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any WriteTransaction) throws -> T) async throws -> T {
-        try await FetchKitTracing.write(attributes: traceAttributes) { trace in
+        try await WriteTrace.write(attributes: traceAttributes) { trace in
             try await writer.run { [compiler, logger, changeCollector, fileWatch] connection in
                 try fileWatch?.verify(feed: changeCollector.feed)
                 // The change is published on this thread at commit: it carries the write's trace.
@@ -36,7 +36,7 @@ extension SQLiteStore {
     }
 
     /// What a write's span says of the store, in OpenTelemetry's database conventions.
-    private var traceAttributes: [(String, TraceAttribute)] {
+    private var traceAttributes: [(String, WriteTrace.Value)] {
         [
             ("db.system.name", .string("sqlite")), ("db.namespace", .string(path ?? ":memory:")),
             ("fetchkit.store", .string(options.label))

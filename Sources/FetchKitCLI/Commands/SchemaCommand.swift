@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchKit
+import FetchKitBackendKit
 import FetchKitFixtures
 import FetchKitSQLite
 import Foundation

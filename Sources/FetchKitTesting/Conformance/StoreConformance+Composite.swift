@@ -223,13 +223,17 @@ extension StoreConformance {
             try recorder.checkOrder()
             let context = "step \(step), transactions \(committed)"
             if recorder.updates.count > max(committed.count, 1) {
-                // A resync (the feed reconnected, on a loaded machine) refetches every part: one batch more.
+                // A resync (the feed reconnected, on a loaded machine) refetches every part: one batch more. A feed
+                // that says it is behind the database (lagging, on a loaded machine) may cost one too: one CI run
+                // saw a part deliver a transaction apart, in a batch named after the lag report's return to
+                // streaming, while the others delivered it as it came (the content stayed exact).
                 let published = await feed.entries(after: before, through: store.lastTransactionID)
                 let resyncs = published.filter(\.isResync).count
+                let lags = published.filter { if case .lagging? = $0.delivery { true } else { false } }.count
                 let named = recorder.updates.map { $0.transactionID.map(String.init) ?? "none" }
                 try expect(
-                    recorder.updates.count <= max(committed.count, 1) + resyncs,
-                    "\(context): \(committed.count) transactions and \(resyncs) resyncs gave "
+                    recorder.updates.count <= max(committed.count, 1) + resyncs + lags,
+                    "\(context): \(committed.count) transactions, \(resyncs) resyncs and \(lags) lag reports gave "
                         + "\(recorder.updates.count) batches (of transactions \(named)); the feed published "
                         + "\(published); failed writes: \(failed)")
             }
