@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a throwaway PostgreSQL server on a free loopback port and prints shell exports (400 connections: the
+# Starts a throwaway PostgreSQL server on a free loopback port and prints shell exports (800 connections: the
 # test suites run in parallel, each store holding a writer, readers and a listener; wal_level=logical with 150
 # replication slots and WAL senders, for the stores that read the log through logical replication):
 #   eval "$(Integration/scripts/pg-start.sh)"   -> DATABASE_URL PGROOT PG_PID PGPORT PGBIN
@@ -30,7 +30,7 @@ PGPORT="${PGPORT:-$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0
 "${AS[@]}" "$PGBIN/initdb" -D "$PGROOT/data" -U "$DBUSER" -A trust -E UTF8 --locale=C --no-sync \
     >"$PGROOT/initdb.log" 2>&1 || { cat "$PGROOT/initdb.log" >&2; exit 1; }
 "${AS[@]}" "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400 -c wal_level=logical -c max_replication_slots=150 -c max_wal_senders=150 ${PG_SETTINGS:-}" \
+    -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT/sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=800 -c wal_level=logical -c max_replication_slots=150 -c max_wal_senders=150 ${PG_SETTINGS:-}" \
     start >&2 || { cat "$PGROOT/server.log" >&2; exit 1; }
 PG_PID="$(head -n1 "$PGROOT/data/postmaster.pid")"
 "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U "$DBUSER" "$PGDB"
