@@ -44,17 +44,7 @@ extension PostgresStore {
 
     /// The schema unqualified names resolve to on a connection to `url`.
     static func currentSchema(url: PostgresURL) async throws -> String {
-        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
-            try PostgresConnection.open(url)
-        }
-        do {
-            let namespace = try await pool.run { connection in try connection.currentSchema() }
-            await pool.shutDown()
-            return namespace
-        } catch {
-            await pool.shutDown()
-            throw error
-        }
+        try await withOneConnection(url, name: "fk.pg.capture") { connection in try connection.currentSchema() }
     }
 
     /// Runs a script of `changeCaptureSQL` or `removeChangeCaptureSQL` on the database at `url`, as it is: what
@@ -63,22 +53,15 @@ extension PostgresStore {
     /// - Throws: ``FetchKitError/Code/permissionDenied`` when the URL's role may not; database errors (the
     ///   script's transaction is rolled back whole).
     public static func runCaptureScript(_ script: String, url: PostgresURL) async throws {
-        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
-            try PostgresConnection.open(url)
-        }
-        do {
-            try await pool.run { connection in
-                do {
-                    _ = try connection.run(script)
-                } catch {
-                    if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
-                    throw error
-                }
+        try await withOneConnection(url, name: "fk.pg.capture") { connection in
+            do {
+                _ = try connection.run(script)
+            } catch {
+                // The script's error is the one to report; a failed ROLLBACK leaves nothing committed, since the
+                // connection closes right after and the server rolls back what it left open.
+                if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+                throw error
             }
-            await pool.shutDown()
-        } catch {
-            await pool.shutDown()
-            throw error
         }
     }
 

@@ -7,7 +7,7 @@ extension PostgresStore {
     ///
     /// - Throws: connection errors.
     public static func hasChangeCaptureTriggers(onTable table: String, url: PostgresURL) async throws -> Bool {
-        try await withCaptureConnection(url) { connection in
+        try await withOneConnection(url, name: "fk.pg.capture") { connection in
             let found = try connection.execute(
                 "SELECT count(*)::int8 AS n FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname LIKE $2",
                 [.text(SQLDialect.postgres.quote(table)), .text("fetchkit\\_capture\\_%")])
@@ -22,7 +22,7 @@ extension PostgresStore {
     ///
     /// - Throws: ``FetchKitError/Code/permissionDenied`` when the role does not own the tables; connection errors.
     public static func removeChangeCaptureTriggers(fromTables tables: [String], url: PostgresURL) async throws {
-        try await withCaptureConnection(url) { connection in
+        try await withOneConnection(url, name: "fk.pg.capture") { connection in
             let namespace = try connection.currentSchema()
             let statements = PostgresChangeCapture.uninstallStatements(
                 for: tables, dialect: .postgres, namespace: namespace, keepingFunction: true)
@@ -31,26 +31,11 @@ extension PostgresStore {
                 for statement in statements { _ = try connection.run(statement) }
                 _ = try connection.run("COMMIT")
             } catch {
+                // The statement's error is the one to report; a failed ROLLBACK leaves nothing committed, since the
+                // connection closes right after and the server rolls back what it left open.
                 if connection.isConnected && connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
                 throw error
             }
-        }
-    }
-
-    /// Runs `body` on a connection of its own to `url`, closed afterwards.
-    private static func withCaptureConnection<T: Sendable>(
-        _ url: PostgresURL, _ body: @escaping @Sendable (PostgresConnection) throws -> T
-    ) async throws -> T {
-        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.capture", size: 1) { _ in
-            try PostgresConnection.open(url)
-        }
-        do {
-            let result = try await pool.run(body)
-            await pool.shutDown()
-            return result
-        } catch {
-            await pool.shutDown()
-            throw error
         }
     }
 }

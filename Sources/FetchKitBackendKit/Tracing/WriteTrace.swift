@@ -17,7 +17,9 @@ import FetchKit
 public struct WriteTrace: Sendable {
     /// A span attribute's value.
     public enum Value: Sendable {
+        /// Text: `db.system.name`, `db.namespace`, `server.address`.
         case string(String)
+        /// An integer: `server.port`.
         case int(Int)
     }
 

@@ -17,6 +17,8 @@ struct JSONLinesImport {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
+            // Each `try?` asks whether the value is of one JSON type; a mismatch is the answer "no", not an error
+            // (an array or an object, matching none, becomes `.other` and is refused with its line).
             if container.decodeNil() {
                 self = .null
             } else if let bool = try? container.decode(Bool.self) {
@@ -100,6 +102,7 @@ struct JSONLinesImport {
         case (.integer(let integer), _): value = .integer(integer)
         case (.double(let double), _): value = .double(double)
         case (.text(let text), .date):
+            // Text that is no ISO 8601 date does not fit: the caller refuses the line, naming the column and value.
             guard let date = try? Date(text, strategy: .iso8601) else { return nil }
             value = .date(date)
         case (.text(let text), .binary):

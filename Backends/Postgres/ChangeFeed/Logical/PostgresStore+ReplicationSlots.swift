@@ -23,7 +23,7 @@ extension PostgresStore {
     ///
     /// - Throws: connection errors.
     public static func replicationSlots(url: PostgresURL) async throws -> [ReplicationSlot] {
-        try await withConnection(url) { connection in try slots(on: connection, named: nil) }
+        try await withOneConnection(url, name: "fk.pg.slots") { connection in try slots(on: connection, named: nil) }
     }
 
     /// The slot the store's logical feed streams from, with what it retains; `nil` for a store without that
@@ -46,7 +46,7 @@ extension PostgresStore {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             do {
-                try await withConnection(url) { connection in
+                try await withOneConnection(url, name: "fk.pg.slots") { connection in
                     _ = try connection.execute("SELECT pg_catalog.pg_drop_replication_slot($1)::text", [.text(name)])
                 }
                 return
@@ -81,22 +81,6 @@ extension PostgresStore {
             return ReplicationSlot(
                 name: row["name", as: String.self] ?? "", isTemporary: row["temporary"] == .bool(true),
                 activeProcess: pid, retainedBytes: retained, confirmedPosition: confirmed)
-        }
-    }
-
-    private static func withConnection<T: Sendable>(
-        _ url: PostgresURL, _ body: @escaping @Sendable (PostgresConnection) throws -> T
-    ) async throws -> T {
-        let pool = try await ConnectionPool<PostgresConnection>.start(name: "fk.pg.slots", size: 1) { _ in
-            try PostgresConnection.open(url)
-        }
-        do {
-            let result = try await pool.run(body)
-            await pool.shutDown()
-            return result
-        } catch {
-            await pool.shutDown()
-            throw error
         }
     }
 }
