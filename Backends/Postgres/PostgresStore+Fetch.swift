@@ -10,7 +10,7 @@ extension PostgresStore {
     /// sort or section key path not already selected.
     public func fetch(_ request: AnyFetchRequest) async throws -> [Row] {
         let fetch = try compiler.fetch(request)
-        return try await readers.run { connection in try connection.retryingOnce { try connection.fetchRows(fetch) } }
+        return try await read { connection in try connection.fetchRows(fetch) }
     }
 
     /// Fetches the records matching `request`.
@@ -19,14 +19,27 @@ extension PostgresStore {
     ///   row does not fit `R`.
     public func fetch<R: Record>(_ request: AnyFetchRequest, as type: R.Type) async throws -> [R] {
         let fetch = try compiler.compileFetch(request, as: R.self)
-        return try await readers.run { connection in
-            try connection.retryingOnce { try connection.fetchRecords(fetch, as: R.self) }
-        }
+        return try await read { connection in try connection.fetchRecords(fetch, as: R.self) }
     }
 
     /// Counts the objects matching `request` (its limit and offset apply).
     public func count(_ request: AnyFetchRequest) async throws -> Int {
         let statement = try compiler.count(request)
-        return try await readers.run { connection in try connection.retryingOnce { try connection.count(statement) } }
+        return try await read { connection in try connection.count(statement) }
+    }
+
+    /// Runs `body` on a reader, once more on a fresh connection if it meets a broken one; with the logical feed,
+    /// after the server shows every transaction the feed has published (``VisibilityGate``): a fetch started
+    /// on a change's receipt sees it.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let gate = logicalFeed?.visibility
+        let logger = logger
+        readCount.add(1, ordering: .relaxed)
+        return try await readers.run { connection in
+            try connection.retryingOnce {
+                try gate?.awaitVisible(on: connection, logger: logger)
+                return try body(connection)
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 @_spi(Backend) import FetchKit
 import FetchKitBackendKit
 import Logging
+import Synchronization
 
 /// A store in a PostgreSQL database, through libpq.
 ///
@@ -35,15 +36,19 @@ public final class PostgresStore: PersistentStore {
     let writer: ConnectionPool<PostgresConnection>
     /// The connections that serve fetches.
     let readers: ConnectionPool<PostgresConnection>
+    /// The reads the store has run (fetches and counts: the controllers', the change router's, the app's): what
+    /// tests count to show that a change applied from the rows the log carried read nothing.
+    let readCount = Atomic<Int>(0)
     /// The store's change feed: one ``StoreChange`` per committed transaction, in commit order — whichever
     /// client wrote it (this store, another app instance, psql), as the change feed captures it (FetchKit's
     /// triggers or the write-ahead log: see ``Options/changeFeed``). A change with
     /// ``StoreChange/isResync`` when changes may have been missed: the feed reconnected (without a persistent
     /// slot to resume), or a notification or a transaction in the log could not be read.
     ///
-    /// A change arrives after its transaction committed and other sessions see it, so a fetch started on receipt
-    /// sees it. A table whose statement changed more than ``Options/notificationRowLimit`` rows (the trigger
-    /// feed), whose transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
+    /// A change arrives after its transaction committed, and a fetch through the store started on receipt sees it
+    /// (with the logical feed, the store's reads first wait until the server shows what the feed published). A
+    /// table whose statement changed more than ``Options/notificationRowLimit`` rows (the trigger feed), whose
+    /// transaction changed more than 10,000 (the logical feed), or that was truncated, comes with
     /// ``TableChange/isWholeTable``. With the logical feed, each table's change carries the rows the transaction
     /// wrote (``TableChange/images``).
     ///

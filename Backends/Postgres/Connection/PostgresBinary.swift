@@ -176,6 +176,32 @@ enum PostgresBinary {
         return .double(Double(text) ?? 0)
     }
 
+    /// A `numeric` without digits after the point as its exact integer; `nil` for any other (a fraction, NaN, an
+    /// infinity, a value beyond `Int64`, a malformed one). A `numeric(p, 0)` column's values are read so, as a
+    /// fetch reads them through `CAST(… AS BIGINT)`, where the nearest double would lose digits past 2⁵³.
+    static func exactInteger(numeric bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard bytes.count >= 8 else { return nil }
+        func word(_ index: Int) -> Int { Int(UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])) }
+        let count = word(0)
+        let weight = Int(Int16(truncatingIfNeeded: word(1)))
+        let sign = word(2)
+        guard bytes.count == 8 + 2 * count, sign == 0x0000 || sign == 0x4000, word(3) == 0 else { return nil }
+        guard count > 0 else { return 0 }
+        // Digit i counts 10000^(weight - i); a digit below 10000^0 would be a fraction.
+        guard weight >= count - 1, weight < 5 else { return nil }
+        var value: Int64 = 0
+        for index in 0...weight {
+            let digit = index < count ? Int64(word(4 + index)) : 0
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: 10_000)
+            guard !overflow, digit < 10_000 else { return nil }
+            let (sum, carry) =
+                sign == 0x4000 ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
+            guard !carry else { return nil }
+            value = sum
+        }
+        return value
+    }
+
     /// A uuid's 16 bytes as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
     private static func uuidText(_ bytes: UnsafeRawBufferPointer) -> String {
         let hex = bytes.map { String($0, radix: 16).leftPadded(to: 2) }

@@ -24,9 +24,11 @@ enum NativeTables {
 
     /// A store of `schema` over the tables of `namespace`, its sessions in a time zone 5:45 ahead of UTC
     /// (timestamps without time zone and dates must read and compare as UTC whatever the session's zone).
-    static func open(_ schema: Schema, in namespace: String) async throws -> PostgresStore {
+    static func open(
+        _ schema: Schema, in namespace: String, options: PostgresStore.Options = .init(readerCount: 2)
+    ) async throws -> PostgresStore {
         let url = try PostgresServer.urlText(searchPath: namespace) + "%20-c%20TimeZone%3DAsia/Kathmandu"
-        return try await PostgresStore.open(url: url, schema: schema, options: .init(readerCount: 2))
+        return try await PostgresStore.open(url: url, schema: schema, options: options)
     }
 
     /// Runs `sql` as another client would (psql, another service), in `namespace`.

@@ -1,6 +1,7 @@
 import FetchKit
 import FetchKitTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FetchKitPostgres
@@ -62,9 +63,13 @@ struct PostgresColumnTypesTests {
         """
 
     /// A store over a new `typed` table holding rows 1 and 2, a row 3 of NULLs, and row 4 from another client.
-    static func seeded() async throws -> (PostgresStore, namespace: String) {
+    static func seeded(feed: PostgresStore.ChangeFeedKind = .triggers) async throws -> (
+        PostgresStore, namespace: String
+    ) {
         let namespace = try await NativeTables.namespace(ddl)
-        let store = try await NativeTables.open(try Schema([entity]), in: namespace)
+        var options = PostgresStore.Options(readerCount: 2)
+        options.changeFeed = feed
+        let store = try await NativeTables.open(try Schema([entity]), in: namespace, options: options)
         try await store.write { tx in
             try tx.insert(first, into: "Typed")
             try tx.insert(second, into: "Typed")
@@ -166,8 +171,17 @@ struct PostgresColumnTypesTests {
             + [[.ascending("label", caseInsensitive: true)], [.ascending("tag", caseInsensitive: true)]]
     }
 
-    @Test func liveControllersFollowWritesToNativeColumnsFromThisStoreAndAnotherClient() async throws {
-        let (store, namespace) = try await Self.seeded()
+    /// With the logical feed, every change reaches the unlimited controllers through the rows the log carried,
+    /// whatever the column types: the store reads nothing after their first fetches (the oracle reads through
+    /// a store of its own), and the limited one at most a refill per transaction.
+    @Test(arguments: [PostgresStore.ChangeFeedKind.triggers, .logical])
+    func liveControllersFollowWritesToNativeColumnsFromThisStoreAndAnotherClient(feed: PostgresStore.ChangeFeedKind)
+        async throws
+    {
+        let (store, namespace) = try await Self.seeded(feed: feed)
+        var oracleOptions = PostgresStore.Options(readerCount: 1)
+        oracleOptions.changeCapture = false
+        let oracle = try await NativeTables.open(try Schema([Self.entity]), in: namespace, options: oracleOptions)
         let byMood = FetchRequest(
             entity: "Typed", predicate: .key("mood") != "sad",
             sortDescriptors: [.ascending("mood"), .descending("tag")],
@@ -178,12 +192,15 @@ struct PostgresColumnTypesTests {
         let byRef = FetchRequest(
             entity: "Typed", predicate: .key("ref").beginsWith("a"), sortDescriptors: [.descending("ref")])
         var followed: [(ResultsController<Row>, ResultsRecorder<Row>)] = []
-        for request in [byMood, recent, byRef] {
+        for request in [byMood, byRef, recent] {
             followed.append(try await NativeTables.follow(request, on: store))
         }
+        let readsAfterFetches = store.readCount.load(ordering: .relaxed)
+        var transactions = 0
         func converge() async throws {
+            transactions += 1
             for (controller, recorder) in followed {
-                try await ResultsOracle.converge(controller, recorder, in: store)
+                try await ResultsOracle.converge(controller, recorder, in: oracle)
             }
         }
         try await store.write { tx in
@@ -225,8 +242,16 @@ struct PostgresColumnTypesTests {
         try await converge()
         #expect(followed[0].0.fetchedObjects.contains { $0["id"] == 7 })
         #expect(
-            followed[2].0.fetchedObjects.contains { $0["id"] == 2 },
+            followed[1].0.fetchedObjects.contains { $0["id"] == 2 },
             "the uuid another client wrote in uppercase reads in lowercase")
+        if feed == .logical {
+            let reads = store.readCount.load(ordering: .relaxed) - readsAfterFetches
+            let refills = followed[2].0.statistics.keysetRefills
+            #expect(reads == refills, "only the limited window's refills read: \(followed.map(\.0.statistics))")
+            #expect(refills <= transactions)
+            #expect(followed[0].0.statistics.fullRefreshes == 0 && followed[1].0.statistics.fullRefreshes == 0)
+        }
+        await oracle.close()
         await store.close()
     }
 }

@@ -4,15 +4,16 @@ import FetchKitBackendKit
 /// Turns a ``LogTransaction`` into the change the feed publishes: the keys per table and, for the rows the log
 /// holds whole, their images as a fetch of the entity reads them (``TableChange/images``).
 ///
-/// Only tables whose every column reads as it is get images: a column that a fetch reads through a cast or a
-/// time-zone conversion (an enum, `citext`, `char(n)`, `numeric`, `timestamp`, …, see ``NativeColumn``) would
-/// read differently from the log, so those tables' keys are re-read instead.
+/// Every table gets images, whatever its column types: the log's binary values read as a fetch reads them
+/// (``LogRow``), `char(n)` text drops its padding as a fetch's cast to text does, and each value takes its
+/// attribute type's canonical case (a `numeric(p, 0)` column's integer for a `double` attribute, say). Only a row
+/// whose image lacks a value (an unchanged TOASTed value) is left to be re-read.
 struct LogImageMaker: Sendable {
     /// How one table's rows become images: the fetch's layout (primary key, then every attribute) and, in that
-    /// order, each column's name and attribute type.
+    /// order, each column's name, attribute type and whether it is `char(n)`.
     struct Shape: Sendable {
         let layout: RowLayout
-        let columns: [(column: String, type: AttributeType)]
+        let columns: [(column: String, type: AttributeType, padded: Bool)]
     }
 
     /// The shapes of the tables that get images, by table name.
@@ -23,9 +24,11 @@ struct LogImageMaker: Sendable {
         for entity in schema.entities {
             let attributes = entity.attributes  // the primary key first, as a fetch selects them
             let native = nativeColumns[entity.table] ?? [:]
-            guard attributes.allSatisfy({ native[$0.column].map { $0.reading == .native } ?? true }) else { continue }
             shapes[entity.table] = Shape(
-                layout: RowLayout(names: attributes.map(\.name)), columns: attributes.map { ($0.column, $0.type) })
+                layout: RowLayout(names: attributes.map(\.name)),
+                columns: attributes.map { attribute in
+                    (attribute.column, attribute.type, native[attribute.column]?.keyComparison == .unpaddedText)
+                })
         }
         self.shapes = shapes
     }
@@ -53,9 +56,11 @@ struct LogImageMaker: Sendable {
         guard row.missing.isEmpty else { return nil }
         var values: [Value] = []
         values.reserveCapacity(shape.columns.count)
-        for (column, type) in shape.columns {
+        for (column, type, padded) in shape.columns {
             guard let value = row.values[column] else { return nil }
-            values.append(type.coerce(value) ?? value)
+            let read = padded ? value.withoutCharPadding : value
+            guard let coerced = type.coerce(read) else { return nil }
+            values.append(coerced)
         }
         return Row(layout: shape.layout, values: values)
     }

@@ -4,9 +4,11 @@ import FetchKit
 /// key a delete names.
 ///
 /// The feed asks for binary values (`binary 'true'`), which are PostgreSQL's wire format, so they read exactly
-/// as a fetch reads them. A TOASTed value an update did not change is not in the log, and a value of a type
-/// FetchKit does not read from the log (an enum, an extension's type) is not read: their columns are in
-/// ``missing``, and whoever needs the whole row re-reads it.
+/// as a fetch reads them. A `numeric` without digits after the point reads as its exact integer (a fetch reads
+/// such a column through `CAST(… AS BIGINT)`), and a value of a type whose OID is the database's own (an enum,
+/// `citext`: their binary form is their text, which is what a fetch's cast to text reads) as its text. A TOASTed
+/// value an update did not change is not in the log, and a value that does not read is not guessed: their
+/// columns are in ``missing``, and whoever needs the whole row re-reads it.
 struct LogRow: Equatable, Sendable {
     /// The values the image carries (SQL NULL as `.null`).
     var values: [String: Value]
@@ -37,9 +39,7 @@ extension PgOutputMessage.Relation {
                 row.missing.insert(column.name)
             case .binary(let bytes):
                 // A value that does not decode is not lost: its column is missing, and the row is re-read.
-                let value = bytes.withUnsafeBytes { buffer in
-                    try? PostgresBinary.decode(buffer, type: column.typeID, column: "\(name).\(column.name)")
-                }
+                let value = bytes.withUnsafeBytes { buffer in Self.decode(buffer, column: column, table: name) }
                 if let value { row.values[column.name] = value } else { row.missing.insert(column.name) }
             case .text(let text):
                 // A type without a binary send function: only text types are read from their text.
@@ -52,6 +52,23 @@ extension PgOutputMessage.Relation {
         }
         return row
     }
+
+    /// A binary value of `column` as a fetch reads it; `nil` when it does not read.
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, column: PgOutputMessage.Relation.Column, table: String
+    ) -> Value? {
+        if column.typeID == PostgresBinary.TypeID.numeric, let integer = PostgresBinary.exactInteger(numeric: bytes) {
+            return .integer(integer)
+        }
+        if column.typeID >= firstDatabaseOID {
+            // An enum's or citext's: the text itself (no other type of a database's own maps to an attribute).
+            return String(validating: bytes, as: UTF8.self).map(Value.text)
+        }
+        return try? PostgresBinary.decode(bytes, type: column.typeID, column: "\(table).\(column.name)")
+    }
+
+    /// The first OID a database gives its own objects (`FirstNormalObjectId`): the built-in types are below it.
+    private static let firstDatabaseOID: UInt32 = 16_384
 
     /// The types whose text is their value.
     private static let textTypes: Set<UInt32> = [

@@ -62,4 +62,47 @@ struct PgOutputRowTests {
         #expect(row.missing == ["score", "due"])
         #expect(row.values["score"] == nil)
     }
+
+    /// `numeric` in its binary form: the digit count, the weight, the sign, the display scale, then base-10000
+    /// digits.
+    static func numeric(_ digits: [UInt16], weight: Int16, negative: Bool = false, scale: UInt16 = 0) -> [UInt8] {
+        let words = [UInt16(digits.count), UInt16(bitPattern: weight), negative ? 0x4000 : 0, scale] + digits
+        return words.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xff)] }
+    }
+
+    static let ledger = PgOutputMessage.Relation(
+        id: 2, namespace: "public", name: "ledger", replicaIdentity: "d",
+        columns: [
+            .init(name: "id", isKey: true, typeID: 1_700, typeModifier: -1),
+            .init(name: "amount", isKey: false, typeID: 1_700, typeModifier: -1),
+            .init(name: "mood", isKey: false, typeID: 16_501, typeModifier: -1),
+            .init(name: "code", isKey: false, typeID: 1_042, typeModifier: 10)
+        ])
+
+    /// A `numeric(p, 0)` reads as its exact integer (a fetch casts it to bigint), past 2⁵³ too; a fraction, or an
+    /// integer beyond Int64, as the nearest double. An enum's or citext's value (a type the database numbered)
+    /// reads as its text, and `char(n)` keeps its padding here (the image maker drops it).
+    @Test func numericsReadExactlyAndTypesOfTheDatabaseReadAsText() throws {
+        let row = try Self.ledger.row([
+            .binary(Self.numeric([99, 9999, 9999, 9999, 9999], weight: 4)),
+            .binary(Self.numeric([12, 5000], weight: 0, scale: 1)), .binary(Array("happy".utf8)),
+            .binary(Array("ab  ".utf8))
+        ])
+        #expect(row.values["id"] == .integer(999_999_999_999_999_999))
+        #expect(row.values["amount"] == .double(12.5))
+        #expect(row.values["mood"] == .text("happy"))
+        #expect(row.values["code"] == .text("ab  "))
+        let more = try Self.ledger.row([
+            .binary(Self.numeric([922, 3372, 368, 5477, 5807], weight: 4, negative: true)),
+            .binary(Self.numeric([922, 3372, 368, 5477, 5808], weight: 4)), .binary([0xff, 0xfe]), .null
+        ])
+        #expect(more.values["id"] == .integer(-9_223_372_036_854_775_807))
+        #expect(more.values["amount"] == .double(9_223_372_036_854_775_808), "beyond Int64: the nearest double")
+        #expect(more.missing == ["mood"], "bytes that are not UTF-8 are not guessed at")
+        let round = try Self.ledger.row([
+            .binary(Self.numeric([1], weight: 2)), .binary(Self.numeric([], weight: 0)), .null, .null
+        ])
+        #expect(round.values["id"] == .integer(100_000_000), "trailing zero digits are not sent")
+        #expect(round.values["amount"] == .integer(0))
+    }
 }

@@ -48,7 +48,7 @@ extension LogicalFeed {
         /// Tells the machine `event` and performs its actions, and those of the events they lead to, in order.
         private func send(_ event: Machine.Event) {
             var actions = machine.handle(event, at: .now)
-            awaitVisibility(of: actions)
+            recordPublished(actions)
             while !actions.isEmpty {
                 if let next = perform(actions.removeFirst()) { actions += machine.handle(next, at: .now) }
             }
@@ -178,29 +178,15 @@ extension LogicalFeed {
             return nil
         }
 
-        /// Waits until the server shows the transactions `actions` publish to other sessions (see
-        /// ``ServerSnapshot``), reading snapshots on ``checker``; gives up after a second, or when the snapshot
-        /// cannot be read (logged), rather than hold the stream.
-        private func awaitVisibility(of actions: [Machine.Action]) {
-            let pending = actions.compactMap { action -> UInt32? in
-                if case .publish(let transaction) = action { return transaction.transactionID }
-                return nil
-            }
-            guard !pending.isEmpty else { return }
-            let deadline = ContinuousClock.now + .seconds(1)
-            while true {
-                do {
-                    let result = try openChecker().execute("SELECT txid_current_snapshot()::text AS snapshot")
-                    guard case .text(let text) = try result.value(row: 0, column: 0),
-                        let snapshot = ServerSnapshot(text)
-                    else { throw FetchKitError.inconsistency("an unreadable snapshot") }
-                    if pending.allSatisfy(snapshot.sees) || ContinuousClock.now >= deadline { return }
-                } catch {
-                    dropChecker("could not check that committed transactions are visible", error)
-                    return
-                }
-                usleep(50)
-            }
+        /// Records the transactions `actions` publish as not yet confirmed visible, before they are published: the
+        /// store's reads that follow wait until the server shows them (``VisibilityGate``), and the stream is not
+        /// held for a query.
+        private func recordPublished(_ actions: [Machine.Action]) {
+            source.visibility.published(
+                actions.compactMap { action -> UInt32? in
+                    if case .publish(let transaction) = action { return transaction.transactionID }
+                    return nil
+                })
         }
 
         /// Checks the publication on ``checker`` and records what the slot retains; a failed check is logged and

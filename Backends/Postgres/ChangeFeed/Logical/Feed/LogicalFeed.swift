@@ -54,6 +54,8 @@ final class LogicalFeed: Sendable {
     let thread: ChangeSourceThread
     /// Writes of the store waiting until their transaction is published.
     let completions = TransactionCompletions()
+    /// The published transactions the store's reads wait to see.
+    let visibility = VisibilityGate()
     /// `fetchkit_logical_feed_reconnects_total`: reconnections after the feed lost its connection.
     let reconnects: Counter
     /// `fetchkit_replication_slot_retained_bytes`: the write-ahead log the feed's slot keeps on the server, measured
