@@ -30,14 +30,19 @@ extension PostgresStore {
 
     /// Runs `body` on a reader, once more on a fresh connection if it meets a broken one; with the logical feed,
     /// after the server shows every transaction the feed has published (``VisibilityGate``): a fetch started
-    /// on a change's receipt sees it.
+    /// on a change's receipt sees it. On a read replica, after the standby has replayed the log past them.
     private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let gate = logicalFeed?.visibility
         let logger = logger
+        let replicaLimit = options.readReplica == nil ? nil : options.replicaWaitLimit
         readCount.add(1, ordering: .relaxed)
         return try await readers.run { connection in
             try connection.retryingOnce {
-                try gate?.awaitVisible(on: connection, logger: logger)
+                if let replicaLimit {
+                    try gate?.awaitReplayed(on: connection, limit: replicaLimit)
+                } else {
+                    try gate?.awaitVisible(on: connection, logger: logger)
+                }
                 return try body(connection)
             }
         }

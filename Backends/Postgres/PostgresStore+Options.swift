@@ -46,6 +46,20 @@ extension PostgresStore {
         /// The logical feed's publication: `nil` (the default) for a name made from the schema's namespace and
         /// tables, shared by every instance of the app.
         public var publication: String?
+        /// A hot standby of the database to read from: fetches, counts and the live controllers' reads run on
+        /// its connections, the writes and the change feed on the primary's (`nil`, the default: every read on
+        /// the primary). Each read first waits until the standby has replayed the log past every commit the
+        /// feed published (`pg_last_wal_replay_lsn()`), so no read shows a state older than what the store's
+        /// controllers already hold. Needs the logical feed, which knows where each commit ends in the log.
+        ///
+        /// ```swift
+        /// var options = PostgresStore.Options(changeFeed: .logical)
+        /// options.readReplica = try PostgresURL("postgresql://app@standby/tasks")
+        /// ```
+        public var readReplica: PostgresURL?
+        /// How long a read waits for a standby that is behind (``readReplica``) before it fails with a transient
+        /// ``FetchKitError/Code/busy`` (a live controller retries); default 10 s.
+        public var replicaWaitLimit: Duration = .seconds(10)
 
         /// Creates options; the defaults are 4 readers, the task's logger, ``SchemaPolicy/createMissing``,
         /// change capture by triggers on channel `fetchkit` with a 10,000-row limit, and the default listener

@@ -148,10 +148,20 @@ public final class PostgresStore: PersistentStore {
                 : nil
             let source = started?.source
             do {
+                if options.readReplica != nil, options.changeCapture, !(source is LogicalFeed) {
+                    throw FetchKitError.unsupported(
+                        "reading from a replica (Options.readReplica) needs the logical change feed "
+                            + "(Options.changeFeed = .logical): the triggers do not say where a commit ends in the log")
+                }
+                if options.readReplica != nil, let feed = source as? LogicalFeed {
+                    // The standby's first reads show at least what the primary held when the store opened.
+                    let end = try await writer.run { connection in try connection.logEnd() }
+                    feed.visibility.published([], through: end)
+                }
                 let readers = try await ConnectionPool<PostgresConnection>.start(
                     name: "fk.pg.r", size: options.readerCount, waitDimensions: options.poolWaits("reader")
-                ) { _ in
-                    try PostgresConnection.open(url, extra: keepalives)
+                ) { [readURL = options.readReplica ?? url] _ in
+                    try PostgresConnection.open(readURL, extra: keepalives)
                 }
                 let store = PostgresStore(
                     schema: schema, url: url, options: options, dialect: dialect, nativeColumns: nativeColumns,

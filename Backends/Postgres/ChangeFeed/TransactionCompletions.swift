@@ -29,6 +29,12 @@ final class TransactionCompletions: Sendable {
     /// The logical feed's side: the log position after each expected transaction's commit, and the position up to
     /// which the feed has handed the log on (``complete(through:)``).
     private let positions = Mutex<(after: [Int64: LogPosition], reached: LogPosition)>(([:], .zero))
+    /// The last marker handed out: markers count down from -1, never a server's transaction ID.
+    private let lastMarker = Atomic<Int64>(0)
+
+    /// A new marker: an ID no transaction has, to ``expect(_:trace:)`` and complete by position (a wait through
+    /// a commit token).
+    func nextMarker() -> Int64 { lastMarker.subtract(1, ordering: .relaxed).newValue }
 
     /// Registers transaction `id`, before its `COMMIT`, with the trace of the write, if any: the change the feed
     /// publishes for it joins that trace.

@@ -39,6 +39,13 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// store returns at commit and publishes what its feed reads). A store that publishes a write's change before
     /// `write` returns needs nothing here: the default returns at once.
     func waitForPublication() async
+    /// Waits until the store has published every transaction committed through `token` — by this store or any
+    /// other client of its database — to ``changes()`` subscribers: what ``ResultsController/sync(after:)`` waits
+    /// for first. The default waits for this store's own writes (``waitForPublication()``), which is all a store
+    /// without a shared log can know.
+    ///
+    /// - Throws: ``FetchKitError/Code/unsupported`` when the token cannot belong to the store's database.
+    func waitForPublication(through token: CommitToken) async throws
     /// Closes every connection; later calls throw ``FetchKitError/closed``.
     func close() async
     /// Where the store and its live controllers log: the logger the store was opened with. The store's events
@@ -54,6 +61,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     /// Returns at once: the store publishes a write's change before `write` returns.
     public func waitForPublication() async {}
+
+    /// Waits for this store's own writes (``waitForPublication()``): a store without a shared log knows no other.
+    public func waitForPublication(through token: CommitToken) async throws { await waitForPublication() }
 
     /// The task's logger (`Logger.current`): a store that keeps no logger of its own logs where its caller does.
     public var logger: Logger { Logger.current }

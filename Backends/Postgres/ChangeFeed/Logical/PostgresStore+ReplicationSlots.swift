@@ -32,7 +32,8 @@ extension PostgresStore {
     /// - Throws: connection errors.
     public func replicationSlot() async throws -> ReplicationSlot? {
         guard let name = logicalFeed?.slotName else { return nil }
-        return try await readers.run { connection in try Self.slots(on: connection, named: name).first }
+        // On the writer: a read replica's readers would see the standby's slots, not the primary's.
+        return try await writer.run { connection in try Self.slots(on: connection, named: name).first }
     }
 
     /// Drops the slot `name`, freeing the log it retains. A slot in use is waited for up to 5 seconds (the WAL

@@ -182,11 +182,13 @@ extension LogicalFeed {
         /// store's reads that follow wait until the server shows them (``VisibilityGate``), and the stream is not
         /// held for a query.
         private func recordPublished(_ actions: [Machine.Action]) {
-            source.visibility.published(
-                actions.compactMap { action -> UInt32? in
-                    if case .publish(let transaction) = action { return transaction.transactionID }
-                    return nil
-                })
+            var transactionIDs: [UInt32] = []
+            var end: LogPosition?
+            for case .publish(let transaction) in actions {
+                transactionIDs.append(transaction.transactionID)
+                end = max(end ?? .zero, transaction.end)
+            }
+            source.visibility.published(transactionIDs, through: end)
         }
 
         /// Checks the publication on ``checker`` and records what the slot retains; a failed check is logged and
