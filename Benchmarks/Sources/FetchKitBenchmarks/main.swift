@@ -17,6 +17,7 @@ LoggingSystem.bootstrap { label in
 //        scale: [--shape grp|shared|scan|range|topn|unrelated|clients|tomany|tomanycount] [--batch B] [--controllers N]
 //               [--requests R] [--rate W] [--seconds S] [--postgres]
 //               [--feed triggers|logical]
+//        bigtx: [--rows N] [--controllers N] [--rounds R] [--postgres] [--feed triggers|logical]
 //        sessions: [--sessions N] [--tenants T] [--writes W] [--rate R]
 //        resume: [--rows N] [--offline S] [--rate W] [--rounds R] [--max-ratio X]
 //        slow-client: [--rows N] [--rate W] [--seconds S] [--warmup S] [--read-ms MS] [--rounds R] [--max-growth-mb M]
@@ -141,6 +142,12 @@ if words.contains("scale") {
             batch: option("--batch", default: 1), requests: option("--requests", default: 0), feed: changeFeed)
         runBlocking { try await ScaleBenchmark.run(settings) }
     }
+}
+if words.contains("bigtx") {
+    let settings = BigTransactionBenchmark.Settings(
+        rows: option("--rows", default: 100_000), controllers: option("--controllers", default: 10_000),
+        rounds: option("--rounds", default: 3), postgres: arguments.contains("--postgres"), feed: changeFeed)
+    runChecked { try await BigTransactionBenchmark.run(settings) }
 }
 if words.contains("sessions") {
     runBlocking {
