@@ -34,6 +34,7 @@ public struct CommitToken: Sendable, Hashable, Comparable, Codable, LosslessStri
             + String(position & 0xFFFF_FFFF, radix: 16, uppercase: true)
     }
 
+    /// Whether `lhs` is earlier in the log than `rhs`.
     public static func < (lhs: CommitToken, rhs: CommitToken) -> Bool { lhs.position < rhs.position }
 
     /// Decodes the text form.

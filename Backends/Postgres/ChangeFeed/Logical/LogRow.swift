@@ -64,6 +64,7 @@ extension PgOutputMessage.Relation {
             // An enum's or citext's: the text itself (no other type of a database's own maps to an attribute).
             return String(validating: bytes, as: UTF8.self).map(Value.text)
         }
+        // Its error is not lost: `nil` leaves the column missing, and whoever needs the row re-reads it.
         return try? PostgresBinary.decode(bytes, type: column.typeID, column: "\(table).\(column.name)")
     }
 
